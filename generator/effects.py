@@ -1,0 +1,383 @@
+"""Effects of λ_chan (SPEC §3) as immutable values, and their text syntax (SPEC §10).
+
+Effects are kept in a normal form so that printing then parsing gives the same
+value back: sequences and choices are n-ary and never directly nested in one
+another of the same kind, `eps` never stands inside a sequence, and a sequence
+or choice always has at least two parts. Build effects with `seq()` and
+`choice()` rather than the classes to keep that form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["get", "put"]
+
+
+@dataclass(frozen=True, slots=True)
+class Eps:
+    """ε: does nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanE:
+    """Chan(c): creates channel c. Programs create every channel at the top of main."""
+
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class Get:
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class Spawn:
+    body: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    """φ1 ; φ2 ; …: at least two items, none of them Seq or Eps."""
+
+    items: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """φ1 + φ2 + …: the program picks one option by itself (an `if`)."""
+
+    options: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SelCase:
+    """SelGet(c, φ) or SelPut(c, φ): one case of a select."""
+
+    direction: Direction
+    chan: str
+    body: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """σ1 ⊕ … ⊕ σn: waits until one case's channel is ready (n ≥ 1)."""
+
+    cases: tuple[SelCase, ...]
+
+
+Effect = Eps | ChanE | Get | Put | Spawn | Seq | Choice | Select
+
+EPS = Eps()
+
+
+def seq(*parts: Effect) -> Effect:
+    """φ1 ; φ2 ; … in normal form: flattened, without ε."""
+    items: list[Effect] = []
+    for part in parts:
+        if isinstance(part, Seq):
+            items.extend(part.items)
+        elif not isinstance(part, Eps):
+            items.append(part)
+    if not items:
+        return EPS
+    if len(items) == 1:
+        return items[0]
+    return Seq(tuple(items))
+
+
+def choice(*options: Effect) -> Effect:
+    """φ1 + φ2 + … in normal form: nested choices flattened (+ is associative)."""
+    flat: list[Effect] = []
+    for option in options:
+        if isinstance(option, Choice):
+            flat.extend(option.options)
+        else:
+            flat.append(option)
+    if not flat:
+        raise ValueError("a choice needs at least one option")
+    if len(flat) == 1:
+        return flat[0]
+    return Choice(tuple(flat))
+
+
+def sel_get(chan: str, body: Effect = EPS) -> SelCase:
+    return SelCase("get", chan, body)
+
+
+def sel_put(chan: str, body: Effect = EPS) -> SelCase:
+    return SelCase("put", chan, body)
+
+
+def select(*cases: SelCase) -> Select:
+    if not cases:
+        raise ValueError("a select needs at least one case")
+    return Select(tuple(cases))
+
+
+def dual(op: Get | Put) -> Get | Put:
+    return Put(op.chan) if isinstance(op, Get) else Get(op.chan)
+
+
+# ---------------------------------------------------------------- traversal
+
+
+def children(effect: Effect) -> tuple[Effect, ...]:
+    """Direct sub-effects (the bodies of select cases count as children of the select)."""
+    if isinstance(effect, Spawn):
+        return (effect.body,)
+    if isinstance(effect, Seq):
+        return effect.items
+    if isinstance(effect, Choice):
+        return effect.options
+    if isinstance(effect, Select):
+        return tuple(case.body for case in effect.cases)
+    return ()
+
+
+def walk(effect: Effect) -> Iterator[Effect]:
+    """Every sub-effect, pre-order."""
+    stack = [effect]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def channels(effect: Effect) -> list[str]:
+    """Every channel the effect mentions, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for node in walk(effect):
+        if isinstance(node, ChanE | Get | Put):
+            seen.setdefault(node.chan, None)
+        elif isinstance(node, Select):
+            for case in node.cases:
+                seen.setdefault(case.chan, None)
+    return list(seen)
+
+
+def count_spawns(effect: Effect) -> int:
+    return sum(isinstance(node, Spawn) for node in walk(effect))
+
+
+def size(effect: Effect) -> int:
+    """Number of effect nodes, select cases included."""
+    return sum(1 + (len(n.cases) if isinstance(n, Select) else 0) for n in walk(effect))
+
+
+def without_chan_decls(effect: Effect) -> Effect:
+    """The effect with every Chan(c) removed: programs create all channels up front."""
+    if isinstance(effect, ChanE):
+        return EPS
+    if isinstance(effect, Spawn):
+        return Spawn(without_chan_decls(effect.body))
+    if isinstance(effect, Seq):
+        return seq(*(without_chan_decls(i) for i in effect.items))
+    if isinstance(effect, Choice):
+        return choice(*(without_chan_decls(o) for o in effect.options))
+    if isinstance(effect, Select):
+        return Select(
+            tuple(SelCase(c.direction, c.chan, without_chan_decls(c.body)) for c in effect.cases)
+        )
+    return effect
+
+
+# ---------------------------------------------------------------- printing
+
+SELECT_OP = "(+)"
+
+
+def to_text(effect: Effect, *, unicode: bool = False) -> str:
+    """The effect in the text syntax of SPEC §10 (canonical spacing)."""
+    sel = " ⊕ " if unicode else f" {SELECT_OP} "
+    eps = "ε" if unicode else "eps"
+
+    def show(e: Effect) -> str:
+        if isinstance(e, Eps):
+            return eps
+        if isinstance(e, ChanE):
+            return f"Chan({e.chan})"
+        if isinstance(e, Get):
+            return f"Get({e.chan})"
+        if isinstance(e, Put):
+            return f"Put({e.chan})"
+        if isinstance(e, Spawn):
+            return f"Spawn({show(e.body)})"
+        if isinstance(e, Seq):
+            return " ; ".join(f"({show(i)})" if isinstance(i, Choice) else show(i) for i in e.items)
+        if isinstance(e, Choice):
+            return " + ".join(show(o) for o in e.options)
+        if isinstance(e, Select):
+            return sel.join(show_case(c) for c in e.cases)
+        raise TypeError(f"not an effect: {e!r}")
+
+    def show_case(c: SelCase) -> str:
+        name = "SelGet" if c.direction == "get" else "SelPut"
+        return f"{name}({c.chan}, {show(c.body)})"
+
+    return show(effect)
+
+
+def head_text(effect: Effect) -> str:
+    """A short rendering of what a blocked process waits on (bodies elided)."""
+    if isinstance(effect, Select):
+        return " (+) ".join(
+            f"{'SelGet' if c.direction == 'get' else 'SelPut'}({c.chan}, …)" for c in effect.cases
+        )
+    return to_text(effect)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+class EffectSyntaxError(ValueError):
+    """Bad effect text; `position` is the 0-based offset of the offending token."""
+
+    def __init__(self, text: str, position: int, expected: str, found: str) -> None:
+        self.text = text
+        self.position = position
+        self.expected = expected
+        self.found = found
+        super().__init__(f"at position {position + 1}: expected {expected}, found {found}")
+
+    def pointer(self) -> str:
+        """The offending line with a caret under the position."""
+        start = self.text.rfind("\n", 0, self.position) + 1
+        end = self.text.find("\n", self.position)
+        line = self.text[start : end if end >= 0 else len(self.text)]
+        return f"{line}\n{' ' * (self.position - start)}^"
+
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<sel>\(\s*\+\s*\)|⊕)
+  | (?P<punct>[();,+])
+  | (?P<eps>ε)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+    """,
+    re.VERBOSE,
+)
+KEYWORDS = frozenset({"eps", "Get", "Put", "Chan", "Spawn", "SelGet", "SelPut"})
+CHANNEL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _tokenize(text: str) -> list[tuple[str, str, int]]:
+    tokens: list[tuple[str, str, int]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise EffectSyntaxError(text, pos, "an effect", repr(text[pos]))
+        kind = m.lastgroup or ""
+        if kind == "sel":
+            tokens.append(("sel", "(+)", pos))
+        elif kind == "eps":
+            tokens.append(("word", "eps", pos))
+        elif kind != "ws":
+            tokens.append((kind, m.group(), pos))
+        pos = m.end()
+    tokens.append(("end", "", len(text)))
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokenize(text)
+        self.i = 0
+
+    def peek(self) -> tuple[str, str, int]:
+        return self.tokens[self.i]
+
+    def fail(self, expected: str) -> EffectSyntaxError:
+        kind, value, pos = self.peek()
+        found = "end of input" if kind == "end" else repr(value)
+        return EffectSyntaxError(self.text, pos, expected, found)
+
+    def expect(self, value: str) -> None:
+        if self.peek()[1] != value or self.peek()[0] == "end":
+            raise self.fail(repr(value))
+        self.i += 1
+
+    def effect(self) -> Effect:
+        options = [self.seq()]
+        while self.peek()[1] == "+" and self.peek()[0] == "punct":
+            self.i += 1
+            options.append(self.seq())
+        return choice(*options)
+
+    def seq(self) -> Effect:
+        items = [self.item()]
+        while self.peek()[1] == ";":
+            self.i += 1
+            items.append(self.item())
+        return seq(*items)
+
+    def chan(self) -> str:
+        kind, value, _ = self.peek()
+        if kind != "word" or value in KEYWORDS:
+            raise self.fail("a channel name")
+        self.i += 1
+        return value
+
+    def item(self) -> Effect:
+        kind, value, _ = self.peek()
+        if kind == "punct" and value == "(":
+            self.i += 1
+            inner = self.effect()
+            self.expect(")")
+            return inner
+        if kind != "word":
+            raise self.fail("an effect")
+        if value == "eps":
+            self.i += 1
+            return EPS
+        if value in ("Get", "Put", "Chan"):
+            self.i += 1
+            self.expect("(")
+            c = self.chan()
+            self.expect(")")
+            return {"Get": Get, "Put": Put, "Chan": ChanE}[value](c)
+        if value == "Spawn":
+            self.i += 1
+            self.expect("(")
+            body = self.effect()
+            self.expect(")")
+            return Spawn(body)
+        if value in ("SelGet", "SelPut"):
+            cases = [self.case()]
+            while self.peek()[0] == "sel":
+                self.i += 1
+                cases.append(self.case())
+            return Select(tuple(cases))
+        raise self.fail("an effect (eps, Get, Put, Chan, Spawn, SelGet, SelPut or '(')")
+
+    def case(self) -> SelCase:
+        kind, value, _ = self.peek()
+        if kind != "word" or value not in ("SelGet", "SelPut"):
+            raise self.fail("SelGet or SelPut")
+        self.i += 1
+        self.expect("(")
+        c = self.chan()
+        self.expect(",")
+        body = self.effect()
+        self.expect(")")
+        return SelCase("get" if value == "SelGet" else "put", c, body)
+
+
+def parse(text: str) -> Effect:
+    """Parse SPEC §10 syntax; raises EffectSyntaxError naming the position and what was expected."""
+    parser = _Parser(text)
+    result = parser.effect()
+    if parser.peek()[0] != "end":
+        raise parser.fail("';', '+', '(+)' or end of input")
+    return result
