@@ -1,0 +1,97 @@
+"""From an effect to a λ_chan program (SPEC §8): the type rules read backwards.
+
+Where several expressions have the effect, one is chosen at random from the
+rng: `;` becomes `e1; e2` or `let x = e1 in e2`, `+` becomes
+`if B then e1 else e2` with B a closed boolean condition (either value), and
+variable names vary. `typecheck.check_has_effect` confirms the result.
+"""
+
+from __future__ import annotations
+
+import random
+
+from generator import lambda_chan as lc
+from generator.effects import (
+    ChanE,
+    Choice,
+    Effect,
+    Eps,
+    Get,
+    Put,
+    Select,
+    Seq,
+    Spawn,
+    channels,
+)
+
+_VAR_STEMS = ("x", "v", "m", "r", "msg", "got", "u")
+
+
+def random_condition(rng: random.Random, depth: int = 0) -> lc.Cond:
+    """A closed boolean condition; either value may come out."""
+    roll = rng.randrange(6 if depth < 2 else 2)
+    if roll == 0:
+        return lc.BoolLit(rng.random() < 0.5)
+    if roll == 1:
+        a, b = rng.randint(0, 9), rng.randint(0, 9)
+        return lc.Compare(rng.choice(("==", "!=", "<", "<=", ">", ">=")), a, b)
+    if roll == 2:
+        return lc.Not(random_condition(rng, depth + 1))
+    if roll in (3, 4):
+        op = "&&" if roll == 3 else "||"
+        return lc.BoolOp(op, random_condition(rng, depth + 1), random_condition(rng, depth + 1))
+    return lc.BoolLit(True)
+
+
+class _Synth:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.counter = 0
+
+    def var(self) -> str:
+        self.counter += 1
+        return f"{self.rng.choice(_VAR_STEMS)}{self.counter}"
+
+    def expr(self, e: Effect) -> lc.Expr:
+        if isinstance(e, Eps):
+            return lc.Unit()
+        if isinstance(e, ChanE):
+            return lc.NewChan(e.chan)
+        if isinstance(e, Get):
+            return lc.Recv(e.chan)
+        if isinstance(e, Put):
+            return lc.Send(e.chan)
+        if isinstance(e, Spawn):
+            return lc.SpawnE(self.expr(e.body))
+        if isinstance(e, Seq):
+            result = self.expr(e.items[-1])
+            for item in reversed(e.items[:-1]):
+                first = self.expr(item)
+                if self.rng.random() < 0.3:
+                    result = lc.Let(self.var(), first, result)
+                else:
+                    result = lc.Then(first, result)
+            return result
+        if isinstance(e, Choice):
+            result = self.expr(e.options[-1])
+            for option in reversed(e.options[:-1]):
+                result = lc.If(random_condition(self.rng), self.expr(option), result)
+            return result
+        if isinstance(e, Select):
+            return lc.SelectE(
+                tuple(
+                    lc.Case(
+                        c.direction,
+                        c.chan,
+                        self.var() if c.direction == "get" else None,
+                        self.expr(c.body),
+                    )
+                    for c in e.cases
+                )
+            )
+        raise TypeError(f"not an effect: {e!r}")
+
+
+def synthesize(effect: Effect, rng: random.Random) -> lc.Program:
+    """A λ_chan program whose type-and-effect is `effect`; channels created up front."""
+    return lc.Program(tuple(channels(effect)), _Synth(rng).expr(effect))

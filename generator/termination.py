@@ -1,0 +1,451 @@
+"""The termination checker: explores every execution of an effect or λ_chan program.
+
+Semantics (SPEC §2, §10): processes run their effect; a `+` may go either way,
+so both options are explored; a get and a put on the same channel in two
+different processes synchronise, and a select offers all its cases at once.
+The effect terminates when every reachable final configuration has every
+process finished; otherwise the checker returns a counterexample: the events
+(spawns, choices, synchronisations) leading to a configuration where some
+processes wait forever, and what each of them waits for.
+
+Why it is fast:
+- Effects are compiled to integer node ids (hash-consed, so equal sub-effects
+  share an id); a process is the tuple of node ids it still has to run, and a
+  state is the sorted tuple of those (processes are interchangeable, so their
+  names stay out of the state: a symmetry reduction).
+- Spawns, ε and sequencing are local steps that commute with everything, so
+  they are taken eagerly; a choice is local too, so one process's choice is
+  explored on its own before any synchronisation (a persistent set of size one).
+- Processes whose remaining channels are disjoint can never interact: each such
+  component is checked on its own and its verdict cached by its state, so
+  independent parts of a program cost a sum, not a product.
+- Within a component, only a persistent set of synchronisations is explored:
+  start from one blocked process, add every process that may ever touch a
+  channel offered by the set so far, until closed; the set with the fewest
+  enabled synchronisations is taken. Nothing outside it can interfere with it,
+  so every reachable deadlock is still found (Godefroid's persistent sets; the
+  state space is acyclic because every step consumes an operation).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from generator import lambda_chan as lc
+from generator.effects import (
+    ChanE,
+    Choice,
+    Effect,
+    Eps,
+    Get,
+    Put,
+    SelCase,
+    Select,
+    Seq,
+    Spawn,
+    head_text,
+    seq,
+)
+
+DEFAULT_MAX_STATES = 200_000
+
+_NOP, _GET, _PUT, _SPAWN, _SEQ, _CHOICE, _SELECT = range(7)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class SpawnEvent:
+    parent: str
+    child: str
+
+    def describe(self) -> str:
+        return f"{self.parent} spawns {self.child}"
+
+
+@dataclass(frozen=True)
+class ChoiceEvent:
+    process: str
+    option: int
+    options: int
+
+    def describe(self) -> str:
+        return f"{self.process} takes option {self.option + 1} of {self.options} of a choice (+)"
+
+
+@dataclass(frozen=True)
+class SyncEvent:
+    chan: str
+    getter: str
+    putter: str
+    getter_case: int | None
+    putter_case: int | None
+
+    def describe(self) -> str:
+        def via(case: int | None) -> str:
+            return "" if case is None else f" (select case {case + 1})"
+
+        return (
+            f"{self.putter}{via(self.putter_case)} sends on {self.chan} "
+            f"to {self.getter}{via(self.getter_case)}"
+        )
+
+
+Event = SpawnEvent | ChoiceEvent | SyncEvent
+
+
+@dataclass(frozen=True)
+class Blocked:
+    process: str
+    waits_for: str
+    channels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    events: tuple[Event, ...]
+    blocked: tuple[Blocked, ...]
+
+    def describe(self) -> str:
+        lines = ["trace:"]
+        if not self.events:
+            lines.append("  (no step)")
+        lines += [f"  {i}. {e.describe()}" for i, e in enumerate(self.events, 1)]
+        lines.append("blocked forever:")
+        lines += [f"  {b.process} waits for {b.waits_for}" for b in self.blocked]
+        return "\n".join(lines)
+
+    def processes(self) -> list[str]:
+        """Every process named in the trace, in order of appearance, main first."""
+        seen: dict[str, None] = {"main": None}
+        for e in self.events:
+            names = (
+                (e.parent, e.child)
+                if isinstance(e, SpawnEvent)
+                else (e.process,)
+                if isinstance(e, ChoiceEvent)
+                else (e.putter, e.getter)
+            )
+            for n in names:
+                seen.setdefault(n, None)
+        for b in self.blocked:
+            seen.setdefault(b.process, None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """terminating is None when the state limit was reached before a decision."""
+
+    terminating: bool | None
+    states: int
+    counterexample: Counterexample | None = None
+
+    @property
+    def label(self) -> str:
+        return {True: "terminating", False: "deadlock", None: "undecided"}[self.terminating]
+
+
+class _Undecided(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- compilation
+
+
+class _Compiled:
+    """Effect nodes as integers: kind, channel bit, children, channel mask, display text."""
+
+    def __init__(self) -> None:
+        self.kind: list[int] = []
+        self.chan: list[int] = []  # GET/PUT: channel index
+        self.items: list[tuple[int, ...]] = []  # SEQ items, CHOICE options, SPAWN body
+        self.cases: list[tuple[tuple[int, int, int], ...]] = []  # SELECT: (is_get, chan, body)
+        self.mask: list[int] = []
+        self.effect: list[Effect] = []
+        self.chan_names: list[str] = []
+        self._chan_index: dict[str, int] = {}
+        self._ids: dict[Effect, int] = {}
+
+    def chan_id(self, name: str) -> int:
+        if name not in self._chan_index:
+            self._chan_index[name] = len(self.chan_names)
+            self.chan_names.append(name)
+        return self._chan_index[name]
+
+    def add(self, e: Effect) -> int:
+        found = self._ids.get(e)
+        if found is not None:
+            return found
+        chan, items, cases, mask = -1, (), (), 0
+        if isinstance(e, Eps | ChanE):
+            kind = _NOP
+        elif isinstance(e, Get | Put):
+            kind = _GET if isinstance(e, Get) else _PUT
+            chan = self.chan_id(e.chan)
+            mask = 1 << chan
+        elif isinstance(e, Spawn | Seq | Choice):
+            parts = (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
+            kind = _SPAWN if isinstance(e, Spawn) else _SEQ if isinstance(e, Seq) else _CHOICE
+            items = tuple(self.add(p) for p in parts)
+            for i in items:
+                mask |= self.mask[i]
+        elif isinstance(e, Select):
+            kind = _SELECT
+            built = []
+            for case in e.cases:
+                c, body = self.chan_id(case.chan), self.add(case.body)
+                built.append((case.direction == "get", c, body))
+                mask |= (1 << c) | self.mask[body]
+            cases = tuple(built)
+        else:
+            raise TypeError(f"not an effect: {e!r}")
+        node = len(self.kind)
+        self.kind.append(kind)
+        self.chan.append(chan)
+        self.items.append(items)
+        self.cases.append(cases)
+        self.mask.append(mask)
+        self.effect.append(e)
+        self._ids[e] = node
+        return node
+
+
+# ---------------------------------------------------------------- exploration
+
+# A process: (name, continuation as node ids, number of processes it has spawned).
+_Proc = tuple[str, tuple[int, ...], int]
+
+
+class _Deadlock(Exception):
+    def __init__(self, events: list[Event], blocked: tuple[Blocked, ...]) -> None:
+        self.events = events
+        self.blocked = blocked
+
+
+class _Explorer:
+    def __init__(self, compiled: _Compiled, max_states: int) -> None:
+        self.c = compiled
+        self.max_states = max_states
+        self.states = 0
+        self.ok: set[tuple[tuple[int, ...], ...]] = set()
+        self._masks: dict[tuple[int, ...], int] = {}
+
+    def mask(self, cont: tuple[int, ...]) -> int:
+        m = self._masks.get(cont)
+        if m is None:
+            m = 0
+            for node in cont:
+                m |= self.c.mask[node]
+            self._masks[cont] = m
+        return m
+
+    def advance(self, proc: _Proc, out: list[_Proc], events: list[Event]) -> None:
+        """Run a process's local steps until it blocks, chooses or ends; spawns go to `out`."""
+        name, cont, spawned = proc
+        kind, items = self.c.kind, self.c.items
+        while cont:
+            head = cont[0]
+            k = kind[head]
+            if k == _NOP:
+                cont = cont[1:]
+            elif k == _SEQ:
+                cont = items[head] + cont[1:]
+            elif k == _SPAWN:
+                spawned += 1
+                child = f"p{spawned}" if name == "main" else f"{name}.{spawned}"
+                events.append(SpawnEvent(name, child))
+                self.advance((child, items[head], 0), out, events)
+                cont = cont[1:]
+            else:
+                break
+        if cont:
+            out.append((name, cont, spawned))
+
+    def solve(self, procs: list[_Proc]) -> None:
+        """Raise _Deadlock if some execution from here leaves a process blocked."""
+        for component in self.components(procs):
+            self.solve_component(component)
+
+    def components(self, procs: list[_Proc]) -> list[list[_Proc]]:
+        groups: list[tuple[int, list[_Proc]]] = []
+        for p in procs:
+            m = self.mask(p[1])
+            members = [p]
+            rest = []
+            for gm, gp in groups:
+                if gm & m:
+                    m |= gm
+                    members += gp
+                else:
+                    rest.append((gm, gp))
+            rest.append((m, members))
+            groups = rest
+        return [g for _, g in groups]
+
+    def solve_component(self, procs: list[_Proc]) -> None:
+        key = tuple(sorted(p[1] for p in procs))
+        if key in self.ok:
+            return
+        self.states += 1
+        if self.states > self.max_states:
+            raise _Undecided
+        kind = self.c.kind
+        for index, (name, cont, spawned) in enumerate(procs):
+            head = cont[0]
+            if kind[head] == _CHOICE:
+                options = self.c.items[head]
+                others = procs[:index] + procs[index + 1 :]
+                for i, option in enumerate(options):
+                    events: list[Event] = [ChoiceEvent(name, i, len(options))]
+                    nxt = list(others)
+                    self.advance((name, (option,) + cont[1:], spawned), nxt, events)
+                    self._step(nxt, events)
+                self.ok.add(key)
+                return
+        syncs = self.persistent_syncs(procs)
+        if not syncs:
+            raise _Deadlock([], tuple(self.blocked(p) for p in procs))
+        for gi, gcase, gnext, pi, pcase, pnext, chan in syncs:
+            g, p = procs[gi], procs[pi]
+            events = [SyncEvent(self.c.chan_names[chan], g[0], p[0], gcase, pcase)]
+            nxt = [q for i, q in enumerate(procs) if i != gi and i != pi]
+            self.advance((g[0], gnext, g[2]), nxt, events)
+            self.advance((p[0], pnext, p[2]), nxt, events)
+            self._step(nxt, events)
+        self.ok.add(key)
+
+    def _step(self, procs: list[_Proc], events: list[Event]) -> None:
+        try:
+            self.solve(procs)
+        except _Deadlock as d:
+            d.events[:0] = events
+            raise
+
+    def offers(self, cont: tuple[int, ...]) -> list[tuple[bool, int, int | None, tuple[int, ...]]]:
+        """What a blocked process offers: (is_get, channel, select case or None, continuation)."""
+        head, rest = cont[0], cont[1:]
+        k = self.c.kind[head]
+        if k == _SELECT:
+            return [(g, ch, i, (body,) + rest) for i, (g, ch, body) in enumerate(self.c.cases[head])]
+        return [(k == _GET, self.c.chan[head], None, rest)]
+
+    def persistent_syncs(self, procs: list[_Proc]) -> list[tuple]:
+        offers = [self.offers(p[1]) for p in procs]
+        offered = [0] * len(procs)
+        for i, off in enumerate(offers):
+            for _, ch, _, _ in off:
+                offered[i] |= 1 << ch
+        masks = [self.mask(p[1]) for p in procs]
+        best: list[tuple] | None = None
+        for seed in range(len(procs)):
+            members = {seed}
+            chans = offered[seed]
+            grew = True
+            while grew:
+                grew = False
+                for r in range(len(procs)):
+                    if r not in members and masks[r] & chans:
+                        members.add(r)
+                        chans |= offered[r]
+                        grew = True
+            syncs = self.enabled(sorted(members), offers)
+            if syncs and (best is None or len(syncs) < len(best)):
+                best = syncs
+                if len(best) == 1:
+                    break
+        return best or []
+
+    @staticmethod
+    def enabled(members: list[int], offers: list) -> list[tuple]:
+        result = []
+        for gi in members:
+            for is_get, ch, gcase, gnext in offers[gi]:
+                if not is_get:
+                    continue
+                for pi in members:
+                    if pi == gi:
+                        continue
+                    for p_is_get, pch, pcase, pnext in offers[pi]:
+                        if not p_is_get and pch == ch:
+                            result.append((gi, gcase, gnext, pi, pcase, pnext, ch))
+        return result
+
+    def blocked(self, proc: _Proc) -> Blocked:
+        head = proc[1][0]
+        chans = sorted({self.c.chan_names[ch] for _, ch, _, _ in self.offers(proc[1])})
+        return Blocked(proc[0], head_text(self.c.effect[head]), tuple(chans))
+
+
+def check_effect(effect: Effect, *, max_states: int = DEFAULT_MAX_STATES) -> Verdict:
+    """Explore every execution of `effect` run as the main process."""
+    compiled = _Compiled()
+    root = compiled.add(effect)
+    explorer = _Explorer(compiled, max_states)
+    limit = sys.getrecursionlimit()
+    # Each synchronisation on the current path costs a few frames.
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        events: list[Event] = []
+        procs: list[_Proc] = []
+        explorer.advance(("main", (root,), 0), procs, events)
+        explorer.solve(procs)
+    except _Deadlock as d:
+        trace = Counterexample(tuple(events + d.events), d.blocked)
+        return Verdict(False, explorer.states, trace)
+    except _Undecided:
+        return Verdict(None, explorer.states)
+    finally:
+        sys.setrecursionlimit(limit)
+    return Verdict(True, explorer.states)
+
+
+def behaviour(program: lc.Program) -> Effect:
+    """What a λ_chan program does when run: its effect with every `if` decided.
+
+    Conditions are closed, so each `if` always takes the same branch; the
+    program's executions are exactly those of this effect.
+    """
+
+    def run(e: lc.Expr) -> Effect:
+        if isinstance(e, lc.Unit | lc.Var | lc.BoolLit):
+            return Eps()
+        if isinstance(e, lc.NewChan):
+            return ChanE(e.chan)
+        if isinstance(e, lc.Recv):
+            return Get(e.chan)
+        if isinstance(e, lc.Send):
+            return Put(e.chan)
+        if isinstance(e, lc.Let):
+            return seq(run(e.bound), run(e.body))
+        if isinstance(e, lc.Then):
+            return seq(run(e.first), run(e.second))
+        if isinstance(e, lc.If):
+            return run(e.then if lc.evaluate(e.cond) else e.orelse)
+        if isinstance(e, lc.SpawnE):
+            return Spawn(run(e.body))
+        if isinstance(e, lc.SelectE):
+            return Select(tuple(SelCase(c.direction, c.chan, run(c.body)) for c in e.cases))
+        raise TypeError(f"not an expression: {e!r}")
+
+    return run(program.main)
+
+
+def check_program(program: lc.Program, *, max_states: int = DEFAULT_MAX_STATES) -> Verdict:
+    """Explore every execution of a λ_chan program (conditions evaluated, not both sides)."""
+    return check_effect(behaviour(program), max_states=max_states)
+
+
+__all__ = [
+    "Blocked",
+    "ChoiceEvent",
+    "Counterexample",
+    "SpawnEvent",
+    "SyncEvent",
+    "Verdict",
+    "behaviour",
+    "check_effect",
+    "check_program",
+]
