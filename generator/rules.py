@@ -10,18 +10,18 @@ All randomness comes from the one `random.Random` passed in.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.effects import (
     EPS,
     Choice,
-    Eps,
     Effect,
+    Eps,
     Get,
     Put,
-    Select,
     SelCase,
+    Select,
     Seq,
     Spawn,
     channels,
@@ -64,6 +64,7 @@ class _Generator:
         self.next_chan = 1
         self.fired: list[str] = []
         self.budget = _Budget(settings.max_channels, settings.max_processes)
+        self.g_weights = [(r, settings.weight(r)) for r in GENERATION_RULES]
 
     # ------------------------------------------------------------ helpers
 
@@ -97,16 +98,15 @@ class _Generator:
     # ------------------------------------------------------------ generation rules
 
     def fits(self, rule: str) -> bool:
+        """Whether the rule's smallest instance fits in what is left of the budget."""
         ch, pr = self.budget.channels, self.budget.processes
-        return {
-            "g_seq": True,
-            "g_choice": True,
-            "g_spawn": pr >= 1,
-            "g_pingpong": ch >= 1 and pr >= 1,
-            "g_fanout": ch >= 1 and pr >= 1,
-            "g_pipeline": ch >= 2 and pr >= 1,
-            "g_select": ch >= 1 and pr >= 1,
-        }[rule]
+        if rule in ("g_seq", "g_choice"):
+            return True
+        if rule == "g_pipeline":
+            return ch >= 2 and pr >= 1
+        if rule == "g_spawn":
+            return pr >= 1
+        return ch >= 1 and pr >= 1
 
     def root(self) -> Effect:
         """The whole program: never G-Final unless nothing else can fire."""
@@ -119,7 +119,7 @@ class _Generator:
         return self.generate(depth, allow_final=True)
 
     def generate(self, depth: int, *, allow_final: bool) -> Effect:
-        candidates = [(r, self.s.weight(r)) for r in GENERATION_RULES if self.fits(r)]
+        candidates = [(r, w) for r, w in self.g_weights if w and self.fits(r)]
         if allow_final:
             candidates.append(("g_final", self.s.g_final))
         rule = self.pick(candidates)
@@ -177,7 +177,9 @@ class _Generator:
     def g_select(self, d: int) -> Effect:
         rng = self.rng
         # n channels, each needing at least one server process.
-        n = rng.randint(1, max(1, min(self.s.max_n + 1, self.budget.channels, self.budget.processes)))
+        n = rng.randint(
+            1, max(1, min(self.s.max_n + 1, self.budget.channels, self.budget.processes))
+        )
         chans = self.fresh(n)
         ops = {c: self.op(c) for c in chans}
         m = rng.randint(1, self.s.max_selects)
@@ -217,10 +219,11 @@ class _Generator:
         rules = [(r, self.s.weight(r)) for r in EXPANSION_RULES + REORDERING_RULES]
         for _ in range(self.s.rewrite_steps):
             candidates = [(r, w) for r, w in rules if w > 0]
+            everywhere = positions(effect)
             while candidates:
                 rule = self.pick(candidates)
                 assert rule is not None
-                sites = list(_SITES[rule](effect))
+                sites = _SITES[rule](everywhere)
                 if sites:
                     path, node = sites[self.rng.randrange(len(sites))]
                     effect = replace_at(effect, path, getattr(self, rule)(node))
@@ -263,7 +266,9 @@ class _Generator:
         heads = _get_headed(node)
         i, j = sorted(self.rng.sample(heads, 2))
         sel = Select(
-            tuple(SelCase("get", _first(node.options[k]).chan, _rest(node.options[k])) for k in (i, j))
+            tuple(
+                SelCase("get", _first(node.options[k]).chan, _rest(node.options[k])) for k in (i, j)
+            )
         )
         others = [o for k, o in enumerate(node.options) if k not in (i, j)]
         return choice(*others[:i], sel, *others[i:]) if others else sel
@@ -290,11 +295,17 @@ class _Generator:
 # ---------------------------------------------------------------- rewrite sites
 
 
-def positions(effect: Effect, path: Path = ()) -> Iterator[tuple[Path, Effect]]:
-    """Every sub-effect with its path of child indices from the root."""
-    yield path, effect
-    for i, child in enumerate(children(effect)):
-        yield from positions(child, path + (i,))
+def positions(effect: Effect) -> list[tuple[Path, Effect]]:
+    """Every sub-effect with its path of child indices from the root, pre-order."""
+    result: list[tuple[Path, Effect]] = []
+    stack: list[tuple[Path, Effect]] = [((), effect)]
+    while stack:
+        path, node = stack.pop()
+        result.append((path, node))
+        kids = children(node)
+        for i in range(len(kids) - 1, -1, -1):
+            stack.append((path + (i,), kids[i]))
+    return result
 
 
 def replace_at(effect: Effect, path: Path, new: Effect) -> Effect:
@@ -341,16 +352,19 @@ def _spawn_pairs(node: Seq) -> list[int]:
     ]
 
 
-def _where(test: Callable[[Effect], bool]) -> Callable[[Effect], Iterator[tuple[Path, Effect]]]:
-    return lambda effect: ((p, n) for p, n in positions(effect) if test(n))
+Site = tuple[Path, Effect]
 
 
-_SITES: dict[str, Callable[[Effect], Iterator[tuple[Path, Effect]]]] = {
+def _where(test: Callable[[Effect], bool]) -> Callable[[list[Site]], list[Site]]:
+    return lambda sites: [(p, n) for p, n in sites if test(n)]
+
+
+_SITES: dict[str, Callable[[list[Site]], list[Site]]] = {
     # Duplicating ε into ε + ε adds nothing to test.
     "e_choice_dup": _where(lambda n: not isinstance(n, Eps)),
     "e_get_select": _where(lambda n: isinstance(n, Get)),
     "e_put_select": _where(lambda n: isinstance(n, Put)),
-    "e_seq": _where(lambda n: True),
+    "e_seq": lambda sites: sites,
     "e_select_dup": _where(lambda n: isinstance(n, Select) and len(n.cases) >= 2),
     "r_select": _where(lambda n: isinstance(n, Select) and len(n.cases) >= 2),
     "r_choice_select_get_get": _where(lambda n: isinstance(n, Choice) and len(_get_headed(n)) >= 2),

@@ -187,7 +187,9 @@ class _Compiled:
             chan = self.chan_id(e.chan)
             mask = 1 << chan
         elif isinstance(e, Spawn | Seq | Choice):
-            parts = (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
+            parts = (
+                (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
+            )
             kind = _SPAWN if isinstance(e, Spawn) else _SEQ if isinstance(e, Seq) else _CHOICE
             items = tuple(self.add(p) for p in parts)
             for i in items:
@@ -266,8 +268,23 @@ class _Explorer:
 
     def solve(self, procs: list[_Proc]) -> None:
         """Raise _Deadlock if some execution from here leaves a process blocked."""
-        for component in self.components(procs):
-            self.solve_component(component)
+        components = self.components(procs)
+        for index, component in enumerate(components):
+            try:
+                self.solve_component(component)
+            except _Deadlock as d:
+                if not d.events:
+                    # Stuck right here: name every other component stuck here too,
+                    # so the trace shows the whole final configuration.
+                    for other in components[:index] + components[index + 1 :]:
+                        if self.stuck_now(other):
+                            d.blocked += tuple(self.blocked(p) for p in other)
+                raise
+
+    def stuck_now(self, procs: list[_Proc]) -> bool:
+        if any(self.c.kind[p[1][0]] == _CHOICE for p in procs):
+            return False
+        return not self.enabled(list(range(len(procs))), [self.offers(p[1]) for p in procs])
 
     def components(self, procs: list[_Proc]) -> list[list[_Proc]]:
         groups: list[tuple[int, list[_Proc]]] = []
@@ -329,7 +346,9 @@ class _Explorer:
         head, rest = cont[0], cont[1:]
         k = self.c.kind[head]
         if k == _SELECT:
-            return [(g, ch, i, (body,) + rest) for i, (g, ch, body) in enumerate(self.c.cases[head])]
+            return [
+                (g, ch, i, (body,) + rest) for i, (g, ch, body) in enumerate(self.c.cases[head])
+            ]
         return [(k == _GET, self.c.chan[head], None, rest)]
 
     def persistent_syncs(self, procs: list[_Proc]) -> list[tuple]:

@@ -1,0 +1,18 @@
+"""Test-suite wide configuration: hypothesis profiles.
+
+The quick developer loop runs a few hundred examples per property; CI (CI=true)
+and `CHANFUZZ_THOROUGH=1` run thousands, as the generator's promises require.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "quick", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+THOROUGH = os.environ.get("CI") == "true" or os.environ.get("CHANFUZZ_THOROUGH") == "1"
+settings.load_profile("thorough" if THOROUGH else "quick")

@@ -1,0 +1,31 @@
+"""Hypothesis strategies for effects: arbitrary ones (mostly not terminating), small."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from generator.effects import EPS, ChanE, Effect, Get, Put, SelCase, Select, Spawn, choice, seq
+
+CHANNELS = ("c1", "c2", "c3")
+
+_leaf = st.one_of(
+    st.just(EPS),
+    st.builds(Get, st.sampled_from(CHANNELS)),
+    st.builds(Put, st.sampled_from(CHANNELS)),
+    st.builds(ChanE, st.sampled_from(CHANNELS)),
+)
+
+
+def _extend(inner: st.SearchStrategy[Effect]) -> st.SearchStrategy[Effect]:
+    case = st.builds(SelCase, st.sampled_from(("get", "put")), st.sampled_from(CHANNELS), inner)
+    return st.one_of(
+        st.builds(Spawn, inner),
+        st.lists(inner, min_size=2, max_size=3).map(lambda xs: seq(*xs)),
+        st.lists(inner, min_size=2, max_size=3).map(lambda xs: choice(*xs)),
+        st.lists(case, min_size=1, max_size=3).map(lambda cs: Select(tuple(cs))),
+    )
+
+
+def effects(max_leaves: int = 8) -> st.SearchStrategy[Effect]:
+    """Arbitrary effects in normal form over three channels."""
+    return st.recursive(_leaf, _extend, max_leaves=max_leaves)
