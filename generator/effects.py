@@ -132,13 +132,14 @@ def dual(op: Get | Put) -> Get | Put:
 
 def children(effect: Effect) -> tuple[Effect, ...]:
     """Direct sub-effects (the bodies of select cases count as children of the select)."""
-    if isinstance(effect, Spawn):
-        return (effect.body,)
-    if isinstance(effect, Seq):
+    kind = type(effect)
+    if kind is Seq:
         return effect.items
-    if isinstance(effect, Choice):
+    if kind is Choice:
         return effect.options
-    if isinstance(effect, Select):
+    if kind is Spawn:
+        return (effect.body,)
+    if kind is Select:
         return tuple(case.body for case in effect.cases)
     return ()
 
@@ -149,18 +150,21 @@ def walk(effect: Effect) -> Iterator[Effect]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node)))
+        kids = children(node)
+        if kids:
+            stack.extend(reversed(kids))
 
 
 def channels(effect: Effect) -> list[str]:
     """Every channel the effect mentions, in order of first appearance."""
     seen: dict[str, None] = {}
     for node in walk(effect):
-        if isinstance(node, ChanE | Get | Put):
-            seen.setdefault(node.chan, None)
-        elif isinstance(node, Select):
+        kind = type(node)
+        if kind is Get or kind is Put or kind is ChanE:
+            seen[node.chan] = None
+        elif kind is Select:
             for case in node.cases:
-                seen.setdefault(case.chan, None)
+                seen[case.chan] = None
     return list(seen)
 
 

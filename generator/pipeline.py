@@ -7,6 +7,7 @@ Bump the version whenever a change alters what a seed produces.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -29,9 +30,14 @@ class Generated:
     version: str = GENERATOR_VERSION
 
 
+@functools.lru_cache(maxsize=64)
+def _validate(settings: GeneratorSettings) -> None:
+    settings.validate()
+
+
 def generate_program(seed: int, settings: GeneratorSettings) -> Generated:
     """The program of `seed` under `settings` (validated first: ValueError on bad settings)."""
-    settings.validate()
+    _validate(settings)
     rng = random.Random(seed)
     result = generate_effect(rng, settings)
     program = synthesize(result.effect, rng)

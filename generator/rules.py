@@ -300,11 +300,12 @@ def positions(effect: Effect) -> list[tuple[Path, Effect]]:
     result: list[tuple[Path, Effect]] = []
     stack: list[tuple[Path, Effect]] = [((), effect)]
     while stack:
-        path, node = stack.pop()
-        result.append((path, node))
+        item = stack.pop()
+        result.append(item)
+        path, node = item
         kids = children(node)
         for i in range(len(kids) - 1, -1, -1):
-            stack.append((path + (i,), kids[i]))
+            stack.append(((*path, i), kids[i]))
     return result
 
 

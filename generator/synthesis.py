@@ -53,31 +53,22 @@ class _Synth:
         return f"{self.rng.choice(_VAR_STEMS)}{self.counter}"
 
     def expr(self, e: Effect) -> lc.Expr:
-        if isinstance(e, Eps):
-            return lc.Unit()
-        if isinstance(e, ChanE):
-            return lc.NewChan(e.chan)
-        if isinstance(e, Get):
+        kind = type(e)
+        if kind is Get:
             return lc.Recv(e.chan)
-        if isinstance(e, Put):
+        if kind is Put:
             return lc.Send(e.chan)
-        if isinstance(e, Spawn):
-            return lc.SpawnE(self.expr(e.body))
-        if isinstance(e, Seq):
+        if kind is Seq:
+            rng = self.rng
             result = self.expr(e.items[-1])
             for item in reversed(e.items[:-1]):
                 first = self.expr(item)
-                if self.rng.random() < 0.3:
+                if rng.random() < 0.3:
                     result = lc.Let(self.var(), first, result)
                 else:
                     result = lc.Then(first, result)
             return result
-        if isinstance(e, Choice):
-            result = self.expr(e.options[-1])
-            for option in reversed(e.options[:-1]):
-                result = lc.If(random_condition(self.rng), self.expr(option), result)
-            return result
-        if isinstance(e, Select):
+        if kind is Select:
             return lc.SelectE(
                 tuple(
                     lc.Case(
@@ -89,6 +80,17 @@ class _Synth:
                     for c in e.cases
                 )
             )
+        if kind is Spawn:
+            return lc.SpawnE(self.expr(e.body))
+        if kind is Choice:
+            result = self.expr(e.options[-1])
+            for option in reversed(e.options[:-1]):
+                result = lc.If(random_condition(self.rng), self.expr(option), result)
+            return result
+        if kind is Eps:
+            return lc.Unit()
+        if kind is ChanE:
+            return lc.NewChan(e.chan)
         raise TypeError(f"not an effect: {e!r}")
 
 

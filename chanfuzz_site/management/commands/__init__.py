@@ -1,0 +1,1 @@
+"""`generate`, `verify` and `sample`: thin command-line wrappers over the generator package."""

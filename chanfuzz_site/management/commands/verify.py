@@ -1,0 +1,125 @@
+"""`manage.py verify "EFFECT"` or `verify --file F`: decide whether effects are terminating.
+
+Prints `terminating`, `deadlock` followed by the trace that reaches the stuck
+configuration, or `undecided` when the state limit was hit before the answer.
+Exit status, the worst over all effects checked:
+  2  bad input: an effect that does not parse, a missing or unreadable file
+  1  some effect is not terminating (deadlock)
+  3  some effect is undecided (state limit), none deadlocks
+  0  every effect is terminating
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from generator.effects import EffectSyntaxError, parse
+from generator.termination import check_effect
+
+EXIT_OK = 0
+EXIT_DEADLOCK = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNDECIDED = 3
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One effect to check: its text and, when it came from a file, its line number."""
+
+    text: str
+    line: int | None = None
+
+
+def read_effect_file(path: Path) -> list[Entry]:
+    """The effects in `path`, one per line; blank lines and `#` comments are skipped."""
+    entries = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            entries.append(Entry(text, number))
+    return entries
+
+
+class Command(BaseCommand):
+    help = (
+        "Check effects (SPEC §10 syntax) for termination. Exit status: 0 all terminating, "
+        "1 a deadlock, 2 bad input, 3 undecided (state limit)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("effect", nargs="?", help='an effect, e.g. "Spawn(Put(c1)) ; Get(c1)"')
+        parser.add_argument(
+            "--file", type=Path, help="a file of effects, one per line ('#' starts a comment)"
+        )
+        parser.add_argument(
+            "--max-states",
+            type=int,
+            help="give up (undecided, exit 3) after exploring this many states per effect",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        entries = self.entries(options["effect"], options["file"])
+        limit = {} if options["max_states"] is None else {"max_states": options["max_states"]}
+
+        bad = deadlocks = undecided = 0
+        for entry in entries:
+            prefix = "" if entry.line is None else f"line {entry.line}: "
+            try:
+                effect = parse(entry.text)
+            except EffectSyntaxError as err:
+                if entry.line is None:
+                    message = f"{err}\n{err.pointer()}"
+                    raise CommandError(message, returncode=EXIT_BAD_INPUT) from err
+                # In a file, report the line and go on: the other lines still get checked.
+                bad += 1
+                self.stderr.write(f"{prefix}{err}\n{textwrap.indent(err.pointer(), '  ')}")
+                continue
+
+            verdict = check_effect(effect, **limit)
+            detail = f" ({_states(verdict.states)})" if options["verbosity"] >= 2 else ""
+            if verdict.terminating is None:
+                undecided += 1
+                reached = _states(verdict.states)
+                self.stdout.write(f"{prefix}undecided: state limit hit at {reached}")
+            elif verdict.terminating:
+                self.stdout.write(f"{prefix}terminating{detail}")
+            else:
+                deadlocks += 1
+                self.stdout.write(f"{prefix}deadlock{detail}")
+                if verdict.counterexample is not None:
+                    trace = verdict.counterexample.describe().rstrip("\n")
+                    self.stdout.write(textwrap.indent(trace, "  "))
+
+        if bad:
+            raise CommandError(
+                f"{bad} line(s) of {options['file']} are not valid effects",
+                returncode=EXIT_BAD_INPUT,
+            )
+        if deadlocks:
+            sys.exit(EXIT_DEADLOCK)
+        if undecided:
+            sys.exit(EXIT_UNDECIDED)
+
+    def entries(self, effect: str | None, file: Path | None) -> list[Entry]:
+        if (effect is None) == (file is None):
+            raise CommandError("give either one EFFECT or --file F", returncode=EXIT_BAD_INPUT)
+        if file is None:
+            return [Entry(effect or "")]
+        try:
+            entries = read_effect_file(file)
+        except (OSError, UnicodeDecodeError) as err:
+            reason = getattr(err, "strerror", None) or str(err)
+            raise CommandError(f"cannot read {file}: {reason}", returncode=EXIT_BAD_INPUT) from err
+        if not entries:
+            raise CommandError(f"{file} holds no effects", returncode=EXIT_BAD_INPUT)
+        return entries
+
+
+def _states(n: int) -> str:
+    return f"{n} state" if n == 1 else f"{n} states"

@@ -1,0 +1,107 @@
+"""Django settings for chanfuzz, all read from the environment with defaults fit for development.
+
+Variables (see README "Configuration"):
+  DJANGO_SECRET_KEY     required when DJANGO_DEBUG is false; a fixed dev key otherwise
+  DJANGO_DEBUG          default true, so that a fresh checkout works without any setup
+  DJANGO_ALLOWED_HOSTS  comma-separated, default localhost,127.0.0.1,[::1]
+  DATABASE_URL          default sqlite:///<CHANFUZZ_VAR_DIR>/db.sqlite3; postgres://… works too
+  REDIS_URL             default redis://127.0.0.1:6379/0 (stored for the job queue to come)
+  CHANFUZZ_VAR_DIR      where run-time data lives, default <repo>/var
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from chanfuzz_site.env import envbool, envlist, envstr
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# The key a development checkout runs with. It is public (it is in the repo), so
+# a deployment with debug off must never sign sessions or tokens with it.
+DEV_SECRET_KEY = "chanfuzz-dev-insecure-key-do-not-use-in-production"
+
+DEBUG = envbool("DJANGO_DEBUG", True)
+SECRET_KEY = envstr("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DJANGO_DEBUG is false but DJANGO_SECRET_KEY is unset (or is the development key): "
+        "set DJANGO_SECRET_KEY to a long random secret"
+    )
+
+ALLOWED_HOSTS = envlist("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+
+VAR_DIR = Path(envstr("CHANFUZZ_VAR_DIR", str(BASE_DIR / "var"))).resolve()
+
+REDIS_URL = envstr("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "chanfuzz_site",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "chanfuzz_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "chanfuzz_site.wsgi.application"
+ASGI_APPLICATION = "chanfuzz_site.asgi.application"
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        envstr("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        conn_max_age=600,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite creates the file but not its folder; a fresh checkout has no var/ yet.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,0 +1,9 @@
+"""Web pages. Views stay thin: the work lives in generator/ and runners/."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """What chanfuzz is and how to drive it from the command line."""
+    return render(request, "home.html")

@@ -1,0 +1,119 @@
+"""Verdicts and signatures, on output recorded from real runtimes (tests/runners/samples/).
+
+The samples came from running real programs: a Go select deadlock, a Go
+double close, a SIGQUIT dump of a hung Go program, a JVM stack overflow, and
+a Crystal send on a closed channel.
+"""
+
+from pathlib import Path
+
+from runners.verdicts import Outcome, classify_run, go_blocked_shape, normalise_frame
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def sample(name: str) -> str:
+    return (SAMPLES / name).read_text()
+
+
+def test_clean_exit_is_terminated():
+    verdict = classify_run("go", exit_code=0, signal=None, timed_out=False, stdout="", stderr="")
+    assert verdict.outcome is Outcome.TERMINATED
+    assert not verdict.is_finding
+    assert verdict.signature == ""
+
+
+def test_go_deadlock_report_is_a_crash_grouped_by_blocked_shape():
+    verdict = classify_run(
+        "go", exit_code=2, signal=None, timed_out=False, stdout="", stderr=sample("go_deadlock.txt")
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.is_finding
+    assert "all goroutines are asleep" in verdict.reason
+    assert verdict.signature == "go | deadlock | chan receive×2"
+
+
+def test_go_panic_signature_has_message_and_top_frames():
+    verdict = classify_run(
+        "go", exit_code=2, signal=None, timed_out=False, stdout="", stderr=sample("go_panic.txt")
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.reason == "exit 2: panic: close of closed channel"
+    assert verdict.signature == "go | panic | close of closed channel | main.f < main.main"
+
+
+def test_go_hang_signature_comes_from_the_sigquit_dump_without_runtime_goroutines():
+    dump = sample("go_sigquit_dump.txt")
+    verdict = classify_run(
+        "go", exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=dump
+    )
+    assert verdict.outcome is Outcome.TIMEOUT
+    assert verdict.signature == "go | hang | chan receive, sleep, sync.WaitGroup.Wait"
+    assert "GC" not in go_blocked_shape(dump)
+
+
+def test_jvm_stack_overflow_signature_is_exception_and_top_three_frames():
+    verdict = classify_run(
+        "kotlin",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("jvm_stackoverflow.txt"),
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.signature == (
+        "kotlin | java.lang.StackOverflowError | Rec.depth < Rec.depth < Rec.depth"
+    )
+    assert 'Exception in thread "main" java.lang.StackOverflowError' in verdict.reason
+
+
+def test_crystal_unhandled_exception_signature():
+    verdict = classify_run(
+        "crystal",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("crystal_unhandled.txt"),
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.signature == (
+        "crystal | Channel::ClosedError | Channel is closed | send < inner < __crystal_main"
+    )
+
+
+def test_signal_is_reported_by_name():
+    verdict = classify_run(
+        "crystal", exit_code=None, signal=11, timed_out=False, stdout="", stderr=""
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.reason == "killed by signal 11 (SIGSEGV)"
+    assert verdict.signature == "crystal | killed by signal 11 (SIGSEGV)"
+
+
+def test_exit_zero_with_an_exception_printed_is_still_a_crash():
+    # kotlinx.coroutines may print an exception from a worker thread and still exit 0.
+    verdict = classify_run(
+        "kotlin",
+        exit_code=0,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("jvm_stackoverflow.txt"),
+    )
+    assert verdict.outcome is Outcome.CRASH
+
+
+def test_same_bug_in_different_programs_of_a_batch_has_one_signature():
+    assert normalise_frame("main.prog17.func3") == normalise_frame("main.prog2.func1")
+    assert normalise_frame("MainKt$prog4$1$2.invokeSuspend") == normalise_frame(
+        "MainKt$prog9$1$7.invokeSuspend"
+    )
+
+
+def test_timeout_without_dump_groups_by_language():
+    verdict = classify_run(
+        "crystal", exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=None
+    )
+    assert verdict.signature == "crystal | hang"

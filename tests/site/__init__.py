@@ -1,0 +1,1 @@
+"""Tests of the Django project: settings, pages and management commands."""

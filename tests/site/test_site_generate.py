@@ -1,0 +1,71 @@
+"""`manage.py generate`: prints the program the generator makes for a seed."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from generator import effects, lambda_chan
+from generator.pipeline import generate_program
+from generator.settings import settings_for
+from tests.site.site_helpers import Manage
+
+
+def generate(*args: str) -> str:
+    out = StringIO()
+    call_command("generate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_effect_is_the_generators_effect() -> None:
+    expected = generate_program(7, settings_for("A")).effect
+    printed = generate("--seed", "7")
+    assert printed == effects.to_text(expected) + "\n"
+    # The output is valid effect syntax that reads back to the same effect.
+    assert effects.parse(printed) == expected
+
+
+def test_lambda_format() -> None:
+    expected = generate_program(3, settings_for("E")).program
+    printed = generate("--seed", "3", "--heuristic", "E", "--format", "lambda")
+    assert printed.rstrip("\n") == lambda_chan.to_text(expected).rstrip("\n")
+
+
+def test_same_seed_same_program_and_heuristic_matters() -> None:
+    assert generate("--seed", "11") == generate("--seed", "11")
+    # Lower case is accepted for the heuristic.
+    assert generate("--seed", "11", "--heuristic", "f") == generate(
+        "--seed", "11", "--heuristic", "F"
+    )
+    outputs = {generate("--seed", "11", "--heuristic", h) for h in "ABCDEF"}
+    assert len(outputs) > 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],  # --seed is required
+        ["--seed", "x"],
+        ["--seed", "1", "--heuristic", "Z"],
+        ["--seed", "1", "--format", "go"],
+    ],
+)
+def test_bad_arguments(args: list[str]) -> None:
+    with pytest.raises(CommandError):
+        call_command("generate", *args, stdout=StringIO())
+
+
+def test_command_line(manage: Manage) -> None:
+    result = manage("generate", "--seed", "5", "--heuristic", "B")
+    assert result.returncode == 0, result.stderr
+    expected = effects.to_text(generate_program(5, settings_for("B")).effect)
+    assert result.stdout == expected + "\n"
+
+
+def test_command_line_bad_heuristic_exits_2(manage: Manage) -> None:
+    result = manage("generate", "--seed", "5", "--heuristic", "Q")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr

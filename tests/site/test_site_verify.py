@@ -1,0 +1,176 @@
+"""`manage.py verify`: verdicts, traces and the exact exit codes."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.site.site_helpers import Manage
+
+TERMINATING = "Spawn(Put(c1)) ; Get(c1)"
+# SPEC §8, the Crystal example (Fig. 14): terminating, with selects on both sides.
+CRYSTAL = (
+    "Spawn(Get(c1)) ; Spawn(SelGet(c3, eps) (+) SelGet(c3, eps)) ; Spawn(Put(c2)) ; "
+    "SelPut(c3, Put(c1) ; Get(c2)) (+) SelPut(c3, Put(c1) ; Get(c2))"
+)
+MAIN_STUCK = "Get(c1)"
+# Only the eps branch of the choice leaves the spawned Put(c1) stuck: both sides count.
+CHOICE_STUCK = "Spawn(Put(c1)) ; (Get(c1) + eps)"
+
+
+def verify(*args: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("verify", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def exit_code(*args: str) -> tuple[int, str]:
+    """The SystemExit code of a verify that does not pass, with its output."""
+    out = StringIO()
+    with pytest.raises(SystemExit) as exc:
+        call_command("verify", *args, stdout=out, stderr=StringIO())
+    return int(exc.value.code), out.getvalue()
+
+
+@pytest.mark.parametrize("effect", [TERMINATING, CRYSTAL, "eps"])
+def test_terminating(effect: str) -> None:
+    assert verify(effect) == ("terminating\n", "")
+
+
+def test_state_count_at_higher_verbosity() -> None:
+    out, _ = verify(TERMINATING, "--verbosity", "2")
+    assert re.fullmatch(r"terminating \(\d+ states?\)\n", out)
+
+
+@pytest.mark.parametrize("effect", [MAIN_STUCK, CHOICE_STUCK])
+def test_deadlock_prints_trace_and_exits_1(effect: str) -> None:
+    code, out = exit_code(effect)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "deadlock"
+    # The trace follows, indented, and names who is stuck.
+    assert "blocked forever:" in out
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert len(lines) > 2
+
+
+def test_undecided_exits_3() -> None:
+    code, out = exit_code(CRYSTAL, "--max-states", "1")
+    assert code == 3
+    assert out.startswith("undecided")
+
+
+def test_syntax_error_is_exit_2_with_pointer() -> None:
+    with pytest.raises(CommandError) as exc:
+        verify("Spawn(Put(c1) ; Get(c1)")
+    assert exc.value.returncode == 2
+    message = str(exc.value)
+    assert "expected" in message
+    assert message.endswith("Spawn(Put(c1) ; Get(c1)\n" + " " * 23 + "^")
+
+
+@pytest.mark.parametrize("args", [[], [TERMINATING, "--file", "x.txt"]])
+def test_effect_or_file_but_not_both(args: list[str]) -> None:
+    with pytest.raises(CommandError) as exc:
+        verify(*args)
+    assert exc.value.returncode == 2
+
+
+def write(tmp_path: Path, *lines: str) -> str:
+    path = tmp_path / "effects.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_file_all_terminating(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "# paper examples",
+        "",
+        TERMINATING,
+        "   ",
+        "  # indented comment",
+        CRYSTAL.replace("(+)", "⊕").replace("eps", "ε"),
+    )
+    assert verify("--file", path) == ("line 3: terminating\nline 6: terminating\n", "")
+
+
+def test_file_with_deadlock(tmp_path: Path) -> None:
+    path = write(tmp_path, TERMINATING, MAIN_STUCK, TERMINATING)
+    code, out = exit_code("--file", path)
+    assert code == 1
+    assert out.startswith("line 1: terminating\nline 2: deadlock\n  ")
+    assert out.endswith("line 3: terminating\n")
+
+
+def test_file_with_syntax_error_checks_the_rest_and_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, MAIN_STUCK, "Get(c1", TERMINATING)
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError) as exc:
+        call_command("verify", "--file", path, stdout=out, stderr=err)
+    assert exc.value.returncode == 2
+    assert "line 2: at position 7" in err.getvalue()
+    assert "  Get(c1\n        ^" in err.getvalue()
+    assert "line 1: deadlock" in out.getvalue()
+    assert "line 3: terminating" in out.getvalue()
+
+
+def test_missing_or_empty_file_is_exit_2(tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as exc:
+        verify("--file", str(tmp_path / "nope.txt"))
+    assert exc.value.returncode == 2
+    assert "No such file" in str(exc.value)
+    with pytest.raises(CommandError) as exc:
+        verify("--file", write(tmp_path, "# nothing", ""))
+    assert exc.value.returncode == 2
+
+
+def test_file_mixing_undecided_and_deadlock_exits_1(tmp_path: Path) -> None:
+    path = write(tmp_path, CRYSTAL, MAIN_STUCK)
+    code, _ = exit_code("--file", path, "--max-states", "3")
+    assert code == 1
+
+
+# ---- the same through a real process, where the exit status is what a shell sees
+
+
+def test_exit_0(manage: Manage) -> None:
+    result = manage("verify", TERMINATING)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "terminating\n", "")
+
+
+def test_exit_1(manage: Manage) -> None:
+    result = manage("verify", CHOICE_STUCK)
+    assert result.returncode == 1
+    assert result.stdout.startswith("deadlock\n")
+    assert result.stderr == ""
+
+
+def test_exit_2_syntax_error(manage: Manage) -> None:
+    result = manage("verify", "Get(c1) ; ; Put(c1)")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "expected" in result.stderr
+    assert "Get(c1) ; ; Put(c1)\n          ^" in result.stderr
+
+
+def test_exit_2_missing_file(manage: Manage, tmp_path: Path) -> None:
+    result = manage("verify", "--file", str(tmp_path / "missing.txt"))
+    assert result.returncode == 2
+    assert "cannot read" in result.stderr
+
+
+def test_exit_2_usage(manage: Manage) -> None:
+    assert manage("verify").returncode == 2
+    assert manage("verify", TERMINATING, "--max-states", "many").returncode == 2
+
+
+def test_exit_3(manage: Manage) -> None:
+    result = manage("verify", CRYSTAL, "--max-states", "1")
+    assert result.returncode == 3
+    assert result.stdout.startswith("undecided")
