@@ -1,0 +1,369 @@
+"""What every renderer shares: λ_chan lowered to a statement tree, safe names, conditions.
+
+A λ_chan program only moves unit values, so a renderer cares about its effects
+and its control flow, never about values. `lower` therefore turns the
+expression tree into blocks of statements (receive, send, spawn, if, select):
+
+* `()`, `true`/`false`, variables and `chan c` (channels are all created up
+  front, SPEC §8) have no effect and disappear;
+* `e1; e2` and `let x = e1 in e2` become e1's statements then e2's; a `let`
+  whose bound expression is a receive keeps the name, so a renderer may show it;
+* an `if` keeps both branches (its condition is closed), unless both branches
+  lost every statement, in which case it had no effect and disappears;
+* every binder gets a name unique in the program and valid in every target
+  language, so no renderer has to care about shadowing or keywords.
+
+Variables are never read after lowering (nothing consumes a unit value), which
+is why renderers must silence "unused variable" rules where a language has them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from generator import lambda_chan as lc
+
+# ---------------------------------------------------------------- the statement tree
+
+
+@dataclass(frozen=True, slots=True)
+class RecvS:
+    chan: str
+    var: str | None  # the λ_chan name bound to the received unit, if any
+
+
+@dataclass(frozen=True, slots=True)
+class SendS:
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnS:
+    site: int  # unique per program: lets a renderer give each spawn its own join channel
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class IfS:
+    cond: lc.Cond
+    then: Block
+    orelse: Block
+
+
+@dataclass(frozen=True, slots=True)
+class CaseS:
+    direction: Literal["get", "put"]
+    chan: str
+    var: str | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class SelectS:
+    cases: tuple[CaseS, ...]
+
+
+Stmt = RecvS | SendS | SpawnS | IfS | SelectS
+Block = tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lowered:
+    """A program ready to print: channels (safe names, program order) and main's body."""
+
+    channels: tuple[str, ...]
+    body: Block
+
+
+class UnsupportedProgram(ValueError):
+    """The program uses a construct the target language cannot express."""
+
+
+# ---------------------------------------------------------------- names
+
+# Keywords and predeclared names of Go, Kotlin, Crystal and Flix (both eras),
+# plus the names the renderers use for their own helpers. A λ_chan name in this
+# set gets a suffix; so do names that a helper pattern (`prog3`, `join2`) could
+# produce.
+RESERVED = frozenset(
+    """
+    abstract alias and annotation any append as asm begin bool break by byte case cast catch
+    chan channel class close companion complex const constructor continue crossinline data
+    debugger def default defer deref do done dynamic else elsif end ensure enum error
+    exit expect extends extern external fallthrough false final finally for fun func go goto
+    if import in include infix init inline inner instanceof int interface internal is it
+    joined lat lateinit lazy len let lib loop macro main make map match module mut native
+    new nil noinline not null object of open operator or out override package pointerof
+    print println private protected public range receive record recover redo ref region
+    reified rem repeat require rescue rest return rc reps run runtime sealed select self
+    send set sizeof spawn spawned string struct super suspend switch sync tailrec then this
+    throw true try type typealias typeof uninitialized union unit unless until use val var
+    vararg when where while with wg yield i j n cap copy panic iota os fmt args strconv
+    puts raise sleep abort gets rand launch async job await coroutinecontext coroutinescope
+    runblocking commonpool dispatchers atomic
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_HELPER_PATTERN = re.compile(r"(prog|join|jobs|rep)\d*\Z")
+_NOT_IDENT = re.compile(r"[^A-Za-z0-9]")
+
+
+def is_reserved(name: str) -> bool:
+    return name.lower() in RESERVED or _HELPER_PATTERN.match(name) is not None
+
+
+class Namer:
+    """Maps λ_chan names to identifiers valid in every target language, injectively.
+
+    Valid means: a lower-case ASCII letter first (Crystal reads a capital as a
+    constant, Flix as a type), then letters and digits only (Flix 0.5 and Go
+    agree on those), and not reserved.
+    """
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+
+    def fresh(self, wanted: str) -> str:
+        base = _NOT_IDENT.sub("", wanted)
+        if not base or not base[0].isalpha():
+            base = "v" + base
+        base = base[0].lower() + base[1:]
+        name = base
+        n = 1
+        while name in self.taken or is_reserved(name):
+            n += 1
+            name = f"{base}{n}"
+        self.taken.add(name)
+        return name
+
+
+# ---------------------------------------------------------------- lowering
+
+
+def lower(program: lc.Program) -> Lowered:
+    """The statement tree of `program` (see the module docstring).
+
+    Raises ValueError if the body uses a channel the program does not create.
+    """
+    namer = Namer()
+    chan_names: dict[str, str] = {}
+    for c in program.channels:
+        if c not in chan_names:
+            chan_names[c] = namer.fresh(c)
+    sites = iter(range(1_000_000))
+
+    def chan(c: str) -> str:
+        try:
+            return chan_names[c]
+        except KeyError:
+            raise ValueError(f"channel {c!r} is used but not created by the program") from None
+
+    def block(e: lc.Expr) -> Block:
+        return tuple(stmts(e))
+
+    def stmts(e: lc.Expr) -> Iterator[Stmt]:
+        # Iterative over `;`/`let` chains (they nest to the right and can be long).
+        while True:
+            if isinstance(e, lc.Then):
+                yield from stmts(e.first)
+                e = e.second
+            elif isinstance(e, lc.Let):
+                if isinstance(e.bound, lc.Recv):
+                    yield RecvS(chan(e.bound.chan), namer.fresh(e.name))
+                else:
+                    yield from stmts(e.bound)
+                e = e.body
+            else:
+                break
+        if isinstance(e, lc.Unit | lc.Var | lc.BoolLit | lc.NewChan):
+            return
+        if isinstance(e, lc.Recv):
+            yield RecvS(chan(e.chan), None)
+        elif isinstance(e, lc.Send):
+            yield SendS(chan(e.chan))
+        elif isinstance(e, lc.SpawnE):
+            site = next(sites)
+            yield SpawnS(site, block(e.body))
+        elif isinstance(e, lc.If):
+            then, orelse = block(e.then), block(e.orelse)
+            if then or orelse:
+                yield IfS(e.cond, then, orelse)
+        elif isinstance(e, lc.SelectE):
+            if not e.cases:
+                raise ValueError("a select needs at least one case")
+            yield SelectS(
+                tuple(
+                    CaseS(
+                        c.direction,
+                        chan(c.chan),
+                        namer.fresh(c.var) if c.direction == "get" and c.var else None,
+                        block(c.body),
+                    )
+                    for c in e.cases
+                )
+            )
+        else:
+            raise TypeError(f"not a λ_chan expression: {e!r}")
+
+    body = block(program.main)
+    return Lowered(tuple(chan_names.values()), body)
+
+
+# ---------------------------------------------------------------- queries
+
+
+def walk(block: Block, *, into_spawns: bool = True) -> Iterator[Stmt]:
+    """Every statement, pre-order; `into_spawns=False` stays inside the current process."""
+    for s in block:
+        yield s
+        if isinstance(s, SpawnS):
+            if into_spawns:
+                yield from walk(s.body, into_spawns=into_spawns)
+        elif isinstance(s, IfS):
+            yield from walk(s.then, into_spawns=into_spawns)
+            yield from walk(s.orelse, into_spawns=into_spawns)
+        elif isinstance(s, SelectS):
+            for c in s.cases:
+                yield from walk(c.body, into_spawns=into_spawns)
+
+
+def has_spawn(block: Block) -> bool:
+    return any(isinstance(s, SpawnS) for s in walk(block))
+
+
+def spawn_sites(block: Block) -> list[int]:
+    """Sites of the spawns this process itself performs (not its children's), in order."""
+    return [s.site for s in walk(block, into_spawns=False) if isinstance(s, SpawnS)]
+
+
+def channel_use(block: Block) -> dict[str, set[str]]:
+    """For each channel used: {'get'} / {'put'} / both, over every process."""
+    use: dict[str, set[str]] = {}
+    for s in walk(block):
+        if isinstance(s, RecvS):
+            use.setdefault(s.chan, set()).add("get")
+        elif isinstance(s, SendS):
+            use.setdefault(s.chan, set()).add("put")
+        elif isinstance(s, SelectS):
+            for c in s.cases:
+                use.setdefault(c.chan, set()).add(c.direction)
+    return use
+
+
+def receives(block: Block) -> bool:
+    """Whether any process receives (a get or a select: Flix's NonDet effect)."""
+    return any(isinstance(s, RecvS | SelectS) for s in walk(block))
+
+
+def used_channels(lowered: Lowered) -> list[str]:
+    """The channels the body touches, in program order: renderers create only these
+    (an untouched unbuffered channel has no behaviour, and Go rejects unused locals)."""
+    use = channel_use(lowered.body)
+    return [c for c in lowered.channels if c in use]
+
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True, slots=True)
+class CondSyntax:
+    true: str = "true"
+    false: str = "false"
+    not_: str = "!"  # prefix; "not " in current Flix
+    and_: str = "&&"
+    or_: str = "||"
+
+
+C_LIKE = CondSyntax()
+
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def render_cond(cond: lc.Cond, syntax: CondSyntax, rng: random.Random) -> str:
+    """A closed condition in the target syntax, fully parenthesised below the top.
+
+    Seeded variation that keeps the value: a comparison may be written mirrored
+    (`3 < 5` as `5 > 3`).
+    """
+
+    def show(c: lc.Cond) -> str:
+        if isinstance(c, lc.BoolLit):
+            return syntax.true if c.value else syntax.false
+        if isinstance(c, lc.Not):
+            return f"{syntax.not_}{atom(c.operand)}"
+        if isinstance(c, lc.BoolOp):
+            op = syntax.and_ if c.op == "&&" else syntax.or_
+            return f"{atom(c.left)} {op} {atom(c.right)}"
+        if isinstance(c, lc.Compare):
+            if rng.random() < 0.3:
+                return f"{num(c.right)} {_MIRROR[c.op]} {num(c.left)}"
+            return f"{num(c.left)} {c.op} {num(c.right)}"
+        raise TypeError(f"not a condition: {c!r}")
+
+    def atom(c: lc.Cond) -> str:
+        text = show(c)
+        return text if isinstance(c, lc.BoolLit) else f"({text})"
+
+    def num(n: int) -> str:
+        # A negative literal in parentheses reads the same in every language.
+        return str(n) if n >= 0 else f"({n})"
+
+    return show(cond)
+
+
+# ---------------------------------------------------------------- output
+
+
+class Writer:
+    """Lines with an indentation level; `unit` is the language's indentation step."""
+
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+        self.depth = 0
+        self.lines: list[str] = []
+
+    def line(self, text: str = "") -> None:
+        self.lines.append(f"{self.unit * self.depth}{text}" if text else "")
+
+    def indent(self) -> _Indent:
+        return _Indent(self)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class _Indent:
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+
+    def __enter__(self) -> None:
+        self.writer.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.writer.depth -= 1
+
+
+def shuffled(items: Iterable[str], rng: random.Random) -> list[str]:
+    """Independent declarations in a seeded order (creating channels commutes)."""
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+def check_repetitions(repetitions: int) -> None:
+    if not isinstance(repetitions, int) or isinstance(repetitions, bool) or repetitions < 1:
+        raise ValueError(f"repetitions must be a positive integer, not {repetitions!r}")
+
+
+def take_options(
+    options: dict[str, object], allowed: dict[str, Callable[[object], object]], lang: str
+) -> dict[str, object]:
+    """Validate a renderer's keyword options: unknown names and bad values are errors."""
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        known = ", ".join(sorted(allowed)) or "none"
+        raise ValueError(f"unknown option(s) for {lang}: {', '.join(unknown)} (known: {known})")
+    return {name: check(options[name]) for name, check in allowed.items() if name in options}
