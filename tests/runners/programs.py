@@ -1,0 +1,327 @@
+"""Hand-written programs for the builder tests, in Go, Kotlin and Crystal.
+
+Each language has the same set, written the way the renderers write programs
+(SPEC §8): unbuffered channels, a spawned goroutine/coroutine/fiber, a select
+over a receive and a send, and every spawned process joined before exit.
+
+- HELLO: terminates and prints "hello 2".
+- BATCH: three programs behind a dispatcher main taking the program index as
+  first argument; program i prints "program i"; an unknown index exits 64.
+- COMPILE_ERROR: refers to an undefined name, ``nosuch``.
+- HANG: starts a child process (``sleep 300``), prints "pids <own> <child>",
+  then never finishes (a deadlocked receive; Go sleeps instead, since Go would
+  report the deadlock and exit).
+- DEADLOCK (Go only): Go's runtime detects it: "all goroutines are asleep".
+"""
+
+HELLO = {
+    "go": """\
+package main
+
+import "fmt"
+
+func main() {
+	c1 := make(chan struct{})
+	c2 := make(chan struct{})
+	done := make(chan struct{})
+	go func() { c1 <- struct{}{}; done <- struct{}{} }()
+	go func() { <-c2; done <- struct{}{} }()
+	got := 0
+	for i := 0; i < 2; i++ {
+		select {
+		case <-c1:
+			got++
+		case c2 <- struct{}{}:
+			got++
+		}
+	}
+	<-done
+	<-done
+	fmt.Println("hello", got)
+}
+""",
+    "kotlin": """\
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.selects.select
+
+fun main() {
+    var got = 0
+    runBlocking(Dispatchers.Default) {
+        val c1 = Channel<Unit>()
+        val c2 = Channel<Unit>()
+        launch { c1.send(Unit) }
+        launch { c2.receive() }
+        repeat(2) {
+            select<Unit> {
+                c1.onReceive { got++ }
+                c2.onSend(Unit) { got++ }
+            }
+        }
+    }
+    println("hello $got")
+}
+""",
+    "crystal": """\
+c1 = Channel(Nil).new
+c2 = Channel(Nil).new
+done = Channel(Nil).new
+spawn do
+  c1.send(nil)
+  done.send(nil)
+end
+spawn do
+  c2.receive
+  done.send(nil)
+end
+got = 0
+2.times do
+  select
+  when x = c1.receive
+    got += 1
+  when c2.send(nil)
+    got += 1
+  end
+end
+2.times { done.receive }
+puts "hello #{got}"
+""",
+}
+
+BATCH = {
+    "go": """\
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func program0() {
+	c := make(chan struct{})
+	go func() { c <- struct{}{} }()
+	<-c
+	fmt.Println("program 0")
+}
+
+func program1() {
+	c := make(chan struct{})
+	done := make(chan struct{})
+	go func() { <-c; close(done) }()
+	select {
+	case c <- struct{}{}:
+	}
+	<-done
+	fmt.Println("program 1")
+}
+
+func program2() {
+	a := make(chan struct{})
+	b := make(chan struct{})
+	done := make(chan struct{})
+	go func() { a <- struct{}{}; done <- struct{}{} }()
+	go func() { <-b; done <- struct{}{} }()
+	for i := 0; i < 2; i++ {
+		select {
+		case <-a:
+		case b <- struct{}{}:
+		}
+	}
+	<-done
+	<-done
+	fmt.Println("program 2")
+}
+
+var programs = []func(){program0, program1, program2}
+
+func main() {
+	i, err := strconv.Atoi(os.Args[1])
+	if err != nil || i < 0 || i >= len(programs) {
+		fmt.Fprintln(os.Stderr, "no such program")
+		os.Exit(64)
+	}
+	programs[i]()
+}
+""",
+    "kotlin": """\
+import kotlin.system.exitProcess
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.selects.select
+
+fun program0() = runBlocking(Dispatchers.Default) {
+    val c = Channel<Unit>()
+    launch { c.send(Unit) }
+    c.receive()
+    println("program 0")
+}
+
+fun program1() = runBlocking(Dispatchers.Default) {
+    val c = Channel<Unit>()
+    launch { c.receive() }
+    select<Unit> { c.onSend(Unit) { } }
+    println("program 1")
+}
+
+fun program2() = runBlocking(Dispatchers.Default) {
+    val a = Channel<Unit>()
+    val b = Channel<Unit>()
+    launch { a.send(Unit) }
+    launch { b.receive() }
+    repeat(2) {
+        select<Unit> {
+            a.onReceive { }
+            b.onSend(Unit) { }
+        }
+    }
+    println("program 2")
+}
+
+fun main(args: Array<String>) {
+    when (args[0].toIntOrNull()) {
+        0 -> program0()
+        1 -> program1()
+        2 -> program2()
+        else -> {
+            System.err.println("no such program")
+            exitProcess(64)
+        }
+    }
+}
+""",
+    "crystal": """\
+def program0
+  c = Channel(Nil).new
+  spawn { c.send(nil) }
+  c.receive
+  puts "program 0"
+end
+
+def program1
+  c = Channel(Nil).new
+  done = Channel(Nil).new
+  spawn do
+    c.receive
+    done.send(nil)
+  end
+  select
+  when c.send(nil)
+  end
+  done.receive
+  puts "program 1"
+end
+
+def program2
+  a = Channel(Nil).new
+  b = Channel(Nil).new
+  done = Channel(Nil).new
+  spawn do
+    a.send(nil)
+    done.send(nil)
+  end
+  spawn do
+    b.receive
+    done.send(nil)
+  end
+  2.times do
+    select
+    when x = a.receive
+    when b.send(nil)
+    end
+  end
+  2.times { done.receive }
+  puts "program 2"
+end
+
+case ARGV[0]?.try(&.to_i?)
+when 0 then program0
+when 1 then program1
+when 2 then program2
+else
+  STDERR.puts "no such program"
+  exit 64
+end
+""",
+}
+
+COMPILE_ERROR = {
+    "go": """\
+package main
+
+func main() {
+	c := make(chan struct{})
+	go func() { c <- nosuch }()
+	<-c
+}
+""",
+    "kotlin": """\
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+
+fun main() = runBlocking {
+    val c = Channel<Unit>()
+    launch { c.send(nosuch) }
+    c.receive()
+}
+""",
+    "crystal": """\
+c = Channel(Nil).new
+spawn { c.send(nosuch) }
+c.receive
+""",
+}
+
+HANG = {
+    "go": """\
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+)
+
+func main() {
+	child := exec.Command("sleep", "300")
+	if err := child.Start(); err != nil {
+		panic(err)
+	}
+	fmt.Printf("pids %d %d\\n", os.Getpid(), child.Process.Pid)
+	time.Sleep(300 * time.Second)
+}
+""",
+    "kotlin": """\
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.runBlocking
+
+fun main() {
+    val child = ProcessBuilder("sleep", "300").start()
+    println("pids ${ProcessHandle.current().pid()} ${child.pid()}")
+    System.out.flush()
+    runBlocking { Channel<Unit>().receive() }
+}
+""",
+    "crystal": """\
+child = Process.new("sleep", ["300"])
+puts "pids #{Process.pid} #{child.pid}"
+STDOUT.flush
+Channel(Nil).new.receive
+""",
+}
+
+GO_DEADLOCK = """\
+package main
+
+func main() {
+	c := make(chan struct{})
+	go func() { <-c }()
+	<-c
+}
+"""

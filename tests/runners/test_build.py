@@ -1,0 +1,346 @@
+"""Building and running: cache keys and process handling (fast), and real
+compiles and runs of hand-written programs in every language (slow)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from runners.build import (
+    OUTPUT_LIMIT,
+    Artifact,
+    CompileError,
+    _bounded,
+    _go_language_version,
+    _kotlin_plan,
+    artifact_key,
+    build,
+    run,
+    run_argv,
+)
+from runners.toolchains import LANGUAGES as REGISTRY_LANGUAGES
+from runners.toolchains import Toolchain, installed_toolchains
+from tests.runners import programs
+from tests.runners.conftest import LANGUAGES, require_toolchain
+
+GO = Toolchain(
+    language="go",
+    version="1.26.8",
+    id="go-1.26.8-machine",
+    origin="machine",
+    home=Path("/usr/local/go"),
+    executable=Path("/usr/local/go/bin/go"),
+)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie has finished: not alive)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    state = stat.rsplit(")", 1)[1].split()[0]
+    return state not in ("Z", "X")
+
+
+def group_members(pgid: int) -> list[int]:
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            members.append(int(entry.name))
+    return members
+
+
+# --- fast: keys and output bounds ----------------------------------------------------
+
+
+def test_artifact_key_depends_on_everything_that_changes_the_output() -> None:
+    key = artifact_key(GO, "package main\n")
+    assert key == artifact_key(GO, "package main\n")
+    assert re.fullmatch(r"[0-9a-f]{64}", key)
+    different = {
+        artifact_key(GO, "package main \n"),
+        artifact_key(GO, "package main\n", ["-race"]),
+        artifact_key(dataclasses.replace(GO, version="1.26.9"), "package main\n"),
+        artifact_key(dataclasses.replace(GO, id="go-1.26.8-env"), "package main\n"),
+        artifact_key(dataclasses.replace(GO, executable=Path("/opt/go/bin/go")), "package main\n"),
+        artifact_key(dataclasses.replace(GO, components=(("java", "21"),)), "package main\n"),
+    }
+    assert key not in different
+    assert len(different) == 6
+
+
+def test_go_language_version() -> None:
+    assert _go_language_version("1.26.8") == "1.26"
+    assert _go_language_version("1.19.8") == "1.19"
+    assert _go_language_version("1.21rc2") == "1.21"
+    assert _go_language_version("1.22") == "1.22"
+
+
+def test_compiler_output_is_bounded_keeping_both_ends() -> None:
+    text = "first error\n" + "x" * 100_000 + "\nlast line"
+    cut = _bounded(text, limit=1000)
+    assert len(cut) < 1100
+    assert cut.startswith("first error")
+    assert cut.endswith("last line")
+    assert "characters cut" in cut
+    assert _bounded("short", limit=1000) == "short"
+
+
+def test_artifact_argv_appends_arguments() -> None:
+    artifact = Artifact("t", "go", "k", Path("/x/prog"), ("/x/prog",), cached=False, compile_s=0)
+    assert artifact.argv() == ["/x/prog"]
+    assert artifact.argv(3, "y") == ["/x/prog", "3", "y"]
+
+
+# --- fast: running processes ---------------------------------------------------------
+
+
+def test_run_reports_exit_code_and_output() -> None:
+    result = run_argv(["sh", "-c", "echo out; echo err >&2; exit 3"], 10)
+    assert (result.exit_code, result.signal, result.timed_out) == (3, None, False)
+    assert (result.stdout, result.stderr) == ("out\n", "err\n")
+    assert not result.ok
+
+
+def test_run_reports_a_fatal_signal() -> None:
+    result = run_argv(["sh", "-c", "kill -SEGV $$"], 10)
+    assert (result.exit_code, result.signal, result.timed_out) == (None, signal.SIGSEGV, False)
+
+
+def test_run_bounds_output_and_keeps_draining() -> None:
+    # 1 MB on stdout: the process must not block on a full pipe.
+    result = run_argv(["sh", "-c", "head -c 1000000 /dev/zero | tr '\\0' x; echo done >&2"], 10)
+    assert result.exit_code == 0
+    assert len(result.stdout) == OUTPUT_LIMIT
+    assert result.stdout_truncated and not result.stderr_truncated
+    assert result.stderr == "done\n"
+
+
+def test_timeout_kills_the_whole_process_group() -> None:
+    start = time.monotonic()
+    result = run_argv(["sh", "-c", "sleep 300 & echo $$ $!; sleep 300"], 1.0)
+    assert time.monotonic() - start < 5
+    assert result.timed_out and result.signal == signal.SIGKILL
+    assert 1.0 <= result.duration_s < 3
+    shell, child = map(int, result.stdout.split())
+    assert not alive(shell) and not alive(child)
+    assert group_members(shell) == []
+
+
+def test_leftovers_are_killed_when_the_program_exits() -> None:
+    # The background sleep keeps no pipe open (redirected) and would outlive sh.
+    result = run_argv(["sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $$ $!"], 10)
+    assert result.ok and result.duration_s < 5
+    shell, child = map(int, result.stdout.split())
+    assert not alive(child)
+    assert group_members(shell) == []
+
+
+def test_a_process_that_closes_its_output_is_still_waited_for() -> None:
+    result = run_argv(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], 10)
+    assert result.exit_code == 4 and not result.timed_out
+    assert result.duration_s >= 0.3
+
+
+def test_dump_signal_gives_the_program_a_chance_to_print() -> None:
+    script = 'trap "echo dump; exit 2" QUIT; while :; do sleep 0.01; done'
+    result = run_argv(["sh", "-c", script], 0.5, dump_signal=signal.SIGQUIT, dump_grace_s=5)
+    assert result.timed_out
+    assert result.exit_code == 2 and result.stdout == "dump\n"
+    assert result.duration_s < 2  # the timeout's time, not the grace's
+
+
+def test_run_wraps_the_argv() -> None:
+    artifact = Artifact(
+        "t", "go", "k", Path("/bin/echo"), ("/bin/echo",), cached=False, compile_s=0
+    )
+    result = run(artifact, ["a", 1], 10, wrap=lambda argv: ["/usr/bin/env", *argv, "wrapped"])
+    assert result.stdout == "a 1 wrapped\n"
+    env_artifact = Artifact("t", "go", "k", Path("/bin/sh"), ("/bin/sh", "-c"), False, 0)
+    result = run(env_artifact, ['echo "$CHANFUZZ_TEST_VAR"'], 10, env={"CHANFUZZ_TEST_VAR": "v"})
+    assert result.stdout == "v\n"
+
+
+# --- slow: real compilers ------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_hello_builds_runs_and_is_cached(
+    toolchain: Toolchain, tmp_path: Path, artifact_cache: Path
+) -> None:
+    source = programs.HELLO[toolchain.language]
+    artifact = build(toolchain, source, tmp_path / "work", cache_dir=artifact_cache)
+    assert not artifact.cached and artifact.compile_s > 0
+    assert artifact.path.is_relative_to(artifact_cache / toolchain.id)
+    result = run(artifact, [], timeout_s=30)
+    assert result.ok, result
+    assert result.stdout == "hello 2\n"
+
+    again = build(toolchain, source, tmp_path / "elsewhere", cache_dir=artifact_cache)
+    assert again.cached and again.compile_s == 0
+    assert (again.path, again.command, again.key) == (artifact.path, artifact.command, artifact.key)
+    assert not (tmp_path / "elsewhere").exists()  # a cache hit does not touch the workdir
+    assert (artifact.path.parent / "meta.json").is_file()
+
+
+@pytest.mark.slow
+def test_batch_dispatches_on_the_program_index(
+    toolchain: Toolchain, tmp_path: Path, artifact_cache: Path
+) -> None:
+    artifact = build(
+        toolchain, programs.BATCH[toolchain.language], tmp_path / "work", cache_dir=artifact_cache
+    )
+    for index in range(3):
+        result = run(artifact, [index], timeout_s=30)
+        assert result.ok, result
+        assert result.stdout == f"program {index}\n"
+    result = run(artifact, [7], timeout_s=30)
+    assert result.exit_code == 64
+    assert "no such program" in result.stderr
+
+
+@pytest.mark.slow
+def test_compile_error_carries_the_compiler_output(
+    toolchain: Toolchain, tmp_path: Path, artifact_cache: Path
+) -> None:
+    source = programs.COMPILE_ERROR[toolchain.language]
+    with pytest.raises(CompileError) as raised:
+        build(toolchain, source, tmp_path / "work", cache_dir=artifact_cache)
+    error = raised.value
+    assert error.toolchain_id == toolchain.id
+    assert error.exit_code not in (0, None) and not error.timed_out
+    assert "nosuch" in error.output
+    assert len(error.output) < 20_000
+    assert not (artifact_cache / toolchain.id).exists() or not any(
+        (artifact_cache / toolchain.id).iterdir()
+    )
+
+
+@pytest.mark.slow
+def test_hanging_program_is_killed_with_its_children(
+    toolchain: Toolchain, tmp_path: Path, artifact_cache: Path
+) -> None:
+    artifact = build(
+        toolchain, programs.HANG[toolchain.language], tmp_path / "work", cache_dir=artifact_cache
+    )
+    timeout = 3.0 if toolchain.language == "kotlin" else 1.5  # a JVM takes a while to start
+    result = run(artifact, [], timeout_s=timeout)
+    assert result.timed_out, result
+    assert result.signal == signal.SIGKILL
+    assert timeout <= result.duration_s < timeout + 2
+    match = re.search(r"pids (\d+) (\d+)", result.stdout)
+    assert match, result
+    program, child = int(match[1]), int(match[2])
+    assert not alive(program)
+    assert not alive(child)
+    assert group_members(program) == []
+
+
+@pytest.mark.slow
+def test_uncached_build_stays_in_the_workdir(toolchain: Toolchain, tmp_path: Path) -> None:
+    workdir = tmp_path / "work"
+    artifact = build(toolchain, programs.HELLO[toolchain.language], workdir, use_cache=False)
+    assert not artifact.cached
+    assert artifact.path.parent == workdir.resolve()
+    assert run(artifact, [], 30).stdout == "hello 2\n"
+
+
+@pytest.mark.slow
+def test_every_installed_go_builds(tmp_path: Path, artifact_cache: Path) -> None:
+    """The machine's Go and Debian's (where both are installed) build and run programs."""
+    gos = installed_toolchains("go") or [require_toolchain("go")]
+    for go in gos:
+        artifact = build(go, programs.HELLO["go"], tmp_path / go.id, cache_dir=artifact_cache)
+        assert run(artifact, [], 30).stdout == "hello 2\n", go
+
+
+@pytest.mark.slow
+def test_go_reports_a_deadlock(tmp_path: Path, artifact_cache: Path) -> None:
+    go = require_toolchain("go")
+    artifact = build(go, programs.GO_DEADLOCK, tmp_path / "work", cache_dir=artifact_cache)
+    result = run(artifact, [], 30)
+    assert result.exit_code == 2
+    assert "all goroutines are asleep - deadlock!" in result.stderr
+
+
+@pytest.mark.slow
+def test_go_goroutine_dump_on_timeout(tmp_path: Path, artifact_cache: Path) -> None:
+    go = require_toolchain("go")
+    artifact = build(go, programs.HANG["go"], tmp_path / "work", cache_dir=artifact_cache)
+    result = run(artifact, [], 1.0, dump_signal=signal.SIGQUIT)
+    assert result.timed_out
+    assert result.stderr.startswith("SIGQUIT: quit")
+    # Go >= 1.23 prints "goroutine 1 gp=0x... m=nil [sleep]:", older ones "goroutine 1 [sleep]:".
+    assert re.search(r"^goroutine 1 (gp=\S+ m=\S+ )?\[sleep\]:", result.stderr, re.M)
+
+
+@pytest.mark.slow
+def test_crystal_workdir_that_is_a_text_prefix_of_its_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENVIRONMENT.md's pitfall: working in /x/cr with the cache in /x/crystal/..."""
+    crystal = require_toolchain("crystal")
+    monkeypatch.setenv("CHANFUZZ_CACHE_DIR", str(tmp_path))
+    workdir = tmp_path / "cr"  # "<tmp>/cr" is a text prefix of "<tmp>/crystal/<id>"
+    artifact = build(crystal, programs.HELLO["crystal"], workdir, use_cache=False)
+    assert run(artifact, [], 30).stdout == "hello 2\n"
+
+
+@pytest.mark.slow
+def test_crystal_multithreaded_runtime(tmp_path: Path, artifact_cache: Path) -> None:
+    """Flags reach the compiler and the cache key: Crystal's -Dpreview_mt."""
+    crystal = require_toolchain("crystal")
+    source = programs.BATCH["crystal"]
+    single = build(crystal, source, tmp_path / "a", cache_dir=artifact_cache)
+    multi = build(crystal, source, tmp_path / "b", flags=["-Dpreview_mt"], cache_dir=artifact_cache)
+    assert single.key != multi.key
+    result = run(multi, [2], 30, env={"CRYSTAL_WORKERS": "2"})
+    assert result.ok and result.stdout == "program 2\n", result
+
+
+def test_languages_cover_the_registry() -> None:
+    assert set(LANGUAGES) == set(REGISTRY_LANGUAGES)
+    assert set(programs.HELLO) == set(programs.BATCH) == set(programs.HANG) == set(LANGUAGES)
+
+
+@pytest.mark.slow
+def test_kotlin_uses_its_class_data_archives(tmp_path: Path, artifact_cache: Path) -> None:
+    """The install script, the registry and the builder agree on classpaths.
+
+    A class-data archive that does not map is silently ignored (only slower),
+    so check that classes really come from the archives, for the compiler and
+    for a program run.
+    """
+    kotlin = require_toolchain("kotlin")
+    if kotlin.cds_archive is None or kotlin.runtime_cds_archive is None:
+        pytest.fail(f"{kotlin.id} has no class-data archives: run scripts/install_toolchains.sh")
+    artifact = build(kotlin, programs.HELLO["kotlin"], tmp_path / "w", cache_dir=artifact_cache)
+    argv = [
+        "-Xlog:class+load=info" if arg.startswith("-Xlog:cds") else arg for arg in artifact.argv()
+    ]
+    result = run_argv(argv, 30)
+    assert result.exit_code == 0, result
+    shared = re.findall(r"kotlinx\.coroutines\.\S+ source: shared objects file", result.stdout)
+    assert len(shared) > 50, result.stdout[-2000:]
+
+    workdir = tmp_path / "compile"
+    workdir.mkdir()
+    (workdir / "Main.kt").write_text(programs.HELLO["kotlin"])
+    plan = _kotlin_plan(kotlin, workdir, ())
+    argv = ["-Xlog:class+load=info" if a.startswith("-Xlog:cds") else a for a in plan.argv]
+    result = run_argv(argv, 120, env=plan.env, cwd=plan.cwd, output_limit=64 << 20)
+    assert result.exit_code == 0, result.stderr
+    shared = re.findall(r"org\.jetbrains\.kotlin\.\S+ source: shared objects file", result.stdout)
+    assert len(shared) > 1000

@@ -1,0 +1,206 @@
+"""The toolchain registry: discovery from the file system, versions, and clear
+reasons when something is missing. Fast: nothing here runs a compiler (the
+toolchains built below are directories laid out like real installs)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from runners.toolchains import (
+    INSTALL_HINT,
+    KOTLIN_VERSIONS_FILE,
+    KotlinSpec,
+    Toolchain,
+    ToolchainUnavailable,
+    available_toolchains,
+    find_toolchain,
+    kotlin_specs,
+)
+
+
+def make_goroot(root: Path, version: str) -> Path:
+    """A directory laid out like an unpacked Go: bin/go and VERSION."""
+    go = root / "bin" / "go"
+    go.parent.mkdir(parents=True)
+    go.write_text("#!/bin/sh\nexit 1\n")
+    go.chmod(0o755)
+    (root / "VERSION").write_text(f"go{version}\ntime 2024-01-01T00:00:00Z\n")
+    return go
+
+
+def make_kotlin(base: Path, kotlin: str, coroutines: str, *, manifest: bool = True) -> Path:
+    """A directory laid out like scripts/install_toolchains.sh leaves it."""
+    home = base / f"kotlin-{kotlin}-coroutines-{coroutines}"
+    (home / "compiler").mkdir(parents=True)
+    (home / "lib").mkdir()
+    for jar in (f"kotlin-compiler-embeddable-{kotlin}.jar", f"kotlin-stdlib-{kotlin}.jar"):
+        (home / "compiler" / jar).write_bytes(b"")
+    for jar in (f"kotlin-stdlib-{kotlin}.jar", f"kotlinx-coroutines-core-jvm-{coroutines}.jar"):
+        (home / "lib" / jar).write_bytes(b"")
+    if manifest:
+        (home / "toolchain.json").write_text(
+            json.dumps(
+                {
+                    "language": "kotlin",
+                    "kotlin_version": kotlin,
+                    "coroutines_version": coroutines,
+                    "coroutines_artifact": "kotlinx-coroutines-core-jvm",
+                    "java": "/bin/sh",  # any executable: the registry does not run it
+                    "java_version": "17.0.1",
+                    "cds_archive": "kotlinc.jsa",
+                }
+            )
+        )
+    return home
+
+
+@pytest.fixture
+def empty_toolchains_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    base = tmp_path / "toolchains"
+    base.mkdir()
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(base))
+    return base
+
+
+def test_missing_crystal_is_reported_with_path_and_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHANFUZZ_CRYSTAL", "/nonexistent/bin/crystal")
+    with pytest.raises(ToolchainUnavailable) as raised:
+        find_toolchain("crystal")
+    assert "crystal not installed" in raised.value.reason
+    assert "/nonexistent/bin/crystal" in raised.value.reason
+    assert INSTALL_HINT in raised.value.reason
+    [status] = available_toolchains("crystal")
+    assert not status.installed
+    assert status.origin == "env"
+    assert status.reason == raised.value.reason
+
+
+def test_missing_kotlin_names_the_expected_toolchain(empty_toolchains_dir: Path) -> None:
+    with pytest.raises(ToolchainUnavailable) as raised:
+        find_toolchain("kotlin")
+    expected = kotlin_specs()[0].dir_name
+    assert expected in raised.value.reason
+    assert INSTALL_HINT in raised.value.reason
+    statuses = available_toolchains("kotlin")
+    assert [s.location for s in statuses] == [str(empty_toolchains_dir / expected)]
+    assert not statuses[0].installed
+
+
+def test_half_installed_kotlin_is_incomplete(empty_toolchains_dir: Path) -> None:
+    spec = kotlin_specs()[0]
+    make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version, manifest=False)
+    with pytest.raises(ToolchainUnavailable, match="incomplete"):
+        find_toolchain("kotlin")
+
+
+def test_installed_kotlin_toolchains_are_discovered(empty_toolchains_dir: Path) -> None:
+    # One from versions.txt and one installed beyond it (later: many versions).
+    spec = kotlin_specs()[0]
+    make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version)
+    make_kotlin(empty_toolchains_dir, "1.3.72", "1.3.3")
+    kotlin = find_toolchain("kotlin")
+    assert kotlin.version == spec.coroutines_version
+    assert kotlin.id == spec.dir_name
+    assert kotlin.component("kotlin") == spec.kotlin_version
+    assert kotlin.component("java") == "17.0.1"
+    assert kotlin.component("jvm-target") == "17"
+    assert [p.name for p in kotlin.runtime_classpath] == sorted(
+        [
+            f"kotlin-stdlib-{spec.kotlin_version}.jar",
+            f"kotlinx-coroutines-core-jvm-{spec.coroutines_version}.jar",
+        ]
+    )
+    assert kotlin.cds_archive is None  # named in the manifest but not there
+    assert kotlin.runtime_cds_archive is None and kotlin.runtime_cds_classpath == ()
+    for name in ("kotlinc.jsa", "runtime.jsa", "training.jar"):
+        (kotlin.home / name).write_bytes(b"")
+    manifest = json.loads((kotlin.home / "toolchain.json").read_text())
+    manifest.update(runtime_cds_archive="runtime.jsa", runtime_cds_jar="training.jar")
+    (kotlin.home / "toolchain.json").write_text(json.dumps(manifest))
+    kotlin = find_toolchain("kotlin")
+    assert kotlin.cds_archive == kotlin.home / "kotlinc.jsa"
+    assert kotlin.runtime_cds_archive == kotlin.home / "runtime.jsa"
+    assert kotlin.runtime_cds_classpath == (kotlin.home / "training.jar",)
+    old = find_toolchain("kotlin", "1.3.3")
+    assert old.id == "kotlin-1.3.72-coroutines-1.3.3"
+    assert find_toolchain("kotlin", "kotlin-1.3.72-coroutines-1.3.3") == old
+    with pytest.raises(ToolchainUnavailable, match=r"kotlin 0\.26\.0 not installed \(installed: "):
+        find_toolchain("kotlin", "0.26.0")
+
+
+def test_go_from_env_replaces_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    go = make_goroot(tmp_path / "go", "1.21.3")
+    monkeypatch.setenv("CHANFUZZ_GO", str(go))
+    statuses = available_toolchains("go")
+    assert [s.origin for s in statuses] == ["env"]
+    toolchain = find_toolchain("go")
+    assert (toolchain.version, toolchain.id, toolchain.home) == (
+        "1.21.3",
+        "go-1.21.3-env",
+        tmp_path / "go",
+    )
+
+
+def test_go_installed_under_toolchains_dir_is_found_by_version(
+    empty_toolchains_dir: Path,
+) -> None:
+    make_goroot(empty_toolchains_dir / "go-1.22.0", "1.22.0")
+    toolchain = find_toolchain("go", "1.22")
+    assert toolchain.origin == "installed"
+    assert toolchain.id == "go-1.22.0-installed"
+    assert toolchain.executable == empty_toolchains_dir / "go-1.22.0" / "bin" / "go"
+
+
+def test_version_prefix_matches_whole_components(empty_toolchains_dir: Path) -> None:
+    make_goroot(empty_toolchains_dir / "go-1.22.0", "1.22.0")
+    assert find_toolchain("go", "1.22.0").version == "1.22.0"
+    with pytest.raises(ToolchainUnavailable):
+        find_toolchain("go", "1.2")
+
+
+def test_every_known_place_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CHANFUZZ_GO", raising=False)
+    monkeypatch.delenv("CHANFUZZ_CRYSTAL", raising=False)
+    statuses = available_toolchains()
+    assert {s.language for s in statuses} == {"go", "crystal", "kotlin"}
+    origins = {(s.language, s.origin) for s in statuses}
+    assert {("go", "machine"), ("go", "debian"), ("crystal", "debian")} <= origins
+    for status in statuses:
+        assert status.installed == (status.reason == "")
+        if status.toolchain is not None:
+            assert isinstance(status.toolchain, Toolchain)
+            assert status.toolchain.language == status.language
+
+
+def test_unknown_language_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="unknown language 'rust'"):
+        find_toolchain("rust")
+
+
+def test_versions_file_parses(tmp_path: Path) -> None:
+    assert kotlin_specs(), f"{KOTLIN_VERSIONS_FILE} lists no Kotlin toolchain"
+    listing = tmp_path / "versions.txt"
+    listing.write_text(
+        "# comment\n\n2.4.21 1.11.0 kotlinx-coroutines-core-jvm\n1.3.72  1.3.3  # old\n"
+        "1.3.11 0.26.0 kotlinx-coroutines-core\n"
+    )
+    assert kotlin_specs(listing) == [
+        KotlinSpec("2.4.21", "1.11.0", "kotlinx-coroutines-core-jvm"),
+        KotlinSpec("1.3.72", "1.3.3"),
+        KotlinSpec("1.3.11", "0.26.0", "kotlinx-coroutines-core"),
+    ]
+    listing.write_text("2.4.21\n")
+    with pytest.raises(ValueError, match="expected"):
+        kotlin_specs(listing)
+
+
+def test_installed_toolchains_really_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the registry reports installed on this machine is executable."""
+    monkeypatch.delenv("CHANFUZZ_TOOLCHAINS_DIR", raising=False)
+    for status in available_toolchains():
+        if status.toolchain is not None:
+            assert os.access(status.toolchain.executable, os.X_OK), status
