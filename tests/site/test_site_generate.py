@@ -69,3 +69,28 @@ def test_command_line_bad_heuristic_exits_2(manage: Manage) -> None:
     result = manage("generate", "--seed", "5", "--heuristic", "Q")
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+@pytest.mark.parametrize("lang", ["go", "kotlin", "crystal", "flix"])
+def test_lang_prints_the_renderers_source(lang: str) -> None:
+    from generator.render import render
+
+    generated = generate_program(11, settings_for("A"))
+    try:
+        expected = render(generated.program, lang, seed=11)
+    except ValueError:  # e.g. Flix cannot send inside a select
+        with pytest.raises(CommandError):
+            generate("--seed", "11", "--lang", lang)
+        return
+    assert generate("--seed", "11", "--lang", lang) == expected.rstrip("\n") + "\n"
+
+
+def test_lang_takes_renderer_options() -> None:
+    text = generate("--seed", "3", "--lang", "kotlin", "--option", "package_layout=experimental")
+    assert "import kotlinx.coroutines.experimental.*" in text
+
+
+def test_lang_rejects_unknown_renderer_option_with_exit_2(manage: Manage) -> None:
+    result = manage("generate", "--seed", "3", "--lang", "go", "--option", "nonsense=1")
+    assert result.returncode == 2
+    assert "nonsense" in result.stderr

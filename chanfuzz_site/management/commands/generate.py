@@ -1,4 +1,7 @@
-"""`manage.py generate --seed N [--heuristic A..F] [--format effect|lambda]`: print one program.
+"""`manage.py generate --seed N [--heuristic A..F] [--format effect|lambda] [--lang L]`.
+
+Prints one program: its effect, its λ_chan form, or (with `--lang`) the
+complete source file in Go, Kotlin, Crystal or Flix.
 
 The same seed and heuristic always give the same program, so a seed is all it
 takes to reproduce a finding.
@@ -9,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from generator import effects, lambda_chan
 from generator.pipeline import Generated, generate_program
+from generator.render import LANGUAGES, render
 from generator.settings import PRESETS, settings_for
 
-# What `--format` can print, each from the generated program. Target-language
-# source (Go, Kotlin, Crystal, Flix) will come through a separate `--lang`
-# option backed by runners/, added in `add_arguments` and `handle` below.
+# What `--format` can print, each from the generated program.
 FORMATS: dict[str, Callable[[Generated], str]] = {
     "effect": lambda g: effects.to_text(g.effect),
     "lambda": lambda g: lambda_chan.to_text(g.program),
@@ -42,10 +44,46 @@ class Command(BaseCommand):
             default="effect",
             help="print the effect (SPEC §10 syntax) or the λ_chan program (default effect)",
         )
-        # --lang goes here.
+        parser.add_argument(
+            "--lang",
+            choices=LANGUAGES,
+            help="print the program's source in this language instead (overrides --format)",
+        )
+        parser.add_argument(
+            "--repetitions",
+            type=int,
+            default=1,
+            help="with --lang: how many times the program body runs (SPEC §8a, default 1)",
+        )
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="with --lang: a renderer option, e.g. package_layout=experimental",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         generated = generate_program(options["seed"], settings_for(options["heuristic"]))
-        # With --lang, render to that language here instead of FORMATS.
-        text = FORMATS[options["format"]](generated)
+        if options["lang"]:
+            render_options = dict(_option(o) for o in options["option"])
+            try:
+                text = render(
+                    generated.program,
+                    options["lang"],
+                    seed=options["seed"],
+                    repetitions=options["repetitions"],
+                    **render_options,
+                )
+            except ValueError as exc:  # UnsupportedProgram, bad option or repetitions
+                raise CommandError(str(exc), returncode=2) from exc
+        else:
+            text = FORMATS[options["format"]](generated)
         self.stdout.write(text.rstrip("\n"))
+
+
+def _option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise CommandError(f"--option takes NAME=VALUE, not {text!r}", returncode=2)
+    return name, value

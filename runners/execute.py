@@ -1,0 +1,242 @@
+"""Execute generated programs on one target: render, batch-compile, run sandboxed, judge.
+
+This module owns the path from λ_chan programs to verdicts:
+
+1. Render all programs of a batch into one compilation unit with a dispatcher
+   `main` (one compile serves many programs: compile time dominates otherwise).
+2. Build it (artifact cache keyed on toolchain + source). If the batch does not
+   compile, split it in halves until the culprits stand alone; each culprit
+   gets a compile-error verdict, the rest still run.
+3. Run each program as its own process in the sandbox, program index as the
+   argument, and classify the run (runners.verdicts).
+4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
+   (SIGQUIT: Go's goroutines, the JVM's threads); then the program is re-run
+   with a longer limit a few times. Every attempt is recorded; a hang is
+   confirmed when every re-run hangs too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from generator.lambda_chan import Program
+from generator.render import render_batch
+from runners.build import Artifact, CompileError, build
+from runners.sandbox import Bind, Limits, Sandbox, SandboxError
+from runners.toolchains import Toolchain
+from runners.verdicts import Classification, Outcome, classify_run
+
+# Runtimes that print a useful dump on SIGQUIT and what they are.
+_DUMP_SIGNAL = {"go": signal.SIGQUIT, "kotlin": signal.SIGQUIT, "flix": signal.SIGQUIT}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What programs run on: a toolchain plus how to render and build for it."""
+
+    toolchain: Toolchain
+    repetitions: int = 20
+    render_options: tuple[tuple[str, object], ...] = ()
+    build_flags: tuple[str, ...] = ()
+
+    @property
+    def language(self) -> str:
+        return self.toolchain.language
+
+    @property
+    def label(self) -> str:
+        return f"{self.toolchain.language} {self.toolchain.version}"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One run of one program."""
+
+    timeout_s: float
+    outcome: Outcome
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    duration_s: float
+    stdout: str
+    stderr: str
+    dump: str | None
+
+
+@dataclass(frozen=True)
+class Execution:
+    """The verdict on one program, with every attempt that led to it."""
+
+    index: int
+    classification: Classification
+    attempts: tuple[Attempt, ...] = ()
+    compile_output: str = ""
+    hang_confirmed: bool | None = None  # None unless the first attempt timed out
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.classification.outcome
+
+
+@dataclass
+class BatchReport:
+    executions: list[Execution] = field(default_factory=list)
+    compile_s: float = 0.0
+    compiles: int = 0
+
+
+@dataclass(frozen=True)
+class Triage:
+    """How hard to look at a timeout: re-runs with the limit multiplied by `factor`."""
+
+    retries: int = 2
+    factor: float = 3.0
+
+
+def source_hash(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
+    """Host paths the program needs inside the sandbox (read-only); /usr is always there."""
+    paths = {artifact.path, toolchain.home}
+    paths.update(Path(p).parent for p in toolchain.runtime_classpath)
+    if toolchain.runtime_cds_archive:
+        paths.add(Path(toolchain.runtime_cds_archive).parent)
+    wanted = sorted(str(p.resolve()) for p in paths if p and not str(p).startswith("/usr/"))
+    # Nested paths would bind twice; the outermost covers the rest.
+    outer = [p for p in wanted if not any(p != q and p.startswith(q + "/") for q in wanted)]
+    return [Bind(p) for p in outer if Path(p).exists()]
+
+
+def run_one(
+    target: Target,
+    artifact: Artifact,
+    index: int,
+    *,
+    sandbox: Sandbox,
+    limits: Limits,
+    triage: Triage = Triage(),
+) -> Execution:
+    """Run program `index` of a built batch; triage it if it times out."""
+    language = target.language
+    binds = _binds(target.toolchain, artifact)
+    dump_signal = _DUMP_SIGNAL.get(language)
+
+    def attempt(lim: Limits, dump: int | None) -> tuple[Attempt, Classification]:
+        result = sandbox.run(artifact.argv(index), binds=binds, limits=lim, dump_signal=dump)
+        verdict = classify_run(
+            language,
+            exit_code=result.exit_code,
+            signal=result.signal,
+            timed_out=result.timed_out,
+            stdout=result.stdout,
+            stderr=result.stderr,
+            dump=result.dump,
+        )
+        return (
+            Attempt(
+                lim.timeout_s,
+                verdict.outcome,
+                result.exit_code,
+                result.signal,
+                result.timed_out,
+                result.duration_s,
+                result.stdout,
+                result.stderr,
+                result.dump,
+            ),
+            verdict,
+        )
+
+    try:
+        first, verdict = attempt(limits, dump_signal)
+    except SandboxError as exc:
+        return Execution(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
+    attempts = [first]
+    if verdict.outcome is not Outcome.TIMEOUT:
+        return Execution(index, verdict, tuple(attempts))
+    longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
+    for _ in range(triage.retries):
+        try:
+            retry, _ = attempt(longer, None)
+        except SandboxError as exc:
+            return Execution(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
+        attempts.append(retry)
+    confirmed = all(a.timed_out for a in attempts[1:])
+    reruns = len(attempts) - 1
+    hung = sum(a.timed_out for a in attempts[1:])
+    reason = (
+        f"no exit within {limits.timeout_s:g} s; hung again in {hung} of {reruns} re-runs "
+        f"with {longer.timeout_s:g} s"
+    )
+    return Execution(
+        index,
+        replace(verdict, reason=reason),
+        tuple(attempts),
+        hang_confirmed=confirmed,
+    )
+
+
+Progress = Callable[[Execution], None]
+
+
+def execute_batch(
+    programs: Sequence[Program],
+    target: Target,
+    *,
+    workdir: Path,
+    sandbox: Sandbox,
+    limits: Limits,
+    render_seed: int = 0,
+    triage: Triage = Triage(),
+    on_result: Progress | None = None,
+) -> BatchReport:
+    """Verdicts for `programs` (in order) on `target`."""
+    report = BatchReport()
+    results: dict[int, Execution] = {}
+    options = dict(target.render_options)
+
+    def compile_group(indices: list[int]) -> None:
+        source = render_batch(
+            [programs[i] for i in indices],
+            target.language,
+            seed=render_seed,
+            repetitions=target.repetitions,
+            **options,
+        )
+        try:
+            artifact = build(target.toolchain, source, workdir, flags=target.build_flags)
+        except CompileError as exc:
+            report.compiles += 1
+            if len(indices) == 1:
+                i = indices[0]
+                verdict = Classification(
+                    Outcome.COMPILE_ERROR, f"{exc.toolchain_id}: compile failed", ""
+                )
+                results[i] = Execution(i, verdict, compile_output=exc.output)
+                if on_result:
+                    on_result(results[i])
+                return
+            half = len(indices) // 2
+            compile_group(indices[:half])
+            compile_group(indices[half:])
+            return
+        report.compiles += 1
+        report.compile_s += artifact.compile_s
+        for position, i in enumerate(indices):
+            execution = run_one(
+                target, artifact, position, sandbox=sandbox, limits=limits, triage=triage
+            )
+            results[i] = replace(execution, index=i)
+            if on_result:
+                on_result(results[i])
+
+    if programs:
+        compile_group(list(range(len(programs))))
+    report.executions = [results[i] for i in range(len(programs))]
+    return report
