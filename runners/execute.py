@@ -27,7 +27,7 @@ from generator.lambda_chan import Program
 from generator.render import render_batch
 from runners.build import Artifact, CompileError, build
 from runners.sandbox import Bind, Limits, Sandbox, SandboxError
-from runners.toolchains import Toolchain
+from runners.toolchains import Toolchain, find_toolchain
 from runners.verdicts import Classification, Outcome, classify_run
 
 # Runtimes that print a useful dump on SIGQUIT and what they are.
@@ -50,6 +50,26 @@ class Target:
     @property
     def label(self) -> str:
         return f"{self.toolchain.language} {self.toolchain.version}"
+
+
+# Build flags that put a runtime on its multi-threaded scheduler (SPEC §8a).
+PARALLEL_BUILD_FLAGS = {"crystal": ("-Dpreview_mt",)}
+
+
+def _render_options(toolchain: Toolchain) -> dict[str, object]:
+    options = getattr(toolchain, "render_options", None)
+    return dict(options()) if options else {}
+
+
+def make_target(language: str, version: str | None = None, *, repetitions: int = 10) -> Target:
+    """The target for a language and version (ToolchainUnavailable when not installed)."""
+    toolchain = find_toolchain(language, version)
+    return Target(
+        toolchain,
+        repetitions=repetitions,
+        render_options=tuple(sorted(_render_options(toolchain).items())),
+        build_flags=PARALLEL_BUILD_FLAGS.get(language, ()),
+    )
 
 
 @dataclass(frozen=True)
@@ -97,6 +117,9 @@ class Triage:
     factor: float = 3.0
 
 
+DEFAULT_TRIAGE = Triage()
+
+
 def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()
 
@@ -120,7 +143,7 @@ def run_one(
     *,
     sandbox: Sandbox,
     limits: Limits,
-    triage: Triage = Triage(),
+    triage: Triage = DEFAULT_TRIAGE,
 ) -> Execution:
     """Run program `index` of a built batch; triage it if it times out."""
     language = target.language
@@ -193,12 +216,21 @@ def execute_batch(
     sandbox: Sandbox,
     limits: Limits,
     render_seed: int = 0,
-    triage: Triage = Triage(),
+    triage: Triage = DEFAULT_TRIAGE,
     on_result: Progress | None = None,
+    use_cache: bool = True,
 ) -> BatchReport:
-    """Verdicts for `programs` (in order) on `target`."""
+    """Verdicts for `programs` (in order) on `target`.
+
+    `use_cache=False` compiles even when the artifact cache has the batch
+    (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
+    """
     report = BatchReport()
     results: dict[int, Execution] = {}
+    # Uncached artifacts stay in the workdir, which the sandbox's unprivileged
+    # user must be able to reach.
+    workdir.mkdir(parents=True, exist_ok=True)
+    workdir.chmod(0o755)
     options = dict(target.render_options)
 
     def compile_group(indices: list[int]) -> None:
@@ -210,7 +242,9 @@ def execute_batch(
             **options,
         )
         try:
-            artifact = build(target.toolchain, source, workdir, flags=target.build_flags)
+            artifact = build(
+                target.toolchain, source, workdir, flags=target.build_flags, use_cache=use_cache
+            )
         except CompileError as exc:
             report.compiles += 1
             if len(indices) == 1:

@@ -1,0 +1,128 @@
+"""`manage.py fuzz --lang L [--version V] --count N …`: fuzz one target from the terminal.
+
+Runs without Redis or the database: generates `--count` programs (seeds
+`--seed`, `--seed`+1, …), runs them sandboxed in batches, shows a progress bar
+and ends with a summary: counts per verdict, programs per minute, and the
+findings grouped by signature with the seeds that reproduce them.
+Exit 0 when nothing was found, 1 when something was, 2 on bad arguments or
+an unavailable toolchain or sandbox.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from generator.render import LANGUAGES
+from generator.settings import PRESETS, settings_for
+from runners.execute import Execution, Triage, make_target
+from runners.fuzz import FuzzSummary, fuzz
+from runners.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
+from runners.toolchains import ToolchainUnavailable
+from runners.verdicts import Outcome
+
+MAX_COUNT = 1_000_000
+
+
+class Command(BaseCommand):
+    help = "Fuzz one toolchain with generated programs and report what it found."
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        # Django's own --version (its release) would shadow ours (the toolchain's).
+        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--lang", required=True, choices=LANGUAGES)
+        parser.add_argument("--version", help="toolchain version or id (default: newest)")
+        parser.add_argument("--count", type=int, required=True, help="number of programs")
+        parser.add_argument("--heuristic", type=str.upper, choices=sorted(PRESETS), default="A")
+        parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
+        parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
+        parser.add_argument("--repetitions", type=int, default=10, help="runs of the body")
+        parser.add_argument("--batch-size", type=int, default=50)
+        parser.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
+        parser.add_argument(
+            "--sandbox", choices=BACKENDS, help="default: $CHANFUZZ_SANDBOX, else local"
+        )
+        parser.add_argument("--no-progress", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        count, timeout = options["count"], options["timeout"]
+        if not 1 <= count <= MAX_COUNT:
+            raise CommandError(f"--count must be from 1 to {MAX_COUNT}", returncode=2)
+        if not 0 < timeout <= 3600:
+            raise CommandError("--timeout must be more than 0 and at most 3600", returncode=2)
+        if not 1 <= options["repetitions"] <= 100_000 or not 1 <= options["batch_size"] <= 1000:
+            raise CommandError("--repetitions 1…100000, --batch-size 1…1000", returncode=2)
+        try:
+            target = make_target(
+                options["lang"], options["version"], repetitions=options["repetitions"]
+            )
+            sandbox = get_sandbox(options["sandbox"])
+        except (ToolchainUnavailable, SandboxUnavailable) as exc:
+            raise CommandError(exc.reason, returncode=2) from exc
+        settings = settings_for(options["heuristic"])
+        self.stdout.write(
+            f"fuzzing {target.toolchain.describe()} with {count} programs "
+            f"(heuristic {options['heuristic']}, seeds {options['seed']}…, "
+            f"timeout {timeout:g} s, {target.repetitions} repetitions, sandbox {sandbox.name})"
+        )
+        bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)
+        findings = 0
+
+        def progress(_generated: Any, execution: Execution) -> None:
+            nonlocal findings
+            findings += execution.classification.is_finding
+            bar.update(1)
+            bar.set_postfix(findings=findings, refresh=False)
+
+        try:
+            summary = fuzz(
+                target=target,
+                settings=settings,
+                count=count,
+                seed=options["seed"],
+                sandbox=sandbox,
+                limits=Limits(timeout_s=timeout),
+                batch_size=options["batch_size"],
+                triage=Triage(retries=options["retries"]),
+                on_result=progress,
+            )
+        finally:
+            bar.close()
+        self.stdout.write(format_summary(summary))
+        if summary.findings:
+            raise CommandError(f"{len(summary.findings)} finding(s)", returncode=1)
+
+
+def format_summary(summary: FuzzSummary) -> str:
+    lines = [
+        "",
+        f"target      {summary.target}",
+        f"programs    {summary.count} in {summary.seconds:.1f} s "
+        f"({summary.per_minute:.0f}/min, compiling {summary.compile_s:.1f} s)",
+    ]
+    if summary.skipped:
+        lines.append(f"skipped     {summary.skipped} the language cannot express")
+    lines.append("")
+    lines.append(f"{'verdict':15} {'programs':>8}")
+    for outcome in Outcome:
+        lines.append(f"{outcome.value:15} {summary.outcomes.get(outcome, 0):8}")
+    lines.append("")
+    if not summary.findings:
+        lines.append("findings    none")
+    for n, finding in enumerate(
+        sorted(summary.findings.values(), key=lambda f: -len(f.seeds)), 1
+    ):
+        seeds = ", ".join(map(str, finding.seeds[:10]))
+        more = f" (+{len(finding.seeds) - 10} more)" if len(finding.seeds) > 10 else ""
+        lines.append(f"finding {n}   {finding.outcome.value}: {finding.signature}")
+        lines.append(f"            {finding.reason[:200]}")
+        hangs = f", hang confirmed in {finding.confirmed_hangs}" if finding.confirmed_hangs else ""
+        lines.append(f"            {len(finding.seeds)} program(s){hangs}; seeds {seeds}{more}")
+    for seed, outcome, detail in summary.errors[:5]:
+        first = detail.strip().splitlines()[0] if detail.strip() else ""
+        lines.append(f"{outcome.value} (seed {seed}): {first[:200]}")
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""The executor on real toolchains: batches, compile-error isolation, verdicts, triage."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from generator import lambda_chan as lc
+from generator.pipeline import generate_program
+from generator.settings import PRESETS
+from runners.execute import Target, Triage, execute_batch, make_target
+from runners.sandbox import Limits, get_sandbox
+from runners.verdicts import Outcome
+from tests.runners.conftest import require_toolchain
+
+pytestmark = pytest.mark.slow
+
+# main waits on c1 while the spawned process waits on c2: stuck forever.
+STUCK = lc.Program(("c1", "c2"), lc.Then(lc.SpawnE(lc.Recv("c2")), lc.Recv("c1")))
+
+
+def _target(language: str, repetitions: int = 2) -> Target:
+    require_toolchain(language)
+    return make_target(language, repetitions=repetitions)
+
+
+def test_batch_of_generated_go_programs_all_terminate(tmp_path: Path) -> None:
+    programs = [generate_program(s, PRESETS["F"]).program for s in range(30)]
+    report = execute_batch(
+        programs,
+        _target("go"),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=20),
+    )
+    assert report.compiles == 1
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 30
+    assert [e.index for e in report.executions] == list(range(30))
+
+
+def test_go_deadlock_among_good_programs_is_a_crash_with_its_own_index(tmp_path: Path) -> None:
+    good = [generate_program(s, PRESETS["A"]).program for s in range(4)]
+    report = execute_batch(
+        [*good[:2], STUCK, *good[2:]],
+        _target("go"),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=20),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 2 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2
+    stuck = report.executions[2]
+    assert stuck.classification.signature == "go | deadlock | chan receive×2"
+
+
+def test_crystal_hang_is_a_timeout_confirmed_by_reruns(tmp_path: Path) -> None:
+    report = execute_batch(
+        [STUCK],
+        _target("crystal"),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=2),
+        triage=Triage(retries=2, factor=1.5),
+    )
+    (execution,) = report.executions
+    assert execution.outcome is Outcome.TIMEOUT
+    assert execution.hang_confirmed is True
+    assert [a.timeout_s for a in execution.attempts] == [2, 3, 3]
+    assert all(a.timed_out for a in execution.attempts)
+    assert "hung again in 2 of 2 re-runs" in execution.classification.reason
+
+
+def test_kotlin_hang_is_a_timeout_with_the_jvm_thread_dump(tmp_path: Path) -> None:
+    report = execute_batch(
+        [STUCK],
+        _target("kotlin", repetitions=1),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=4),
+        triage=Triage(retries=0),
+    )
+    (execution,) = report.executions
+    assert execution.outcome is Outcome.TIMEOUT
+    assert execution.hang_confirmed is True  # no re-run contradicted it
+    assert "Full thread dump" in (execution.attempts[0].dump or "")
+    assert execution.classification.signature.startswith("kotlin | hang")
+
+
+def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_path: Path) -> None:
+    # A batch that cannot compile (here: a flag the compiler rejects) is split
+    # down to single programs; each ends as a compile error with the output.
+    target = dataclasses.replace(_target("go"), build_flags=("-definitely-not-a-flag",))
+    programs = [generate_program(s, PRESETS["A"]).program for s in range(3)]
+    report = execute_batch(
+        programs,
+        target,
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=10),
+    )
+    assert [e.outcome for e in report.executions] == [Outcome.COMPILE_ERROR] * 3
+    assert "definitely-not-a-flag" in report.executions[0].compile_output
+    # halves were tried before giving up on single programs: 3 → 1 + 2 → 1 + 1
+    assert report.compiles == 5
