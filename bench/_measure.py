@@ -59,7 +59,7 @@ def measure(
     language: str, *, naive: int, batched: int, batch_size: int, sandbox: str, repetitions: int
 ) -> tuple[Rate, Rate]:
     toolchain = find_toolchain(language)
-    options = dict(toolchain.render_options()) if hasattr(toolchain, "render_options") else {}
+    options = toolchain.render_options()
     target = Target(
         toolchain,
         repetitions=repetitions,

@@ -56,18 +56,13 @@ class Target:
 PARALLEL_BUILD_FLAGS = {"crystal": ("-Dpreview_mt",)}
 
 
-def _render_options(toolchain: Toolchain) -> dict[str, object]:
-    options = getattr(toolchain, "render_options", None)
-    return dict(options()) if options else {}
-
-
 def make_target(language: str, version: str | None = None, *, repetitions: int = 10) -> Target:
     """The target for a language and version (ToolchainUnavailable when not installed)."""
     toolchain = find_toolchain(language, version)
     return Target(
         toolchain,
         repetitions=repetitions,
-        render_options=tuple(sorted(_render_options(toolchain).items())),
+        render_options=tuple(sorted(toolchain.render_options().items())),
         build_flags=PARALLEL_BUILD_FLAGS.get(language, ()),
     )
 

@@ -5,9 +5,12 @@
 #   Go       the machine's Go (/usr/local/go/bin/go, or `go` on PATH, or
 #            $CHANFUZZ_GO); Debian's golang-go only when there is none.
 #   Crystal  Debian's `crystal` package (1.6.0 on bookworm).
-#   Kotlin   for every line of toolchains/kotlin/versions.txt: the Kotlin
+#   Kotlin   for every line of toolchains/kotlin/versions.txt (the default
+#            set: kept small for CI; any other release installs on demand
+#            with `manage.py toolchains install kotlin VERSION`): the Kotlin
 #            compiler (kotlin-compiler-embeddable) and a kotlinx-coroutines
-#            release, both resolved by Maven from Maven Central, into
+#            release, both resolved by Maven from Maven Central (done by
+#            `python3 -m runners.install defaults`), into
 #            $CHANFUZZ_TOOLCHAINS_DIR/kotlin-<kotlin>-coroutines-<version>/
 #              compiler/      the compiler's jars (its classpath)
 #              lib/           a generated program's runtime classpath
@@ -24,12 +27,7 @@ set -euo pipefail
 
 REPO_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLCHAINS_DIR="${CHANFUZZ_TOOLCHAINS_DIR:-$REPO_ROOT/var/toolchains}"
-KOTLIN_DIR="$REPO_ROOT/toolchains/kotlin"
 export DEBIAN_FRONTEND=noninteractive
-
-# Keep in step with runners/build.py (_KOTLINC_JVM_FLAGS): the archive is
-# dumped by a compile with the same flags it is later used with.
-KOTLINC_JVM_FLAGS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss16m)
 
 log() { printf '[install_toolchains] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -68,6 +66,7 @@ java_major() {  # $1 = java executable; prints e.g. 17
 
 # --- What is needed from apt --------------------------------------------------
 APT_PACKAGES=(crystal redis-server bubblewrap)
+command -v python3 >/dev/null 2>&1 || APT_PACKAGES+=(python3)
 
 GO_BIN=""
 if [ -n "${CHANFUZZ_GO:-}" ]; then
@@ -109,103 +108,20 @@ fi
 JAVA_BIN="$(readlink -f "$JAVA_BIN")"
 
 # --- Kotlin: compiler + kotlinx-coroutines from Maven Central ----------------
+# The install logic is runners/install.py (also behind `manage.py toolchains
+# install kotlin VERSION`); it needs only Python's standard library, so it runs
+# with the virtualenv's Python when there is one and the system's otherwise.
 mkdir -p "$TOOLCHAINS_DIR"
+PYTHON_BIN="$REPO_ROOT/.venv/bin/python"
+[ -x "$PYTHON_BIN" ] || PYTHON_BIN="$(command -v python3)"
 KOTLIN_INSTALLED=()
-
-# Bump when the layout of a Kotlin toolchain directory changes: older ones are
-# then installed again (from ~/.m2, so without downloads).
-KOTLIN_LAYOUT=2
-
-install_kotlin() {  # $1 kotlin version, $2 coroutines version, $3 artifact id
-    local kv="$1" cv="$2" artifact="$3"
-    local name="kotlin-$kv-coroutines-$cv"
-    local dest="$TOOLCHAINS_DIR/$name"
-    if [ -f "$dest/toolchain.json" ] && grep -q "\"layout\": $KOTLIN_LAYOUT," "$dest/toolchain.json"; then
-        KOTLIN_INSTALLED+=("$name (already there)")
-        return 0
-    fi
-    log "installing $name with Maven"
-    rm -rf "$dest"
-    local tmp
-    tmp="$(mktemp -d "$TOOLCHAINS_DIR/.$name.XXXXXX")"
-    # -B -ntp: no colours, no download progress; dependency:copy-dependencies
-    # copies the artifact and its whole runtime dependency tree into one dir.
-    mvn -B -ntp -q -Dstyle.color=never -f "$KOTLIN_DIR/compiler/pom.xml" \
-        -Dkotlin.version="$kv" \
-        dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/compiler" \
-        || { rm -rf "$tmp"; die "Maven could not resolve kotlin-compiler-embeddable $kv"; }
-    mvn -B -ntp -q -Dstyle.color=never -f "$KOTLIN_DIR/runtime/pom.xml" \
-        -Dkotlin.version="$kv" -Dcoroutines.version="$cv" -Dcoroutines.artifact="$artifact" \
-        dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/lib" \
-        || { rm -rf "$tmp"; die "Maven could not resolve $artifact $cv"; }
-    # The archives record the jars' absolute paths: move into place first.
-    chmod 755 "$tmp"
-    mv "$tmp" "$dest"
-
-    # Classpaths in byte order, exactly as runners/toolchains.py builds them
-    # (a class-data archive only maps for the classpath it was dumped with).
-    local ccp rcp work
-    ccp="$(find "$dest/compiler" -maxdepth 1 -name '*.jar' | LC_ALL=C sort | paste -sd: -)"
-    rcp="$(find "$dest/lib" -maxdepth 1 -name '*.jar' | LC_ALL=C sort | paste -sd: -)"
-    work="$(mktemp -d)"
-    cp "$KOTLIN_DIR/training/Training.kt" "$work/Training.kt"
-    # Training compile: dumps the compiler's loaded classes into kotlinc.jsa.
-    # Its log of skipped classes is noise.
-    if ! "$JAVA_BIN" "${KOTLINC_JVM_FLAGS[@]}" -XX:ArchiveClassesAtExit="$dest/kotlinc.jsa" \
-            -cp "$ccp" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
-            -no-stdlib -no-reflect -jvm-target 17 -classpath "$rcp" \
-            -d "$work/classes" "$work/Training.kt" >"$work/compile.log" 2>&1; then
-        cat "$work/compile.log" >&2
-        rm -rf "$work"
-        die "$name cannot compile toolchains/kotlin/training/Training.kt"
-    fi
-    # Training run: a smoke test of the runtime classpath that also dumps the
-    # classes a program run loads into runtime.jsa. Programs run with the
-    # classpath lib/*.jar:training.jar:<their classes>, of which the dumped
-    # one is a prefix, as class-data sharing requires (an archive cannot be
-    # dumped with a directory of classes on the classpath, hence the jar).
-    local jar_tool out
-    jar_tool="$(dirname "$JAVA_BIN")/jar"
-    [ -x "$jar_tool" ] || jar_tool="$(command -v jar || true)"
-    [ -n "$jar_tool" ] || { rm -rf "$work"; die "no jar tool next to $JAVA_BIN (install a JDK)"; }
-    "$jar_tool" cf "$dest/training.jar" -C "$work/classes" .
-    # Logging to stderr: the dump warns about every class it skips.
-    out="$("$JAVA_BIN" -XX:ArchiveClassesAtExit="$dest/runtime.jsa" \
-        -Xlog:disable -Xlog:all=warning:stderr -cp "$rcp:$dest/training.jar" TrainingKt 0 2>"$work/run.log")" \
-        || { cat "$work/run.log" >&2; rm -rf "$work"; die "$name: the training program failed"; }
-    rm -rf "$work"
-    [ "$out" = ok ] || die "$name: training program printed '$out', expected 'ok'"
-
-    local jv
-    jv="$("$JAVA_BIN" -XshowSettings:properties -version 2>&1 \
-        | sed -n 's/^ *java\.version = //p' | head -n1)"
-    cat >"$dest/toolchain.json.tmp" <<EOF
-{
-  "layout": $KOTLIN_LAYOUT,
-  "language": "kotlin",
-  "kotlin_version": "$kv",
-  "coroutines_version": "$cv",
-  "coroutines_artifact": "$artifact",
-  "java": "$JAVA_BIN",
-  "java_version": "$jv",
-  "jvm_target": "17",
-  "cds_archive": "kotlinc.jsa",
-  "runtime_cds_archive": "runtime.jsa",
-  "runtime_cds_jar": "training.jar"
-}
-EOF
-    mv "$dest/toolchain.json.tmp" "$dest/toolchain.json"
-    KOTLIN_INSTALLED+=("$name (installed)")
-}
-
-# Same format as runners/toolchains.py reads: "#" starts a comment anywhere.
-while IFS= read -r line || [ -n "$line" ]; do
-    kv="" cv="" artifact=""
-    read -r kv cv artifact _ <<<"${line%%#*}" || true
-    [ -n "$kv" ] || continue
-    [ -n "$cv" ] || die "toolchains/kotlin/versions.txt: no coroutines version for Kotlin $kv"
-    install_kotlin "$kv" "$cv" "${artifact:-kotlinx-coroutines-core-jvm}"
-done <"$KOTLIN_DIR/versions.txt"
+# Prints one toolchain directory a line; progress and errors go to stderr.
+kotlin_out="$(cd "$REPO_ROOT" && CHANFUZZ_TOOLCHAINS_DIR="$TOOLCHAINS_DIR" JAVA_HOME="$(dirname "$(dirname "$JAVA_BIN")")" \
+    PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_BIN" -m runners.install defaults)" \
+    || die "installing the Kotlin toolchains of toolchains/kotlin/versions.txt failed (see above)"
+while IFS= read -r dir; do
+    [ -n "$dir" ] && KOTLIN_INSTALLED+=("$(basename "$dir")")
+done <<<"$kotlin_out"
 
 # --- Summary ------------------------------------------------------------------
 first_line() { "$@" 2>&1 | head -n1; }

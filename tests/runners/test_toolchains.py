@@ -85,9 +85,14 @@ def test_missing_kotlin_names_the_expected_toolchain(empty_toolchains_dir: Path)
     expected = kotlin_specs()[0].dir_name
     assert expected in raised.value.reason
     assert INSTALL_HINT in raised.value.reason
+    assert f"run manage.py toolchains install kotlin {kotlin_specs()[0].coroutines_version}" in (
+        raised.value.reason
+    )
     statuses = available_toolchains("kotlin")
-    assert [s.location for s in statuses] == [str(empty_toolchains_dir / expected)]
-    assert not statuses[0].installed
+    assert [s.location for s in statuses] == [
+        str(empty_toolchains_dir / spec.dir_name) for spec in kotlin_specs()
+    ]
+    assert not any(s.installed for s in statuses)
 
 
 def test_half_installed_kotlin_is_incomplete(empty_toolchains_dir: Path) -> None:

@@ -46,7 +46,7 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
         sandbox = get_sandbox("local")
     except SandboxUnavailable as exc:
         _require("local sandbox", exc)
-    options = dict(getattr(toolchain, "render_options", dict)())
+    options = toolchain.render_options()
     generated = [
         generate_program(seed, settings)
         for settings in PRESETS.values()

@@ -1,0 +1,95 @@
+"""`manage.py toolchains list [LANG]` and `manage.py toolchains install LANG VERSION`.
+
+``list`` prints every toolchain version chanfuzz knows of, one a line:
+installed ones with where and what (compiler substitutions included), the
+others with how to install them or why they cannot be had. ``--installed``
+keeps only installed ones, ``--offline`` does not ask the Go module proxy (its
+cached list is used), ``--json`` prints JSON.
+
+``install`` installs a kotlinx-coroutines release (with its paired Kotlin
+compiler, from Maven Central) or a Go release (from the Go module proxy) into
+the toolchain cache ($CHANFUZZ_TOOLCHAINS_DIR). Exit status 1 when it fails;
+the reason is then shown by ``list`` too.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from runners.install import InstallError, install
+from runners.toolchains import REGISTERED_LANGUAGES, KnownToolchain, known_toolchains
+
+
+def _as_json(entry: KnownToolchain) -> dict[str, Any]:
+    toolchain = entry.toolchain
+    return {
+        "language": entry.language,
+        "version": entry.version,
+        "state": entry.state,
+        "detail": entry.detail,
+        "origin": entry.origin,
+        "note": entry.note,
+        "id": toolchain.id if toolchain else None,
+        "home": str(toolchain.home) if toolchain else None,
+        "components": dict(toolchain.components) if toolchain else {},
+        "render_options": toolchain.render_options() if toolchain else {},
+    }
+
+
+class Command(BaseCommand):
+    help = "List the toolchains chanfuzz knows of, or install one on demand."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        listing = sub.add_parser("list", help="every known toolchain, installed or not (and why)")
+        listing.add_argument("language", nargs="?", choices=REGISTERED_LANGUAGES)
+        listing.add_argument("--installed", action="store_true", help="installed ones only")
+        listing.add_argument("--offline", action="store_true", help="do not ask the Go proxy")
+        listing.add_argument("--json", action="store_true", help="print JSON")
+        one = sub.add_parser("install", help="install LANG VERSION into the toolchain cache")
+        one.add_argument("language", choices=REGISTERED_LANGUAGES)
+        one.add_argument("version")
+        one.add_argument("--kotlin", help="Kotlin compiler version (default: the paired one)")
+        one.add_argument("--force", action="store_true", help="install again")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["action"] == "install":
+            self._install(options)
+        else:
+            self._list(options)
+
+    def _install(self, options: dict[str, Any]) -> None:
+        language, version = options["language"], options["version"]
+        if options["kotlin"] and language != "kotlin":
+            raise CommandError("--kotlin only applies to kotlin")
+
+        def log(message: str) -> None:
+            self.stderr.write(message)
+
+        try:
+            path = install(
+                language, version, kotlin=options["kotlin"], force=options["force"], log=log
+            )
+        except InstallError as error:
+            raise CommandError(f"cannot install {language} {version}: {error}") from None
+        self.stdout.write(f"{language} {version} installed at {path}")
+
+    def _list(self, options: dict[str, Any]) -> None:
+        entries = known_toolchains(options["language"], offline=options["offline"])
+        if options["installed"]:
+            entries = [e for e in entries if e.state == "installed"]
+        if options["json"]:
+            self.stdout.write(json.dumps([_as_json(e) for e in entries], indent=2))
+            return
+        for entry in entries:
+            line = f"{entry.language:8} {entry.version:10} {entry.state:14} "
+            if entry.toolchain is not None:
+                line += f"{entry.toolchain.id}  {entry.toolchain.describe()}"
+            else:
+                line += entry.detail
+            if entry.note:
+                line += f"  [{entry.note}]"
+            self.stdout.write(line)

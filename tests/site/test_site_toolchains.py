@@ -1,0 +1,65 @@
+"""`manage.py toolchains list|install`: every known version, and why one is not installed."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+@pytest.fixture
+def toolchains_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    base = tmp_path / "toolchains"
+    base.mkdir()
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(base))
+    monkeypatch.delenv("CHANFUZZ_FLIX_JAR", raising=False)
+    return base
+
+
+def _list(*args: str) -> str:
+    out = StringIO()
+    call_command("toolchains", "list", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_list_kotlin_shows_every_release_and_how_to_install_it(toolchains_dir: Path) -> None:
+    text = _list("kotlin")
+    lines = text.splitlines()
+    assert any(
+        line.split()[:2] == ["kotlin", "0.22.5"]
+        and "not installed" in line
+        and "run manage.py toolchains install kotlin 0.22.5" in line
+        and "Kotlin 1.2.41 instead of 1.2.21" in line
+        for line in lines
+    ), text
+    assert any(line.split()[:2] == ["kotlin", "0.19"] for line in lines)
+    assert any(line.split()[:2] == ["kotlin", "1.3.3"] for line in lines)
+
+
+def test_list_flix_says_why_it_is_unavailable(toolchains_dir: Path) -> None:
+    text = _list("flix")
+    assert "unavailable" in text
+    assert "Flix is on no registry reachable here; set CHANFUZZ_FLIX_JAR=/path/to/flix.jar" in text
+
+
+def test_list_crystal_and_go_offline(toolchains_dir: Path) -> None:
+    assert "crystal" in _list("crystal")
+    text = _list("go", "--offline")
+    assert "Go module proxy" in text  # nothing cached: unavailable, with the reason
+
+
+def test_list_json(toolchains_dir: Path) -> None:
+    entries = json.loads(_list("kotlin", "--json"))
+    entry = next(e for e in entries if e["version"] == "0.19.3")
+    assert entry["state"] == "not installed"
+    assert entry["language"] == "kotlin"
+
+
+def test_install_refuses_what_cannot_be_installed(toolchains_dir: Path) -> None:
+    with pytest.raises(CommandError, match="Debian"):
+        call_command("toolchains", "install", "crystal", "1.6.0", stdout=StringIO())
+    with pytest.raises(CommandError, match="--kotlin only applies"):
+        call_command("toolchains", "install", "go", "1.22.12", "--kotlin", "1.3.0")
