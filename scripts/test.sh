@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+# The sandboxes' own needs: bubblewrap, and podman serving the Docker API so the
+# docker backend is tested for real (prints DOCKER_HOST, which is found anyway).
+./scripts/install_sandbox.sh >/dev/null
 
 .venv/bin/ruff check .
 

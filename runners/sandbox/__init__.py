@@ -1,0 +1,75 @@
+"""Sandboxes that run compiled programs under test, contained and limited.
+
+This package owns *running* an artifact safely: a program chanfuzz generated
+may be a fork bomb, a memory hog or a flood of output by accident (it is
+terminating by construction, but the runtime under test may not be), and a
+hang or crash must be observed, not suffered. One interface, three backends:
+
+- ``local`` (default): bubblewrap namespaces + rlimits (:mod:`.local`);
+- ``docker``: a container through the Docker Engine API -- Docker, or podman's
+  compatible service (:mod:`.docker_backend`);
+- ``none``: a plain subprocess with rlimits, **not a sandbox** -- for debugging
+  a backend problem only (:mod:`.unsafe`).
+
+``get_sandbox()`` picks one by name or by ``$CHANFUZZ_SANDBOX``. The types
+(:class:`Limits`, :class:`Bind`, :class:`SandboxResult`, :class:`Sandbox`) are
+in :mod:`.base`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from runners.sandbox.base import (
+    DEFAULT_ENV,
+    Bind,
+    KiB,
+    Limits,
+    MiB,
+    Sandbox,
+    SandboxError,
+    SandboxResult,
+    SandboxUnavailable,
+)
+
+BACKENDS = ("local", "docker", "none")
+DEFAULT_BACKEND = "local"
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "DEFAULT_ENV",
+    "Bind",
+    "KiB",
+    "Limits",
+    "MiB",
+    "Sandbox",
+    "SandboxError",
+    "SandboxResult",
+    "SandboxUnavailable",
+    "get_sandbox",
+]
+
+
+def get_sandbox(name: str | None = None, **options: Any) -> Sandbox:
+    """The sandbox called ``name``, else ``$CHANFUZZ_SANDBOX``, else ``local``.
+
+    ``options`` go to the backend's constructor (e.g. ``image=`` for docker).
+    Raises :class:`SandboxUnavailable` when the backend cannot work here (never
+    falls back to another one), ValueError for an unknown name.
+    """
+    chosen = name or os.environ.get("CHANFUZZ_SANDBOX") or DEFAULT_BACKEND
+    if chosen == "local":
+        from runners.sandbox.local import LocalSandbox
+
+        return LocalSandbox(**options)
+    if chosen == "docker":
+        from runners.sandbox.docker_backend import DockerSandbox
+
+        return DockerSandbox(**options)
+    if chosen == "none":
+        from runners.sandbox.unsafe import UnsandboxedRunner
+
+        return UnsandboxedRunner(**options)
+    raise ValueError(f"unknown sandbox {chosen!r}: choose one of {', '.join(BACKENDS)}")

@@ -1,0 +1,370 @@
+"""The ``docker`` sandbox: one throw-away container per run, via the Docker Engine API.
+
+This module owns running a program in a container through the docker SDK
+(``pip install docker``), against Docker or against podman's compatible API
+service (``podman system service``, which ``scripts/install_sandbox.sh`` sets
+up; :func:`engine_url` finds it without ``DOCKER_HOST``). Per run:
+
+- a container from the toolchain's image (``docker/<language>.Dockerfile``,
+  tagged ``localhost/chanfuzz-<language>`` by the install script) with no
+  network, a read-only root, a size-limited /tmp as the only writable place
+  (``/var/tmp`` is covered read-only, and ``ipc_mode="none"`` removes
+  ``/dev/shm``: podman mounts writable ones by default), cgroup memory and pid
+  limits, a CPU quota, all capabilities dropped, no-new-privileges, uid 65534,
+  and rlimits as ulimits (file size, core 0, CPU time, open files);
+- ``chanfuzz-init`` (see ``init.c``), bind-mounted read-only, is the entrypoint
+  and PID 1: it relays the dump signal and reports how the program ended (an
+  engine reports a signal as exit code 128+N);
+- stdout, stderr and that status come out through FIFOs, each bind-mounted on
+  its own, read here directly: bounded, nothing buffered on the engine's disk
+  (the log driver is off), and cheaper than ``attach``. The helper holds the
+  streams open until it exits, and its exit empties the container, so EOF on
+  both means the run is over -- known sooner than from the engine's ``wait``;
+- on timeout: the dump signal (optionally), the grace period, then ``kill()``
+  -- the SDK's wait timeout alone stops nothing -- and in every case
+  ``remove(force=True)``. Containers are labelled ``chanfuzz=1`` and
+  ``chanfuzz.run=<id>``; :func:`sweep_strays` removes those a crashed run left.
+
+Binds (and the FIFOs) name host paths, so the engine must run on this machine.
+The timeout and ``duration_s`` count from when the engine has started the
+container, so its start-up latency is not charged to the program.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from runners.sandbox._process import supervise
+from runners.sandbox.base import (
+    Bind,
+    Limits,
+    OutputCapture,
+    SandboxError,
+    SandboxResult,
+    SandboxUnavailable,
+    program_env,
+)
+from runners.sandbox.helper import ensure_helper, parse_status
+
+LABEL = "chanfuzz"
+RUN_LABEL = "chanfuzz.run"
+CREATED_LABEL = "chanfuzz.created"  # epoch seconds: engines disagree on "Created" formats
+HELPER_PATH = "/.chanfuzz-init"
+NOBODY = "65534:65534"
+DEFAULT_IMAGE_PREFIX = "localhost/chanfuzz-"
+
+
+def image_for(language: str) -> str:
+    """The runtime image for ``language``: ``$CHANFUZZ_DOCKER_IMAGE_PREFIX<language>``
+    (default ``localhost/chanfuzz-go`` etc., what ``scripts/install_sandbox.sh`` builds)."""
+    prefix = os.environ.get("CHANFUZZ_DOCKER_IMAGE_PREFIX", DEFAULT_IMAGE_PREFIX)
+    return f"{prefix}{language}"
+
+
+PODMAN_SOCKET = "/run/podman/podman.sock"  # where scripts/install_sandbox.sh serves the API
+DOCKER_SOCKET = "/var/run/docker.sock"
+
+
+def engine_url() -> str | None:
+    """Which engine to talk to: ``$CHANFUZZ_DOCKER_HOST``, else ``$DOCKER_HOST``,
+    else Docker's socket, else the podman service ``scripts/install_sandbox.sh``
+    starts -- whichever is set or exists first; None if none does."""
+    for configured in (os.environ.get("CHANFUZZ_DOCKER_HOST"), os.environ.get("DOCKER_HOST")):
+        if configured:
+            return configured
+    for socket_path in (DOCKER_SOCKET, PODMAN_SOCKET):
+        if os.path.exists(socket_path):
+            return f"unix://{socket_path}"
+    return None
+
+
+def connect(base_url: str | None = None, timeout_s: float = 10.0) -> Any:
+    """A docker SDK client for ``base_url`` or :func:`engine_url`, checked with a ping.
+
+    Raises :class:`SandboxUnavailable` when the SDK is missing or no engine answers.
+    """
+    try:
+        # Named imports: without the SDK, a bare `import docker` run from the
+        # repository root "succeeds" with the docker/ directory of Dockerfiles.
+        from docker import DockerClient
+    except ImportError as exc:
+        raise SandboxUnavailable(
+            "the docker SDK is not installed (pip install 'docker>=7.1,<8')"
+        ) from exc
+    url = base_url or engine_url()
+    if url is None:
+        raise SandboxUnavailable(
+            "no container engine: DOCKER_HOST is unset and neither "
+            f"{DOCKER_SOCKET} nor {PODMAN_SOCKET} exists (run scripts/install_sandbox.sh)"
+        )
+    try:
+        client = DockerClient(base_url=url, timeout=int(timeout_s))
+        client.ping()
+    except Exception as exc:  # the SDK raises several unrelated types here
+        raise SandboxUnavailable(
+            f"no container engine answers at {url}: {exc} (run scripts/install_sandbox.sh)"
+        ) from exc
+    return client
+
+
+class DockerSandbox:
+    """Runs each program in a fresh container; see the module docstring.
+
+    ``image`` defaults to ``$CHANFUZZ_DOCKER_IMAGE``, else :func:`image_for`
+    ("go": the plain base, enough for static binaries). ``nproc`` is the
+    containers' RLIMIT_NPROC: without a user namespace it counts every process
+    of uid 65534 on the host, so it is set high and the per-container bound is
+    the cgroup's ``pids_limit`` (= ``Limits.max_procs``).
+    """
+
+    name = "docker"
+    safe = True
+
+    def __init__(
+        self,
+        image: str | None = None,
+        *,
+        base_url: str | None = None,
+        client: Any = None,
+        nproc: int = 8192,
+    ) -> None:
+        self.image = image or os.environ.get("CHANFUZZ_DOCKER_IMAGE") or image_for("go")
+        self._client = client if client is not None else connect(base_url)
+        ensure_helper()  # fail now, not at the first run, if it cannot be built
+        self._nproc = nproc
+        try:
+            self._client.images.get(self.image)
+        except Exception as exc:
+            raise SandboxUnavailable(
+                f"image {self.image} is not available to the engine: {exc} "
+                "(scripts/install_sandbox.sh builds the chanfuzz images)"
+            ) from exc
+
+    @property
+    def client(self) -> Any:
+        return self._client
+
+    def _ulimits(self, limits: Limits) -> list[Any]:
+        from docker.types import Ulimit
+
+        cpu = limits.effective_cpu_s
+        return [
+            Ulimit(name="nofile", soft=1024, hard=1024),
+            Ulimit(name="nproc", soft=self._nproc, hard=self._nproc),
+            Ulimit(name="fsize", soft=limits.max_file_bytes, hard=limits.max_file_bytes),
+            Ulimit(name="core", soft=0, hard=0),
+            Ulimit(name="cpu", soft=cpu, hard=cpu + 1),
+        ]
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        binds: Sequence[Bind] = (),
+        workdir: str = "/tmp",
+        env: Mapping[str, str] | None = None,
+        limits: Limits | None = None,
+        dump_signal: int | None = None,
+    ) -> SandboxResult:
+        from docker.types import Mount
+
+        if not argv:
+            raise ValueError("empty argv")
+        limits = limits or Limits()
+        for bind in binds:
+            bind.check()
+        run_id = uuid.uuid4().hex
+        # The program's stdout/stderr and the helper's status line come out
+        # through FIFOs bind-mounted one by one (a FIFO holds no data, so the
+        # program cannot fill the host's disk through them). Reading them
+        # directly is bounded and ~100 ms cheaper per run than `attach`.
+        io_dir = tempfile.mkdtemp(prefix="chanfuzz-io-")
+        fifos = {name: os.path.join(io_dir, name) for name in ("stdout", "stderr", "status")}
+        fds: dict[str, int] = {}
+        container: Any = None
+        waiter: threading.Thread | None = None
+        exit_r, exit_w = os.pipe2(os.O_CLOEXEC)
+        ended = threading.Event()
+        # Guards the fds against a waiter thread that outlives the run (an
+        # engine slow to answer): once `closed`, it must not touch them.
+        fd_lock = threading.Lock()
+        closed = False
+        capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
+        try:
+            for name, path in fifos.items():
+                os.mkfifo(path)
+                os.chmod(path, 0o666)  # writable by the container's uid 65534
+                fds[name] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            mounts = [
+                Mount(HELPER_PATH, str(ensure_helper()), type="bind", read_only=True),
+                *(
+                    Mount(f"/.chanfuzz-{name}", path, type="bind", read_only=False)
+                    for name, path in fifos.items()
+                ),
+                *(
+                    Mount(b.dest, os.path.realpath(b.source), type="bind", read_only=not b.writable)
+                    for b in binds
+                ),
+            ]
+            try:
+                container = self._client.containers.create(
+                    self.image,
+                    command=list(argv),
+                    entrypoint=[
+                        HELPER_PATH,
+                        "--stdout",
+                        "/.chanfuzz-stdout",
+                        "--stderr",
+                        "/.chanfuzz-stderr",
+                        "--status-file",
+                        "/.chanfuzz-status",
+                        "--",
+                    ],  # fmt: skip
+                    environment=program_env(env),
+                    working_dir=workdir,
+                    user=NOBODY,
+                    network_mode="none",
+                    ipc_mode="none",
+                    read_only=True,
+                    tmpfs={
+                        "/tmp": f"rw,nosuid,nodev,size={limits.tmp_bytes},mode=1777",
+                        "/var/tmp": "ro,nosuid,nodev,size=4k",
+                    },
+                    mounts=mounts,
+                    mem_limit=limits.memory_bytes,
+                    memswap_limit=limits.memory_bytes,  # no swap on top
+                    pids_limit=limits.max_procs,
+                    nano_cpus=int(limits.cpus * 1e9),
+                    cap_drop=["ALL"],
+                    security_opt=["no-new-privileges"],
+                    ulimits=self._ulimits(limits),
+                    labels={LABEL: "1", RUN_LABEL: run_id, CREATED_LABEL: str(int(time.time()))},
+                    log_config={"type": "none"},
+                    stdin_open=False,
+                    tty=False,
+                )
+            except Exception as exc:
+                raise SandboxError(f"cannot create a container from {self.image}: {exc}") from exc
+
+            def wait_for_exit() -> None:
+                # container.wait() blocks in the engine; the SDK's timeout only
+                # ends the HTTP request, so wait in rounds until it returns.
+                import requests
+
+                try:
+                    while True:
+                        try:
+                            container.wait(timeout=60)
+                            break
+                        except requests.exceptions.ReadTimeout:
+                            continue
+                except Exception:  # the engine went away: nothing left to wait for
+                    pass
+                finally:
+                    with fd_lock:
+                        if not closed:
+                            # Make sure every FIFO reports EOF, also those the
+                            # helper never opened (killed early, never started).
+                            for path in fifos.values():
+                                with contextlib.suppress(OSError):
+                                    os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                            ended.set()
+                            os.write(exit_w, b"x")
+
+            def send(sig: int) -> None:
+                with contextlib.suppress(Exception):  # it may just have exited
+                    container.kill(signal=int(sig))
+
+            def kill_all() -> None:
+                if not ended.is_set():
+                    send(signal.SIGKILL)
+
+            try:
+                container.start()
+            except Exception as exc:
+                raise SandboxError(f"cannot start a container from {self.image}: {exc}") from exc
+            # The clock starts once the engine says the program runs: its own
+            # latency (tens to hundreds of ms on a busy machine) is not the
+            # program's time.
+            start = time.monotonic()
+            waiter = threading.Thread(target=wait_for_exit, name=f"chanfuzz-wait-{run_id[:8]}")
+            waiter.daemon = True
+            waiter.start()
+            outcome = supervise(
+                start=start,
+                streams={fds["stdout"]: "stdout", fds["stderr"]: "stderr"},
+                exit_fd=exit_r,
+                exited=ended.is_set,
+                capture=capture,
+                limits=limits,
+                dump_signal=dump_signal,
+                send_signal=send,
+                kill_all=kill_all,
+                aux_fds=(fds["status"],),
+                # The helper, PID 1, holds both FIFOs until it exits.
+                ended_by_streams_eof=True,
+            )
+        finally:
+            if container is not None:
+                with contextlib.suppress(Exception):
+                    container.remove(force=True, v=True)
+            if waiter is not None:
+                waiter.join(timeout=10)
+            with fd_lock:
+                closed = True
+                for fd in (*fds.values(), exit_r, exit_w):
+                    os.close(fd)
+            shutil.rmtree(io_dir, ignore_errors=True)
+
+        status = outcome.aux[fds["status"]].decode(errors="replace")
+        exit_code, sig, exec_error = parse_status(status)
+        if exec_error is not None:
+            raise SandboxError(f"cannot start {argv[0]!r} in the container: {exec_error}")
+        if exit_code is None and sig is None and not outcome.timed_out:
+            raise SandboxError(
+                "the container ended without running the program to its end: "
+                + capture.text("stderr").strip()[-2000:]
+            )
+        return SandboxResult(
+            exit_code=exit_code,
+            signal=sig,
+            timed_out=outcome.timed_out,
+            duration_s=outcome.end - start,
+            stdout=capture.text("stdout"),
+            stderr=capture.text("stderr"),
+            stdout_truncated=capture.truncated("stdout"),
+            stderr_truncated=capture.truncated("stderr"),
+            dump=capture.dump_text(),
+            backend=self.name,
+        )
+
+
+def sweep_strays(older_than_s: float = 3600.0, *, client: Any = None) -> list[str]:
+    """Remove chanfuzz containers created more than ``older_than_s`` ago.
+
+    A run removes its container in a ``finally``; only a process killed
+    mid-run leaves one. Returns the ids removed.
+    """
+    client = client if client is not None else connect()
+    now = time.time()
+    removed = []
+    for container in client.containers.list(all=True, filters={"label": f"{LABEL}=1"}):
+        labels = container.labels or {}
+        try:
+            created = float(labels.get(CREATED_LABEL, "0"))
+        except ValueError:
+            created = 0.0
+        if now - created >= older_than_s:
+            with contextlib.suppress(Exception):
+                container.remove(force=True, v=True)
+                removed.append(container.id)
+    return removed

@@ -1,0 +1,128 @@
+"""The ``none`` backend: a plain subprocess with rlimits. NOT A SANDBOX.
+
+This module owns the debugging fallback, chosen only by name
+(``CHANFUZZ_SANDBOX=none``), never automatically. It applies the same rlimits
+as the local backend (through the same helper, ``init.c``, which also reports
+how the program ended) and kills the process group at the end, but the program
+runs as the calling user with the host's network and file system: RLIMIT_NPROC
+does not bind root, a program that calls ``setsid()`` escapes the group kill,
+and binds cannot remap paths (a bind is accepted only when source and target
+are the same path). Use it to tell a sandbox problem from a program problem.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+
+from runners.sandbox._process import supervise_popen
+from runners.sandbox.base import (
+    Bind,
+    Limits,
+    OutputCapture,
+    SandboxError,
+    SandboxResult,
+    program_env,
+)
+from runners.sandbox.helper import ensure_helper, parse_status, rlimit_args
+
+
+class UnsandboxedRunner:
+    """Runs programs directly, with rlimits only; see the module docstring."""
+
+    name = "none"
+    safe = False
+
+    def __init__(self, *, quiet: bool = False) -> None:
+        if not quiet:
+            warnings.warn(
+                "CHANFUZZ_SANDBOX=none: programs run unsandboxed (rlimits only)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        binds: Sequence[Bind] = (),
+        workdir: str = "/tmp",
+        env: Mapping[str, str] | None = None,
+        limits: Limits | None = None,
+        dump_signal: int | None = None,
+    ) -> SandboxResult:
+        if not argv:
+            raise ValueError("empty argv")
+        limits = limits or Limits()
+        for bind in binds:
+            bind.check()
+            if os.path.normpath(bind.source) != os.path.normpath(bind.dest):
+                raise SandboxError(f"the none backend cannot remap {bind.source} to {bind.dest}")
+        # The helper (without namespaces around it) applies the rlimits and
+        # says exactly how the program ended, as in the other backends.
+        status_r, status_w = os.pipe2(os.O_CLOEXEC)
+        args = [str(ensure_helper()), "--status-fd", str(status_w), *rlimit_args(limits), "--"]
+        capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                [*args, *argv],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=workdir,
+                env=program_env(env),
+                pass_fds=(status_w,),
+                start_new_session=True,  # one process group to kill
+            )
+        except OSError as exc:
+            os.close(status_r)
+            raise SandboxError(f"cannot start {argv[0]!r}: {exc}") from exc
+        finally:
+            os.close(status_w)
+
+        def send(sig: int) -> None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)  # the helper relays it to the program
+
+        def kill_all() -> None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+
+        try:
+            outcome = supervise_popen(
+                proc,
+                start=start,
+                capture=capture,
+                limits=limits,
+                dump_signal=dump_signal,
+                send_signal=send,
+                kill_all=kill_all,
+                aux_fds=(status_r,),
+            )
+        finally:
+            os.close(status_r)
+        exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
+        if exec_error is not None:
+            raise SandboxError(f"cannot start {argv[0]!r}: {exec_error}")
+        if exit_code is None and sig is None and not outcome.timed_out:
+            raise SandboxError(
+                f"the program's helper ended without a status: {capture.text('stderr')}"
+            )
+        return SandboxResult(
+            exit_code=exit_code,
+            signal=sig,
+            timed_out=outcome.timed_out,
+            duration_s=outcome.end - start,
+            stdout=capture.text("stdout"),
+            stderr=capture.text("stderr"),
+            stdout_truncated=capture.truncated("stdout"),
+            stderr_truncated=capture.truncated("stderr"),
+            dump=capture.dump_text(),
+            backend=self.name,
+        )
