@@ -168,6 +168,11 @@ def channels(effect: Effect) -> list[str]:
     return list(seen)
 
 
+def has_channel(effect: Effect) -> bool:
+    """Whether the effect communicates at all (stops at the first channel)."""
+    return any(type(node) in (Get, Put, Select, ChanE) for node in walk(effect))
+
+
 def count_spawns(effect: Effect) -> int:
     return sum(isinstance(node, Spawn) for node in walk(effect))
 

@@ -24,10 +24,10 @@ from generator.effects import (
     Select,
     Seq,
     Spawn,
-    channels,
     children,
     choice,
     dual,
+    has_channel,
     seq,
 )
 from generator.settings import (
@@ -219,14 +219,15 @@ class _Generator:
         rules = [(r, self.s.weight(r)) for r in EXPANSION_RULES + REORDERING_RULES]
         for _ in range(self.s.rewrite_steps):
             candidates = [(r, w) for r, w in rules if w > 0]
-            everywhere = positions(effect)
+            everywhere = _sites(effect)
             while candidates:
                 rule = self.pick(candidates)
                 assert rule is not None
                 sites = _SITES[rule](everywhere)
                 if sites:
-                    path, node = sites[self.rng.randrange(len(sites))]
-                    effect = replace_at(effect, path, getattr(self, rule)(node))
+                    k = sites[self.rng.randrange(len(sites))]
+                    node = everywhere[k][0]
+                    effect = replace_at(effect, _path(everywhere, k), getattr(self, rule)(node))
                     self.fired.append(rule)
                     break
                 candidates = [(r, w) for r, w in candidates if r != rule]
@@ -297,16 +298,34 @@ class _Generator:
 
 def positions(effect: Effect) -> list[tuple[Path, Effect]]:
     """Every sub-effect with its path of child indices from the root, pre-order."""
-    result: list[tuple[Path, Effect]] = []
-    stack: list[tuple[Path, Effect]] = [((), effect)]
+    sites = _sites(effect)
+    return [(_path(sites, k), site[0]) for k, site in enumerate(sites)]
+
+
+def _sites(effect: Effect) -> list[tuple[Effect, int, int]]:
+    """Every sub-effect as (node, index of its parent in this list, child index), pre-order.
+
+    Paths are built only for the site a rewrite picks (`_path`): building one
+    per node was most of the cost of a rewrite step.
+    """
+    result: list[tuple[Effect, int, int]] = []
+    stack: list[tuple[Effect, int, int]] = [(effect, -1, -1)]
     while stack:
         item = stack.pop()
+        here = len(result)
         result.append(item)
-        path, node = item
-        kids = children(node)
+        kids = children(item[0])
         for i in range(len(kids) - 1, -1, -1):
-            stack.append(((*path, i), kids[i]))
+            stack.append((kids[i], here, i))
     return result
+
+
+def _path(sites: list[tuple[Effect, int, int]], k: int) -> Path:
+    path: list[int] = []
+    while sites[k][1] >= 0:
+        path.append(sites[k][2])
+        k = sites[k][1]
+    return tuple(reversed(path))
 
 
 def replace_at(effect: Effect, path: Path, new: Effect) -> Effect:
@@ -353,19 +372,19 @@ def _spawn_pairs(node: Seq) -> list[int]:
     ]
 
 
-Site = tuple[Path, Effect]
+Site = tuple[Effect, int, int]
 
 
-def _where(test: Callable[[Effect], bool]) -> Callable[[list[Site]], list[Site]]:
-    return lambda sites: [(p, n) for p, n in sites if test(n)]
+def _where(test: Callable[[Effect], bool]) -> Callable[[list[Site]], list[int]]:
+    return lambda sites: [k for k, site in enumerate(sites) if test(site[0])]
 
 
-_SITES: dict[str, Callable[[list[Site]], list[Site]]] = {
+_SITES: dict[str, Callable[[list[Site]], list[int]]] = {
     # Duplicating ε into ε + ε adds nothing to test.
     "e_choice_dup": _where(lambda n: not isinstance(n, Eps)),
     "e_get_select": _where(lambda n: isinstance(n, Get)),
     "e_put_select": _where(lambda n: isinstance(n, Put)),
-    "e_seq": lambda sites: sites,
+    "e_seq": lambda sites: list(range(len(sites))),
     "e_select_dup": _where(lambda n: isinstance(n, Select) and len(n.cases) >= 2),
     "r_select": _where(lambda n: isinstance(n, Select) and len(n.cases) >= 2),
     "r_choice_select_get_get": _where(lambda n: isinstance(n, Choice) and len(_get_headed(n)) >= 2),
@@ -381,7 +400,7 @@ def generate_effect(rng: random.Random, settings: GeneratorSettings) -> Generati
     # A program that never communicates tests nothing; choices of G-Seq,
     # G-Choice or G-Spawn over ε holes give one, so draw again (still seeded).
     for _ in range(ROOT_ATTEMPTS):
-        if channels(effect):
+        if has_channel(effect):
             break
         gen = _Generator(rng, settings)
         effect = gen.root()
