@@ -5,7 +5,7 @@ Variables (see README "Configuration"):
   DJANGO_DEBUG          default true, so that a fresh checkout works without any setup
   DJANGO_ALLOWED_HOSTS  comma-separated, default localhost,127.0.0.1,[::1]
   DATABASE_URL          default sqlite:///<CHANFUZZ_VAR_DIR>/db.sqlite3; postgres://… works too
-  REDIS_URL             default redis://127.0.0.1:6379/0 (stored for the job queue to come)
+  REDIS_URL             default redis://127.0.0.1:6379/0: the RQ queue campaigns run through
   CHANFUZZ_VAR_DIR      where run-time data lives, default <repo>/var
 """
 
@@ -45,7 +45,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_rq",
     "chanfuzz_site",
+    "runners",
 ]
 
 MIDDLEWARE = [
@@ -87,6 +89,22 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite creates the file but not its folder; a fresh checkout has no var/ yet.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # Workers (processes of their own) and the web server write to one file:
+    # WAL lets readers go on while one writes, IMMEDIATE takes the write lock
+    # when a transaction starts (no "database is locked" when a read lock would
+    # need upgrading), and the timeout makes writers queue instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 30,
+        }
+    )
+
+# Campaign chunks run as RQ jobs (runners.jobs) on the "default" queue; start
+# workers with `python manage.py rqworker default`, on any host that reaches
+# this Redis and this database. The chunk job bounds its own run time.
+RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 6 * 3600}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,185 @@
+"""`manage.py campaign create|list|show|cancel|pause|resume|requeue`: campaigns from the terminal.
+
+A thin CLI over runners.campaigns (writes) and runners.selectors (reads).
+`create` enqueues the chunks; workers (`manage.py rqworker default`) run them.
+`show ID --json` prints progress and findings as JSON (scripts, tests).
+Exit 2 on bad arguments or an unknown campaign.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from generator.settings import PRESETS
+from runners import campaigns as services
+from runners import selectors
+from runners.models import Campaign
+
+
+def _target(text: str) -> tuple[str, str | None]:
+    language, _, version = text.partition(":")
+    return language, version or None
+
+
+def _overrides(pairs: list[str]) -> dict[str, int]:
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise CommandError(f"{pair!r}: expected NAME=INTEGER", returncode=2)
+        out[name.strip()] = int(value)
+    return out
+
+
+def progress_json(campaign: Campaign) -> dict[str, Any]:
+    progress = selectors.campaign_progress(campaign)
+    return {
+        "id": campaign.pk,
+        "name": campaign.name,
+        "status": campaign.status,
+        "heuristic": campaign.heuristic,
+        "done": progress.done,
+        "total": progress.total,
+        "per_minute": round(progress.per_minute, 1),
+        "targets": [
+            {
+                "toolchain": t.target.toolchain_id,
+                "done": t.done,
+                "total": t.total,
+                "outcomes": t.counts,
+                "chunks": t.chunks,
+            }
+            for t in progress.targets
+        ],
+        "findings": [
+            {
+                "id": f.pk,
+                "outcome": f.outcome,
+                "signature": f.signature,
+                "title": f.title,
+                "in_campaign": f.in_campaign,
+                "programs": f.program_count,
+                "example": f.example_id,
+            }
+            for f in selectors.campaign_findings(campaign)
+        ],
+    }
+
+
+class Command(BaseCommand):
+    help = "Create, list, show, cancel, pause, resume campaigns; requeue stale chunks."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        create = sub.add_parser("create", help="create a campaign and enqueue its chunks")
+        create.add_argument(
+            "--target", action="append", required=True, type=_target,
+            help="LANG or LANG:VERSION (repeat for several targets)",
+        )  # fmt: skip
+        create.add_argument("--count", type=int, help="number of generated programs")
+        create.add_argument(
+            "--effect", action="append", default=[],
+            help="run this effect instead of generated programs (repeatable)",
+        )  # fmt: skip
+        create.add_argument("--name", default="")
+        create.add_argument("--heuristic", type=str.upper, choices=sorted(PRESETS), default="A")
+        create.add_argument("--weight", action="append", default=[], help="RULE=WEIGHT")
+        create.add_argument("--size", action="append", default=[], help="NAME=VALUE")
+        create.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
+        create.add_argument("--repetitions", type=int, default=10)
+        create.add_argument("--seed", type=int, default=0)
+        create.add_argument("--chunk-size", type=int, default=25)
+        create.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
+        create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
+        sub.add_parser("list", help="list campaigns")
+        for action in ("show", "cancel", "pause", "resume"):
+            p = sub.add_parser(action)
+            p.add_argument("id", type=int)
+            if action == "show":
+                p.add_argument("--json", action="store_true")
+        requeue = sub.add_parser("requeue", help="enqueue again chunks no worker is running")
+        requeue.add_argument("--older-than", type=float, default=120.0, help="seconds")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        action = options["action"]
+        try:
+            if action == "create":
+                return self._create(options)
+            if action == "list":
+                return self._list()
+            if action == "requeue":
+                chunks = services.requeue_stale_chunks(older_than_s=options["older_than"])
+                self.stdout.write(f"requeued {len(chunks)} chunk(s)")
+                return None
+            campaign = selectors.get_campaign(options["id"])
+        except Campaign.DoesNotExist:
+            raise CommandError(f"no campaign {options.get('id')}", returncode=2) from None
+        except ValueError as exc:
+            raise CommandError(str(exc), returncode=2) from exc
+        except services.QueueUnavailable as exc:
+            raise CommandError(str(exc), returncode=1) from exc
+        if action == "show":
+            data = progress_json(campaign)
+            if options["json"]:
+                self.stdout.write(json.dumps(data, indent=2))
+            else:
+                self._show(data)
+            return None
+        change = {
+            "cancel": services.cancel_campaign,
+            "pause": services.pause_campaign,
+            "resume": services.resume_campaign,
+        }[action]
+        campaign = change(campaign=campaign)
+        self.stdout.write(f"campaign {campaign.pk}: {campaign.status}")
+        return None
+
+    def _create(self, options: dict[str, Any]) -> None:
+        common = {
+            "name": options["name"],
+            "targets": options["target"],
+            "timeout_s": options["timeout"],
+            "repetitions": options["repetitions"],
+            "seed": options["seed"],
+            "chunk_size": options["chunk_size"],
+            "triage_retries": options["retries"],
+            "sandbox": options["sandbox"],
+        }
+        if options["effect"]:
+            campaign = services.campaign_from_programs(effects=options["effect"], **common)
+        else:
+            if not options["count"]:
+                raise CommandError("--count (or --effect) is required", returncode=2)
+            campaign = services.create_campaign(
+                heuristic=options["heuristic"],
+                weights=_overrides(options["weight"]) or None,
+                sizes=_overrides(options["size"]) or None,
+                count=options["count"],
+                **common,
+            )
+        self.stdout.write(f"campaign {campaign.pk} created: {campaign.name}")
+
+    def _list(self) -> None:
+        for campaign in selectors.list_campaigns()[:100]:
+            targets = ", ".join(t.toolchain_id for t in campaign.targets.all())
+            self.stdout.write(
+                f"{campaign.pk:5}  {campaign.status:9}  {campaign.program_count:7}  "
+                f"{campaign.heuristic:6}  {targets}  {campaign.name}"
+            )
+
+    def _show(self, data: dict[str, Any]) -> None:
+        self.stdout.write(
+            f"campaign {data['id']} {data['name']!r}: {data['status']}, "
+            f"{data['done']}/{data['total']} executions, {data['per_minute']}/min"
+        )
+        for t in data["targets"]:
+            outcomes = ", ".join(f"{k} {v}" for k, v in sorted(t["outcomes"].items()))
+            self.stdout.write(f"  {t['toolchain']}: {t['done']}/{t['total']}  {outcomes}")
+        for f in data["findings"]:
+            self.stdout.write(
+                f"  finding {f['id']} ({f['outcome']}, {f['in_campaign']} here): {f['signature']}"
+                f"  example /p/{f['example']}"
+            )

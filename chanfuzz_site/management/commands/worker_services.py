@@ -1,0 +1,110 @@
+"""`manage.py worker_services`: Redis (if needed), RQ workers and the web server, together.
+
+What scripts/run.sh runs after setup, on the embedded defaults: when REDIS_URL
+does not answer it starts a private redis-server on 127.0.0.1 (6379 if free,
+else another free port; data in <var>/redis/), then `--workers` RQ workers,
+then `runserver`, and (with `--demo`) creates a small campaign so there is
+something to watch. Children get REDIS_URL of the Redis in use. On exit
+(Ctrl-C, SIGTERM, or a child dying) it stops every process it started, and
+only those.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from runners.campaigns import requeue_stale_chunks
+from runners.jobs import HEARTBEAT_S
+from runners.redis_server import RedisServer, RedisUnavailable, answers, free_port, start_redis
+
+STALE_AFTER_S = 6 * HEARTBEAT_S
+
+
+class Command(BaseCommand):
+    help = "Start Redis (unless REDIS_URL answers), RQ workers and the dev server; stop on exit."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--addr", default="127.0.0.1:8000", help="runserver address")
+        parser.add_argument("--no-web", action="store_true", help="workers only")
+        parser.add_argument(
+            "--demo", type=int, default=0, metavar="N",
+            help="create a campaign of N Go programs once everything runs",
+        )  # fmt: skip
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not 0 <= options["workers"] <= 64:
+            raise CommandError("--workers must be from 0 to 64", returncode=2)
+        children: list[subprocess.Popen[bytes]] = []
+        redis: RedisServer | None = None
+
+        def stop(signum: int, _frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            url = settings.REDIS_URL
+            if answers(url):
+                self.stdout.write(f"redis      {url} (already running)")
+            else:
+                try:
+                    redis = start_redis(settings.VAR_DIR / "redis", port=free_port(6379))
+                except RedisUnavailable as exc:
+                    raise CommandError(f"{url} does not answer and {exc}", returncode=2) from exc
+                url = redis.url
+                self.stdout.write(f"redis      {url} (started, pid {redis.process.pid})")
+            env = {**os.environ, "REDIS_URL": url}
+            # This process requeues stale chunks too, through the same Redis.
+            settings.RQ_QUEUES["default"]["URL"] = url
+            manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+            for _ in range(options["workers"]):
+                children.append(subprocess.Popen([*manage, "rqworker", "default"], env=env))
+            self.stdout.write(f"workers    {options['workers']} × rqworker default")
+            if not options["no_web"]:
+                children.append(
+                    subprocess.Popen([*manage, "runserver", "--noreload", options["addr"]], env=env)
+                )
+                self.stdout.write(f"web        http://{options['addr']}/  (queues: /django-rq/)")
+            if options["demo"]:
+                subprocess.run(
+                    [*manage, "campaign", "create", "--target", "go", "--count",
+                     str(options["demo"]), "--name", "demo", "--timeout", "10"],
+                    env=env, check=False,
+                )  # fmt: skip
+            self.stdout.write("running; Ctrl-C stops everything")
+            next_check = 0.0
+            while all(child.poll() is None for child in children):
+                if time.monotonic() >= next_check:
+                    # Chunks whose worker died (a previous run killed, a host
+                    # gone) go back on the queue once their heartbeat is old.
+                    requeued = requeue_stale_chunks(older_than_s=STALE_AFTER_S)
+                    if requeued:
+                        self.stdout.write(f"requeued {len(requeued)} stale chunk(s)")
+                    next_check = time.monotonic() + STALE_AFTER_S / 2
+                time.sleep(0.5)
+            dead = next(c for c in children if c.poll() is not None)
+            raise CommandError(
+                f"{' '.join(map(str, dead.args[1:3]))} exited with {dead.returncode}"
+            )
+        except KeyboardInterrupt:
+            self.stdout.write("stopping")
+        finally:
+            for child in children:
+                if child.poll() is None:
+                    child.terminate()
+            for child in children:
+                try:
+                    child.wait(20)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+            if redis is not None:
+                redis.stop()

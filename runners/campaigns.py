@@ -1,0 +1,797 @@
+"""Campaign services: every write to campaigns, programs, executions, findings, reproductions.
+
+Views, commands and jobs call these (keyword-only arguments, ValueError with a
+message a person can act on for bad input); they never write models directly.
+
+- `create_campaign` / `campaign_from_programs`: validate, resolve toolchains,
+  create targets and chunks, and enqueue one RQ job per chunk once the
+  transaction has committed (a worker must find the rows it is given).
+- `cancel_campaign`, `pause_campaign`, `resume_campaign`, `requeue_stale_chunks`:
+  the life of a campaign after that; jobs see a cancel or pause between two
+  programs and stop, keeping what they recorded.
+- `record_execution`: one verdict into the database (Execution, its Program,
+  the Finding of its signature), idempotent per (target, index).
+- `reproduce`: re-run one stored program K times on a chosen target.
+
+Program i of a generated campaign has seed `campaign.seed + i`, so the chunk
+that runs it needs only the campaign's row to regenerate it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import random
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from generator import effects as effects_mod
+from generator import lambda_chan
+from generator.pipeline import GENERATOR_VERSION, generate_program
+from generator.settings import PRESETS, GeneratorSettings, settings_for
+from generator.synthesis import synthesize
+from runners import execute as ex
+from runners.models import (
+    FINDING_OUTCOMES,
+    MAX_ATTEMPT_CHARS,
+    MAX_DUMP_CHARS,
+    MAX_SIGNATURE_CHARS,
+    MAX_STREAM_CHARS,
+    Campaign,
+    CampaignTarget,
+    Chunk,
+    Execution,
+    Finding,
+    Program,
+    Reproduction,
+)
+from runners.toolchains import LANGUAGES, Toolchain, ToolchainUnavailable, find_toolchain
+
+QUEUE_NAME = "default"
+MAX_COUNT = 1_000_000
+MAX_CHUNK_SIZE = 1_000
+MAX_TIMEOUT_S = 3_600.0
+MAX_REPETITIONS = 100_000
+MAX_TIMES = 10_000
+MAX_TRIAGE_RETRIES = 10
+# A chunk that failed this many times is given up (state failed, see last_error).
+MAX_CHUNK_ATTEMPTS = 5
+# How long compiling one chunk may take, on top of its runs, before RQ kills the job.
+COMPILE_ALLOWANCE_S = 900
+
+
+# ---------------------------------------------------------------- programs
+
+
+def program_id(lambda_text: str) -> str:
+    """The permalink id of a program: 12 base32 characters of the sha256 of its λ_chan text."""
+    digest = hashlib.sha256(lambda_text.encode()).digest()
+    return base64.b32encode(digest).decode().lower()[:12]
+
+
+def render_seed_for(pid: str) -> int:
+    """The seed a program is rendered with on its own page, derived from its id."""
+    return int.from_bytes(hashlib.sha256(f"render:{pid}".encode()).digest()[:4], "big")
+
+
+@dataclass(frozen=True)
+class BuiltProgram:
+    """A λ_chan program with what is needed to store it (and to build it again)."""
+
+    effect: effects_mod.Effect
+    program: lambda_chan.Program
+    source: str  # Program.Source
+    seed: int
+    settings: dict[str, int] | None
+    version: str
+
+    @property
+    def lambda_text(self) -> str:
+        return lambda_chan.to_text(self.program)
+
+    @property
+    def id(self) -> str:
+        return program_id(self.lambda_text)
+
+
+def build_generated(seed: int, settings: GeneratorSettings) -> BuiltProgram:
+    g = generate_program(seed, settings)
+    return BuiltProgram(
+        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version
+    )
+
+
+def build_from_effect(effect_text: str, seed: int = 0) -> BuiltProgram:
+    """A program with the given effect (parsed; ValueError on bad syntax), synthesised with `seed`.
+
+    The effect need not terminate: this is how known hangs are fed to a target.
+    """
+    effect = effects_mod.parse(effect_text)
+    program = synthesize(effect, random.Random(seed))
+    return BuiltProgram(effect, program, Program.Source.EFFECT, seed, None, GENERATOR_VERSION)
+
+
+def campaign_program(campaign: Campaign, index: int) -> BuiltProgram:
+    """Program `index` of `campaign`."""
+    if campaign.fixed_programs:
+        spec = campaign.fixed_programs[index]
+        return build_from_effect(spec["effect"], spec["seed"])
+    return build_generated(campaign.seed + index, GeneratorSettings(**campaign.settings))
+
+
+def program_object(program: Program) -> lambda_chan.Program:
+    """The λ_chan program a stored Program stands for, built again from its seed.
+
+    ValueError when the generator no longer builds the same program (it changed
+    since: the stored λ_chan text is then all that is left).
+    """
+    if program.source == Program.Source.EFFECT:
+        built = build_from_effect(program.effect_text, program.seed)
+    else:
+        built = build_generated(program.seed, GeneratorSettings(**program.settings))
+    if built.id != program.id:
+        raise ValueError(
+            f"program {program.id} was made by generator version {program.generator_version}; "
+            f"version {GENERATOR_VERSION} builds a different program from its seed"
+        )
+    return built.program
+
+
+def store_program(built: BuiltProgram) -> Program:
+    """The Program row of `built`, created the first time (same program, same row)."""
+    pid = built.id
+    effect_text = effects_mod.to_text(built.effect)
+    row, _ = Program.objects.get_or_create(
+        id=pid,
+        defaults={
+            "effect_text": effect_text,
+            "effect_size": len(effect_text),
+            "lambda_text": built.lambda_text,
+            "source": built.source,
+            "seed": built.seed,
+            "settings": built.settings,
+            "generator_version": built.version,
+            "render_seed": render_seed_for(pid),
+        },
+    )
+    return row
+
+
+# ---------------------------------------------------------------- executions
+
+
+def _bounded(text: str | None, limit: int) -> str:
+    if not text:
+        return ""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… [{len(text) - limit} more characters dropped]"
+
+
+def _attempt_json(a: ex.Attempt) -> dict[str, Any]:
+    return {
+        "timeout_s": a.timeout_s,
+        "outcome": str(a.outcome),
+        "exit_code": a.exit_code,
+        "signal": a.signal,
+        "timed_out": a.timed_out,
+        "duration_s": round(a.duration_s, 3),
+        "stdout": _bounded(a.stdout, MAX_ATTEMPT_CHARS),
+        "stderr": _bounded(a.stderr, MAX_ATTEMPT_CHARS),
+        "dump": _bounded(a.dump, MAX_ATTEMPT_CHARS),
+    }
+
+
+def _upsert_finding(
+    *,
+    signature: str,
+    outcome: str,
+    reason: str,
+    language: str,
+    program: Program,
+    confirmed: bool,
+    now: datetime,
+) -> Finding:
+    finding, created = Finding.objects.get_or_create(
+        signature=signature,
+        defaults={
+            "outcome": outcome,
+            "language": language,
+            "title": reason,
+            "first_seen": now,
+            "last_seen": now,
+            "example": program,
+        },
+    )
+    # Counted before this execution is inserted: is the program new to the finding?
+    new_program = not Execution.objects.filter(finding=finding, program=program).exists()
+    updates: dict[str, Any] = {
+        "execution_count": F("execution_count") + 1,
+        "last_seen": now,
+        "confirmed_hangs": F("confirmed_hangs") + int(confirmed),
+    }
+    if new_program:
+        updates["program_count"] = F("program_count") + 1
+    Finding.objects.filter(pk=finding.pk).update(**updates)
+    if not created and (
+        finding.example_id is None
+        or Program.objects.filter(
+            pk=finding.example_id, effect_size__gt=program.effect_size
+        ).exists()
+    ):
+        Finding.objects.filter(pk=finding.pk).update(example=program)
+    return finding
+
+
+def record_execution(
+    *,
+    program: Program,
+    index: int,
+    result: ex.Execution | None,
+    language: str,
+    target: CampaignTarget | None = None,
+    reproduction: Reproduction | None = None,
+) -> Execution | None:
+    """Store one verdict; None when (target, index) was recorded already (a retried chunk).
+
+    `result` None records a program the target's language cannot express (skipped).
+    """
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            if target is not None and Execution.objects.filter(target=target, index=index).exists():
+                return None
+            row = Execution(
+                target=target,
+                campaign_id=target.campaign_id if target is not None else None,
+                reproduction=reproduction,
+                program=program,
+                index=index,
+            )
+            if result is None:
+                row.outcome, row.reason = "skipped", f"{language} cannot express this program"
+                row.save()
+                return row
+            verdict = result.classification
+            signature = verdict.signature[:MAX_SIGNATURE_CHARS]
+            first = result.attempts[0] if result.attempts else None
+            row.outcome = str(verdict.outcome)
+            row.reason = verdict.reason
+            row.signature = signature
+            row.hang_confirmed = result.hang_confirmed
+            row.compile_output = _bounded(result.compile_output, MAX_STREAM_CHARS)
+            row.attempts = [_attempt_json(a) for a in result.attempts]
+            if first is not None:
+                row.exit_code, row.signal = first.exit_code, first.signal
+                row.duration_s = first.duration_s
+                row.stdout = _bounded(first.stdout, MAX_STREAM_CHARS)
+                row.stderr = _bounded(first.stderr, MAX_STREAM_CHARS)
+                row.dump = _bounded(first.dump, MAX_DUMP_CHARS)
+            if row.outcome in FINDING_OUTCOMES and signature:
+                row.finding = _upsert_finding(
+                    signature=signature,
+                    outcome=row.outcome,
+                    reason=verdict.reason,
+                    language=language,
+                    program=program,
+                    confirmed=bool(result.hang_confirmed),
+                    now=now,
+                )
+            row.save()
+            return row
+    except IntegrityError:
+        # Another worker recorded the same (target, index) between our check and insert.
+        if target is not None and Execution.objects.filter(target=target, index=index).exists():
+            return None
+        raise
+
+
+# ---------------------------------------------------------------- queueing
+
+
+class QueueUnavailable(RuntimeError):
+    """Rows were committed but Redis refused the jobs; `resume_campaign` enqueues them later."""
+
+    def __init__(self, campaign: Campaign, error: Exception) -> None:
+        super().__init__(
+            f"campaign {campaign.pk} was created but not queued ({error}); "
+            f"start Redis and run `manage.py campaign resume {campaign.pk}`"
+        )
+        self.campaign = campaign
+
+
+def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)
+    """The RQ queue campaigns run through (settings.RQ_QUEUES["default"], read on each call)."""
+    import django_rq
+
+    # Enqueue now: callers choose when (transaction.on_commit) themselves.
+    return django_rq.get_queue(QUEUE_NAME, commit_mode="auto")
+
+
+def _chunk_job_timeout(campaign: Campaign, size: int) -> int:
+    per_program = campaign.timeout_s * (1 + campaign.triage_retries * ex.DEFAULT_TRIAGE.factor)
+    return int(size * (per_program + 5) + COMPILE_ALLOWANCE_S)
+
+
+def _assign_job(chunk: Chunk) -> None:
+    """Give `chunk` a fresh RQ job id now and enqueue it when the transaction commits.
+
+    The id is saved first, so a job that finds another id on its chunk knows it
+    was superseded (requeued) and leaves the chunk to the newer job.
+    """
+    job_id = f"chunk-{chunk.pk}-{uuid.uuid4().hex[:8]}"
+    chunk.rq_job_id = job_id
+    chunk.save(update_fields=["rq_job_id", "state"])
+    timeout = _chunk_job_timeout(chunk.target.campaign, chunk.end - chunk.start)
+
+    def enqueue() -> None:
+        get_queue().enqueue(
+            "runners.jobs.run_chunk",
+            chunk.pk,
+            job_id=job_id,
+            job_timeout=timeout,
+            result_ttl=24 * 3600,
+            failure_ttl=7 * 24 * 3600,
+            description=f"campaign {chunk.target.campaign_id} {chunk}",
+        )
+
+    transaction.on_commit(enqueue)
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+def _check_range(name: str, value: float, low: float, high: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ValueError(f"{name} must be from {low:g} to {high:g}, not {value!r}")
+
+
+def resolve_toolchain(language: str, version: str | None) -> Toolchain:
+    """The installed toolchain for a target; ValueError naming what is missing and why."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    try:
+        return find_toolchain(language, version or None)
+    except ToolchainUnavailable as missing:
+        raise ValueError(f"target {language} {version or '(newest)'}: {missing.reason}") from None
+
+
+def _create(
+    *,
+    name: str,
+    heuristic: str,
+    settings: GeneratorSettings,
+    targets: Sequence[tuple[str, str | None]],
+    count: int,
+    timeout_s: float,
+    repetitions: int,
+    seed: int,
+    chunk_size: int,
+    triage_retries: int,
+    fixed_programs: list[dict[str, Any]],
+    sandbox: str,
+    enqueue: bool,
+) -> Campaign:
+    _check_range("count", count, 1, MAX_COUNT)
+    _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    _check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
+    _check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
+        raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
+    if not targets:
+        raise ValueError("a campaign needs at least one target (language, version)")
+    resolved: list[tuple[str, str, Toolchain]] = []
+    for language, version in targets:
+        toolchain = resolve_toolchain(language, version)
+        if any(t.id == toolchain.id for _, _, t in resolved):
+            raise ValueError(f"target {toolchain.id} is given twice")
+        resolved.append((language, version or "", toolchain))
+    from redis.exceptions import RedisError
+
+    campaign: Campaign | None = None
+    try:
+        with transaction.atomic():
+            campaign = _insert_rows(
+                name=name, heuristic=heuristic, settings=settings, count=count,
+                timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
+                triage_retries=triage_retries, fixed_programs=fixed_programs, sandbox=sandbox,
+                resolved=resolved, enqueue=enqueue,
+            )  # fmt: skip
+    except RedisError as exc:
+        # Raised by an on_commit enqueue: the rows are committed by then.
+        if campaign is None:
+            raise
+        raise QueueUnavailable(campaign, exc) from exc
+    return campaign
+
+
+def _insert_rows(
+    *,
+    name: str,
+    heuristic: str,
+    settings: GeneratorSettings,
+    count: int,
+    timeout_s: float,
+    repetitions: int,
+    seed: int,
+    chunk_size: int,
+    triage_retries: int,
+    fixed_programs: list[dict[str, Any]],
+    sandbox: str,
+    resolved: list[tuple[str, str, Toolchain]],
+    enqueue: bool,
+) -> Campaign:
+    campaign = Campaign.objects.create(
+        name=name.strip()[:200] or f"{heuristic} × {count}",
+        heuristic=heuristic,
+        settings=settings.as_dict(),
+        seed=seed,
+        program_count=count,
+        timeout_s=float(timeout_s),
+        repetitions=repetitions,
+        chunk_size=chunk_size,
+        triage_retries=triage_retries,
+        generator_version=GENERATOR_VERSION,
+        fixed_programs=fixed_programs,
+        sandbox=sandbox,
+    )
+    for language, version, toolchain in resolved:
+        target = CampaignTarget.objects.create(
+            campaign=campaign,
+            language=language,
+            requested_version=version,
+            toolchain_id=toolchain.id,
+            toolchain_description=toolchain.describe(),
+        )
+        Chunk.objects.bulk_create(
+            Chunk(target=target, start=s, end=min(s + chunk_size, count))
+            for s in range(0, count, chunk_size)
+        )
+    if enqueue:
+        for chunk in Chunk.objects.filter(target__campaign=campaign).select_related(
+            "target__campaign"
+        ):
+            _assign_job(chunk)
+    return campaign
+
+
+def create_campaign(
+    *,
+    name: str = "",
+    heuristic: str = "A",
+    weights: Mapping[str, int] | None = None,
+    sizes: Mapping[str, int] | None = None,
+    targets: Sequence[tuple[str, str | None]],
+    count: int,
+    timeout_s: float = 10.0,
+    repetitions: int = 10,
+    seed: int = 0,
+    chunk_size: int = 25,
+    triage_retries: int = 2,
+    sandbox: str = "",
+    enqueue: bool = True,
+) -> Campaign:
+    """A campaign of `count` generated programs on every target, queued as chunk jobs.
+
+    `heuristic` names a preset (A–F); `weights` (rule name → weight, e.g.
+    {"g_select": 15}) and `sizes` (e.g. {"max_depth": 4}) override fields of
+    it; with weights the campaign's heuristic label is "custom". Targets are
+    (language, version or None for the newest installed). `enqueue=False`
+    creates the rows only (resume_campaign enqueues them later).
+    """
+    overrides = {**(weights or {}), **(sizes or {})}
+    settings = settings_for(heuristic, **overrides)
+    label = "custom" if weights else heuristic.upper()
+    return _create(
+        name=name,
+        heuristic=label,
+        settings=settings,
+        targets=targets,
+        count=count,
+        timeout_s=timeout_s,
+        repetitions=repetitions,
+        seed=seed,
+        chunk_size=chunk_size,
+        triage_retries=triage_retries,
+        fixed_programs=[],
+        sandbox=sandbox,
+        enqueue=enqueue,
+    )
+
+
+def campaign_from_programs(
+    *,
+    name: str = "",
+    effects: Sequence[str],
+    targets: Sequence[tuple[str, str | None]],
+    timeout_s: float = 10.0,
+    repetitions: int = 10,
+    seed: int = 0,
+    chunk_size: int = 25,
+    triage_retries: int = 2,
+    sandbox: str = "",
+    enqueue: bool = True,
+) -> Campaign:
+    """A campaign of given programs: effect i is synthesised with seed `seed + i`.
+
+    The effects are not checked for termination: this is how a known
+    deadlock, or a finding's program, is run on more targets.
+    """
+    fixed = []
+    for i, text in enumerate(effects):
+        try:
+            effect = effects_mod.parse(text)
+        except ValueError as exc:
+            raise ValueError(f"effect {i + 1}: {exc}") from None
+        fixed.append({"effect": effects_mod.to_text(effect), "seed": seed + i})
+    if not fixed:
+        raise ValueError("a campaign of given programs needs at least one effect")
+    return _create(
+        name=name,
+        heuristic="fixed",
+        settings=PRESETS["A"],
+        targets=targets,
+        count=len(fixed),
+        timeout_s=timeout_s,
+        repetitions=repetitions,
+        seed=seed,
+        chunk_size=chunk_size,
+        triage_retries=triage_retries,
+        fixed_programs=fixed,
+        sandbox=sandbox,
+        enqueue=enqueue,
+    )
+
+
+def _cancel_jobs(job_ids: list[str]) -> None:
+    """Take queued jobs off the queue (best effort: a job that started sees the status)."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    queue = get_queue()
+    for job_id in job_ids:
+        try:
+            Job.fetch(job_id, connection=queue.connection).cancel()
+        except (NoSuchJobError, Exception):  # noqa: BLE001 - finished, gone, or Redis down
+            continue
+
+
+def _stop(campaign: Campaign, status: str) -> Campaign:
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if campaign.status in (Campaign.Status.DONE, Campaign.Status.CANCELLED):
+            return campaign
+        campaign.status = status
+        if status == Campaign.Status.CANCELLED:
+            campaign.finished_at = timezone.now()
+        campaign.save(update_fields=["status", "finished_at"])
+        job_ids = list(
+            Chunk.objects.filter(target__campaign=campaign, state=Chunk.State.QUEUED)
+            .exclude(rq_job_id="")
+            .values_list("rq_job_id", flat=True)
+        )
+        transaction.on_commit(lambda: _cancel_jobs(job_ids))
+    return campaign
+
+
+def cancel_campaign(*, campaign: Campaign) -> Campaign:
+    """Stop a campaign for good; running chunks stop after their current program."""
+    return _stop(campaign, Campaign.Status.CANCELLED)
+
+
+def pause_campaign(*, campaign: Campaign) -> Campaign:
+    """Stop a campaign until resume_campaign; nothing recorded is lost."""
+    return _stop(campaign, Campaign.Status.PAUSED)
+
+
+def resume_campaign(*, campaign: Campaign) -> Campaign:
+    """Enqueue every unfinished chunk again (paused, cancelled, or a failed chunk's campaign).
+
+    Chunks still running with a fresh heartbeat are left alone; failed chunks
+    start over with their attempts reset. Executions already recorded are skipped.
+    """
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        chunks = list(
+            Chunk.objects.select_related("target__campaign").filter(
+                target__campaign=campaign, state__in=[Chunk.State.QUEUED, Chunk.State.FAILED]
+            )
+        )
+        started = Execution.objects.filter(campaign=campaign).exists()
+        campaign.status = Campaign.Status.RUNNING if started else Campaign.Status.QUEUED
+        campaign.finished_at = None
+        campaign.save(update_fields=["status", "finished_at"])
+        for chunk in chunks:
+            if chunk.state == Chunk.State.FAILED:
+                chunk.attempts = 0
+            chunk.state = Chunk.State.QUEUED
+            chunk.save(update_fields=["attempts", "state"])
+            chunk.target.campaign = campaign
+            _assign_job(chunk)
+        if not chunks:
+            finish_campaign_if_complete(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def _job_statuses(job_ids: list[str]) -> dict[str, str | None]:
+    """RQ status of each job id (None: no such job, e.g. Redis lost it)."""
+    from rq.job import Job
+
+    queue = get_queue()
+    jobs = Job.fetch_many(job_ids, connection=queue.connection) if job_ids else []
+    return {
+        job_id: (str(job.get_status(refresh=False)) if job is not None else None)
+        for job_id, job in zip(job_ids, jobs, strict=True)
+    }
+
+
+_DEAD_JOB = {"failed", "stopped", "canceled", None}
+
+
+def requeue_stale_chunks(*, older_than_s: float = 120.0) -> list[Chunk]:
+    """Enqueue again the chunks of active campaigns that no worker is running.
+
+    A chunk is stale when it is running but its heartbeat (every HEARTBEAT_S
+    from the job) is older than `older_than_s` (its worker was killed), or when
+    its RQ job failed, was stopped, or is gone (Redis flushed) while the chunk
+    is queued or running. A chunk past MAX_CHUNK_ATTEMPTS is marked failed
+    instead. Returns the chunks requeued or failed. Safe to run from cron or
+    from every worker's start: a chunk that is alive keeps its heartbeat fresh.
+    """
+    cutoff = timezone.now() - timedelta(seconds=older_than_s)
+    active = [Campaign.Status.QUEUED, Campaign.Status.RUNNING]
+    candidates = list(
+        Chunk.objects.select_related("target__campaign").filter(
+            target__campaign__status__in=active,
+            state__in=[Chunk.State.QUEUED, Chunk.State.RUNNING],
+        )
+    )
+    statuses = _job_statuses([c.rq_job_id for c in candidates if c.rq_job_id])
+    stale = []
+    for chunk in candidates:
+        status = statuses.get(chunk.rq_job_id) if chunk.rq_job_id else None
+        if chunk.state == Chunk.State.RUNNING:
+            beat = chunk.heartbeat_at or chunk.started_at
+            dead = beat is None or beat < cutoff or status in ("failed", "stopped", "canceled")
+        else:
+            # Queued and no job to run it; but a chunk created a moment ago may
+            # not be enqueued yet (on_commit), so give it the same grace.
+            dead = (
+                status in _DEAD_JOB
+                and (chunk.heartbeat_at or chunk.target.campaign.created_at) < cutoff
+            )
+        if dead:
+            stale.append(chunk)
+    changed = []
+    for chunk in stale:
+        with transaction.atomic():
+            # Re-read under lock: the chunk may have moved on since.
+            fresh = (
+                Chunk.objects.select_for_update()
+                .select_related("target__campaign")
+                .get(pk=chunk.pk)
+            )
+            if fresh.state != chunk.state or fresh.rq_job_id != chunk.rq_job_id:
+                continue
+            if fresh.attempts >= MAX_CHUNK_ATTEMPTS:
+                fresh.state = Chunk.State.FAILED
+                fresh.last_error = fresh.last_error or f"given up after {fresh.attempts} attempts"
+                fresh.save(update_fields=["state", "last_error"])
+                finish_campaign_if_complete(campaign_id=fresh.target.campaign_id)
+            else:
+                fresh.state = Chunk.State.QUEUED
+                _assign_job(fresh)
+            changed.append(fresh)
+    return changed
+
+
+def finish_campaign_if_complete(*, campaign_id: int) -> bool:
+    """Mark an active campaign done when none of its chunks is queued or running."""
+    unfinished = Chunk.objects.filter(
+        target__campaign_id=campaign_id, state__in=[Chunk.State.QUEUED, Chunk.State.RUNNING]
+    ).exists()
+    if unfinished:
+        return False
+    return bool(
+        Campaign.objects.filter(
+            pk=campaign_id, status__in=[Campaign.Status.QUEUED, Campaign.Status.RUNNING]
+        ).update(status=Campaign.Status.DONE, finished_at=timezone.now())
+    )
+
+
+# ---------------------------------------------------------------- reproductions
+
+
+def reproduce(
+    *,
+    program: Program,
+    language: str,
+    version: str | None = None,
+    times: int,
+    timeout_s: float = 10.0,
+    repetitions: int = 10,
+    run_now: bool = False,
+) -> Reproduction:
+    """Re-run `program` `times` times on one target and record how often it crashes or hangs.
+
+    Queued as an RQ job after commit, or run here and now with `run_now=True`
+    (no Redis needed: `manage.py reproduce`).
+    """
+    _check_range("times", times, 1, MAX_TIMES)
+    _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    toolchain = resolve_toolchain(language, version)
+    program_object(program)  # fails now, not in a worker, if it cannot be built any more
+    with transaction.atomic():
+        repro = Reproduction.objects.create(
+            program=program,
+            language=language,
+            requested_version=version or "",
+            toolchain_id=toolchain.id,
+            toolchain_description=toolchain.describe(),
+            times=times,
+            timeout_s=float(timeout_s),
+            repetitions=repetitions,
+        )
+        if not run_now:
+            job_id = f"repro-{repro.pk}-{uuid.uuid4().hex[:8]}"
+            repro.rq_job_id = job_id
+            repro.save(update_fields=["rq_job_id"])
+            job_timeout = int(times * timeout_s * 2 + COMPILE_ALLOWANCE_S)
+            transaction.on_commit(
+                lambda: get_queue().enqueue(
+                    "runners.jobs.run_reproduction",
+                    repro.pk,
+                    job_id=job_id,
+                    job_timeout=job_timeout,
+                    description=f"reproduce {program.id} on {toolchain.id} ×{times}",
+                )
+            )
+    if run_now:
+        from runners.jobs import run_reproduction
+
+        run_reproduction(repro.pk)
+        repro.refresh_from_db()
+    return repro
+
+
+# ---------------------------------------------------------------- progress
+
+
+@dataclass
+class TargetProgress:
+    target: CampaignTarget
+    done: int
+    total: int
+    counts: dict[str, int] = field(default_factory=dict)  # outcome → executions
+    chunks: dict[str, int] = field(default_factory=dict)  # chunk state → chunks
+
+
+@dataclass
+class CampaignProgress:
+    campaign: Campaign
+    targets: list[TargetProgress]
+    done: int
+    total: int
+    per_minute: float  # executions per minute since the campaign started
+    findings: int  # distinct findings among the campaign's executions
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+
+def campaign_progress(campaign: Campaign) -> CampaignProgress:
+    """Done/total per target, executions per verdict per target, programs per minute."""
+    from runners import selectors  # reads live there; re-exported for callers of services
+
+    return selectors.campaign_progress(campaign)

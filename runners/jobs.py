@@ -1,0 +1,265 @@
+"""RQ jobs: run one chunk of a campaign, run one reproduction.
+
+Workers are `python manage.py rqworker default`, as many as wanted, on any host
+that reaches the same Redis and database (and has the targets' toolchains).
+A job's state of record is the database, not its RQ result:
+
+- `run_chunk` regenerates the chunk's programs (program i: seed campaign.seed + i),
+  skips indices already executed (a retried chunk), and writes every Execution
+  as soon as its verdict is in, so a worker killed mid-chunk loses at most the
+  program it was running. A thread beats the chunk's heartbeat meanwhile;
+  runners.campaigns.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
+- A cancelled or paused campaign is noticed between two programs: the job
+  stops, keeping what it recorded.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+
+from generator.render import render_batch, supports
+from runners import campaigns as services
+from runners.build import build
+from runners.execute import Execution as RunResult
+from runners.execute import Triage, execute_batch, make_target, run_one
+from runners.models import Campaign, Chunk, Execution, Program, Reproduction
+from runners.sandbox import Limits, get_sandbox
+from runners.verdicts import Outcome
+
+# How often a running chunk says it is alive; requeue_stale_chunks waits for
+# several missed beats before it takes the chunk away.
+HEARTBEAT_S = 10.0
+
+
+class _Stopped(Exception):
+    """The campaign was cancelled or paused while the chunk ran."""
+
+
+class _Superseded(Exception):
+    """requeue_stale_chunks gave the chunk to another job (this one was thought dead)."""
+
+
+class _Heartbeat:
+    """Updates `Chunk.heartbeat_at` every HEARTBEAT_S from a thread of its own."""
+
+    def __init__(self, chunk_id: int, job_id: str, interval: float = HEARTBEAT_S) -> None:
+        self.chunk_id = chunk_id
+        self.job_id = job_id
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"heartbeat-{chunk_id}", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.interval):
+                Chunk.objects.filter(
+                    pk=self.chunk_id, state=Chunk.State.RUNNING, rq_job_id=self.job_id
+                ).update(heartbeat_at=timezone.now())
+        finally:
+            connection.close()  # this thread's own connection
+
+    def __enter__(self) -> _Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=30)
+
+
+def _current_job_id() -> str | None:
+    from rq import get_current_job
+
+    job = get_current_job()
+    return job.id if job is not None else None
+
+
+def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
+    """Mark the chunk running (and its campaign), or say why this job must not run it."""
+    job_id = _current_job_id()
+    now = timezone.now()
+    with transaction.atomic():
+        chunk = (
+            Chunk.objects.select_for_update().select_related("target__campaign").get(pk=chunk_id)
+        )
+        campaign = chunk.target.campaign
+        if chunk.state in (Chunk.State.DONE, Chunk.State.FAILED):
+            return None, f"chunk already {chunk.state}"
+        if campaign.status not in (Campaign.Status.QUEUED, Campaign.Status.RUNNING):
+            return None, f"campaign {campaign.status}"
+        if job_id and chunk.rq_job_id and chunk.rq_job_id != job_id:
+            # requeue_stale_chunks gave the chunk to a newer job.
+            return None, f"superseded by job {chunk.rq_job_id}"
+        chunk.state = Chunk.State.RUNNING
+        chunk.attempts += 1
+        chunk.heartbeat_at = chunk.started_at = now
+        if job_id:
+            chunk.rq_job_id = job_id
+        chunk.save(update_fields=["state", "attempts", "heartbeat_at", "started_at", "rq_job_id"])
+        Campaign.objects.filter(pk=campaign.pk, status=Campaign.Status.QUEUED).update(
+            status=Campaign.Status.RUNNING, started_at=now
+        )
+    return chunk, ""
+
+
+def run_chunk(chunk_id: int) -> dict[str, Any]:
+    """Run chunk `chunk_id` of a campaign; returns a summary (RQ keeps it a day)."""
+    close_old_connections()
+    chunk, why = _claim(chunk_id)
+    if chunk is None:
+        return {"chunk": chunk_id, "skipped": why}
+    target_row = chunk.target
+    campaign = target_row.campaign
+    # Every later write to the chunk is conditional on still owning it: a job
+    # thought dead (and requeued) may still be running, and must not undo the
+    # newer job's state.
+    mine = Chunk.objects.filter(pk=chunk.pk, rq_job_id=chunk.rq_job_id)
+    recorded = 0
+    try:
+        with _Heartbeat(chunk.pk, chunk.rq_job_id):
+            done = set(
+                Execution.objects.filter(
+                    target=target_row, index__gte=chunk.start, index__lt=chunk.end
+                ).values_list("index", flat=True)
+            )
+            target = make_target(
+                target_row.language, target_row.toolchain_id, repetitions=campaign.repetitions
+            )
+            options = dict(target.render_options)
+            to_run: list[tuple[int, Program, Any]] = []
+            for index in range(chunk.start, chunk.end):
+                if index in done:
+                    continue
+                built = services.campaign_program(campaign, index)
+                row = services.store_program(built)
+                if supports(built.program, target.language, **options):
+                    to_run.append((index, row, built.program))
+                else:
+                    recorded += bool(
+                        services.record_execution(
+                            program=row,
+                            index=index,
+                            result=None,
+                            language=target.language,
+                            target=target_row,
+                        )
+                    )
+
+            def on_result(result: RunResult) -> None:
+                nonlocal recorded
+                index, row, _ = to_run[result.index]
+                recorded += bool(
+                    services.record_execution(
+                        program=row,
+                        index=index,
+                        result=result,
+                        language=target.language,
+                        target=target_row,
+                    )
+                )
+                if not mine.update(heartbeat_at=timezone.now()):
+                    raise _Superseded
+                status = Campaign.objects.values_list("status", flat=True).get(pk=campaign.pk)
+                if status not in (Campaign.Status.QUEUED, Campaign.Status.RUNNING):
+                    raise _Stopped(status)
+
+            if to_run:
+                with tempfile.TemporaryDirectory(prefix=f"chanfuzz-chunk-{chunk.pk}-") as tmp:
+                    execute_batch(
+                        [p for _, _, p in to_run],
+                        target,
+                        workdir=Path(tmp),
+                        sandbox=get_sandbox(campaign.sandbox or None),
+                        limits=Limits(timeout_s=campaign.timeout_s),
+                        render_seed=campaign.seed + chunk.start,
+                        triage=Triage(retries=campaign.triage_retries),
+                        on_result=on_result,
+                    )
+    except _Superseded:
+        return {"chunk": chunk.pk, "recorded": recorded, "stopped": "superseded"}
+    except _Stopped as stopped:
+        mine.update(state=Chunk.State.QUEUED)
+        return {"chunk": chunk.pk, "recorded": recorded, "stopped": str(stopped)}
+    except BaseException as exc:
+        # Back to queued so requeue_stale_chunks (or resume) tries again,
+        # up to MAX_CHUNK_ATTEMPTS; the error is kept for the campaign's page.
+        failed = chunk.attempts >= services.MAX_CHUNK_ATTEMPTS
+        mine.update(
+            state=Chunk.State.FAILED if failed else Chunk.State.QUEUED,
+            last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"[-8000:],
+        )
+        if failed:
+            services.finish_campaign_if_complete(campaign_id=campaign.pk)
+        raise
+    mine.update(state=Chunk.State.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now())
+    services.finish_campaign_if_complete(campaign_id=campaign.pk)
+    return {"chunk": chunk.pk, "recorded": recorded}
+
+
+def run_reproduction(reproduction_id: int) -> dict[str, Any]:
+    """Run a Reproduction: its program `times` times on its target, compiled once."""
+    close_old_connections()
+    repro = Reproduction.objects.select_related("program").get(pk=reproduction_id)
+    if repro.status in (Reproduction.Status.DONE, Reproduction.Status.FAILED):
+        return {"reproduction": repro.pk, "skipped": f"already {repro.status}"}
+    # A retried job starts the count over: runs of a killed attempt are dropped.
+    Execution.objects.filter(reproduction=repro).delete()
+    Reproduction.objects.filter(pk=repro.pk).update(
+        status=Reproduction.Status.RUNNING, completed=0, crashed=0, hung=0
+    )
+    counts = {"completed": 0, "crashed": 0, "hung": 0}
+    try:
+        target = make_target(repro.language, repro.toolchain_id, repetitions=repro.repetitions)
+        program = services.program_object(repro.program)
+        options = dict(target.render_options)
+        if not supports(program, target.language, **options):
+            raise ValueError(f"{target.language} cannot express program {repro.program_id}")
+        sandbox = get_sandbox()
+        limits = Limits(timeout_s=repro.timeout_s)
+        with tempfile.TemporaryDirectory(prefix=f"chanfuzz-repro-{repro.pk}-") as tmp:
+            workdir = Path(tmp)
+            workdir.chmod(0o755)  # the sandbox's user reaches uncached artifacts here
+            source = render_batch(
+                [program],
+                target.language,
+                seed=repro.program.render_seed,
+                repetitions=target.repetitions,
+                **options,
+            )
+            artifact = build(target.toolchain, source, workdir, flags=target.build_flags)
+            for run in range(repro.times):
+                # No triage re-runs: every run counts once, a re-run would be another run.
+                result = run_one(
+                    target, artifact, 0, sandbox=sandbox, limits=limits, triage=Triage(retries=0)
+                )
+                services.record_execution(
+                    program=repro.program,
+                    index=run,
+                    result=replace(result, index=run),
+                    language=target.language,
+                    reproduction=repro,
+                )
+                counts["completed"] += 1
+                counts["crashed"] += result.outcome is Outcome.CRASH
+                counts["hung"] += result.outcome is Outcome.TIMEOUT
+                Reproduction.objects.filter(pk=repro.pk).update(**counts)
+    except BaseException as exc:
+        Reproduction.objects.filter(pk=repro.pk).update(
+            status=Reproduction.Status.FAILED,
+            last_error=f"{type(exc).__name__}: {exc}"[:8000],
+            finished_at=timezone.now(),
+        )
+        raise
+    Reproduction.objects.filter(pk=repro.pk).update(
+        status=Reproduction.Status.DONE, finished_at=timezone.now()
+    )
+    repro.refresh_from_db()
+    return {"reproduction": repro.pk, "completed": repro.completed, "rate": repro.rate}

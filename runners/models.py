@@ -1,0 +1,265 @@
+"""The state of record of campaigns: what was asked, what ran, what it showed.
+
+RQ job results expire; these rows do not. A campaign runs its programs on one
+or more targets (`CampaignTarget`), in chunks of consecutive indices (`Chunk`,
+one RQ job each). Every run of a program on a target is an `Execution`, unique
+per (target, index) so a retried chunk never does the same work twice. A
+`Program` is stored once, under an id derived from its λ_chan text (the
+permalink `/p/<id>`). Executions with the same signature share a `Finding`.
+A `Reproduction` re-runs one program K times on one target.
+
+Writes go through runners.campaigns (services) and runners.jobs; reads for
+pages through runners.selectors.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from runners.verdicts import Outcome
+
+# Output kept per execution: enough for a traceback or a goroutine dump, not a
+# flood (the sandbox already caps what it reads).
+MAX_STREAM_CHARS = 16_000
+MAX_DUMP_CHARS = 64_000
+# Per attempt in `Execution.attempts` (every attempt, so smaller).
+MAX_ATTEMPT_CHARS = 4_000
+MAX_SIGNATURE_CHARS = 1_000
+
+SKIPPED = "skipped"  # a program the target's language cannot express
+OUTCOME_CHOICES = [(o.value, o.value.replace("_", " ")) for o in Outcome] + [(SKIPPED, SKIPPED)]
+FINDING_OUTCOMES = (Outcome.CRASH.value, Outcome.TIMEOUT.value)
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        PAUSED = "paused"
+        CANCELLED = "cancelled"
+        DONE = "done"
+
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # "A"…"F" (SPEC §7), "custom" when weights were given, "fixed" for fixed programs.
+    heuristic = models.CharField(max_length=20)
+    settings = models.JSONField(help_text="GeneratorSettings.as_dict()")
+    seed = models.BigIntegerField(help_text="program i has seed `seed + i`")
+    program_count = models.PositiveIntegerField()
+    timeout_s = models.FloatField()
+    repetitions = models.PositiveIntegerField()
+    chunk_size = models.PositiveIntegerField()
+    triage_retries = models.PositiveSmallIntegerField(default=2)
+    generator_version = models.CharField(max_length=20)
+    # Non-empty for a campaign of given programs: program i is
+    # synthesize(parse(fixed_programs[i]["effect"]), Random(fixed_programs[i]["seed"])).
+    fixed_programs = models.JSONField(default=list, blank=True)
+    sandbox = models.CharField(max_length=20, blank=True, help_text="empty: the default")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.name}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class CampaignTarget(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="targets")
+    language = models.CharField(max_length=20)
+    requested_version = models.CharField(max_length=100, blank=True)
+    toolchain_id = models.CharField(max_length=200)
+    toolchain_description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "toolchain_id"], name="campaign_target_unique_toolchain"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.language} ({self.toolchain_id})"
+
+
+class Program(models.Model):
+    class Source(models.TextChoices):
+        GENERATED = "generated"  # generate_program(seed, GeneratorSettings(**settings))
+        EFFECT = "effect"  # synthesize(parse(effect_text), Random(seed))
+
+    # First 12 characters of the base32 sha256 of the λ_chan text (runners.campaigns.program_id).
+    id = models.CharField(max_length=12, primary_key=True)
+    effect_text = models.TextField()
+    effect_size = models.PositiveIntegerField(help_text="len(effect_text)")
+    lambda_text = models.TextField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    seed = models.BigIntegerField()
+    settings = models.JSONField(null=True, blank=True)
+    generator_version = models.CharField(max_length=20)
+    # The seed to render this program with, derived from the id, so the sources
+    # shown on its page are the same every time.
+    render_seed = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.id
+
+
+class Chunk(models.Model):
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"  # gave up after MAX_CHUNK_ATTEMPTS (see last_error)
+
+    target = models.ForeignKey(CampaignTarget, on_delete=models.CASCADE, related_name="chunks")
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField(help_text="exclusive")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    rq_job_id = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["target_id", "start"]
+        constraints = [
+            models.UniqueConstraint(fields=["target", "start"], name="chunk_unique_start")
+        ]
+        indexes = [models.Index(fields=["state", "heartbeat_at"])]
+
+    def __str__(self) -> str:
+        return f"chunk [{self.start}, {self.end}) of {self.target}"
+
+
+class Finding(models.Model):
+    """One bug: every execution whose verdict has this signature (runners.verdicts)."""
+
+    signature = models.CharField(max_length=MAX_SIGNATURE_CHARS, unique=True)
+    outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES)
+    language = models.CharField(max_length=20)
+    title = models.TextField(help_text="the reason of the first execution")
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+    execution_count = models.PositiveIntegerField(default=0)
+    program_count = models.PositiveIntegerField(default=0)
+    confirmed_hangs = models.PositiveIntegerField(default=0)
+    # The program with the shortest effect text that shows it.
+    example = models.ForeignKey(Program, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-last_seen"]
+        indexes = [models.Index(fields=["last_seen"]), models.Index(fields=["outcome"])]
+
+    def __str__(self) -> str:
+        return f"{self.outcome}: {self.signature[:80]}"
+
+
+class Reproduction(models.Model):
+    """Program run `times` times on one target: how often does the bug show?"""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    program = models.ForeignKey(Program, on_delete=models.CASCADE, related_name="reproductions")
+    language = models.CharField(max_length=20)
+    requested_version = models.CharField(max_length=100, blank=True)
+    toolchain_id = models.CharField(max_length=200)
+    toolchain_description = models.TextField(blank=True)
+    times = models.PositiveIntegerField()
+    timeout_s = models.FloatField()
+    repetitions = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    completed = models.PositiveIntegerField(default=0)
+    crashed = models.PositiveIntegerField(default=0)
+    hung = models.PositiveIntegerField(default=0)
+    rq_job_id = models.CharField(max_length=64, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.program_id} on {self.toolchain_id} ×{self.times}"
+
+    @property
+    def rate(self) -> float | None:
+        """Share of completed runs that crashed or hung; None before any run completed."""
+        return (self.crashed + self.hung) / self.completed if self.completed else None
+
+
+class Execution(models.Model):
+    target = models.ForeignKey(
+        CampaignTarget, null=True, blank=True, on_delete=models.CASCADE, related_name="executions"
+    )
+    # Denormalised from target, so campaign-wide lists need no join.
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="executions"
+    )
+    reproduction = models.ForeignKey(
+        Reproduction, null=True, blank=True, on_delete=models.CASCADE, related_name="executions"
+    )
+    program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="executions")
+    index = models.PositiveIntegerField(help_text="within the campaign, or the reproduction run")
+    outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES)
+    reason = models.TextField(blank=True)
+    signature = models.CharField(max_length=MAX_SIGNATURE_CHARS, blank=True)
+    exit_code = models.IntegerField(null=True, blank=True)
+    signal = models.IntegerField(null=True, blank=True)
+    duration_s = models.FloatField(null=True, blank=True)
+    # The first attempt's output, bounded (MAX_STREAM_CHARS, MAX_DUMP_CHARS).
+    stdout = models.TextField(blank=True)
+    stderr = models.TextField(blank=True)
+    dump = models.TextField(blank=True)
+    # Every attempt: timeout_s, outcome, exit_code, signal, timed_out, duration_s,
+    # stdout, stderr, dump (each bounded by MAX_ATTEMPT_CHARS).
+    attempts = models.JSONField(default=list, blank=True)
+    hang_confirmed = models.BooleanField(null=True, blank=True)
+    compile_output = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finding = models.ForeignKey(
+        Finding, null=True, blank=True, on_delete=models.SET_NULL, related_name="executions"
+    )
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["target", "index"],
+                condition=Q(target__isnull=False),
+                name="execution_unique_target_index",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "outcome"]),
+            models.Index(fields=["target", "outcome"]),
+            models.Index(fields=["finding", "created_at"]),
+            models.Index(fields=["finding", "program"]),
+            models.Index(fields=["created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.program_id} #{self.index}: {self.outcome}"
+
+    @property
+    def is_finding(self) -> bool:
+        return self.outcome in FINDING_OUTCOMES

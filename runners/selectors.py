@@ -1,0 +1,211 @@
+"""Reads for pages and commands: campaigns, progress, executions, findings, programs.
+
+Every function returns model instances, querysets (for pagination) or small
+dataclasses; none writes. Querysets are ordered and use the indexes of
+runners.models, so lists stay fast with 100k executions per campaign.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Max, Min, Q, QuerySet
+from django.utils import timezone
+
+from generator.render import render as render_source
+from generator.render import supports
+from runners.campaigns import CampaignProgress, TargetProgress, program_object
+from runners.models import (
+    Campaign,
+    CampaignTarget,
+    Chunk,
+    Execution,
+    Finding,
+    Program,
+    Reproduction,
+)
+from runners.toolchains import ToolchainUnavailable, find_toolchain
+
+
+def list_campaigns(*, status: str | None = None) -> QuerySet[Campaign]:
+    """Campaigns, newest first, with their targets prefetched."""
+    qs = Campaign.objects.prefetch_related("targets")
+    return qs.filter(status=status) if status else qs
+
+
+def get_campaign(campaign_id: int) -> Campaign:
+    """Raises Campaign.DoesNotExist."""
+    return Campaign.objects.prefetch_related("targets").get(pk=campaign_id)
+
+
+def campaign_progress(campaign: Campaign) -> CampaignProgress:
+    """Done/total per target, executions per verdict per target, programs per minute."""
+    targets = list(CampaignTarget.objects.filter(campaign=campaign))
+    counts: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
+    for row in (
+        Execution.objects.filter(campaign=campaign)
+        .values("target_id", "outcome")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        counts[row["target_id"]][row["outcome"]] = row["n"]
+    chunk_states: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
+    for row in (
+        Chunk.objects.filter(target__campaign=campaign)
+        .values("target_id", "state")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        chunk_states[row["target_id"]][row["state"]] = row["n"]
+    per_target = [
+        TargetProgress(
+            target=t,
+            done=sum(counts[t.pk].values()),
+            total=campaign.program_count,
+            counts=counts[t.pk],
+            chunks=chunk_states[t.pk],
+        )
+        for t in targets
+    ]
+    done = sum(t.done for t in per_target)
+    per_minute = 0.0
+    if campaign.started_at and done:
+        end = campaign.finished_at or timezone.now()
+        minutes = max((end - campaign.started_at).total_seconds(), 1.0) / 60
+        per_minute = done / minutes
+    findings = (
+        Execution.objects.filter(campaign=campaign, finding__isnull=False)
+        .values("finding_id")
+        .distinct()
+        .count()
+    )
+    return CampaignProgress(
+        campaign=campaign,
+        targets=per_target,
+        done=done,
+        total=campaign.program_count * len(targets),
+        per_minute=per_minute,
+        findings=findings,
+    )
+
+
+def campaign_executions(
+    campaign: Campaign,
+    *,
+    outcome: str | None = None,
+    target: CampaignTarget | None = None,
+    findings_only: bool = False,
+) -> QuerySet[Execution]:
+    """The campaign's executions by index (paginate them), filtered by verdict or target."""
+    qs = Execution.objects.filter(campaign=campaign).select_related("program", "target")
+    if outcome:
+        qs = qs.filter(outcome=outcome)
+    if target is not None:
+        qs = qs.filter(target=target)
+    if findings_only:
+        qs = qs.filter(finding__isnull=False)
+    return qs.defer("stdout", "stderr", "dump", "attempts", "compile_output").order_by(
+        "index", "target_id"
+    )
+
+
+def campaign_findings(campaign: Campaign) -> QuerySet[Finding]:
+    """Findings the campaign's executions belong to, with `in_campaign` = their count there."""
+    return (
+        Finding.objects.filter(executions__campaign=campaign)
+        .annotate(in_campaign=Count("executions", filter=Q(executions__campaign=campaign)))
+        .select_related("example")
+        .order_by("-in_campaign", "id")
+    )
+
+
+def list_findings(*, outcome: str | None = None, language: str | None = None) -> QuerySet[Finding]:
+    """Every finding, most recently seen first."""
+    qs = Finding.objects.select_related("example")
+    if outcome:
+        qs = qs.filter(outcome=outcome)
+    if language:
+        qs = qs.filter(language=language)
+    return qs.order_by("-last_seen", "-id")
+
+
+def get_finding(finding_id: int) -> Finding:
+    """Raises Finding.DoesNotExist."""
+    return Finding.objects.select_related("example").get(pk=finding_id)
+
+
+def finding_executions(finding: Finding) -> QuerySet[Execution]:
+    """The finding's executions, newest first."""
+    return (
+        Execution.objects.filter(finding=finding)
+        .select_related("program", "target", "campaign")
+        .defer("stdout", "stderr", "dump", "attempts", "compile_output")
+        .order_by("-created_at", "-id")
+    )
+
+
+def finding_campaigns(finding: Finding) -> QuerySet[Campaign]:
+    """Campaigns in which the finding showed, with first/last time there."""
+    return (
+        Campaign.objects.filter(executions__finding=finding)
+        .annotate(
+            hits=Count("executions", filter=Q(executions__finding=finding)),
+            first_hit=Min("executions__created_at", filter=Q(executions__finding=finding)),
+            last_hit=Max("executions__created_at", filter=Q(executions__finding=finding)),
+        )
+        .order_by("-last_hit")
+    )
+
+
+def get_program(program_id: str) -> Program:
+    """The program of a permalink `/p/<id>`; raises Program.DoesNotExist."""
+    return Program.objects.get(pk=program_id.lower())
+
+
+def program_executions(program: Program) -> QuerySet[Execution]:
+    return (
+        Execution.objects.filter(program=program)
+        .select_related("target", "campaign", "finding", "reproduction")
+        .order_by("-created_at", "-id")
+    )
+
+
+def program_findings(program: Program) -> QuerySet[Finding]:
+    return Finding.objects.filter(executions__program=program).distinct().order_by("-last_seen")
+
+
+def program_reproductions(program: Program) -> QuerySet[Reproduction]:
+    return Reproduction.objects.filter(program=program).order_by("-created_at", "-id")
+
+
+def get_reproduction(reproduction_id: int) -> Reproduction:
+    return Reproduction.objects.select_related("program").get(pk=reproduction_id)
+
+
+def program_source(
+    program: Program, language: str, *, version: str | None = None, repetitions: int = 1
+) -> str:
+    """The program's source in `language`, rendered with its own render seed (stable per id).
+
+    Uses the render options of the installed toolchain of `version` (newest if
+    None; the language's defaults if none is installed). ValueError when the
+    language cannot express the program or the generator changed since.
+    """
+    options: dict[str, object] = {}
+    try:
+        options = dict(find_toolchain(language, version).render_options())
+    except (ToolchainUnavailable, ValueError):
+        options = {}
+    lc_program = program_object(program)
+    if not supports(lc_program, language, **options):
+        raise ValueError(f"{language} cannot express program {program.id}")
+    return render_source(
+        lc_program, language, seed=program.render_seed, repetitions=repetitions, **options
+    )
+
+
+def recent_executions(*, limit: int = 50) -> QuerySet[Execution]:
+    """Latest executions across campaigns (a home page feed)."""
+    return (
+        Execution.objects.select_related("program", "target", "campaign")
+        .defer("stdout", "stderr", "dump", "attempts", "compile_output")
+        .order_by("-created_at", "-id")[:limit]
+    )

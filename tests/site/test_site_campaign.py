@@ -1,0 +1,67 @@
+"""`manage.py campaign …` and `manage.py reproduce …` as a person runs them: exit codes,
+messages, and a reproduction that runs without Redis."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.runners.conftest import require_toolchain
+from tests.site.site_helpers import Manage
+
+
+@pytest.fixture
+def migrated(manage: Manage) -> Manage:
+    result = manage("migrate", "--noinput", "-v0")
+    assert result.returncode == 0, result.stderr
+    return manage
+
+
+def test_campaign_arguments_are_checked(migrated: Manage) -> None:
+    missing = migrated("campaign", "create", "--target", "go:0.0.1", "--count", "5")
+    assert missing.returncode == 2 and "go 0.0.1" in missing.stderr
+    assert "not installed" in missing.stderr
+    unknown = migrated("campaign", "show", "99")
+    assert unknown.returncode == 2 and "no campaign 99" in unknown.stderr
+    no_count = migrated("campaign", "create", "--target", "go")
+    assert no_count.returncode == 2 and "--count" in no_count.stderr
+    assert migrated("campaign", "list").stdout == ""
+
+
+def test_campaign_without_redis_is_kept_for_resume(migrated: Manage) -> None:
+    require_toolchain("go")
+    result = migrated(
+        "campaign", "create", "--target", "go", "--count", "3", "--name", "later",
+        REDIS_URL="redis://127.0.0.1:1/0",
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "campaign 1 was created but not queued" in result.stderr
+    assert "campaign resume 1" in result.stderr
+    listed = migrated("campaign", "list")
+    assert re.search(r"^\s+1\s+queued\s+3\s+A\s+go-\S+\s+later$", listed.stdout, re.M), listed
+
+
+def test_reproduce_unknown_program(migrated: Manage) -> None:
+    result = migrated("reproduce", "nosuchprogrm", "--lang", "go", "--times", "1")
+    assert result.returncode == 2 and "no program nosuchprogrm" in result.stderr
+
+
+@pytest.mark.slow
+def test_reproduce_runs_without_redis_and_records_the_rate(migrated: Manage) -> None:
+    require_toolchain("go")
+    # A deadlocking program: Go reports "all goroutines are asleep" every time.
+    stored = migrated(
+        "shell", "-c",
+        "from runners.campaigns import build_from_effect, store_program; "
+        "print(store_program(build_from_effect('Spawn(Get(c2)) ; Get(c1)')).id)",
+    )  # fmt: skip
+    assert stored.returncode == 0, stored.stderr
+    program_id = stored.stdout.split()[-1]
+    result = migrated(
+        "reproduce", program_id, "--lang", "go", "--times", "3", "--timeout", "20",
+        "--repetitions", "1", REDIS_URL="redis://127.0.0.1:1/0",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert f"program {program_id} on go-" in result.stdout
+    assert "3 crashed, 0 hung of 3 runs (rate 100%)" in result.stdout
