@@ -6,7 +6,8 @@ from django.urls import include, path
 from chanfuzz_site import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # Pages of the campaign UI and of the playground are included here, one line each.
+    path("about/", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 # The sandboxes' own needs: bubblewrap, and podman serving the Docker API so the
 # docker backend is tested for real (prints DOCKER_HOST, which is found anyway).
 ./scripts/install_sandbox.sh >/dev/null
+./scripts/install_browser.sh
 
 .venv/bin/ruff check .
 

@@ -1,0 +1,24 @@
+"""Template context every page gets: the site's navigation."""
+
+from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+
+# (label, URL name); entries whose URL is not routed (yet) are left out.
+NAV = [
+    ("Playground", "playground"),
+    ("Campaigns", "campaign_list"),
+    ("Findings", "finding_list"),
+    ("About", "home"),
+    ("Queues", "rq_home"),
+]
+
+
+def site_nav(request: HttpRequest) -> dict[str, list[tuple[str, str]]]:
+    routed = []
+    for label, name in NAV:
+        try:
+            reverse(name)
+        except NoReverseMatch:
+            continue
+        routed.append((label, name))
+    return {"site_nav": routed}
