@@ -476,12 +476,25 @@ _PLANNERS: dict[str, Callable[[Toolchain, Path, Sequence[str]], _Plan]] = {
 }
 
 
+# JVM flags for running programs. Sized from the host's RAM the JVM would let its
+# heap grow far past the sandbox's data limit and then die with "insufficient
+# memory": a false crash. A small fixed heap and the serial collector (no GC
+# worker threads) keep it well inside; the program's own threads are untouched.
+_PROGRAM_JVM_FLAGS = ("-Xmx256m", "-XX:+UseSerialGC")
+
+
 def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
     if toolchain.language != "kotlin":
         return (str(product),)
     if toolchain.runtime_cds_archive is None:
         classpath = [product, *toolchain.runtime_classpath]
-        return (str(toolchain.executable), "-cp", _joined(classpath), KOTLIN_MAIN_CLASS)
+        return (
+            str(toolchain.executable),
+            *_PROGRAM_JVM_FLAGS,
+            "-cp",
+            _joined(classpath),
+            KOTLIN_MAIN_CLASS,
+        )
     # With the runtime archive, stdlib and coroutines classes come pre-parsed
     # (a JVM start takes ~0.1 s instead of ~0.25 s here). The archive maps only
     # for a classpath that starts with the one it was dumped with, so the
@@ -491,6 +504,7 @@ def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
     classpath = [*toolchain.runtime_classpath, *toolchain.runtime_cds_classpath, product]
     return (
         str(toolchain.executable),
+        *_PROGRAM_JVM_FLAGS,
         f"-XX:SharedArchiveFile={toolchain.runtime_cds_archive}",
         "-Xlog:cds=off,cds+dynamic=off",  # a stale archive is simply not used: no noise
         "-cp",

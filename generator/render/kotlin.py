@@ -25,6 +25,12 @@ rendezvous channel) and joins every coroutine it launches before the next run.
   rethrows a child's exception, so a crash in a spawned coroutine still fails
   the program.
 
+`threads` (default 0): 0 runs on the library's default dispatcher, N > 0 on
+`newFixedThreadPoolContext(N, …)` (daemon threads; exists in every release).
+With more threads than cores the OS preempts coroutines in the middle of a
+select, which is what races in select implementations need: on this 2-core
+machine the default dispatchers have only 1 (CommonPool) or 2 threads.
+
 `duplicate_clauses` ("merge" or "keep"; default "merge" for the modern
 layout, "keep" for the experimental one): since 1.7 kotlinx.coroutines
 rejects a select with two clauses on the same channel ("Cannot use select
@@ -87,7 +93,18 @@ def _layout(value: object) -> str:
     return str(value)
 
 
-OPTIONS = {"package_layout": _layout, "duplicate_clauses": _duplicates}
+MAX_THREADS = 64
+
+
+def _threads(value: object) -> int:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 0 to {MAX_THREADS}, not {value!r}")
+    return value
+
+
+OPTIONS = {"package_layout": _layout, "duplicate_clauses": _duplicates, "threads": _threads}
 
 
 def _settings(options: dict[str, object]) -> tuple[str, str]:
@@ -95,6 +112,13 @@ def _settings(options: dict[str, object]) -> tuple[str, str]:
     layout = str(opts.get("package_layout", "modern"))
     duplicates = str(opts.get("duplicate_clauses", "merge" if layout == "modern" else "keep"))
     return layout, duplicates
+
+
+def _dispatcher(layout: str, options: dict[str, object]) -> str:
+    threads = _threads(options.get("threads", 0))
+    if threads:
+        return f'newFixedThreadPoolContext({threads}, "chanfuzz")'
+    return "Dispatchers.Default" if layout == "modern" else "CommonPool"
 
 
 def _groups(select: SelectS) -> list[list[CaseS]]:
@@ -247,7 +271,7 @@ def render_file(
     w.line()
     for name in _IMPORTS[layout]:
         w.line(f"import {name}")
-    dispatch = "Dispatchers.Default" if layout == "modern" else "CommonPool"
+    dispatch = _dispatcher(layout, options)
     for i, lw in enumerate(lowered):
         w.line()
         w.line(f"fun prog{i}() {{")

@@ -41,6 +41,11 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
         parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
         parser.add_argument("--repetitions", type=int, default=10, help="runs of the body")
+        parser.add_argument(
+            "--threads",
+            type=int,
+            help="Kotlin: dispatcher threads (default 8; 0 = the library's default dispatcher)",
+        )
         parser.add_argument("--batch-size", type=int, default=50)
         parser.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
         parser.add_argument(
@@ -58,11 +63,16 @@ class Command(BaseCommand):
             raise CommandError("--repetitions 1…100000, --batch-size 1…1000", returncode=2)
         try:
             target = make_target(
-                options["lang"], options["version"], repetitions=options["repetitions"]
+                options["lang"],
+                options["version"],
+                repetitions=options["repetitions"],
+                threads=options["threads"],
             )
             sandbox = get_sandbox(options["sandbox"])
         except (ToolchainUnavailable, SandboxUnavailable) as exc:
             raise CommandError(exc.reason, returncode=2) from exc
+        except ValueError as exc:  # e.g. --threads out of range
+            raise CommandError(str(exc), returncode=2) from exc
         settings = settings_for(options["heuristic"])
         self.stdout.write(
             f"fuzzing {target.toolchain.describe()} with {count} programs "
