@@ -66,6 +66,7 @@ _JVM_FRAME = re.compile(r"^\s+at ([\w$.<>/]+)\(", re.M)
 _CRYSTAL_UNHANDLED = re.compile(
     r"^Unhandled exception(?: in spawn\([^)]*\))?: (.*?)(?: \((\w+(?:::\w+)*)\))?$", re.M
 )
+_JVM_NATIVE_OOM = "There is insufficient memory for the Java Runtime Environment to continue."
 _CRYSTAL_FRAME = re.compile(r"^\s+from \S+ in '([^']+)'", re.M)
 _CRYSTAL_SEGV = re.compile(r"^Invalid memory access \(signal (\d+)\)", re.M)
 
@@ -192,6 +193,14 @@ def classify_run(
     if timed_out:
         return Classification(
             Outcome.TIMEOUT, "no exit before the time limit", hang_signature(language, dump)
+        )
+    if _JVM_NATIVE_OOM in text:
+        # The JVM hit the sandbox's memory limit (RLIMIT_DATA or the container's):
+        # our limit, not a verdict on the runtime under test.
+        return Classification(
+            Outcome.INFRA_ERROR,
+            "the JVM ran out of memory under the sandbox's limit: " + _JVM_NATIVE_OOM,
+            "",
         )
     parsed = _CRASH_PARSERS.get(language, lambda _t: None)(text)
     if exit_code == 0 and signal is None and parsed is None:

@@ -117,3 +117,17 @@ def test_timeout_without_dump_groups_by_language():
         "crystal", exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=None
     )
     assert verdict.signature == "crystal | hang"
+
+
+def test_jvm_out_of_native_memory_is_our_limit_not_a_runtime_crash():
+    verdict = classify_run(
+        "kotlin",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("jvm_native_oom.txt"),
+    )
+    assert verdict.outcome is Outcome.INFRA_ERROR
+    assert not verdict.is_finding
+    assert "sandbox's limit" in verdict.reason
