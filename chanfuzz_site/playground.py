@@ -1,0 +1,720 @@
+"""Playground services: the pure(ish) functions the playground views call.
+
+The playground shows one program at a time. Its whole state is small and lives
+in the URL (`State` ⇄ query string), so a link restores it exactly:
+
+    /?seed=42&preset=A                 a generated program (preset A, seed 42)
+    /?seed=42&preset=F&g_select=3      … with one weight or size overridden
+    /?seed=7&effect=Spawn(Put(c1))…    a program synthesised from a given effect
+    &target=go-1.22.12-installed       the toolchain "Run" uses (default: newest Go)
+    &reps=10                           repetitions of the program body (default 10)
+
+The query string is canonical (fixed key order, only settings that differ from
+the preset, the effect in its ASCII text form), so equal states give equal links.
+A program is determined by the state alone: generated with `generate_program`
+or synthesised with `synthesize(parse(effect), Random(seed))` (the same builders
+campaigns use), and rendered with the render seed of its permalink id, so the
+sources here are byte for byte those of `/p/<id>`.
+
+Everything a user sends is bounded (see `LIMITS`): bad input raises
+`PlaygroundError`, which views turn into a 400 with the message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlencode
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import RegexLexer
+from pygments.lexers import CrystalLexer, GoLexer, KotlinLexer, ScalaLexer
+from pygments.token import Comment, Keyword, Name, Operator, Punctuation, Text, Whitespace
+
+from generator import effects as effects_mod
+from generator.effects import Choice, Effect, EffectSyntaxError, Select, Seq, Spawn
+from generator.render import LANGUAGES as RENDER_LANGUAGES
+from generator.render import UnsupportedProgram, render, supports
+from generator.settings import (
+    MAX_WEIGHT,
+    PRESETS,
+    RULE_TITLES,
+    RULES,
+    SIZE_LIMITS,
+    GeneratorSettings,
+)
+from generator.termination import (
+    ChoiceEvent,
+    Counterexample,
+    SpawnEvent,
+    SyncEvent,
+    Verdict,
+    check_effect,
+)
+from runners.campaigns import (
+    BuiltProgram,
+    build_from_effect,
+    build_generated,
+    render_seed_for,
+    reproduce,
+    store_program,
+)
+from runners.models import Execution, Program, Reproduction
+from runners.toolchains import LANGUAGES as RUN_LANGUAGES
+from runners.toolchains import Toolchain, installed_toolchains
+
+# ---------------------------------------------------------------- limits
+
+# Longest effect text accepted (characters). The paper's largest figure is ~300.
+MAX_EFFECT_CHARS = 4_000
+# Deepest nesting of parentheses in an effect: the parser and the checker recurse.
+MAX_EFFECT_NESTING = 64
+# States the termination checker may visit before it answers "undecided".
+CHECK_MAX_STATES = 100_000
+# Seeds are whole numbers a browser's JavaScript can hold exactly.
+MAX_SEED = 2**53 - 1
+MAX_REPETITIONS = 100
+DEFAULT_REPETITIONS = 10
+# Seed 14 of preset A: 6 channels, 6 spawns, short enough to read at a glance.
+DEFAULT_SEED = 14
+DEFAULT_PRESET = "A"
+# One run of a program on a target (compile time is not counted).
+RUN_TIMEOUT_S = 10.0
+# Output shown per stream of a run (the rest is on the program's page).
+MAX_SHOWN_OUTPUT = 6_000
+
+LIMITS = {
+    "effect_chars": MAX_EFFECT_CHARS,
+    "effect_nesting": MAX_EFFECT_NESTING,
+    "check_states": CHECK_MAX_STATES,
+    "max_seed": MAX_SEED,
+    "max_weight": MAX_WEIGHT,
+    "max_repetitions": MAX_REPETITIONS,
+    "run_timeout_s": RUN_TIMEOUT_S,
+    "sizes": SIZE_LIMITS,
+}
+
+SIZES = tuple(SIZE_LIMITS)
+SIZE_TITLES = {
+    "max_depth": "nesting depth",
+    "max_channels": "channels",
+    "max_processes": "processes",
+    "max_n": "n (PingPong, FanOut, Pipeline, Select)",
+    "max_selects": "selects per G-Select (m)",
+    "max_cases": "cases per select (k)",
+    "rewrite_steps": "rewrite steps (E-, R- rules)",
+}
+LANGUAGE_TITLES = {"go": "Go", "kotlin": "Kotlin", "crystal": "Crystal", "flix": "Flix"}
+
+
+class PlaygroundError(ValueError):
+    """Input the playground refuses; `field` names the form field, if one is to blame."""
+
+    def __init__(self, message: str, field: str = "", pointer: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.pointer = pointer  # for effect syntax errors: the line with a caret under it
+
+
+# ---------------------------------------------------------------- targets
+
+_TARGETS_TTL_S = 10.0
+_targets_cache: tuple[float, list[Toolchain]] = (0.0, [])
+
+
+def targets() -> list[Toolchain]:
+    """Installed toolchains a program can run on (languages with a builder), preferred first.
+
+    Discovering them reads the file system (~5 ms); a short cache keeps
+    generation requests fast while a newly installed toolchain still shows up.
+    """
+    global _targets_cache
+    now = time.monotonic()
+    stamp, cached = _targets_cache
+    if now - stamp > _TARGETS_TTL_S:
+        cached = [t for t in installed_toolchains() if t.language in RUN_LANGUAGES]
+        _targets_cache = (now, cached)
+    return cached
+
+
+def default_target() -> str:
+    """Newest Go if installed (fast to build), else the first installed toolchain, else ""."""
+    found = targets()
+    for t in found:
+        if t.language == "go":
+            return t.id
+    return found[0].id if found else ""
+
+
+def find_target(target_id: str) -> Toolchain:
+    for t in targets():
+        if t.id == target_id:
+            return t
+    known = ", ".join(t.id for t in targets()) or "none installed"
+    raise PlaygroundError(f"unknown target {target_id!r} (installed: {known})", "target")
+
+
+# ---------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything that determines what the playground shows."""
+
+    seed: int = DEFAULT_SEED
+    preset: str = DEFAULT_PRESET
+    settings: GeneratorSettings = PRESETS[DEFAULT_PRESET]
+    effect: str | None = None  # canonical effect text: a program from an effect, else generated
+    target: str = ""
+    reps: int = DEFAULT_REPETITIONS
+
+    @property
+    def mode(self) -> str:
+        return "effect" if self.effect is not None else "generate"
+
+    def params(self) -> dict[str, str]:
+        """The canonical parameters, in a fixed order (the share link's query string)."""
+        out: dict[str, str] = {"seed": str(self.seed)}
+        if self.effect is not None:
+            out["effect"] = self.effect
+        else:
+            out["preset"] = self.preset
+            base = PRESETS[self.preset]
+            for name in (*RULES, *SIZES):
+                value = getattr(self.settings, name)
+                if value != getattr(base, name):
+                    out[name] = str(value)
+        if self.target and self.target != default_target():
+            out["target"] = self.target
+        if self.reps != DEFAULT_REPETITIONS:
+            out["reps"] = str(self.reps)
+        return out
+
+    def query(self) -> str:
+        return urlencode(self.params())
+
+
+def _int(data: Mapping[str, str], name: str, low: int, high: int, default: int, title: str) -> int:
+    raw = data.get(name)
+    if raw is None or str(raw).strip() == "":
+        return default
+    text = str(raw).strip()
+    # int() would accept "1_000" and 4,300-digit monsters; keep to plain decimals.
+    if len(text) > 20 or not (text.isascii() and text.lstrip("-").isdigit()):
+        raise PlaygroundError(f"{title} must be a whole number, not {text[:30]!r}", name)
+    value = int(text)
+    if not low <= value <= high:
+        raise PlaygroundError(f"{title} must be from {low} to {high} (got {value})", name)
+    return value
+
+
+def check_effect_limits(text: str) -> None:
+    """Refuse effect texts the parser or checker should not be asked to handle."""
+    if len(text) > MAX_EFFECT_CHARS:
+        raise PlaygroundError(
+            f"the effect is {len(text):,} characters long; the playground takes at most "
+            f"{MAX_EFFECT_CHARS:,}",
+            "effect",
+        )
+    depth = deepest = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == ")":
+            depth -= 1
+    if deepest > MAX_EFFECT_NESTING:
+        raise PlaygroundError(
+            f"the effect nests parentheses {deepest} deep; the playground takes at most "
+            f"{MAX_EFFECT_NESTING}",
+            "effect",
+        )
+
+
+def parse_effect_text(text: str) -> Effect:
+    """Parse a user's effect; PlaygroundError with a caret pointer on bad syntax."""
+    check_effect_limits(text)
+    if not text.strip():
+        raise PlaygroundError(
+            "the effect is empty: type one, e.g. Spawn(Put(c1)) ; Get(c1)", "effect"
+        )
+    try:
+        return effects_mod.parse(text)
+    except EffectSyntaxError as err:
+        line = text.count("\n", 0, err.position) + 1
+        column = err.position - (text.rfind("\n", 0, err.position) + 1) + 1
+        raise PlaygroundError(
+            f"syntax error at line {line}, column {column}: expected {err.expected}, "
+            f"found {err.found}",
+            "effect",
+            pointer=err.pointer(),
+        ) from None
+    except RecursionError:
+        raise PlaygroundError("the effect nests too deeply", "effect") from None
+
+
+def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> State:
+    """The state in request parameters; PlaygroundError naming the first bad one.
+
+    Missing settings take the preset's value; `mode=effect` (or an `effect`
+    parameter without `mode`) selects a program from an effect. With
+    `reset_weights` the rule weights are the preset's whatever was sent (the
+    preset was just changed).
+    """
+    seed = _int(data, "seed", 0, MAX_SEED, DEFAULT_SEED, "the seed")
+    reps = _int(data, "reps", 1, MAX_REPETITIONS, DEFAULT_REPETITIONS, "repetitions")
+    target = str(data.get("target") or "").strip() or default_target()
+    if target:
+        find_target(target)
+    preset = str(data.get("preset") or DEFAULT_PRESET).strip().upper()
+    if preset not in PRESETS:
+        raise PlaygroundError(
+            f"unknown preset {preset[:20]!r}: choose one of {', '.join(PRESETS)}", "preset"
+        )
+    mode = str(data.get("mode") or ("effect" if data.get("effect") else "generate"))
+    if mode not in ("generate", "effect"):
+        raise PlaygroundError("mode must be 'generate' or 'effect'", "mode")
+    base = PRESETS[preset]
+    values: dict[str, int] = {}
+    for rule in RULES:
+        if reset_weights:
+            continue
+        values[rule] = _int(
+            data, rule, 0, MAX_WEIGHT, base.weight(rule), f"the weight of {RULE_TITLES[rule]}"
+        )
+    for name, (low, high) in SIZE_LIMITS.items():
+        values[name] = _int(data, name, low, high, getattr(base, name), SIZE_TITLES[name])
+    settings = dataclasses.replace(base, **values)
+    try:
+        settings.validate()
+    except ValueError as err:
+        raise PlaygroundError(str(err), "weights") from None
+    effect: str | None = None
+    if mode == "effect":
+        effect = effects_mod.to_text(parse_effect_text(str(data.get("effect") or "")))
+    return State(seed, preset, settings, effect, target, reps)
+
+
+# ---------------------------------------------------------------- programs
+
+
+def build(state: State) -> BuiltProgram:
+    """The program of a state (the same builders campaigns use, so ids agree)."""
+    if state.effect is not None:
+        return build_from_effect(state.effect, state.seed)
+    return build_generated(state.seed, state.settings)
+
+
+def pretty_effect(effect: Effect, width: int = 64) -> str:
+    """The effect with ⊕/ε, broken over lines where it does not fit `width`.
+
+    A sequence puts one item per line, a spawn indents its body, a select puts
+    one case per line. The result parses back to the same effect (SPEC §10:
+    whitespace is free).
+    """
+
+    def flat(e: Effect) -> str:
+        return effects_mod.to_text(e, unicode=True)
+
+    def show(e: Effect, indent: int) -> str:
+        text = flat(e)
+        if indent + len(text) <= width:
+            return text
+        pad = "\n" + " " * indent
+        if isinstance(e, Seq):
+            parts = [
+                "(" + show(i, indent + 1) + ")" if isinstance(i, Choice) else show(i, indent)
+                for i in e.items
+            ]
+            return (" ;" + pad).join(parts)
+        if isinstance(e, Spawn):
+            inner = " " * (indent + 2)
+            return "Spawn(\n" + inner + show(e.body, indent + 2) + pad + ")"
+        if isinstance(e, Choice):
+            return (pad + "+ ").join(show(o, indent + 2) for o in e.options)
+        if isinstance(e, Select):
+            cases = []
+            for c in e.cases:
+                name = "SelGet" if c.direction == "get" else "SelPut"
+                head = f"{name}({c.chan}, "
+                body = flat(c.body)
+                if indent + len(head) + len(body) + 1 <= width:
+                    cases.append(f"{head}{body})")
+                else:
+                    inner = " " * (indent + 2)
+                    cases.append(f"{head}\n{inner}{show(c.body, indent + 2)})")
+            return (pad + "⊕ ").join(cases)
+        return text
+
+    return show(effect, 0)
+
+
+class EffectLexer(RegexLexer):
+    """Effects in the text syntax of SPEC §10."""
+
+    name = "chanfuzz effect"
+    tokens = {
+        "root": [
+            (r"\s+", Whitespace),
+            (r"\b(Spawn)\b", Keyword),
+            (r"\b(SelGet|SelPut)\b", Keyword.Reserved),
+            (r"\b(Get|Put|Chan)\b", Name.Builtin),
+            (r"\b(eps)\b|ε", Keyword.Constant),
+            (r"\(\s*\+\s*\)|⊕|\+", Operator),
+            (r"[();,]", Punctuation),
+            (r"[A-Za-z_][A-Za-z0-9_]*", Name.Variable),
+            (r".", Text),
+        ]
+    }
+
+
+class LambdaChanLexer(RegexLexer):
+    """λ_chan as `generator.lambda_chan.to_text` prints it."""
+
+    name = "lambda_chan"
+    tokens = {
+        "root": [
+            (r"\s+", Whitespace),
+            (r"//.*?$", Comment),
+            (r"\b(let|in|if|then|else|select|case|spawn|chan)\b", Keyword),
+            (r"\b(true|false|not|and|or)\b", Keyword.Constant),
+            (r"<-|=>|==|!=|<=|>=|[=<>+*-]", Operator),
+            (r"\(\)|[(){};,]", Punctuation),
+            (r"[0-9]+", Name.Constant),
+            (r"[A-Za-z_][A-Za-z0-9_]*", Name),
+            (r".", Text),
+        ]
+    }
+
+
+# Flix has no Pygments lexer; Scala's is the closest syntax.
+_LEXERS = {
+    "go": GoLexer,
+    "kotlin": KotlinLexer,
+    "crystal": CrystalLexer,
+    "flix": ScalaLexer,
+    "effect": EffectLexer,
+    "lambda": LambdaChanLexer,
+}
+_FORMATTER = HtmlFormatter(cssclass="hl", wrapcode=True)
+
+
+@lru_cache(maxsize=256)
+def highlight_html(text: str, kind: str) -> str:
+    """Pygments HTML (`<div class="hl"><pre><code>…`) of `text`; styles in playground.css."""
+    return highlight(text, _LEXERS[kind](), _FORMATTER)
+
+
+def render_options(language: str, target: Toolchain | None) -> dict[str, Any]:
+    """Options for rendering `language`: the target's if it is of that language, else the
+    newest installed toolchain's (Kotlin's package layout depends on the release)."""
+    if target is not None and target.language == language:
+        return dict(target.render_options())
+    for t in targets():
+        if t.language == language:
+            return dict(t.render_options())
+    return {}
+
+
+@dataclass(frozen=True)
+class Source:
+    language: str
+    title: str
+    text: str  # "" when the language cannot express the program
+    html: str
+    problem: str = ""
+
+
+def sources(built: BuiltProgram, state: State) -> list[Source]:
+    """The program in every language, rendered as on its permalink page."""
+    target = find_target(state.target) if state.target else None
+    seed = render_seed_for(built.id)
+    out = []
+    for lang in RENDER_LANGUAGES:
+        options = render_options(lang, target)
+        title = LANGUAGE_TITLES[lang]
+        try:
+            if not supports(built.program, lang, **options):
+                raise UnsupportedProgram(f"{title} cannot express this program")
+            text = render(built.program, lang, seed=seed, repetitions=state.reps, **options)
+        except UnsupportedProgram as err:
+            out.append(Source(lang, title, "", "", str(err)))
+            continue
+        out.append(Source(lang, title, text, highlight_html(text, lang)))
+    return out
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True)
+class TraceCell:
+    text: str
+    kind: str  # spawn, start, choice, put, get, blocked, idle, "" (lane not started)
+
+
+@dataclass(frozen=True)
+class TraceRow:
+    step: str  # "1", "2", … or "stuck"
+    cells: tuple[TraceCell, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A counterexample as lanes: one column per process, one row per event."""
+
+    processes: tuple[str, ...]
+    rows: tuple[TraceRow, ...]
+    text: str  # Counterexample.describe(), for copying
+
+
+def _case(case: int | None) -> str:
+    return "" if case is None else f" (select case {case + 1})"
+
+
+def trace_table(cx: Counterexample) -> Trace:
+    """Lay a counterexample out as a table: who does what at each step, then who is stuck."""
+    lanes = cx.processes()
+    column = {p: i for i, p in enumerate(lanes)}
+    alive = {"main"}
+    rows: list[TraceRow] = []
+
+    def idle() -> list[TraceCell]:
+        return [TraceCell("", "idle" if p in alive else "") for p in lanes]
+
+    for n, e in enumerate(cx.events, 1):
+        cells = idle()
+        if isinstance(e, SpawnEvent):
+            cells[column[e.parent]] = TraceCell(f"spawns {e.child}", "spawn")
+            cells[column[e.child]] = TraceCell(f"starts (spawned by {e.parent})", "start")
+            alive.add(e.child)
+        elif isinstance(e, ChoiceEvent):
+            cells[column[e.process]] = TraceCell(
+                f"takes option {e.option + 1} of {e.options} (+)", "choice"
+            )
+        elif isinstance(e, SyncEvent):
+            cells[column[e.putter]] = TraceCell(
+                f"Put({e.chan}) → {e.getter}{_case(e.putter_case)}", "put"
+            )
+            cells[column[e.getter]] = TraceCell(
+                f"Get({e.chan}) ← {e.putter}{_case(e.getter_case)}", "get"
+            )
+        rows.append(TraceRow(str(n), tuple(cells)))
+    stuck = [TraceCell("not stuck", "idle" if p in alive else "") for p in lanes]
+    for b in cx.blocked:
+        where = f"stuck at {b.waits_for}"
+        if b.channels:
+            where += f" — needs a partner on {', '.join(b.channels)}"
+        stuck[column[b.process]] = TraceCell(where, "blocked")
+    rows.append(TraceRow("stuck", tuple(stuck)))
+    return Trace(tuple(lanes), tuple(rows), cx.describe())
+
+
+@dataclass(frozen=True)
+class Check:
+    verdict: Verdict
+    trace: Trace | None
+    elapsed_ms: float
+
+    @property
+    def label(self) -> str:
+        if self.verdict.terminating is True:
+            return "terminates"
+        if self.verdict.terminating is False:
+            return "can deadlock"
+        return "undecided"
+
+
+def check(effect: Effect) -> Check:
+    """Run the termination checker within the playground's state limit."""
+    start = time.perf_counter()
+    verdict = check_effect(effect, max_states=CHECK_MAX_STATES)
+    elapsed = (time.perf_counter() - start) * 1000
+    trace = trace_table(verdict.counterexample) if verdict.counterexample else None
+    return Check(verdict, trace, elapsed)
+
+
+def check_effect_text(text: str) -> Check:
+    """Parse (PlaygroundError on bad or oversized input) and check an effect text."""
+    return check(parse_effect_text(text))
+
+
+# ---------------------------------------------------------------- the view model
+
+
+@dataclass(frozen=True)
+class ProgramView:
+    """What the playground shows for one state."""
+
+    state: State
+    program_id: str
+    effect_text: str  # canonical ASCII text
+    effect_pretty: str
+    effect_html: str
+    lambda_text: str
+    lambda_html: str
+    sources: list[Source]
+    check: Check
+    fired: tuple[str, ...]
+    channels: int
+    spawns: int
+    elapsed_ms: float
+
+    @property
+    def share_query(self) -> str:
+        return self.state.query()
+
+    @property
+    def state_json(self) -> str:
+        """The canonical parameters as JSON, for `hx-vals` of the run and share buttons."""
+        return json.dumps(self.state.params())
+
+
+def program_view(state: State) -> ProgramView:
+    """Build, check, render and highlight the program of `state`."""
+    start = time.perf_counter()
+    built = build(state)
+    fired: tuple[str, ...] = ()
+    if built.source == Program.Source.GENERATED:
+        # build_generated does not keep which rules fired; ask the generator again (cheap).
+        from generator.pipeline import generate_program
+
+        fired = generate_program(state.seed, state.settings).fired
+    pretty = pretty_effect(built.effect)
+    lam = built.lambda_text
+    return ProgramView(
+        state=state,
+        program_id=built.id,
+        effect_text=effects_mod.to_text(built.effect),
+        effect_pretty=pretty,
+        effect_html=highlight_html(pretty, "effect"),
+        lambda_text=lam,
+        lambda_html=highlight_html(lam, "lambda"),
+        sources=sources(built, state),
+        check=check(built.effect),
+        fired=tuple(RULE_TITLES.get(f, f) for f in fired),
+        channels=len(effects_mod.channels(built.effect)),
+        spawns=effects_mod.count_spawns(built.effect),
+        elapsed_ms=(time.perf_counter() - start) * 1000,
+    )
+
+
+def generate_view_model(params: Mapping[str, str], *, reset_weights: bool = False) -> ProgramView:
+    """parse_state + program_view: what the generate endpoint shows."""
+    return program_view(parse_state(params, reset_weights=reset_weights))
+
+
+# ---------------------------------------------------------------- sharing and running
+
+
+def share(state: State) -> Program:
+    """Store the state's program (once) so that its permalink `/p/<id>` exists."""
+    return store_program(build(state))
+
+
+class RunUnavailable(RuntimeError):
+    """The queue cannot take a run now (Redis down); the message says so."""
+
+
+def start_run(state: State) -> Reproduction:
+    """Store the program and queue one run of it on the state's target (an RQ job)."""
+    if not state.target:
+        raise PlaygroundError("no toolchain is installed to run programs on", "target")
+    target = find_target(state.target)
+    program = share(state)
+    try:
+        return reproduce(
+            program=program,
+            language=target.language,
+            version=target.id,
+            times=1,
+            timeout_s=RUN_TIMEOUT_S,
+            repetitions=state.reps,
+        )
+    except ValueError as err:
+        raise PlaygroundError(str(err), "target") from None
+    except Exception as err:  # redis.exceptions.ConnectionError and kin, from the enqueue
+        if type(err).__module__.startswith("redis"):
+            raise RunUnavailable(
+                f"the run queue is not reachable ({err}); try again later"
+            ) from err
+        raise
+
+
+def program_path(pid: str) -> str:
+    """The permalink of a stored program (the campaign UI's page, `/p/<id>`)."""
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        return reverse("program", kwargs={"pid": pid})
+    except NoReverseMatch:
+        return f"/p/{pid}"
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_SHOWN_OUTPUT:
+        return text
+    return text[:MAX_SHOWN_OUTPUT] + f"\n… [{len(text) - MAX_SHOWN_OUTPUT} more characters]"
+
+
+@dataclass(frozen=True)
+class RunView:
+    reproduction: Reproduction
+    execution: Execution | None
+    done: bool
+    waited_s: float
+    stdout: str
+    stderr: str
+    dump: str
+
+    @property
+    def outcome(self) -> str:
+        if self.execution is not None:
+            return self.execution.outcome
+        return self.reproduction.status
+
+
+def run_view(reproduction_id: int) -> RunView:
+    """The state of a playground run; raises Reproduction.DoesNotExist."""
+    repro = Reproduction.objects.select_related("program").get(pk=reproduction_id)
+    execution = repro.executions.order_by("index").first()
+    done = repro.status in (Reproduction.Status.DONE, Reproduction.Status.FAILED)
+    end = repro.finished_at or _now()
+    waited = (end - repro.created_at).total_seconds()
+    return RunView(
+        repro,
+        execution,
+        done,
+        waited,
+        _clip(execution.stdout) if execution else "",
+        _clip(execution.stderr) if execution else "",
+        _clip(execution.dump) if execution else "",
+    )
+
+
+def _now():  # noqa: ANN202 - a timezone-aware datetime
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def controls(state: State) -> dict[str, Any]:
+    """What the control panel needs: presets, weights, sizes and targets with current values."""
+    return {
+        "presets": [
+            (name, " ".join(str(p.weight(r)) for r in RULES[1:8])) for name, p in PRESETS.items()
+        ],
+        "weights": [(r, RULE_TITLES[r], state.settings.weight(r)) for r in RULES],
+        "sizes": [
+            (n, SIZE_TITLES[n], getattr(state.settings, n), low, high)
+            for n, (low, high) in SIZE_LIMITS.items()
+        ],
+        "targets": [(t.id, f"{t.language} {t.version} ({t.origin})") for t in targets()],
+    }
