@@ -41,6 +41,8 @@ class Classification:
 
 
 TOP_FRAMES = 3
+# How many top frames of a stack overflow are searched for the recursion.
+RECURSION_WINDOW = 200
 
 SIGNAL_NAMES = {
     4: "SIGILL",
@@ -131,14 +133,30 @@ def _go_crash(text: str) -> tuple[str, str] | None:
     return f"{kind}: {message}", f"{kind} | {message} | {' < '.join(frames)}"
 
 
+def recursion_cycle(frames: list[str]) -> list[str] | None:
+    """The frames of the recursion at the top of a stack, sorted; None if there is none.
+
+    A stack overflow's top frames depend on where in the cycle the stack ran
+    out, so one bug would show many "top 3 frames". The set of frames that
+    repeat near the top is the same wherever the cut fell.
+    """
+    window = frames[:RECURSION_WINDOW]
+    counts = Counter(window)
+    cycle = sorted(f for f, n in counts.items() if n >= 2)
+    return cycle or None
+
+
 def _jvm_crash(text: str) -> tuple[str, str] | None:
     m = _JVM_EXCEPTION.search(text)
     if not m:
         return None
     exception = m.group(1)
-    frames = [normalise_frame(f) for f in _JVM_FRAME.findall(text[m.end() :])][:TOP_FRAMES]
+    frames = [normalise_frame(f) for f in _JVM_FRAME.findall(text[m.end() :])]
     line = text[m.start() : m.end()].strip()
-    return line[:300], f"{exception} | {' < '.join(frames)}"
+    cycle = recursion_cycle(frames) if exception.endswith("StackOverflowError") else None
+    if cycle:
+        return line[:300], f"{exception} | recursion through {' · '.join(cycle)}"
+    return line[:300], f"{exception} | {' < '.join(frames[:TOP_FRAMES])}"
 
 
 def _crystal_crash(text: str) -> tuple[str, str] | None:

@@ -62,8 +62,8 @@ def test_jvm_stack_overflow_signature_is_exception_and_top_three_frames():
         stderr=sample("jvm_stackoverflow.txt"),
     )
     assert verdict.outcome is Outcome.CRASH
-    assert verdict.signature == (
-        "kotlin | java.lang.StackOverflowError | Rec.depth < Rec.depth < Rec.depth"
+    assert (
+        verdict.signature == "kotlin | java.lang.StackOverflowError | recursion through Rec.depth"
     )
     assert 'Exception in thread "main" java.lang.StackOverflowError' in verdict.reason
 
@@ -131,3 +131,28 @@ def test_jvm_out_of_native_memory_is_our_limit_not_a_runtime_crash():
     assert verdict.outcome is Outcome.INFRA_ERROR
     assert not verdict.is_finding
     assert "sandbox's limit" in verdict.reason
+
+
+def test_select_stack_overflows_cut_at_different_frames_are_one_finding():
+    # kotlinx.coroutines 0.22.5's select recursion (Kotlin/kotlinx.coroutines#504), seen
+    # by generated programs 5 and 96 with the stack cut at different frames of the cycle,
+    # and by program 73 through the mirror-image cycle (a receive clause resuming a send).
+    verdicts = [
+        classify_run(
+            "kotlin",
+            exit_code=1,
+            signal=None,
+            timed_out=False,
+            stdout="",
+            stderr=sample(f"jvm_select_stackoverflow_{seed}.txt"),
+        )
+        for seed in (5, 73, 96)
+    ]
+    assert {v.outcome for v in verdicts} == {Outcome.CRASH}
+    send_side, receive_side, send_side_again = (v.signature for v in verdicts)
+    assert send_side == send_side_again
+    assert receive_side != send_side
+    assert "AbstractChannel$ReceiveSelect.tryResumeReceive" in receive_side
+    signature = send_side
+    assert signature.startswith("kotlin | java.lang.StackOverflowError | recursion through ")
+    assert "SelectBuilderImpl.trySelect" in signature
