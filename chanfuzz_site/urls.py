@@ -7,6 +7,8 @@ from chanfuzz_site import views
 
 urlpatterns = [
     # Pages of the campaign UI and of the playground are included here, one line each.
+    path("", include("chanfuzz_site.urls_campaigns")),
+    path("", include("chanfuzz_site.urls_playground")),
     path("about/", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),

@@ -14,6 +14,7 @@ from generator.render import render as render_source
 from generator.render import supports
 from runners.campaigns import CampaignProgress, TargetProgress, program_object
 from runners.models import (
+    FINDING_OUTCOMES,
     Campaign,
     CampaignTarget,
     Chunk,
@@ -41,7 +42,8 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
     targets = list(CampaignTarget.objects.filter(campaign=campaign))
     counts: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
     for row in (
-        Execution.objects.filter(campaign=campaign)
+        # By target, not campaign: the (target, outcome) index then covers the count.
+        Execution.objects.filter(target_id__in=[t.pk for t in targets])
         .values("target_id", "outcome")
         .annotate(n=Count("id"))
         .order_by()
@@ -208,4 +210,52 @@ def recent_executions(*, limit: int = 50) -> QuerySet[Execution]:
         Execution.objects.select_related("program", "target", "campaign")
         .defer("stdout", "stderr", "dump", "attempts", "compile_output")
         .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def campaigns_outcome_counts(campaign_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Executions per verdict of each campaign in `campaign_ids` (one grouped query, for lists)."""
+    counts: dict[int, dict[str, int]] = {pk: {} for pk in campaign_ids}
+    for row in (
+        Execution.objects.filter(campaign_id__in=campaign_ids)
+        .values("campaign_id", "outcome")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        counts[row["campaign_id"]][row["outcome"]] = row["n"]
+    return counts
+
+
+def campaign_finding_hits(campaign: Campaign) -> list[dict[str, object]]:
+    """Per (finding, target) of the campaign: distinct programs, executions, first/last hit.
+
+    The cells of the paper's Table 2 (programs revealing each bug per heuristic
+    and target) and the points of a findings-over-time plot. Filtering on the
+    finding outcomes lets the (target, outcome) index skip terminated runs.
+    """
+    return list(
+        Execution.objects.filter(
+            target__in=CampaignTarget.objects.filter(campaign=campaign).values("id"),
+            outcome__in=FINDING_OUTCOMES,
+            finding__isnull=False,
+        )
+        # Target first: SQLite then walks the (target, outcome) index, not every finding's rows.
+        .values("target_id", "finding_id")
+        .annotate(
+            programs=Count("program_id", distinct=True),
+            executions=Count("id"),
+            first=Min("created_at"),
+            last=Max("created_at"),
+        )
+        .order_by("target_id", "finding_id")
+    )
+
+
+def finding_hits_by_target(finding: Finding) -> list[dict[str, object]]:
+    """Programs revealing `finding` per (heuristic, toolchain): its row of the paper's Table 2."""
+    return list(
+        Execution.objects.filter(finding=finding, target__isnull=False)
+        .values("campaign__heuristic", "target__toolchain_id")
+        .annotate(programs=Count("program_id", distinct=True), executions=Count("id"))
+        .order_by("campaign__heuristic", "target__toolchain_id")
     )

@@ -1,0 +1,156 @@
+"""Forms of the campaign pages: a new campaign, a reproduction of a program.
+
+They check what a person typed (ranges, choices) and turn it into the keyword
+arguments of runners.campaigns services; the services check again and their
+ValueError messages are shown on the form, so nothing invalid reaches a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
+from runners.campaigns import (
+    MAX_CHUNK_SIZE,
+    MAX_COUNT,
+    MAX_REPETITIONS,
+    MAX_TIMEOUT_S,
+    MAX_TIMES,
+    MAX_TRIAGE_RETRIES,
+)
+from runners.toolchains import Toolchain, installed_toolchains
+
+CUSTOM = "custom"
+HEURISTIC_CHOICES = [(k, f"{k}") for k in PRESETS] + [(CUSTOM, "custom weights")]
+SEED_LIMIT = 2**62 - 1
+
+
+def _toolchains_by_id() -> dict[str, Toolchain]:
+    return {t.id: t for t in installed_toolchains()}
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=200, required=False)
+    heuristic = forms.ChoiceField(choices=HEURISTIC_CHOICES, initial="A")
+    targets = forms.MultipleChoiceField(
+        choices=(), widget=forms.CheckboxSelectMultiple, help_text="one or more toolchains"
+    )
+    count = forms.IntegerField(min_value=1, max_value=MAX_COUNT, initial=100, label="Programs")
+    timeout_s = forms.FloatField(
+        min_value=0.1, max_value=MAX_TIMEOUT_S, initial=10.0, label="Timeout (s)"
+    )
+    repetitions = forms.IntegerField(min_value=1, max_value=MAX_REPETITIONS, initial=10)
+    seed = forms.IntegerField(min_value=-SEED_LIMIT, max_value=SEED_LIMIT, initial=0)
+    chunk_size = forms.IntegerField(min_value=1, max_value=MAX_CHUNK_SIZE, initial=25)
+    triage_retries = forms.IntegerField(
+        min_value=0, max_value=MAX_TRIAGE_RETRIES, initial=2, label="Re-runs of a timeout"
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Read per form, not at import: toolchains get installed while the site runs.
+        self._toolchains = _toolchains_by_id()
+        self.fields["targets"].choices = [
+            (t.id, f"{t.language} {t.version} ({t.id})") for t in self._toolchains.values()
+        ]
+        defaults = PRESETS["A"]
+        for rule in RULES:
+            self.fields[f"w_{rule}"] = forms.IntegerField(
+                min_value=0,
+                max_value=MAX_WEIGHT,
+                required=False,
+                initial=defaults.weight(rule),
+                label=RULE_TITLES[rule],
+            )
+        for size, (low, high) in SIZE_LIMITS.items():
+            self.fields[f"s_{size}"] = forms.IntegerField(
+                min_value=low,
+                max_value=high,
+                initial=getattr(defaults, size),
+                label=size.replace("_", " ").capitalize(),
+            )
+
+    def weight_fields(self) -> list[forms.BoundField]:
+        return [self[f"w_{rule}"] for rule in RULES]
+
+    def size_fields(self) -> list[forms.BoundField]:
+        return [self[f"s_{size}"] for size in SIZE_LIMITS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        heuristic = data.get("heuristic")
+        if heuristic == CUSTOM:
+            missing = [RULE_TITLES[r] for r in RULES if data.get(f"w_{r}") is None]
+            if missing:
+                raise forms.ValidationError(f"custom weights need a value for {', '.join(missing)}")
+        if heuristic and not self.errors:
+            try:
+                settings_for(self._base(), **self.weights(), **self.sizes())
+            except ValueError as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return data
+
+    def _base(self) -> str:
+        heuristic = self.cleaned_data["heuristic"]
+        return "A" if heuristic == CUSTOM else heuristic
+
+    def weights(self) -> dict[str, int]:
+        """Rule weights given by the user (only for custom: a preset is taken as it is)."""
+        if self.cleaned_data["heuristic"] != CUSTOM:
+            return {}
+        return {rule: self.cleaned_data[f"w_{rule}"] for rule in RULES}
+
+    def sizes(self) -> dict[str, int]:
+        return {size: self.cleaned_data[f"s_{size}"] for size in SIZE_LIMITS}
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of runners.campaigns.create_campaign."""
+        d = self.cleaned_data
+        return {
+            "name": d["name"],
+            "heuristic": self._base(),
+            "weights": self.weights() or None,
+            "sizes": self.sizes(),
+            # The toolchain id selects exactly that toolchain (find_toolchain matches ids).
+            "targets": [(self._toolchains[tid].language, tid) for tid in d["targets"]],
+            "count": d["count"],
+            "timeout_s": d["timeout_s"],
+            "repetitions": d["repetitions"],
+            "seed": d["seed"],
+            "chunk_size": d["chunk_size"],
+            "triage_retries": d["triage_retries"],
+        }
+
+
+def preset_table() -> list[tuple[str, list[int]]]:
+    """Each preset's weights in RULES order, for the form's reference table."""
+    return [(k, [p.weight(r) for r in RULES]) for k, p in PRESETS.items()]
+
+
+class ReproduceForm(forms.Form):
+    target = forms.ChoiceField(choices=())
+    times = forms.IntegerField(min_value=1, max_value=MAX_TIMES, initial=10, label="Times (K)")
+    timeout_s = forms.FloatField(
+        min_value=0.1, max_value=MAX_TIMEOUT_S, initial=10.0, label="Timeout (s)"
+    )
+    repetitions = forms.IntegerField(min_value=1, max_value=MAX_REPETITIONS, initial=10)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._toolchains = _toolchains_by_id()
+        self.fields["target"].choices = [
+            (t.id, f"{t.language} {t.version} ({t.id})") for t in self._toolchains.values()
+        ]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of runners.campaigns.reproduce (without the program)."""
+        d = self.cleaned_data
+        return {
+            "language": self._toolchains[d["target"]].language,
+            "version": d["target"],
+            "times": d["times"],
+            "timeout_s": d["timeout_s"],
+            "repetitions": d["repetitions"],
+        }

@@ -1,0 +1,489 @@
+"""Pages of campaigns, findings and programs (the permalink `/p/<id>`).
+
+Views stay thin: reads come from runners.selectors, writes go through
+runners.campaigns services, forms live in campaign_forms, bundles in bundles.
+The few helpers here only shape data for templates (a Table 2 matrix, the
+points of an SVG plot, Pygments HTML).
+
+Live parts poll with htmx: the progress of a campaign and the state of a
+reproduction are partials that carry `hx-trigger="every 2s"` only while
+there is something to wait for, and answer 286 (htmx: stop polling) once
+finished, so a finished page makes no more requests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib import messages
+from django.core.paginator import Page, Paginator
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+
+from chanfuzz_site import bundles
+from chanfuzz_site.campaign_forms import CampaignForm, ReproduceForm, preset_table
+from generator.render import LANGUAGES, SOURCE_FILE
+from generator.settings import RULE_TITLES, RULES
+from runners import campaigns as services
+from runners import selectors
+from runners.campaigns import MAX_REPETITIONS, QueueUnavailable
+from runners.models import (
+    FINDING_OUTCOMES,
+    OUTCOME_CHOICES,
+    Campaign,
+    Finding,
+    Program,
+    Reproduction,
+)
+
+STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
+PER_PAGE = 50
+OUTCOMES = [value for value, _ in OUTCOME_CHOICES]
+# Pygments has no Flix lexer; Scala's keywords and literals are close enough to read.
+LEXERS = {"go": "go", "kotlin": "kotlin", "crystal": "crystal", "flix": "scala"}
+_FORMATTER = HtmlFormatter(cssclass="highlight", linenos="table")
+
+
+def _page(request: HttpRequest, queryset, per_page: int = PER_PAGE) -> Page:  # noqa: ANN001
+    """One page of `queryset`; a bad or too large ?page= gives the nearest page, not an error."""
+    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+
+
+def _id_page(
+    request: HttpRequest, queryset, *, count: int | None = None, per_page: int = PER_PAGE
+) -> Page:  # noqa: ANN001
+    """A page of `queryset` whose offset is taken over ids only, then the page's rows fetched.
+
+    Skipping to page 1000 then walks an index (covering: ids are in every index)
+    instead of reading 50,000 rows; `count`, when the caller knows it, spares the
+    COUNT(*).
+    """
+    paginator = Paginator(queryset.values_list("pk", flat=True), per_page)
+    if count is not None:
+        paginator.__dict__["count"] = count  # Paginator.count is a cached_property
+    page = paginator.get_page(request.GET.get("page"))
+    ids = list(page.object_list)
+    rows = queryset.in_bulk(ids)
+    page.object_list = [rows[pk] for pk in ids if pk in rows]
+    return page
+
+
+def _campaign_or_404(pk: int) -> Campaign:
+    try:
+        return selectors.get_campaign(pk)
+    except Campaign.DoesNotExist:
+        raise Http404(f"no campaign {pk}") from None
+
+
+def _program_or_404(pid: str) -> Program:
+    try:
+        return selectors.get_program(pid)
+    except Program.DoesNotExist:
+        raise Http404(f"no program {pid}") from None
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status") or None
+    if status and status not in Campaign.Status.values:
+        return HttpResponseBadRequest(f"unknown status {status!r}")
+    page = _page(request, selectors.list_campaigns(status=status), 25)
+    counts = selectors.campaigns_outcome_counts([c.pk for c in page])
+    rows = []
+    for c in page:
+        outcomes = counts[c.pk]
+        total = c.program_count * len(c.targets.all())
+        done = sum(outcomes.values())
+        rows.append(
+            {
+                "campaign": c,
+                "done": done,
+                "total": total,
+                "percent": round(100 * done / total) if total else 100,
+                "crashes": outcomes.get("crash", 0),
+                "timeouts": outcomes.get("timeout", 0),
+            }
+        )
+    return render(
+        request,
+        "campaigns/list.html",
+        {"page": page, "rows": rows, "status": status, "statuses": Campaign.Status.values},
+    )
+
+
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    if request.method not in ("GET", "POST"):
+        return HttpResponse(status=405)
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                campaign = services.create_campaign(**form.service_kwargs())
+            except QueueUnavailable as exc:
+                messages.warning(request, str(exc))
+                return redirect("campaign_detail", pk=exc.campaign.pk)
+            except ValueError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect("campaign_detail", pk=campaign.pk)
+        status = 400
+    else:
+        status = 200
+    context = {
+        "form": form,
+        "presets": preset_table(),
+        "rule_titles": [RULE_TITLES[r] for r in RULES],
+    }
+    return render(request, "campaigns/new.html", context, status=status)
+
+
+@dataclass
+class FindingRow:
+    finding: Finding
+    in_campaign: int
+    programs: list[int]  # distinct programs revealing it, per target (progress order)
+    first: datetime | None
+    last: datetime | None
+
+
+def _live_context(campaign: Campaign) -> dict[str, object]:
+    """Progress, findings per target (Table 2) and the findings-over-time plot of a campaign."""
+    progress = selectors.campaign_progress(campaign)
+    targets = [t.target for t in progress.targets]
+    hits = selectors.campaign_finding_hits(campaign)
+    per_cell: dict[tuple[int, int], int] = {}
+    first: dict[int, datetime] = {}
+    last: dict[int, datetime] = {}
+    for h in hits:
+        fid = h["finding_id"]
+        per_cell[(fid, h["target_id"])] = h["programs"]
+        first[fid] = min(first.get(fid, h["first"]), h["first"])
+        last[fid] = max(last.get(fid, h["last"]), h["last"])
+    in_campaign: dict[int, int] = {}
+    for h in hits:
+        in_campaign[h["finding_id"]] = in_campaign.get(h["finding_id"], 0) + h["executions"]
+    # The findings of the hits, not selectors.campaign_findings: that one counts the
+    # campaign's executions again by a join, which the hits already did.
+    findings = selectors.list_findings().filter(pk__in=list(in_campaign))
+    rows = sorted(
+        (
+            FindingRow(
+                finding=f,
+                in_campaign=in_campaign[f.pk],
+                programs=[per_cell.get((f.pk, t.pk), 0) for t in targets],
+                first=first.get(f.pk),
+                last=last.get(f.pk),
+            )
+            for f in findings
+        ),
+        key=lambda r: (-r.in_campaign, r.finding.pk),
+    )
+    totals = [sum(r.programs[i] for r in rows) for i in range(len(targets))]
+    return {
+        "campaign": campaign,
+        "progress": progress,
+        "percent": round(100 * progress.fraction, 1),
+        "outcomes": OUTCOMES,
+        "outcome_labels": [label for _, label in OUTCOME_CHOICES],
+        "target_rows": [
+            {"tp": t, "counts": [(t.counts.get(o, 0), o in FINDING_OUTCOMES) for o in OUTCOMES]}
+            for t in progress.targets
+        ],
+        "targets": targets,
+        "finding_rows": rows,
+        "finding_totals": totals,
+        "plot": findings_plot(campaign, sorted(first.values())),
+    }
+
+
+def findings_plot(campaign: Campaign, firsts: list[datetime]) -> dict[str, object] | None:
+    """A step line of distinct findings over minutes since the start, as SVG coordinates."""
+    start = campaign.started_at or campaign.created_at
+    end = campaign.finished_at or timezone.now()
+    span = max((end - start).total_seconds(), 1.0)
+    if not firsts:
+        return None
+    width, height, pad = 560, 160, 30
+    top = len(firsts)
+
+    def x(t: datetime) -> float:
+        return round(pad + (width - 2 * pad) * max((t - start).total_seconds(), 0) / span, 1)
+
+    def y(n: int) -> float:
+        return round(height - pad - (height - 2 * pad) * n / top, 1)
+
+    points = [(x(start), y(0))]
+    for n, t in enumerate(firsts, start=1):
+        points += [(x(t), y(n - 1)), (x(t), y(n))]
+    points.append((x(end), y(top)))
+    return {
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "points": " ".join(f"{a},{b}" for a, b in points),
+        "dots": [(x(t), y(n)) for n, t in enumerate(firsts, start=1)],
+        "top": top,
+        "top_y": y(top),
+        "minutes": round(span / 60, 1),
+        "x_end": width - pad,
+        "y_base": height - pad,
+    }
+
+
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _campaign_or_404(pk)
+    outcome = request.GET.get("outcome") or None
+    if outcome and outcome not in OUTCOMES:
+        return HttpResponseBadRequest(f"unknown outcome {outcome!r}")
+    targets = list(campaign.targets.all())
+    # One target at a time: its executions are walked in the (target, index) index,
+    # which an interleaving of all targets could not use (100k rows to sort).
+    target = targets[0] if targets else None
+    if request.GET.get("target"):
+        target = next((t for t in targets if str(t.pk) == request.GET["target"]), None)
+        if target is None:
+            return HttpResponseBadRequest("unknown target")
+    context = _live_context(campaign)
+    # The progress counted the executions per target and verdict already: no COUNT(*).
+    progress = next((t for t in context["progress"].targets if t.target == target), None)
+    count = None
+    if progress is not None:
+        count = progress.counts.get(outcome, 0) if outcome else progress.done
+    executions = selectors.campaign_executions(campaign, outcome=outcome, target=target)
+    context.update(
+        {
+            "page": _id_page(request, executions, count=count),
+            "outcome": outcome,
+            "target": target,
+            "settings_rows": [(RULE_TITLES.get(k, k), v) for k, v in campaign.settings.items()],
+        }
+    )
+    return render(request, "campaigns/detail.html", context)
+
+
+@require_GET
+def campaign_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The polled part of a campaign page; 286 once the campaign stopped changing."""
+    campaign = _campaign_or_404(pk)
+    response = render(request, "campaigns/_live.html", _live_context(campaign))
+    if not campaign.is_active and request.headers.get("HX-Request"):
+        response.status_code = STOP_POLLING
+    return response
+
+
+_ACTIONS = {
+    "cancel": services.cancel_campaign,
+    "pause": services.pause_campaign,
+    "resume": services.resume_campaign,
+}
+
+
+@require_POST
+def campaign_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    campaign = _campaign_or_404(pk)
+    if action not in _ACTIONS:
+        raise Http404(f"no action {action}")
+    try:
+        _ACTIONS[action](campaign=campaign)
+    except QueueUnavailable as exc:
+        messages.warning(request, str(exc))
+    except Exception as exc:  # noqa: BLE001 - Redis down while resuming: say so, keep the page
+        from redis.exceptions import RedisError
+
+        if not isinstance(exc, RedisError):
+            raise
+        messages.warning(request, f"the queue is unavailable ({exc}); try again later")
+    return redirect("campaign_detail", pk=campaign.pk)
+
+
+# ---------------------------------------------------------------- findings
+
+
+@require_GET
+def finding_list(request: HttpRequest) -> HttpResponse:
+    outcome = request.GET.get("outcome") or None
+    language = request.GET.get("language") or None
+    if outcome and outcome not in OUTCOMES:
+        return HttpResponseBadRequest(f"unknown outcome {outcome!r}")
+    if language and language not in LANGUAGES:
+        return HttpResponseBadRequest(f"unknown language {language!r}")
+    page = _page(request, selectors.list_findings(outcome=outcome, language=language))
+    return render(
+        request,
+        "findings/list.html",
+        {
+            "page": page,
+            "outcome": outcome,
+            "language": language,
+            "outcomes": ["crash", "timeout"],
+            "languages": LANGUAGES,
+        },
+    )
+
+
+@require_GET
+def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        finding = selectors.get_finding(pk)
+    except Finding.DoesNotExist:
+        raise Http404(f"no finding {pk}") from None
+    return render(
+        request,
+        "findings/detail.html",
+        {
+            "finding": finding,
+            "page": _page(request, selectors.finding_executions(finding), 25),
+            "campaigns": list(selectors.finding_campaigns(finding)[:100]),
+            "hits": selectors.finding_hits_by_target(finding),
+        },
+    )
+
+
+# ---------------------------------------------------------------- programs
+
+
+@dataclass
+class SourceView:
+    language: str
+    extension: str
+    file_name: str
+    html: str  # Pygments markup, or "" when not expressible
+    problem: str
+
+
+def _sources(program: Program) -> list[SourceView]:
+    out = []
+    for s in bundles.bundle_sources(program, repetitions=1):
+        html = ""
+        if s.text is not None:
+            html = highlight(s.text, get_lexer_by_name(LEXERS[s.language]), _FORMATTER)
+        out.append(
+            SourceView(s.language, bundles.EXTENSION_OF[s.language], SOURCE_FILE[s.language],
+                       html, s.problem)
+        )  # fmt: skip
+    return out
+
+
+def _program_page(
+    request: HttpRequest, program: Program, form: ReproduceForm | None, status: int = 200
+) -> HttpResponse:
+    repetitions, versions = bundles.observed_settings(program)
+    if form is None:
+        # The form starts on the toolchain the program last showed a finding on, if any.
+        initial = {"target": next(iter(versions.values()))} if versions else {}
+        form = ReproduceForm(initial=initial)
+    context = {
+        "program": program,
+        "sources": _sources(program),
+        "page": _page(request, selectors.program_executions(program), 20),
+        "findings": list(selectors.program_findings(program)),
+        "reproductions": list(selectors.program_reproductions(program)[:20]),
+        "form": form,
+        "bundle_repetitions": repetitions,
+        "permalink": request.build_absolute_uri(reverse("program", args=[program.id])),
+    }
+    return render(request, "programs/detail.html", context, status=status)
+
+
+@require_GET
+def program_detail(request: HttpRequest, pid: str) -> HttpResponse:
+    program = _program_or_404(pid)
+    if pid != program.id:
+        return redirect("program", pid=program.id, permanent=True)
+    return _program_page(request, program, None)
+
+
+def _repetitions(request: HttpRequest, default: int) -> int | None:
+    text = request.GET.get("repetitions")
+    if text is None:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= MAX_REPETITIONS:
+        return None
+    return int(text)
+
+
+@require_GET
+def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
+    """`/p/<id>.go|.kt|.cr|.flix`: the source as text/plain, the same bytes every time."""
+    program = _program_or_404(pid)
+    language = bundles.RAW_EXTENSIONS[ext]
+    repetitions = _repetitions(request, 1)
+    if repetitions is None:
+        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_REPETITIONS}")
+    try:
+        text = selectors.program_source(program, language, repetitions=repetitions)
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{SOURCE_FILE[language]}"'
+    return response
+
+
+@require_GET
+def program_bundle(request: HttpRequest, pid: str) -> HttpResponse:
+    """`/p/<id>.zip`: the reproducer bundle (chanfuzz_site.bundles)."""
+    program = _program_or_404(pid)
+    observed, versions = bundles.observed_settings(program)
+    repetitions = _repetitions(request, observed)
+    if repetitions is None:
+        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_REPETITIONS}")
+    data = bundles.build_bundle(
+        program,
+        permalink=request.build_absolute_uri(reverse("program", args=[program.id])),
+        repetitions=repetitions,
+        versions=versions,
+    )
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="chanfuzz-{program.id}.zip"'
+    return response
+
+
+@require_POST
+def program_reproduce(request: HttpRequest, pid: str) -> HttpResponse:
+    program = _program_or_404(pid)
+    form = ReproduceForm(request.POST)
+    if form.is_valid():
+        try:
+            services.reproduce(program=program, **form.service_kwargs())
+        except ValueError as exc:
+            form.add_error(None, str(exc))
+        except Exception as exc:  # noqa: BLE001 - Redis refused the job: tell, don't 500
+            from redis.exceptions import RedisError
+
+            if not isinstance(exc, RedisError):
+                raise
+            form.add_error(None, f"the queue is unavailable ({exc}); start Redis and retry")
+        else:
+            return redirect(reverse("program", args=[program.id]) + "#reproductions")
+    status = 503 if any("queue is unavailable" in e for e in form.non_field_errors()) else 400
+    return _program_page(request, program, form, status=status)
+
+
+@require_GET
+def reproduction_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The polled row of one reproduction; 286 once it is done or failed."""
+    try:
+        reproduction = selectors.get_reproduction(pk)
+    except Reproduction.DoesNotExist:
+        raise Http404(f"no reproduction {pk}") from None
+    response = render(request, "programs/_reproduction.html", {"r": reproduction})
+    finished = reproduction.status in (Reproduction.Status.DONE, Reproduction.Status.FAILED)
+    if finished and request.headers.get("HX-Request"):
+        response.status_code = STOP_POLLING
+    return response

@@ -1,0 +1,27 @@
+"""Routes of the campaign UI: campaigns, findings, program permalinks and reproductions.
+
+A program's permalink is `/p/<id>`, its 12-character content-derived id
+(base32: a–z, 2–7); `/p/<id>.go|.kt|.cr|.flix` is its raw source and
+`/p/<id>.zip` its reproducer bundle.
+"""
+
+from django.urls import path, re_path
+
+from chanfuzz_site import campaign_views as views
+
+PROGRAM_ID = r"(?P<pid>[A-Za-z2-7]{12})"
+
+urlpatterns = [
+    path("campaigns/", views.campaign_list, name="campaign_list"),
+    path("campaigns/new", views.campaign_new, name="campaign_new"),
+    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/live", views.campaign_live, name="campaign_live"),
+    path("campaigns/<int:pk>/<str:action>", views.campaign_action, name="campaign_action"),
+    path("findings/", views.finding_list, name="finding_list"),
+    path("findings/<int:pk>/", views.finding_detail, name="finding_detail"),
+    re_path(rf"^p/{PROGRAM_ID}$", views.program_detail, name="program"),
+    re_path(rf"^p/{PROGRAM_ID}\.(?P<ext>go|kt|cr|flix)$", views.program_raw, name="program_raw"),
+    re_path(rf"^p/{PROGRAM_ID}\.zip$", views.program_bundle, name="program_bundle"),
+    re_path(rf"^p/{PROGRAM_ID}/reproduce$", views.program_reproduce, name="program_reproduce"),
+    path("reproductions/<int:pk>/", views.reproduction_status, name="reproduction_status"),
+]
