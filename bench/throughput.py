@@ -14,7 +14,7 @@ import argparse
 
 from _measure import pin_to_one_core, report
 
-BATCH_SIZES = {"go": 200, "crystal": 200, "kotlin": 100}
+BATCH_SIZES = {"go": 200, "crystal": 200, "kotlin": 200}
 
 
 def main() -> None:
