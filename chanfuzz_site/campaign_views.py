@@ -284,6 +284,8 @@ def campaign_live(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, "campaigns/_live.html", _live_context(campaign))
     if not campaign.is_active and request.headers.get("HX-Request"):
         response.status_code = STOP_POLLING
+        # The executions table polls more slowly: let it load the final rows now.
+        response["HX-Trigger"] = "campaign-finished"
     return response
 
 

@@ -210,6 +210,8 @@ def run_one(
     reason = (
         f"no exit within {limits.timeout_s:g} s; hung again in {hung} of {reruns} re-runs "
         f"with {longer.timeout_s:g} s"
+        if reruns
+        else f"no exit within {limits.timeout_s:g} s (not re-run)"
     )
     return Execution(
         index,

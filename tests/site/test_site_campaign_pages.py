@@ -236,6 +236,8 @@ def test_live_partial_polls_while_running_and_stops_when_done(client: Client) ->
     )
     done = client.get(live, headers={"HX-Request": "true"})
     assert done.status_code == 286  # htmx stops polling
+    # ...and tells the slower-polling executions table to load its final rows.
+    assert done["HX-Trigger"] == "campaign-finished"
     body = done.content.decode()
     assert "hx-trigger" not in body and 'data-status="done"' in body
     # Without htmx (a plain reload of the fragment) it is an ordinary 200.
