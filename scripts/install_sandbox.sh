@@ -195,8 +195,10 @@ else
     mkdir -p "$(dirname "$SOCKET")"
     rm -f "$SOCKET"
     log "starting podman system service at $SOCKET (log: $SANDBOX_DIR/podman-service.log)"
-    setsid nohup podman system service --time=0 "unix://$SOCKET" \
-        >"$SANDBOX_DIR/podman-service.log" 2>&1 </dev/null &
+    # From its own directory: conmon drops files such as "oom" (a container was
+    # OOM-killed) into the service's working directory, which must not be the repo.
+    (cd "$SANDBOX_DIR" && exec setsid nohup podman system service --time=0 "unix://$SOCKET" \
+        >"$SANDBOX_DIR/podman-service.log" 2>&1 </dev/null) &
     echo $! >"$SANDBOX_DIR/podman-service.pid"
     for _ in $(seq 100); do
         ping_engine && break
