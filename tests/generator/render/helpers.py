@@ -110,14 +110,6 @@ def kotlin_home() -> Path | None:
     return homes[-1] if homes else None
 
 
-def kotlin_experimental_home() -> Path | None:
-    """CHANFUZZ_KOTLIN_EXPERIMENTAL: one directory holding a Kotlin 1.2 compiler's jars
-    (kotlin-compiler-embeddable, kotlin-stdlib, kotlin-reflect, kotlin-script-runtime) and a
-    kotlinx-coroutines-core 0.x jar."""
-    env = os.environ.get("CHANFUZZ_KOTLIN_EXPERIMENTAL")
-    return Path(env) if env else None
-
-
 def need(tool: object, what: str) -> None:
     if tool is None:
         pytest.skip(f"{what} not found (see tests/generator/render/helpers.py for the env vars)")

@@ -16,7 +16,6 @@ from tests.generator.render.helpers import (
     check_golden,
     compile_ok,
     golden_cases,
-    kotlin_experimental_home,
     kotlin_home,
     need,
     run,
@@ -210,34 +209,18 @@ def test_kotlin_17_rejects_kept_duplicate_clauses(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kotlin_experimental_runs_every_program(tmp_path: Path) -> None:
-    home = kotlin_experimental_home()
-    need(home, "Kotlin 1.2 + kotlinx-coroutines 0.x jars (set CHANFUZZ_KOTLIN_EXPERIMENTAL)")
-    assert home is not None
-    compiler = _jars(home, "kotlin-*.jar")
-    runtime = ":".join(
-        [_jars(home, "kotlinx-coroutines-core-0*.jar"), _jars(home, "kotlin-stdlib-1*.jar")]
-    )
+    """The pre-1.0 layout on a real pre-1.0 release (installed on demand, ~30 s cold)."""
+    from runners.build import build
+    from runners.build import run as run_artifact
+    from runners.install import install_kotlin
+    from runners.toolchains import find_toolchain
+
+    install_kotlin("0.22.5")
+    toolchain = find_toolchain("kotlin", "0.22.5")
+    assert toolchain.render_options()["package_layout"] == "experimental"
     programs = list(PROGRAMS.values())
-    (tmp_path / "Main.kt").write_text(
-        render_batch(programs, "kotlin", seed=4, repetitions=100, package_layout="experimental")
-    )
-    compile_ok(
-        [
-            "java",
-            "-cp",
-            compiler,
-            "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
-            "-no-stdlib",
-            "-no-reflect",
-            "-nowarn",
-            "-cp",
-            runtime,
-            "-d",
-            "out",
-            "Main.kt",
-        ],
-        cwd=tmp_path,
-    )
+    source = render_batch(programs, "kotlin", seed=4, repetitions=100, **toolchain.render_options())
+    artifact = build(toolchain, source, tmp_path / "build", use_cache=False)
     for i in range(len(programs)):
-        out = run(["java", "-cp", f"{tmp_path / 'out'}:{runtime}", "MainKt", str(i)], timeout=60)
-        assert out.returncode == 0, (i, out)
+        out = run_artifact(artifact, [i], timeout_s=60)
+        assert out.exit_code == 0, (i, out)
