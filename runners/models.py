@@ -160,6 +160,9 @@ class Finding(models.Model):
     confirmed_hangs = models.PositiveIntegerField(default=0)
     # The program with the shortest effect text that shows it.
     example = models.ForeignKey(Program, null=True, on_delete=models.SET_NULL, related_name="+")
+    # The last `manage.py bisect` of the example across releases (runners.bisect.Bisection).
+    bisection = models.JSONField(null=True, blank=True)
+    bisected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-last_seen"]

@@ -1,0 +1,95 @@
+"""`manage.py bisect FINDING_ID [--times K]`: on which releases does a finding's program fail?
+
+Runs the finding's example program on every installed toolchain of its
+language (oldest first), `--times` runs each, prints a table and the last bad
+and first good release, and stores the result on the finding (its page shows
+it). Exit 0 when a first good release was found, 1 when the bug is seen up to
+the newest release tried (or nowhere), 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from runners.bisect import VersionResult, bisect_program
+from runners.campaigns import program_object
+from runners.models import Execution, Finding
+from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+
+
+class Command(BaseCommand):
+    help = "Bisect a finding across the installed releases of its language."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("finding_id", type=int)
+        parser.add_argument("--times", type=int, default=5, help="runs per release (default 5)")
+        parser.add_argument(
+            "--repetitions", type=int, help="body repetitions (default: as in its finding)"
+        )
+        parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
+        parser.add_argument(
+            "--any-finding",
+            action="store_true",
+            help="count any crash or hang as bad, not only this finding's signature",
+        )
+        parser.add_argument("--sandbox", choices=BACKENDS)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            finding = Finding.objects.select_related("example").get(pk=options["finding_id"])
+        except Finding.DoesNotExist:
+            raise CommandError(f"no finding {options['finding_id']}", returncode=2) from None
+        if finding.example is None:
+            raise CommandError(f"finding {finding.pk} has no example program", returncode=2)
+        if not 1 <= options["times"] <= 1000:
+            raise CommandError("--times must be from 1 to 1000", returncode=2)
+        try:
+            program = program_object(finding.example)
+            sandbox = get_sandbox(options["sandbox"])
+        except SandboxUnavailable as exc:
+            raise CommandError(exc.reason, returncode=2) from exc
+        except ValueError as exc:
+            raise CommandError(str(exc), returncode=2) from exc
+        repetitions = options["repetitions"] or _repetitions_seen(finding)
+        self.stdout.write(
+            f"bisecting finding {finding.pk} ({finding.signature[:100]}) with program "
+            f"{finding.example_id}: {options['times']} runs per release, "
+            f"{repetitions} repetitions, timeout {options['timeout']:g} s"
+        )
+
+        def show(r: VersionResult) -> None:
+            state = "bad" if r.bad else "undecided" if not r.decided else "not seen"
+            self.stdout.write(
+                f"  {r.version:10} {r.toolchain_id:42} {r.bad_runs}/{r.runs} bad  {state}"
+            )
+
+        bisection = bisect_program(
+            program,
+            finding.language,
+            sandbox=sandbox,
+            times=options["times"],
+            repetitions=repetitions,
+            timeout_s=options["timeout"],
+            signature=None if options["any_finding"] else finding.signature,
+            on_result=show,
+        )
+        finding.bisection = bisection.as_dict()
+        finding.bisected_at = timezone.now()
+        finding.save(update_fields=["bisection", "bisected_at"])
+        self.stdout.write(bisection.summary())
+        if bisection.first_good is None:
+            raise CommandError(bisection.summary(), returncode=1)
+
+
+def _repetitions_seen(finding: Finding) -> int:
+    """The repetitions of the campaign run that showed the finding first (1 if unknown)."""
+    first = (
+        Execution.objects.filter(finding=finding, campaign__isnull=False)
+        .select_related("campaign")
+        .order_by("created_at")
+        .first()
+    )
+    return first.campaign.repetitions if first and first.campaign else 1

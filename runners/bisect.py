@@ -1,0 +1,141 @@
+"""Bisection across releases: on which toolchain versions does a program show its bug?
+
+`bisect_program` runs one program on every installed toolchain of a language,
+oldest first, several times each, and calls a version *bad* when any run is a
+finding (crash or timeout; with `signature`, only that finding counts).
+`boundary` turns the per-version results into the answer a bug report wants:
+the last bad release and the first good one after it. Races show only in some
+runs, so "good" means "not seen in `times` runs", and the result says so.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.lambda_chan import Program
+from runners.execute import DEFAULT_KOTLIN_THREADS, Target, Triage, execute_batch
+from runners.sandbox import Limits, Sandbox
+from runners.toolchains import Toolchain, installed_toolchains, version_key
+
+
+@dataclass(frozen=True)
+class VersionResult:
+    toolchain_id: str
+    version: str
+    runs: int
+    bad_runs: int
+    signatures: tuple[str, ...]  # of the bad runs, distinct, in order seen
+    errors: int = 0  # compile or infrastructure errors: neither bad nor good
+
+    @property
+    def bad(self) -> bool:
+        return self.bad_runs > 0
+
+    @property
+    def decided(self) -> bool:
+        return self.bad or self.errors == 0
+
+
+@dataclass(frozen=True)
+class Bisection:
+    language: str
+    results: tuple[VersionResult, ...]
+    last_bad: VersionResult | None
+    first_good: VersionResult | None
+
+    def summary(self) -> str:
+        if self.last_bad is None:
+            return "not seen on any version tried"
+        if self.first_good is None:
+            return f"seen up to the newest version tried ({self.last_bad.version})"
+        return f"last bad {self.last_bad.version}, first good {self.first_good.version}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "language": self.language,
+            "summary": self.summary(),
+            "last_bad": self.last_bad.version if self.last_bad else None,
+            "first_good": self.first_good.version if self.first_good else None,
+            "results": [
+                {
+                    "toolchain": r.toolchain_id,
+                    "version": r.version,
+                    "runs": r.runs,
+                    "bad_runs": r.bad_runs,
+                    "errors": r.errors,
+                    "signatures": list(r.signatures),
+                }
+                for r in self.results
+            ],
+        }
+
+
+def boundary(results: Sequence[VersionResult]) -> tuple[VersionResult | None, VersionResult | None]:
+    """(last bad, first good after it) over results sorted oldest first.
+
+    Versions whose runs all failed to compile or run decide nothing and are
+    skipped; the first good is the first decided, not-bad version after the
+    last bad one.
+    """
+    last_bad_index = max((i for i, r in enumerate(results) if r.bad), default=None)
+    if last_bad_index is None:
+        return None, None
+    first_good = next((r for r in results[last_bad_index + 1 :] if r.decided and not r.bad), None)
+    return results[last_bad_index], first_good
+
+
+def bisect_program(
+    program: Program,
+    language: str,
+    *,
+    sandbox: Sandbox,
+    times: int = 5,
+    repetitions: int = 1000,
+    timeout_s: float = 30.0,
+    signature: str | None = None,
+    toolchains: Sequence[Toolchain] | None = None,
+    on_result: Callable[[VersionResult], None] | None = None,
+) -> Bisection:
+    """Run `program` `times` times on each toolchain (default: every installed one)."""
+    chosen = sorted(
+        toolchains if toolchains is not None else installed_toolchains(language),
+        key=lambda t: (version_key(t.version), t.id),
+    )
+    results = []
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-bisect-") as tmp:
+        for toolchain in chosen:
+            options = dict(toolchain.render_options())
+            if language == "kotlin":
+                options["threads"] = DEFAULT_KOTLIN_THREADS
+            target = Target(
+                toolchain, repetitions=repetitions, render_options=tuple(options.items())
+            )
+            report = execute_batch(
+                [program] * times,
+                target,
+                workdir=Path(tmp) / toolchain.id,
+                sandbox=sandbox,
+                limits=Limits(timeout_s=timeout_s),
+                triage=Triage(retries=0),
+            )
+            seen: dict[str, None] = {}
+            bad = errors = 0
+            for execution in report.executions:
+                verdict = execution.classification
+                if verdict.is_finding and (signature is None or verdict.signature == signature):
+                    bad += 1
+                    seen.setdefault(verdict.signature, None)
+                elif not verdict.is_finding and verdict.outcome.value != "terminated":
+                    errors += 1
+            result = VersionResult(toolchain.id, toolchain.version, times, bad, tuple(seen), errors)
+            results.append(result)
+            if on_result:
+                on_result(result)
+    last_bad, first_good = boundary(results)
+    return Bisection(language, tuple(results), last_bad, first_good)
+
+
+__all__ = ["Bisection", "VersionResult", "bisect_program", "boundary"]

@@ -1,0 +1,112 @@
+"""Bisection across releases: the boundary logic, and real runs on the installed Go versions."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from django.utils import timezone
+
+from runners.bisect import VersionResult, bisect_program, boundary
+from runners.campaigns import build_from_effect, store_program
+from runners.models import Finding
+from runners.sandbox import get_sandbox
+from runners.toolchains import installed_toolchains
+from tests.runners.conftest import require_toolchain
+
+
+def result(version: str, bad: int, runs: int = 5, errors: int = 0) -> VersionResult:
+    return VersionResult(f"kotlin-x-coroutines-{version}", version, runs, bad, (), errors)
+
+
+def test_boundary_is_last_bad_and_first_good_after_it() -> None:
+    results = [result("0.19", 2), result("0.22.5", 1), result("1.0.1", 3), result("1.3.3", 0)]
+    last_bad, first_good = boundary(results)
+    assert (last_bad.version, first_good.version) == ("1.0.1", "1.3.3")
+
+
+def test_boundary_skips_versions_that_decided_nothing() -> None:
+    # 1.3.2 failed to compile every time: it is neither bad nor good.
+    results = [result("1.0.1", 1), result("1.3.2", 0, errors=5), result("1.3.3", 0)]
+    assert boundary(results)[1].version == "1.3.3"
+
+
+def test_boundary_when_bad_up_to_the_newest_or_never_bad() -> None:
+    assert boundary([result("1.0", 0), result("1.1", 1)]) == (result("1.1", 1), None)
+    assert boundary([result("1.0", 0), result("1.1", 0)]) == (None, None)
+
+
+def test_boundary_reports_the_last_bad_even_after_a_good_gap() -> None:
+    # A race missed in a few runs of 0.22.5 must not make 0.22.5 the "first good".
+    results = [result("0.19", 1), result("0.22.5", 0), result("1.0.1", 2), result("1.3.3", 0)]
+    last_bad, first_good = boundary(results)
+    assert (last_bad.version, first_good.version) == ("1.0.1", "1.3.3")
+
+
+STUCK = "Spawn(Get(c2)) ; Get(c1)"  # deadlocks on every runtime
+
+
+@pytest.mark.slow
+def test_deadlock_is_bad_on_every_installed_go() -> None:
+    require_toolchain("go")
+    built = build_from_effect(STUCK, 1)
+    bisection = bisect_program(
+        built.program, "go", sandbox=get_sandbox("local"), times=2, repetitions=1, timeout_s=10
+    )
+    assert [r.version for r in bisection.results] == sorted(
+        (t.version for t in installed_toolchains("go")),
+        key=lambda v: tuple(int(p) for p in v.split(".")),
+    )
+    assert all(r.bad_runs == 2 for r in bisection.results)
+    assert bisection.first_good is None
+    assert bisection.summary().startswith("seen up to the newest version tried")
+
+
+@pytest.mark.slow
+def test_terminating_program_is_not_seen_anywhere() -> None:
+    require_toolchain("go")
+    built = build_from_effect("Spawn(Put(c1)) ; Get(c1)", 1)
+    bisection = bisect_program(
+        built.program, "go", sandbox=get_sandbox("local"), times=2, repetitions=5, timeout_s=10
+    )
+    assert bisection.last_bad is None
+    assert bisection.summary() == "not seen on any version tried"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_bisect_command_stores_the_result_on_the_finding(client) -> None:  # noqa: ANN001
+    require_toolchain("go")
+    program = store_program(build_from_effect(STUCK, 1))
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="go | deadlock | chan receive×2",
+        outcome="crash",
+        language="go",
+        title="exit 2: all goroutines are asleep - deadlock!",
+        first_seen=now,
+        last_seen=now,
+        example=program,
+    )
+    out = StringIO()
+    with pytest.raises(CommandError) as failed:
+        call_command("bisect", str(finding.pk), "--times", "2", "--timeout", "10", stdout=out)
+    assert failed.value.returncode == 1  # seen up to the newest Go: no first good
+    finding.refresh_from_db()
+    assert finding.bisection["last_bad"] is not None
+    assert finding.bisection["first_good"] is None
+    assert {r["bad_runs"] for r in finding.bisection["results"]} == {2}
+    assert "2/2 bad" in out.getvalue()
+    page = client.get(reverse("finding_detail", args=[finding.pk])).content.decode()
+    assert "seen up to the newest version tried" in page
+    assert page.count("2 / 2") == len(finding.bisection["results"])
+
+
+@pytest.mark.django_db
+def test_bisect_command_unknown_finding_exits_2() -> None:
+    with pytest.raises(CommandError) as failed:
+        call_command("bisect", "999999")
+    assert failed.value.returncode == 2
