@@ -18,12 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.pipeline import generate_program  # noqa: E402
 from generator.render import supports  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
-from runners.execute import Target, execute_batch  # noqa: E402
+from runners.execute import execute_batch, make_target  # noqa: E402
 from runners.sandbox import Limits, get_sandbox  # noqa: E402
-from runners.toolchains import find_toolchain  # noqa: E402
 from runners.verdicts import Outcome  # noqa: E402
-
-BUILD_FLAGS = {"crystal": ("-Dpreview_mt",)}
 
 
 @dataclass(frozen=True)
@@ -58,14 +55,9 @@ def programs(language: str, count: int, first_seed: int, options: dict) -> list:
 def measure(
     language: str, *, naive: int, batched: int, batch_size: int, sandbox: str, repetitions: int
 ) -> tuple[Rate, Rate]:
-    toolchain = find_toolchain(language)
-    options = toolchain.render_options()
-    target = Target(
-        toolchain,
-        repetitions=repetitions,
-        render_options=tuple(options.items()),
-        build_flags=BUILD_FLAGS.get(language, ()),
-    )
+    # The configuration `manage.py fuzz` runs (Kotlin on its thread pool included).
+    target = make_target(language, repetitions=repetitions)
+    options = dict(target.render_options)
     box = get_sandbox(sandbox)
     limits = Limits(timeout_s=30)
     rates = []

@@ -581,12 +581,7 @@ def program_view(state: State) -> ProgramView:
     """Build, check, render and highlight the program of `state`."""
     start = time.perf_counter()
     built = build(state)
-    fired: tuple[str, ...] = ()
-    if built.source == Program.Source.GENERATED:
-        # build_generated does not keep which rules fired; ask the generator again (cheap).
-        from generator.pipeline import generate_program
-
-        fired = generate_program(state.seed, state.settings).fired
+    fired = built.fired
     pretty = pretty_effect(built.effect)
     lam = built.lambda_text
     return ProgramView(

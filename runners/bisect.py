@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.lambda_chan import Program
-from runners.execute import DEFAULT_KOTLIN_THREADS, Target, Triage, execute_batch
+from runners.execute import Triage, execute_batch, target_for
 from runners.sandbox import Limits, Sandbox
 from runners.toolchains import Toolchain, installed_toolchains, version_key
 
@@ -107,12 +107,7 @@ def bisect_program(
     results = []
     with tempfile.TemporaryDirectory(prefix="chanfuzz-bisect-") as tmp:
         for toolchain in chosen:
-            options = dict(toolchain.render_options())
-            if language == "kotlin":
-                options["threads"] = DEFAULT_KOTLIN_THREADS
-            target = Target(
-                toolchain, repetitions=repetitions, render_options=tuple(options.items())
-            )
+            target = target_for(toolchain, repetitions=repetitions)
             report = execute_batch(
                 [program] * times,
                 target,

@@ -20,6 +20,7 @@ that runs it needs only the campaign's row to regenerate it.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import random
 import uuid
@@ -91,9 +92,11 @@ class BuiltProgram:
     seed: int
     settings: dict[str, int] | None
     version: str
+    fired: tuple[str, ...] = ()  # the rules that built it, for generated programs
 
-    @property
+    @functools.cached_property
     def lambda_text(self) -> str:
+        # Used for the id and for display: printed once.
         return lambda_chan.to_text(self.program)
 
     @property
@@ -104,7 +107,7 @@ class BuiltProgram:
 def build_generated(seed: int, settings: GeneratorSettings) -> BuiltProgram:
     g = generate_program(seed, settings)
     return BuiltProgram(
-        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version
+        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version, g.fired
     )
 
 

@@ -70,19 +70,25 @@ def make_target(
     repetitions: int = 10,
     threads: int | None = None,
 ) -> Target:
-    """The target for a language and version (ToolchainUnavailable when not installed).
+    """The target for a language and version (ToolchainUnavailable when not installed)."""
+    return target_for(find_toolchain(language, version), repetitions=repetitions, threads=threads)
 
-    `threads` is Kotlin's dispatcher pool size (0: the library's default dispatcher).
+
+def target_for(
+    toolchain: Toolchain, *, repetitions: int = 10, threads: int | None = None
+) -> Target:
+    """How programs are rendered and built for `toolchain`: its own render options
+    (package layout, duplicate clauses), the parallel scheduler, and for Kotlin a
+    dispatcher pool of `threads` (default DEFAULT_KOTLIN_THREADS; 0: the library's).
     """
-    toolchain = find_toolchain(language, version)
     options = dict(toolchain.render_options())
-    if language == "kotlin":
+    if toolchain.language == "kotlin":
         options["threads"] = DEFAULT_KOTLIN_THREADS if threads is None else threads
     return Target(
         toolchain,
         repetitions=repetitions,
         render_options=tuple(sorted(options.items())),
-        build_flags=PARALLEL_BUILD_FLAGS.get(language, ()),
+        build_flags=PARALLEL_BUILD_FLAGS.get(toolchain.language, ()),
     )
 
 

@@ -19,14 +19,13 @@ from generator import effects
 from generator.pipeline import generate_program
 from generator.render import supports
 from generator.settings import PRESETS
-from runners.execute import Target, Triage, execute_batch
+from runners.execute import Triage, execute_batch, target_for
 from runners.sandbox import Limits, SandboxUnavailable, get_sandbox
 from runners.toolchains import ToolchainUnavailable, find_toolchain
 from runners.verdicts import Outcome
 
 PER_PRESET = 17
 BATCH = 51
-BUILD_FLAGS = {"crystal": ("-Dpreview_mt",)}
 
 
 def _require(what: str, error: Exception) -> None:
@@ -46,7 +45,9 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
         sandbox = get_sandbox("local")
     except SandboxUnavailable as exc:
         _require("local sandbox", exc)
-    options = toolchain.render_options()
+    # Exactly what `manage.py fuzz` runs: render options, scheduler flags, Kotlin's pool.
+    target = target_for(toolchain, repetitions=5)
+    options = dict(target.render_options)
     generated = [
         generate_program(seed, settings)
         for settings in PRESETS.values()
@@ -54,12 +55,6 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
     ]
     generated = [g for g in generated if supports(g.program, language, **options)]
     assert len(generated) >= 100
-    target = Target(
-        toolchain,
-        repetitions=5,
-        render_options=tuple(options.items()),
-        build_flags=BUILD_FLAGS.get(language, ()),
-    )
     failures = []
     for start in range(0, len(generated), BATCH):
         chunk = generated[start : start + BATCH]
