@@ -1,8 +1,9 @@
 """Bisection across releases: on which toolchain versions does a program show its bug?
 
 `bisect_program` runs one program on every installed toolchain of a language,
-oldest first, several times each, and calls a version *bad* when any run is a
-finding (crash or timeout; with `signature`, only that finding counts).
+oldest first, several times each (`runs_on`: one compile, then the runs), and
+calls a version *bad* when any run is a finding (crash or timeout; with
+`signature` or `matches`, only the finding asked for counts).
 `boundary` turns the per-version results into the answer a bug report wants:
 the last bad release and the first good one after it. Races show only in some
 runs, so "good" means "not seen in `times` runs", and the result says so.
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.lambda_chan import Program
-from runners.execute import Triage, execute_batch, target_for
+from generator.render import render_batch
+from runners.build import CompileError, build
+from runners.execute import Triage, run_one, target_for
 from runners.sandbox import Limits, Sandbox
 from runners.toolchains import Toolchain, installed_toolchains, version_key
 
@@ -87,6 +90,62 @@ def boundary(results: Sequence[VersionResult]) -> tuple[VersionResult | None, Ve
     return results[last_bad_index], first_good
 
 
+def runs_on(
+    program: Program,
+    toolchain: Toolchain,
+    *,
+    sandbox: Sandbox,
+    times: int,
+    repetitions: int = 1000,
+    timeout_s: float = 30.0,
+    signature: str | None = None,
+    matches: Callable[[str], bool] | None = None,
+    stop_at_bad: bool = False,
+    render_seed: int = 0,
+    workdir: Path,
+) -> VersionResult:
+    """Compile `program` once for `toolchain` and run it up to `times` times.
+
+    A run is bad when it is a finding with `signature` (any finding when None)
+    and, with `matches`, a signature `matches` accepts (one bug can have
+    several signatures: both sides of a recursion, a package renamed).
+    `stop_at_bad` ends at the first bad run (a regression check needs one).
+    A program that does not compile counts as `times` errors.
+    """
+    target = target_for(toolchain, repetitions=repetitions)
+    source = render_batch(
+        [program],
+        target.language,
+        seed=render_seed,
+        repetitions=target.repetitions,
+        **dict(target.render_options),
+    )
+    try:
+        artifact = build(toolchain, source, workdir, flags=target.build_flags)
+    except CompileError:
+        return VersionResult(toolchain.id, toolchain.version, times, 0, (), errors=times)
+    seen: dict[str, None] = {}
+    bad = errors = runs = 0
+    for _ in range(times):
+        runs += 1
+        verdict = run_one(
+            target, artifact, 0, sandbox=sandbox, limits=Limits(timeout_s=timeout_s),
+            triage=Triage(retries=0),
+        ).classification  # fmt: skip
+        if (
+            verdict.is_finding
+            and (signature is None or verdict.signature == signature)
+            and (matches is None or matches(verdict.signature))
+        ):
+            bad += 1
+            seen.setdefault(verdict.signature, None)
+            if stop_at_bad:
+                break
+        elif not verdict.is_finding and verdict.outcome.value != "terminated":
+            errors += 1
+    return VersionResult(toolchain.id, toolchain.version, runs, bad, tuple(seen), errors)
+
+
 def bisect_program(
     program: Program,
     language: str,
@@ -96,10 +155,14 @@ def bisect_program(
     repetitions: int = 1000,
     timeout_s: float = 30.0,
     signature: str | None = None,
+    matches: Callable[[str], bool] | None = None,
     toolchains: Sequence[Toolchain] | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
 ) -> Bisection:
-    """Run `program` `times` times on each toolchain (default: every installed one)."""
+    """Run `program` `times` times on each toolchain (default: every installed one).
+
+    What counts as bad: see `runs_on`.
+    """
     chosen = sorted(
         toolchains if toolchains is not None else installed_toolchains(language),
         key=lambda t: (version_key(t.version), t.id),
@@ -107,25 +170,13 @@ def bisect_program(
     results = []
     with tempfile.TemporaryDirectory(prefix="chanfuzz-bisect-") as tmp:
         for toolchain in chosen:
-            target = target_for(toolchain, repetitions=repetitions)
-            report = execute_batch(
-                [program] * times,
-                target,
-                workdir=Path(tmp) / toolchain.id,
-                sandbox=sandbox,
-                limits=Limits(timeout_s=timeout_s),
-                triage=Triage(retries=0),
-            )
-            seen: dict[str, None] = {}
-            bad = errors = 0
-            for execution in report.executions:
-                verdict = execution.classification
-                if verdict.is_finding and (signature is None or verdict.signature == signature):
-                    bad += 1
-                    seen.setdefault(verdict.signature, None)
-                elif not verdict.is_finding and verdict.outcome.value != "terminated":
-                    errors += 1
-            result = VersionResult(toolchain.id, toolchain.version, times, bad, tuple(seen), errors)
+            workdir = Path(tmp) / toolchain.id
+            workdir.mkdir(parents=True)
+            workdir.chmod(0o755)
+            result = runs_on(
+                program, toolchain, sandbox=sandbox, times=times, repetitions=repetitions,
+                timeout_s=timeout_s, signature=signature, matches=matches, workdir=workdir,
+            )  # fmt: skip
             results.append(result)
             if on_result:
                 on_result(result)
@@ -133,4 +184,4 @@ def bisect_program(
     return Bisection(language, tuple(results), last_bad, first_good)
 
 
-__all__ = ["Bisection", "VersionResult", "bisect_program", "boundary"]
+__all__ = ["Bisection", "VersionResult", "bisect_program", "boundary", "runs_on"]

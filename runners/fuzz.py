@@ -23,6 +23,10 @@ from runners.sandbox import Limits, Sandbox
 from runners.verdicts import Outcome
 
 
+class _FirstFinding(Exception):
+    """Raised from the result callback to end a stop-at-first run mid-batch."""
+
+
 @dataclass
 class Finding:
     """Programs whose runs share one signature: one bug, however many programs show it."""
@@ -44,16 +48,23 @@ class FuzzSummary:
     outcomes: Counter[Outcome] = field(default_factory=Counter)
     findings: dict[str, Finding] = field(default_factory=dict)
     errors: list[tuple[int, Outcome, str]] = field(default_factory=list)  # compile/infra
+    # When the first finding came: seconds since the run started (generation and
+    # compiling included) and how many programs had run by then.
+    first_finding_s: float | None = None
+    first_finding_programs: int | None = None
+    stopped_early: bool = False
 
     @property
     def per_minute(self) -> float:
         return 60 * self.count / self.seconds if self.seconds else 0.0
 
-    def record(self, generated: Generated, execution: Execution) -> None:
+    def record(self, generated: Generated, execution: Execution, elapsed_s: float) -> None:
         self.count += 1
         verdict = execution.classification
         self.outcomes[verdict.outcome] += 1
         if verdict.is_finding:
+            if self.first_finding_s is None:
+                self.first_finding_s, self.first_finding_programs = elapsed_s, self.count
             finding = self.findings.setdefault(
                 verdict.signature, Finding(verdict.signature, verdict.outcome, verdict.reason)
             )
@@ -76,8 +87,15 @@ def fuzz(
     triage: Triage = DEFAULT_TRIAGE,
     workdir: Path | None = None,
     on_result: Callable[[Generated, Execution], None] | None = None,
+    stop_at_first: bool = False,
+    use_cache: bool = True,
 ) -> FuzzSummary:
-    """Run `count` generated programs (seeds seed, seed+1, …) on `target`."""
+    """Run `count` generated programs (seeds seed, seed+1, …) on `target`.
+
+    `stop_at_first` ends the run at the first finding (time-to-bug figures);
+    `use_cache=False` compiles every batch even when the artifact cache has it,
+    so a timing includes the compiles a first run on a fresh machine pays.
+    """
     summary = FuzzSummary(target.label)
     options = dict(target.render_options)
     start = time.perf_counter()
@@ -96,20 +114,27 @@ def fuzz(
 
             def record(execution: Execution, chunk: list[Generated] = chunk) -> None:
                 generated = chunk[execution.index]
-                summary.record(generated, execution)
+                summary.record(generated, execution, time.perf_counter() - start)
                 if on_result:
                     on_result(generated, execution)
+                if stop_at_first and summary.findings:
+                    raise _FirstFinding
 
-            report = execute_batch(
-                [g.program for g in chunk],
-                target,
-                workdir=build_dir,
-                sandbox=sandbox,
-                limits=limits,
-                render_seed=chunk[0].seed if chunk else 0,
-                triage=triage,
-                on_result=record,
-            )
+            try:
+                report = execute_batch(
+                    [g.program for g in chunk],
+                    target,
+                    workdir=build_dir,
+                    sandbox=sandbox,
+                    limits=limits,
+                    render_seed=chunk[0].seed if chunk else 0,
+                    triage=triage,
+                    on_result=record,
+                    use_cache=use_cache,
+                )
+            except _FirstFinding:
+                summary.stopped_early = True
+                break
             summary.compile_s += report.compile_s
     summary.seconds = time.perf_counter() - start
     return summary

@@ -25,6 +25,7 @@ Command line::
     python -m runners.install kotlin 0.22.5 [--kotlin 1.2.71]
     python -m runners.install go 1.22.12
     python -m runners.install defaults          # what toolchains/kotlin/versions.txt lists
+    python -m runners.install kotlin-all        # every release in toolchains/kotlin/releases.txt
     python -m runners.install kotlin-releases   # regenerate toolchains/kotlin/releases.txt
 """
 
@@ -59,6 +60,7 @@ from runners.toolchains import (
     go_proxy_versions,
     kotlin_pairing,
     kotlin_release,
+    kotlin_releases,
     kotlin_specs,
     toolchains_dir,
     version_key,
@@ -547,6 +549,21 @@ def install_defaults(log: Log = _stderr_log) -> list[Path]:
     ]
 
 
+def install_all_kotlin(log: Log = _stderr_log) -> dict[str, str]:
+    """Every release of toolchains/kotlin/releases.txt; {version: why} for those that failed.
+
+    Installed ones return at once, so a re-run only retries what is missing.
+    """
+    failed = {}
+    for release in kotlin_releases():
+        try:
+            install_kotlin(release.version, log=log)
+        except InstallError as error:
+            failed[release.version] = str(error)
+            log(f"kotlin {release.version}: install failed: {error}")
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m runners.install", description=__doc__.split("\n")[0]
@@ -560,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("version")
     go.add_argument("--force", action="store_true")
     sub.add_parser("defaults", help="install what toolchains/kotlin/versions.txt lists")
+    sub.add_parser("kotlin-all", help="install every release toolchains/kotlin/releases.txt lists")
     sub.add_parser(
         "kotlin-releases", help=f"regenerate {KOTLIN_RELEASES_FILE.name} from Maven Central"
     )
@@ -573,6 +591,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "defaults":
             for path in install_defaults():
                 print(path)
+        elif args.command == "kotlin-all":
+            failed = install_all_kotlin()
+            if failed:
+                print(f"install failed for {', '.join(failed)}", file=sys.stderr)
+                return 1
         elif args.command == "kotlin-releases":
             write_kotlin_releases(central_kotlin_releases())
             print(KOTLIN_RELEASES_FILE)

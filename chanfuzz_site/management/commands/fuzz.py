@@ -3,7 +3,8 @@
 Runs without Redis or the database: generates `--count` programs (seeds
 `--seed`, `--seed`+1, …), runs them sandboxed in batches, shows a progress bar
 and ends with a summary: counts per verdict, programs per minute, and the
-findings grouped by signature with the seeds that reproduce them.
+findings grouped by signature with the seeds that reproduce them, and how long
+the first finding took (`--stop-at-first` ends the run there).
 Exit 0 when nothing was found, 1 when something was, 2 on bad arguments or
 an unavailable toolchain or sandbox.
 """
@@ -52,6 +53,14 @@ class Command(BaseCommand):
             "--sandbox", choices=BACKENDS, help="default: $CHANFUZZ_SANDBOX, else local"
         )
         parser.add_argument("--no-progress", action="store_true")
+        parser.add_argument(
+            "--stop-at-first", action="store_true", help="stop at the first finding"
+        )
+        parser.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="compile every batch even if the artifact cache has it (honest timings)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         count, timeout = options["count"], options["timeout"]
@@ -99,6 +108,8 @@ class Command(BaseCommand):
                 batch_size=options["batch_size"],
                 triage=Triage(retries=options["retries"]),
                 on_result=progress,
+                stop_at_first=options["stop_at_first"],
+                use_cache=not options["no_cache"],
             )
         finally:
             bar.close()
@@ -116,6 +127,12 @@ def format_summary(summary: FuzzSummary) -> str:
     ]
     if summary.skipped:
         lines.append(f"skipped     {summary.skipped} the language cannot express")
+    if summary.first_finding_s is not None:
+        stopped = " (stopped there)" if summary.stopped_early else ""
+        lines.append(
+            f"first       finding after {summary.first_finding_s:.1f} s, "
+            f"at program {summary.first_finding_programs}{stopped}"
+        )
     lines.append("")
     lines.append(f"{'verdict':15} {'programs':>8}")
     for outcome in Outcome:
@@ -123,9 +140,7 @@ def format_summary(summary: FuzzSummary) -> str:
     lines.append("")
     if not summary.findings:
         lines.append("findings    none")
-    for n, finding in enumerate(
-        sorted(summary.findings.values(), key=lambda f: -len(f.seeds)), 1
-    ):
+    for n, finding in enumerate(sorted(summary.findings.values(), key=lambda f: -len(f.seeds)), 1):
         seeds = ", ".join(map(str, finding.seeds[:10]))
         more = f" (+{len(finding.seeds) - 10} more)" if len(finding.seeds) > 10 else ""
         lines.append(f"finding {n}   {finding.outcome.value}: {finding.signature}")

@@ -1,0 +1,261 @@
+"""`manage.py kotlin_report`: regenerate docs/kotlin-report.md (issue #7) by running it all.
+
+Steps, in order (`--steps` picks some; the others keep their figures from the
+previous docs/kotlin-report.json):
+
+- `install`   every kotlinx.coroutines release of toolchains/kotlin/releases.txt
+              that is not installed yet (Maven Central; about 10–30 s each);
+- `campaigns` Table 2 (one campaign per heuristic on `--release`) and the
+              release sweep (one campaign over every installed release),
+              queued through RQ and waited for; `--workers N` starts N RQ
+              workers (and a private Redis when REDIS_URL does not answer)
+              for the duration, 0 relies on workers already running;
+- `first`     time to the first finding: `--first-trials` fuzz runs from fresh
+              seeds on `--release`, compiling everything (run on a quiet machine);
+- `fixture`   the shortest program that revealed the bug, run `--fixture-runs`
+              times on every installed release; writes the regression fixture
+              (tests/runners/fixtures/kotlin_select_overflow.json) and stores
+              the bisection on the program's finding.
+
+The campaigns' figures are always read back from the database, so
+`--steps none` rewrites the Markdown from what is there. Campaigns are found
+again by name: a run cut off halfway resumes them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from runners import kotlin_report as report
+from runners.bisect import VersionResult
+from runners.campaigns import CampaignProgress
+from runners.install import install_all_kotlin
+from runners.local_workers import local_workers
+from runners.models import Campaign, Finding
+from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.toolchains import kotlin_releases as registry_releases
+
+STEPS = ("install", "campaigns", "first", "fixture")
+DOCS = settings.BASE_DIR / "docs"
+FIXTURE = settings.BASE_DIR / "tests" / "runners" / "fixtures" / "kotlin_select_overflow.json"
+
+
+class Command(BaseCommand):
+    help = "Run the kotlinx.coroutines reproduction (issue #7) and write docs/kotlin-report.md."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        defaults = report.ReportPlan()
+        parser.add_argument(
+            "--steps", default=",".join(STEPS), help=f"comma-separated of {STEPS}, or none"
+        )
+        parser.add_argument("--release", default=defaults.release, help="buggy release of Table 2")
+        parser.add_argument("--programs", type=int, default=defaults.programs, help="per heuristic")
+        parser.add_argument("--heuristics", default=defaults.heuristics)
+        parser.add_argument("--sweep-programs", type=int, default=defaults.sweep_programs)
+        parser.add_argument("--repetitions", type=int, default=defaults.repetitions)
+        parser.add_argument("--first-trials", type=int, default=defaults.first_trials)
+        parser.add_argument("--fixture-runs", type=int, default=defaults.fixture_runs)
+        parser.add_argument("--fixture-repetitions", type=int, default=defaults.fixture_repetitions)
+        parser.add_argument(
+            "--workers", type=int, default=2, help="RQ workers to start (0: use running ones)"
+        )
+        parser.add_argument("--sandbox", choices=BACKENDS)
+        parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
+        parser.add_argument("--fixture-file", type=Path, default=FIXTURE)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        steps = {s for s in options["steps"].split(",") if s and s != "none"}
+        if unknown := steps - set(STEPS):
+            raise CommandError(
+                f"unknown steps {sorted(unknown)}: choose from {STEPS}", returncode=2
+            )
+        plan = report.ReportPlan(
+            release=options["release"],
+            heuristics=options["heuristics"].upper(),
+            programs=options["programs"],
+            sweep_programs=options["sweep_programs"],
+            repetitions=options["repetitions"],
+            first_trials=options["first_trials"],
+            fixture_runs=options["fixture_runs"],
+            fixture_repetitions=options["fixture_repetitions"],
+        )
+        if not set(plan.heuristics) <= set(report.PAPER_KOTLIN) or not plan.heuristics:
+            raise CommandError("--heuristics: letters from A to F", returncode=2)
+        if not 1 <= plan.programs <= 100_000 or not 0 <= plan.sweep_programs <= 100_000:
+            raise CommandError("--programs 1…100000, --sweep-programs 0…100000", returncode=2)
+        if not 0 <= options["workers"] <= 16:
+            raise CommandError("--workers must be from 0 to 16", returncode=2)
+        try:
+            sandbox = get_sandbox(options["sandbox"])
+        except SandboxUnavailable as exc:
+            raise CommandError(exc.reason, returncode=2) from exc
+
+        json_path = options["output"] / "kotlin-report.json"
+        data: dict[str, Any] = json.loads(json_path.read_text()) if json_path.exists() else {}
+        started = time.monotonic()
+
+        if "install" in steps:
+            self._install_all()
+        releases = report.kotlin_releases()
+        if not any(t.version == plan.release for t in releases):
+            raise CommandError(
+                f"kotlinx.coroutines {plan.release} is not installed: "
+                f"manage.py toolchains install kotlin {plan.release}",
+                returncode=2,
+            )
+        data["plan"] = report.plan_dict(plan)
+        data["registry_releases"] = [r.version for r in registry_releases()]
+        data["installed_toolchains"] = {t.version: t.id for t in releases}
+
+        if "campaigns" in steps:
+            self._run_campaigns(plan, releases, options["workers"])
+        self._read_campaigns(plan, releases, data)
+
+        if "first" in steps:
+            self.stdout.write(
+                f"time to the first finding: {plan.first_trials} trials on {plan.release}"
+            )
+            trials = report.first_finding_trials(
+                plan,
+                sandbox=sandbox,
+                on_trial=lambda t: self.stdout.write(
+                    f"  seeds {t.seed}…: {'found' if t.found else 'nothing'} after "
+                    f"{t.seconds:.1f} s, {t.programs} programs"
+                ),
+            )
+            data["first_finding"] = {
+                **report.trials_summary(trials),
+                "measured_at": report.now_iso(),
+            }
+
+        if "fixture" in steps:
+            self._fixture(plan, data, sandbox, options["fixture_file"])
+
+        data["generated_at"] = report.now_iso()
+        self._write(data, options["output"])
+        self.stdout.write(f"done in {time.monotonic() - started:.0f} s")
+
+    # ------------------------------------------------------------ steps
+
+    def _install_all(self) -> None:
+        self.stdout.write("installing every kotlinx.coroutines release not installed yet")
+        failed = install_all_kotlin(log=lambda line: self.stdout.write(f"  {line}"))
+        for version, why in failed.items():
+            self.stderr.write(f"kotlinx.coroutines {version}: not installed: {why[:300]}")
+
+    def _run_campaigns(self, plan: report.ReportPlan, releases: list[Any], workers: int) -> None:
+        last_line: dict[int, str] = {}
+
+        def show(campaign: Campaign, progress: CampaignProgress) -> None:
+            line = (
+                f"  campaign {campaign.pk} {campaign.status}: {progress.done}/{progress.total}"
+                f" ({progress.per_minute:.0f}/min, {progress.findings} finding(s)) {campaign.name}"
+            )
+            if last_line.get(campaign.pk) != line:
+                last_line[campaign.pk] = line
+                self.stdout.write(line)
+
+        with local_workers(workers) as url:
+            campaigns = report.table2_campaigns(plan)
+            if plan.sweep_programs:
+                campaigns.append(report.sweep_campaign(plan, releases))
+            self.stdout.write(f"waiting for {len(campaigns)} campaign(s) on {url}")
+            report.wait_for(campaigns, on_progress=show)
+
+    def _read_campaigns(
+        self, plan: report.ReportPlan, releases: list[Any], data: dict[str, Any]
+    ) -> None:
+        table2 = [
+            c
+            for h in plan.heuristics
+            if (
+                c := Campaign.objects.filter(name=plan.table2_name(h))
+                .exclude(status="cancelled")
+                .first()
+            )
+        ]
+        sweep = (
+            Campaign.objects.filter(name=plan.sweep_name(len(releases)))
+            .exclude(status="cancelled")
+            .first()
+        )
+        everything = [*table2, *([sweep] if sweep else [])]
+        data["campaigns"] = [report.campaign_dict(c) for c in everything]
+        data["table2"] = report.table2_rows(plan, table2)
+        data["sweep"] = [vars(r) for r in report.target_figures(sweep)] if sweep else []
+        data["findings"] = report.report_findings(everything)
+        shortest = report.shortest_revealing_program(everything)
+        data["shortest"] = report.fixture_program_dict(shortest) if shortest else None
+
+    def _fixture(
+        self, plan: report.ReportPlan, data: dict[str, Any], sandbox: Any, fixture_file: Path
+    ) -> None:
+        shortest = data.get("shortest")
+        if not shortest:
+            raise CommandError("no program revealed the bug: nothing to make a fixture of")
+        from runners.models import Program
+
+        program = Program.objects.get(pk=shortest["id"])
+        self.stdout.write(
+            f"fixture {program.id} (effect of {program.effect_size} characters): "
+            f"{plan.fixture_runs} runs × {plan.fixture_repetitions} repetitions per release"
+        )
+
+        def show(r: VersionResult) -> None:
+            self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} crashed  {r.toolchain_id}")
+
+        result = report.bisect_fixture(program, plan, sandbox=sandbox, on_result=show)
+        data["fixture"] = {**vars(result), "measured_at": report.now_iso()}
+        finding = (
+            Finding.objects.filter(executions__program=program).distinct().order_by("pk").first()
+        )
+        if finding is not None and report.is_select_overflow(finding.signature):
+            finding.bisection = {
+                "language": "kotlin",
+                "summary": (
+                    f"last bad {result.last_bad}, first good {result.first_good}"
+                    if result.first_good
+                    else f"seen up to the newest version tried ({result.last_bad})"
+                ),
+                "last_bad": result.last_bad,
+                "first_good": result.first_good,
+                "results": result.results,
+            }
+            finding.bisected_at = timezone.now()
+            finding.save(update_fields=["bisection", "bisected_at"])
+        fixture_file.parent.mkdir(parents=True, exist_ok=True)
+        fixture_file.write_text(
+            json.dumps(
+                {
+                    "about": "Written by `manage.py kotlin_report` (step fixture); read by "
+                    "tests/runners/test_kotlin_regression.py.",
+                    "program": result.program,
+                    "repetitions": result.repetitions,
+                    "timeout_s": plan.timeout_s,
+                    "buggy": result.buggy,
+                    "fixed": result.fixed,
+                    "rates": {r["version"]: [r["bad_runs"], r["runs"]] for r in result.results},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        self.stdout.write(
+            f"fixture: buggy {len(result.buggy)} releases, fixed {len(result.fixed)}; "
+            f"last bad {result.last_bad}, first good {result.first_good} → {fixture_file}"
+        )
+
+    def _write(self, data: dict[str, Any], output: Path) -> None:
+        output.mkdir(parents=True, exist_ok=True)
+        (output / "kotlin-report.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
+        markdown = render_to_string("reports/kotlin.md", report.markdown_context(data))
+        (output / "kotlin-report.md").write_text(markdown)
+        self.stdout.write(f"wrote {output / 'kotlin-report.md'} and kotlin-report.json")

@@ -1,0 +1,524 @@
+"""The kotlinx.coroutines reproduction (issue #7): what it runs and the figures it reads back.
+
+Four experiments on the select stack overflow of Kotlin/kotlinx.coroutines#504:
+
+- **Table 2**: for each heuristic A–F, `programs` generated programs on one
+  buggy release (the paper used 0.19); counted are the programs that reveal
+  the bug, beside the paper's counts out of 5,000.
+- **Release sweep**: `sweep_programs` generated programs of one heuristic on
+  every installed release, oldest first.
+- **Time to the first finding**: queue-less fuzz runs from fresh seeds, each
+  stopped at its first finding, compiling every batch (no artifact cache), so
+  the time is what a first run on a fresh machine pays.
+- **Regression fixture**: the shortest program that showed the bug, run
+  `fixture_runs` times on every installed release (a bisection). The releases
+  where it crashed are the buggy ones, the others after the last buggy one the
+  fixed ones; `write_fixture` stores the program and both lists for the slow
+  test that keeps the result true.
+
+The first two are ordinary campaigns (chunk jobs through RQ on Redis, rows in
+the database), so the web app shows them like any other. They are found again
+by name: a report cut off halfway resumes its campaigns instead of starting
+them over. The figures go to a JSON document from which the Markdown report is
+rendered (templates/reports/kotlin.md).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from generator.settings import PRESETS, settings_for
+from runners import campaigns as services
+from runners.bisect import VersionResult, bisect_program
+from runners.execute import DEFAULT_KOTLIN_THREADS, Triage, target_for
+from runners.fuzz import fuzz
+from runners.models import Campaign, Execution, Finding, Program
+from runners.sandbox import Limits, Sandbox
+from runners.toolchains import Toolchain, installed_toolchains, version_key
+
+# The paper's Table 2, Kotlin column: programs out of 5,000 that revealed the bug.
+PAPER_PROGRAMS = 5000
+PAPER_KOTLIN = {"A": 48, "B": 149, "C": 0, "D": 0, "E": 148, "F": 155}
+PAPER_WEIGHTS = {
+    "A": "1 1 1 1 1 1 1 1 1",
+    "B": "1 1 1 1 1 1 1 1 0",
+    "C": "1 1 1 1 1 1 1 0 1",
+    "D": "1 1 1 1 1 1 0 1 1",
+    "E": "0 0 0 0 0 0 1 1 1",
+    "F": "1 1 1 2 2 2 15 1 1",
+}
+NAME_PREFIX = "kotlin report:"
+
+# The bug: a StackOverflowError whose recursion runs through select's machinery
+# (runners.verdicts names the cycle; both the experimental and the later package).
+_SELECT_OVERFLOW = re.compile(r"StackOverflowError.*selects\.SelectBuilderImpl", re.S)
+
+
+def is_select_overflow(signature: str) -> bool:
+    """Whether a finding signature is the select stack overflow of #504."""
+    return bool(_SELECT_OVERFLOW.search(signature))
+
+
+@dataclass(frozen=True)
+class ReportPlan:
+    """How big each experiment is; the defaults are what docs/kotlin-report.md was made with."""
+
+    release: str = "0.19"  # the buggy release of Table 2 (the paper's)
+    heuristics: str = "ABCDEF"
+    programs: int = 1000  # per heuristic
+    sweep_heuristic: str = "E"
+    sweep_programs: int = 24  # per release
+    repetitions: int = 1000  # body repetitions per run
+    timeout_s: float = 30.0  # per run, as in the paper
+    chunk_size: int = 50
+    seed: int = 0
+    first_trials: int = 5
+    first_heuristic: str = "E"
+    first_max_programs: int = 500  # a trial gives up after this many programs
+    first_batch_size: int = 10
+    fixture_runs: int = 6  # runs of the fixture program per release
+    fixture_repetitions: int = 5000
+
+    def table2_name(self, heuristic: str) -> str:
+        return (
+            f"{NAME_PREFIX} Table 2 heuristic {heuristic} on kotlinx.coroutines {self.release}"
+            f" ({self.programs} programs)"
+        )
+
+    def sweep_name(self, releases: int) -> str:
+        return (
+            f"{NAME_PREFIX} {self.sweep_programs} programs of heuristic {self.sweep_heuristic}"
+            f" on {releases} kotlinx.coroutines releases"
+        )
+
+
+def kotlin_releases() -> list[Toolchain]:
+    """Every installed Kotlin toolchain, oldest release first."""
+    return sorted(installed_toolchains("kotlin"), key=lambda t: (version_key(t.version), t.id))
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+def _find_or_create(name: str, create: Callable[[], Campaign]) -> Campaign:
+    """The campaign called `name` that was not cancelled, resumed if paused; else a new one."""
+    existing = Campaign.objects.filter(name=name).exclude(status=Campaign.Status.CANCELLED).first()
+    if existing is None:
+        return create()
+    if existing.status == Campaign.Status.PAUSED:
+        return services.resume_campaign(campaign=existing)
+    return existing
+
+
+def table2_campaigns(plan: ReportPlan) -> list[Campaign]:
+    """One campaign per heuristic on the buggy release (created and queued when missing)."""
+    return [
+        _find_or_create(
+            plan.table2_name(h),
+            lambda h=h: services.create_campaign(
+                name=plan.table2_name(h),
+                heuristic=h,
+                targets=[("kotlin", plan.release)],
+                count=plan.programs,
+                timeout_s=plan.timeout_s,
+                repetitions=plan.repetitions,
+                seed=plan.seed,
+                chunk_size=plan.chunk_size,
+            ),
+        )
+        for h in plan.heuristics
+    ]
+
+
+def sweep_campaign(plan: ReportPlan, releases: Sequence[Toolchain]) -> Campaign:
+    """One campaign whose targets are all `releases` (created and queued when missing)."""
+    name = plan.sweep_name(len(releases))
+    return _find_or_create(
+        name,
+        lambda: services.create_campaign(
+            name=name,
+            heuristic=plan.sweep_heuristic,
+            targets=[("kotlin", t.id) for t in releases],
+            count=plan.sweep_programs,
+            timeout_s=plan.timeout_s,
+            repetitions=plan.repetitions,
+            seed=plan.seed,
+            chunk_size=plan.chunk_size,
+        ),
+    )
+
+
+def wait_for(
+    campaigns: Sequence[Campaign],
+    *,
+    poll_s: float = 10.0,
+    stale_after_s: float = 90.0,
+    on_progress: Callable[[Campaign, services.CampaignProgress], None] | None = None,
+) -> None:
+    """Block until every campaign is done (or cancelled), requeueing chunks of dead workers."""
+    pending = {c.pk for c in campaigns}
+    while pending:
+        services.requeue_stale_chunks(older_than_s=stale_after_s)
+        for campaign in Campaign.objects.filter(pk__in=pending):
+            if on_progress:
+                on_progress(campaign, services.campaign_progress(campaign))
+            if campaign.status == Campaign.Status.PAUSED:
+                raise RuntimeError(f"campaign {campaign.pk} was paused; resume it to go on")
+            if not campaign.is_active:
+                pending.discard(campaign.pk)
+        if pending:
+            time.sleep(poll_s)
+
+
+# ---------------------------------------------------------------- reading campaigns
+
+
+@dataclass
+class TargetFigures:
+    """What one campaign target showed."""
+
+    campaign_id: int
+    toolchain_id: str
+    version: str
+    programs: int  # executions that ran (skipped ones excluded)
+    revealing: int  # programs whose run was the select stack overflow
+    other_findings: int  # crashes or hangs with another signature
+    errors: int  # compile or infrastructure errors
+    seconds: float  # wall clock of the whole campaign
+    example: str | None  # the shortest program that revealed it
+
+
+def _campaign_seconds(campaign: Campaign) -> float:
+    if campaign.started_at and campaign.finished_at:
+        return (campaign.finished_at - campaign.started_at).total_seconds()
+    return 0.0
+
+
+def target_figures(campaign: Campaign) -> list[TargetFigures]:
+    """Per target of `campaign`: programs run, programs revealing the bug, other findings."""
+    rows = []
+    for target in campaign.targets.order_by("id"):
+        executions = Execution.objects.filter(target=target)
+        counts = executions.aggregate(
+            ran=Count("id", filter=~Q(outcome="skipped")),
+            errors=Count("id", filter=Q(outcome__in=["compile_error", "infra_error"])),
+        )
+        findings = executions.filter(outcome__in=["crash", "timeout"])
+        revealing = [
+            e for e in findings.only("signature", "program_id") if is_select_overflow(e.signature)
+        ]
+        shortest = (
+            Program.objects.filter(pk__in={e.program_id for e in revealing})
+            .order_by("effect_size", "id")
+            .values_list("id", flat=True)
+            .first()
+        )
+        rows.append(
+            TargetFigures(
+                campaign_id=campaign.pk,
+                toolchain_id=target.toolchain_id,
+                version=_version_of(target.toolchain_id),
+                programs=counts["ran"],
+                revealing=len({e.program_id for e in revealing}),
+                other_findings=findings.count() - len(revealing),
+                errors=counts["errors"],
+                seconds=_campaign_seconds(campaign),
+                example=shortest,
+            )
+        )
+    return rows
+
+
+def _version_of(toolchain_id: str) -> str:
+    """The kotlinx.coroutines release of a toolchain id (kotlin-<kotlin>-coroutines-<release>)."""
+    return toolchain_id.rsplit("-coroutines-", 1)[-1]
+
+
+def report_findings(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
+    """The distinct findings of `campaigns`, most programs first, with their bisection if any."""
+    ids = {c.pk for c in campaigns}
+    findings = (
+        Finding.objects.filter(executions__campaign_id__in=ids)
+        .annotate(
+            here=Count(
+                "executions__program", filter=Q(executions__campaign_id__in=ids), distinct=True
+            )
+        )
+        .order_by("-here", "pk")
+    )
+    return [
+        {
+            "id": f.pk,
+            "outcome": f.outcome,
+            "title": f.title[:300],
+            "signature": f.signature,
+            "is_select_overflow": is_select_overflow(f.signature),
+            "programs": f.here,
+            "example": f.example_id,
+            "bisection": (f.bisection or {}).get("summary"),
+        }
+        for f in findings
+    ]
+
+
+def shortest_revealing_program(campaigns: Sequence[Campaign]) -> Program | None:
+    """The program with the shortest effect among those that revealed the bug in `campaigns`."""
+    ids = [
+        e.program_id
+        for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="crash").only(
+            "signature", "program_id"
+        )
+        if is_select_overflow(e.signature)
+    ]
+    return Program.objects.filter(pk__in=ids).order_by("effect_size", "id").first()
+
+
+# ---------------------------------------------------------------- time to the first finding
+
+
+@dataclass
+class FirstFindingTrial:
+    seed: int
+    found: bool
+    seconds: float  # to the first finding, or of the whole trial when none
+    programs: int  # programs run by then
+    signature: str
+
+
+def first_finding_trials(
+    plan: ReportPlan,
+    *,
+    sandbox: Sandbox,
+    on_trial: Callable[[FirstFindingTrial], None] | None = None,
+) -> list[FirstFindingTrial]:
+    """`plan.first_trials` fuzz runs on the buggy release, each from a fresh seed range."""
+    toolchain = next(t for t in kotlin_releases() if t.version == plan.release)
+    target = target_for(toolchain, repetitions=plan.repetitions)
+    trials = []
+    for n in range(plan.first_trials):
+        # Seed ranges no report campaign used: these are programs never run before.
+        seed = 1_000_000 * (n + 1)
+        summary = fuzz(
+            target=target,
+            settings=settings_for(plan.first_heuristic),
+            count=plan.first_max_programs,
+            seed=seed,
+            sandbox=sandbox,
+            limits=Limits(timeout_s=plan.timeout_s),
+            batch_size=plan.first_batch_size,
+            triage=Triage(retries=1),
+            stop_at_first=True,
+            use_cache=False,
+        )
+        found = summary.first_finding_s is not None
+        trial = FirstFindingTrial(
+            seed=seed,
+            found=found,
+            seconds=summary.first_finding_s if found else summary.seconds,
+            programs=summary.first_finding_programs if found else summary.count,
+            signature=next(iter(summary.findings), ""),
+        )
+        trials.append(trial)
+        if on_trial:
+            on_trial(trial)
+    return trials
+
+
+# ---------------------------------------------------------------- the regression fixture
+
+
+@dataclass
+class FixtureResult:
+    program: dict[str, Any]
+    repetitions: int
+    runs: int
+    results: list[dict[str, Any]] = field(default_factory=list)
+    buggy: list[str] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+    last_bad: str | None = None
+    first_good: str | None = None
+    not_monotonic: list[str] = field(default_factory=list)  # good releases among bad ones
+
+
+def fixture_program_dict(program: Program) -> dict[str, Any]:
+    return {
+        "id": program.id,
+        "permalink": f"/p/{program.id}",
+        "source": program.source,
+        "seed": program.seed,
+        "settings": program.settings,
+        "effect": program.effect_text,
+        "generator_version": program.generator_version,
+        "lambda": program.lambda_text,
+    }
+
+
+def bisect_fixture(
+    program: Program,
+    plan: ReportPlan,
+    *,
+    sandbox: Sandbox,
+    on_result: Callable[[VersionResult], None] | None = None,
+) -> FixtureResult:
+    """Run the fixture program `plan.fixture_runs` times on every installed release."""
+    bisection = bisect_program(
+        services.program_object(program),
+        "kotlin",
+        sandbox=sandbox,
+        times=plan.fixture_runs,
+        repetitions=plan.fixture_repetitions,
+        timeout_s=plan.timeout_s,
+        matches=is_select_overflow,
+        toolchains=kotlin_releases(),
+        on_result=on_result,
+    )
+    last_bad = bisection.last_bad
+    result = FixtureResult(
+        program=fixture_program_dict(program),
+        repetitions=plan.fixture_repetitions,
+        runs=plan.fixture_runs,
+        results=bisection.as_dict()["results"],  # type: ignore[arg-type]
+        buggy=[r.version for r in bisection.results if r.bad],
+        last_bad=last_bad.version if last_bad else None,
+        first_good=bisection.first_good.version if bisection.first_good else None,
+    )
+    if last_bad is not None:
+        boundary = version_key(last_bad.version)
+        result.fixed = [
+            r.version
+            for r in bisection.results
+            if version_key(r.version) > boundary and r.decided and not r.bad
+        ]
+        result.not_monotonic = [
+            r.version for r in bisection.results if version_key(r.version) < boundary and not r.bad
+        ]
+    return result
+
+
+# ---------------------------------------------------------------- the document
+
+
+def campaign_dict(campaign: Campaign) -> dict[str, Any]:
+    return {
+        "id": campaign.pk,
+        "name": campaign.name,
+        "status": campaign.status,
+        "heuristic": campaign.heuristic,
+        "programs": campaign.program_count,
+        "targets": campaign.targets.count(),
+        "seconds": _campaign_seconds(campaign),
+        "started_at": _iso(campaign.started_at),
+        "finished_at": _iso(campaign.finished_at),
+        "url": f"/campaigns/{campaign.pk}/",
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat(timespec="seconds") if moment else None
+
+
+def table2_rows(plan: ReportPlan, campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
+    rows = []
+    for campaign in campaigns:
+        (figures,) = target_figures(campaign)
+        h = campaign.heuristic
+        paper = PAPER_KOTLIN[h]
+        rows.append(
+            {
+                "heuristic": h,
+                "weights": PAPER_WEIGHTS[h],
+                **asdict(figures),
+                "percent": 100 * figures.revealing / figures.programs if figures.programs else 0.0,
+                "paper": paper,
+                "paper_percent": 100 * paper / PAPER_PROGRAMS,
+                "per_minute": 60 * figures.programs / figures.seconds if figures.seconds else 0.0,
+                "minutes": figures.seconds / 60,
+            }
+        )
+    return rows
+
+
+def trials_summary(trials: Sequence[FirstFindingTrial]) -> dict[str, Any]:
+    found = [t for t in trials if t.found]
+    return {
+        "trials": [asdict(t) for t in trials],
+        "found": len(found),
+        "median_s": statistics.median(t.seconds for t in found) if found else None,
+        "max_s": max((t.seconds for t in found), default=None),
+        "median_programs": statistics.median(t.programs for t in found) if found else None,
+        "max_programs": max((t.programs for t in found), default=None),
+    }
+
+
+def plan_dict(plan: ReportPlan) -> dict[str, Any]:
+    return {
+        **asdict(plan),
+        "threads": DEFAULT_KOTLIN_THREADS,
+        "settings": {h: PRESETS[h].as_dict() for h in plan.heuristics},
+    }
+
+
+def now_iso() -> str:
+    return timezone.now().isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------- the Markdown
+
+
+def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
+    """What templates/reports/kotlin.md needs, derived from the JSON document."""
+    fixture = data.get("fixture") or {}
+    rates = {r["version"]: r for r in fixture.get("results", [])}
+    sweep = {r["version"]: r for r in data.get("sweep", [])}
+    toolchains = data.get("installed_toolchains", {})
+    releases = list(toolchains)
+    rows = []
+    for version in releases:
+        swept, fixed = sweep.get(version), rates.get(version)
+        seen = bool((swept and swept["revealing"]) or (fixed and fixed["bad_runs"]))
+        rows.append(
+            {
+                "version": version,
+                "toolchain": toolchains[version],
+                "sweep": swept,
+                "fixture": fixed,
+                "seen": seen,
+            }
+        )
+    seen_versions = [r["version"] for r in rows if r["seen"]]
+    last_seen = seen_versions[-1] if seen_versions else None
+    after = (
+        [r["version"] for r in rows if version_key(r["version"]) > version_key(last_seen)]
+        if last_seen
+        else []
+    )
+    uninstalled = [v for v in data.get("registry_releases", []) if v not in releases]
+    table2 = data.get("table2", [])
+    first = data.get("first_finding") or {}
+    return {
+        "data": data,
+        "plan": data.get("plan", {}),
+        "table2": table2,
+        "table2_total": sum(r["programs"] for r in table2),
+        "releases": rows,
+        "first_seen": seen_versions[0] if seen_versions else None,
+        "last_seen": last_seen,
+        "first_clean": after[0] if after else None,
+        "clean_count": len(after),
+        "seen_count": len(seen_versions),
+        "uninstalled": uninstalled,
+        "sweep_campaign": next((c for c in data.get("campaigns", []) if c["targets"] > 1), None),
+        "first": first,
+        "fixture": fixture,
+        "shortest": data.get("shortest"),
+        "findings": data.get("findings", []),
+    }
