@@ -83,10 +83,11 @@ class ReportPlan:
     seed: int = 0
     first_trials: int = 5
     first_heuristic: str = "E"
-    first_max_programs: int = 500  # a trial gives up after this many programs
+    first_max_programs: int = 300  # a trial gives up after this many programs
     first_batch_size: int = 10
     fixture_runs: int = 6  # runs of the fixture program per release
-    fixture_repetitions: int = 5000
+    fixture_repetitions: int = 20000
+    releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
 
     def table2_name(self, heuristic: str) -> str:
         return (
@@ -94,16 +95,18 @@ class ReportPlan:
             f" ({self.programs} programs)"
         )
 
-    def sweep_name(self, releases: int) -> str:
+    def sweep_name(self, releases: Sequence[Toolchain]) -> str:
+        span = f"{releases[0].version} … {releases[-1].version}" if releases else "none"
         return (
             f"{NAME_PREFIX} {self.sweep_programs} programs of heuristic {self.sweep_heuristic}"
-            f" on {releases} kotlinx.coroutines releases"
+            f" on {len(releases)} kotlinx.coroutines releases ({span})"
         )
 
 
-def kotlin_releases() -> list[Toolchain]:
-    """Every installed Kotlin toolchain, oldest release first."""
-    return sorted(installed_toolchains("kotlin"), key=lambda t: (version_key(t.version), t.id))
+def kotlin_releases(only: Sequence[str] = ()) -> list[Toolchain]:
+    """The installed Kotlin toolchains (of the releases `only`, when given), oldest first."""
+    chosen = [t for t in installed_toolchains("kotlin") if not only or t.version in only]
+    return sorted(chosen, key=lambda t: (version_key(t.version), t.id))
 
 
 # ---------------------------------------------------------------- campaigns
@@ -141,7 +144,7 @@ def table2_campaigns(plan: ReportPlan) -> list[Campaign]:
 
 def sweep_campaign(plan: ReportPlan, releases: Sequence[Toolchain]) -> Campaign:
     """One campaign whose targets are all `releases` (created and queued when missing)."""
-    name = plan.sweep_name(len(releases))
+    name = plan.sweep_name(releases)
     return _find_or_create(
         name,
         lambda: services.create_campaign(
@@ -378,7 +381,7 @@ def bisect_fixture(
         repetitions=plan.fixture_repetitions,
         timeout_s=plan.timeout_s,
         matches=is_select_overflow,
-        toolchains=kotlin_releases(),
+        toolchains=kotlin_releases(plan.releases),
         on_result=on_result,
     )
     last_bad = bisection.last_bad

@@ -62,6 +62,14 @@ class Command(BaseCommand):
         parser.add_argument("--sweep-programs", type=int, default=defaults.sweep_programs)
         parser.add_argument("--repetitions", type=int, default=defaults.repetitions)
         parser.add_argument("--first-trials", type=int, default=defaults.first_trials)
+        parser.add_argument(
+            "--first-max-programs", type=int, default=defaults.first_max_programs,
+            help="a first-finding trial gives up after this many programs",
+        )  # fmt: skip
+        parser.add_argument(
+            "--releases", default="",
+            help="comma-separated releases for the sweep and the fixture (default: all installed)",
+        )  # fmt: skip
         parser.add_argument("--fixture-runs", type=int, default=defaults.fixture_runs)
         parser.add_argument("--fixture-repetitions", type=int, default=defaults.fixture_repetitions)
         parser.add_argument(
@@ -84,6 +92,8 @@ class Command(BaseCommand):
             sweep_programs=options["sweep_programs"],
             repetitions=options["repetitions"],
             first_trials=options["first_trials"],
+            first_max_programs=options["first_max_programs"],
+            releases=tuple(v for v in options["releases"].split(",") if v),
             fixture_runs=options["fixture_runs"],
             fixture_repetitions=options["fixture_repetitions"],
         )
@@ -104,8 +114,14 @@ class Command(BaseCommand):
 
         if "install" in steps:
             self._install_all()
-        releases = report.kotlin_releases()
-        if not any(t.version == plan.release for t in releases):
+        releases = report.kotlin_releases(plan.releases)
+        if missing := set(plan.releases) - {t.version for t in releases}:
+            raise CommandError(
+                f"not installed: {', '.join(sorted(missing))} (step install, or "
+                "manage.py toolchains install kotlin VERSION)",
+                returncode=2,
+            )
+        if not any(t.version == plan.release for t in report.kotlin_releases()):
             raise CommandError(
                 f"kotlinx.coroutines {plan.release} is not installed: "
                 f"manage.py toolchains install kotlin {plan.release}",
@@ -164,6 +180,12 @@ class Command(BaseCommand):
                 self.stdout.write(line)
 
         with local_workers(workers) as url:
+            if not workers and not _workers_listening():
+                raise CommandError(
+                    f"no RQ worker listens on {url}: start some (scripts/start_services.sh "
+                    "--no-web) or pass --workers N",
+                    returncode=2,
+                )
             campaigns = report.table2_campaigns(plan)
             if plan.sweep_programs:
                 campaigns.append(report.sweep_campaign(plan, releases))
@@ -183,7 +205,7 @@ class Command(BaseCommand):
             )
         ]
         sweep = (
-            Campaign.objects.filter(name=plan.sweep_name(len(releases)))
+            Campaign.objects.filter(name=plan.sweep_name(releases))
             .exclude(status="cancelled")
             .first()
         )
@@ -259,3 +281,11 @@ class Command(BaseCommand):
         markdown = render_to_string("reports/kotlin.md", report.markdown_context(data))
         (output / "kotlin-report.md").write_text(markdown)
         self.stdout.write(f"wrote {output / 'kotlin-report.md'} and kotlin-report.json")
+
+
+def _workers_listening() -> bool:
+    from rq import Worker
+
+    from runners.campaigns import get_queue
+
+    return bool(Worker.all(queue=get_queue()))

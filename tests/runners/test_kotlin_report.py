@@ -1,0 +1,137 @@
+"""runners.kotlin_report: recognising the #504 overflow, reading campaigns back, the Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+
+from runners import campaigns as services
+from runners import kotlin_report as report
+from runners.execute import Execution as RunResult
+from runners.verdicts import Classification, Outcome, classify_run
+from tests.runners.conftest import require_toolchain
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def _jvm_signature(sample: str) -> str:
+    return classify_run(
+        "kotlin",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=(SAMPLES / sample).read_text(),
+    ).signature
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "jvm_select_stackoverflow_5.txt",
+        "jvm_select_stackoverflow_73.txt",
+        "jvm_select_stackoverflow_96.txt",
+    ],
+)
+def test_real_select_overflows_are_recognised(sample: str) -> None:
+    assert report.is_select_overflow(_jvm_signature(sample))
+
+
+def test_other_stack_overflows_and_hangs_are_not_the_select_bug() -> None:
+    assert not report.is_select_overflow(_jvm_signature("jvm_stackoverflow.txt"))
+    assert not report.is_select_overflow("kotlin | hang | RUNNABLE×8, WAITING parking×8")
+
+
+def test_plan_names_are_stable_and_say_what_ran() -> None:
+    plan = report.ReportPlan(release="0.22.5", programs=700)
+    assert plan.table2_name("B") == (
+        "kotlin report: Table 2 heuristic B on kotlinx.coroutines 0.22.5 (700 programs)"
+    )
+    assert "on 0 kotlinx.coroutines releases (none)" in plan.sweep_name([])
+
+
+@pytest.mark.django_db
+def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
+    toolchain = require_toolchain("kotlin", "1.0.1")
+    plan = report.ReportPlan(release="1.0.1", heuristics="E", programs=4)
+    campaign = services.create_campaign(
+        name=plan.table2_name("E"),
+        heuristic="E",
+        targets=[("kotlin", toolchain.id)],
+        count=4,
+        enqueue=False,
+    )
+    target = campaign.targets.get()
+    overflow = _jvm_signature("jvm_select_stackoverflow_5.txt")
+    verdicts = [
+        Classification(Outcome.CRASH, "java.lang.StackOverflowError", overflow),
+        Classification(Outcome.TERMINATED, "exit 0", ""),
+        Classification(Outcome.TIMEOUT, "no exit within 30 s", "kotlin | hang | WAITING×8"),
+        Classification(Outcome.COMPILE_ERROR, "compile failed", ""),
+    ]
+    for index, verdict in enumerate(verdicts):
+        row = services.store_program(services.campaign_program(campaign, index))
+        services.record_execution(
+            program=row,
+            index=index,
+            result=RunResult(index, verdict),
+            language="kotlin",
+            target=target,
+        )
+    (row,) = report.table2_rows(plan, [campaign])
+    assert (row["programs"], row["revealing"], row["other_findings"], row["errors"]) == (4, 1, 1, 1)
+    assert row["percent"] == 25.0 and row["paper"] == 148
+    first = services.campaign_program(campaign, 0).id
+    assert row["example"] == first
+    assert report.shortest_revealing_program([campaign]).id == first
+    findings = report.report_findings([campaign])
+    # One program each; ties in the order first seen.
+    assert [(f["is_select_overflow"], f["programs"]) for f in findings] == [(True, 1), (False, 1)]
+
+
+def test_markdown_marks_releases_seen_by_sweep_or_fixture() -> None:
+    data = {
+        "generated_at": "2026-11-22T00:00:00+00:00",
+        "plan": {**vars(report.ReportPlan()), "threads": 8},
+        "registry_releases": ["0.19", "0.20", "1.3.2", "1.4.0"],
+        "installed_toolchains": {
+            "0.19": "kotlin-1.2.41-coroutines-0.19",
+            "0.20": "kotlin-1.2.41-coroutines-0.20",
+            "1.3.2": "kotlin-1.3.50-coroutines-1.3.2",
+        },
+        "sweep": [
+            {"version": "0.19", "revealing": 2, "programs": 24},
+            {"version": "0.20", "revealing": 0, "programs": 24},
+            {"version": "1.3.2", "revealing": 0, "programs": 24},
+        ],
+        "fixture": {
+            "runs": 6,
+            "repetitions": 20000,
+            "results": [
+                {"version": "0.19", "bad_runs": 5, "runs": 6},
+                {"version": "0.20", "bad_runs": 6, "runs": 6},
+                {"version": "1.3.2", "bad_runs": 0, "runs": 6},
+            ],
+            "buggy": ["0.19", "0.20"],
+            "fixed": ["1.3.2"],
+            "last_bad": "0.20",
+            "first_good": "1.3.2",
+        },
+        "table2": [],
+        "campaigns": [],
+        "findings": [],
+    }
+    context = report.markdown_context(data)
+    assert (context["first_seen"], context["last_seen"], context["first_clean"]) == (
+        "0.19",
+        "0.20",
+        "1.3.2",
+    )
+    assert context["uninstalled"] == ["1.4.0"]
+    text = render_to_string("reports/kotlin.md", context)
+    assert "| 0.20 | `kotlin-1.2.41-coroutines-0.20` | 0 / 24 | 6 / 6 | **crash** |" in text
+    assert "| 1.3.2 | `kotlin-1.3.50-coroutines-1.3.2` | 0 / 24 | 0 / 6 | not seen |" in text
+    assert "Not installed, so not run: 1.4.0." in text
+    assert "from **0.19** to **0.20**" in text
