@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 # docker backend is tested for real (prints DOCKER_HOST, which is found anyway).
 ./scripts/install_sandbox.sh >/dev/null
 ./scripts/install_browser.sh
+# Every kotlinx.coroutines release: the regression fixture of the select stack
+# overflow (tests/runners/test_kotlin_regression.py) must crash every buggy one
+# and pass every fixed one. About 10–30 s and 80 MB each the first time; a
+# re-run only checks.
+PYTHONPATH=. .venv/bin/python -m runners.install kotlin-all
 
 .venv/bin/ruff check .
 

@@ -4,11 +4,13 @@ the JSON and Markdown report, and found again by name on the next run."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from runners.redis_server import free_port
 from tests.runners.conftest import require_toolchain
@@ -31,12 +33,22 @@ def _manage(tmp_path: Path, *args: str, timeout: float = 900) -> subprocess.Comp
     )
 
 
-def test_unknown_step_and_missing_release_are_refused(tmp_path: Path) -> None:
-    assert _manage(tmp_path, "migrate", "-v0").returncode == 0
-    bad = _manage(tmp_path, "kotlin_report", "--steps", "everything")
-    assert bad.returncode == 2 and "unknown steps ['everything']" in bad.stderr
-    missing = _manage(tmp_path, "kotlin_report", "--steps", "none", "--releases", "0.0.7")
-    assert missing.returncode == 2 and "not installed: 0.0.7" in missing.stderr
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--steps", "everything"], "unknown steps ['everything']"),
+        (["--steps", "none", "--releases", "0.0.7"], "not installed: 0.0.7"),
+        (["--steps", "none", "--heuristics", "AZ"], "--heuristics: letters from A to F"),
+        (["--steps", "none", "--workers", "99"], "--workers must be from 0 to 16"),
+    ],
+)
+def test_bad_arguments_are_refused_with_exit_2(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    with pytest.raises(CommandError, match=re.escape(message)) as refused:
+        call_command("kotlin_report", "--output", str(tmp_path), *args)
+    assert refused.value.returncode == 2
+    assert not (tmp_path / "kotlin-report.md").exists()
 
 
 @pytest.mark.slow
