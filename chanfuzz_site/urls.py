@@ -1,15 +1,16 @@
-"""URL routes: the home page, the admin and django-rq's queue dashboard."""
+"""URL routes: the home page, reports, the admin and django-rq's queue dashboard."""
 
 from django.contrib import admin
 from django.urls import include, path
 
-from chanfuzz_site import views
+from chanfuzz_site import report_views, views
 
 urlpatterns = [
     # Pages of the campaign UI and of the playground are included here, one line each.
     path("", include("chanfuzz_site.urls_campaigns")),
     path("", include("chanfuzz_site.urls_playground")),
     path("about/", views.home, name="home"),
+    path("reports/<slug:name>/", report_views.report, name="report"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -1,0 +1,26 @@
+"""Reports in the web app: docs/<name>-report.md as a page, with links into its campaigns.
+
+The Markdown is written by the command that regenerates it (`manage.py
+kotlin_report`); this page only renders what is on disk, so the page and the
+file in docs/ never differ.
+"""
+
+from __future__ import annotations
+
+import markdown
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+
+REPORTS = {"kotlin": "kotlin-report.md"}
+
+
+def report(request: HttpRequest, name: str) -> HttpResponse:
+    filename = REPORTS.get(name)
+    path = settings.BASE_DIR / "docs" / filename if filename else None
+    if path is None or not path.exists():
+        raise Http404(f"no report {name!r}: `manage.py {name}_report` writes it")
+    # The file is ours (written by the report command, reviewed in git), not user input.
+    html = markdown.markdown(path.read_text(), extensions=["tables", "fenced_code"])
+    return render(request, "reports/page.html", {"name": name, "body": mark_safe(html)})
