@@ -76,7 +76,7 @@ class ReportPlan:
     heuristics: str = "ABCDEF"
     programs: int = 1000  # per heuristic
     sweep_heuristic: str = "E"
-    sweep_programs: int = 24  # per release
+    sweep_programs: int = 12  # per release
     repetitions: int = 1000  # body repetitions per run
     timeout_s: float = 30.0  # per run, as in the paper
     chunk_size: int = 50
@@ -86,7 +86,7 @@ class ReportPlan:
     first_max_programs: int = 300  # a trial gives up after this many programs
     first_batch_size: int = 10
     fixture_runs: int = 6  # runs of the fixture program per release
-    fixture_repetitions: int = 20000
+    fixture_repetitions: int = 100_000
     releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
 
     def table2_name(self, heuristic: str) -> str:
