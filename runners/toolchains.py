@@ -473,6 +473,13 @@ KOTLIN_OLDEST_ON_JDK17 = "1.2.41"
 KOTLIN_TOO_OLD_FOR_JDK17 = (
     "ArrayIndexOutOfBoundsException in its ASM's ClassReader.readModule (JDK 17's module-info)"
 )
+# Compilers newer than that which still fail on JDK 17, and the one used instead
+# (the next that runs). 1.4.30–1.4.32: IntelliJ's DynamicBundle reflects on
+# ResourceBundle.setParent, which JDK 17 refuses (InaccessibleObjectException).
+KOTLIN_BROKEN_ON_JDK17 = {"1.4.30": "1.5.0", "1.4.31": "1.5.0", "1.4.32": "1.5.0"}
+KOTLIN_BROKEN_REASON = (
+    "InaccessibleObjectException: java.base does not open java.util to IntelliJ's DynamicBundle"
+)
 # The Java all Kotlin toolchains run on: every compiler from 1.2.41 runs on JDK 17;
 # on Temurin 25 even 1.3.0 fails (ExceptionInInitializerError in intellij's FileUtil).
 KOTLIN_JAVA_MAJOR = 17
@@ -523,6 +530,13 @@ def kotlin_pairing(release: KotlinRelease, compiler: str | None = None) -> Kotli
                 f"compiler does not run on JDK {KOTLIN_JAVA_MAJOR}: {KOTLIN_TOO_OLD_FOR_JDK17}"
             )
             compiler = KOTLIN_OLDEST_ON_JDK17
+        elif compiler in KOTLIN_BROKEN_ON_JDK17:
+            substitution = (
+                f"Kotlin {KOTLIN_BROKEN_ON_JDK17[compiler]} instead of {compiler}: Kotlin "
+                f"{compiler}'s compiler does not run on JDK {KOTLIN_JAVA_MAJOR}: "
+                f"{KOTLIN_BROKEN_REASON}"
+            )
+            compiler = KOTLIN_BROKEN_ON_JDK17[compiler]
     elif compiler != release.built_with:
         substitution = f"Kotlin {compiler} instead of {release.built_with}: chosen by hand"
     options = kotlin_render_options(release.version)

@@ -71,6 +71,7 @@ def test_release_table_covers_every_release_from_0_19() -> None:
         ("0.30.2", "1.2.70", "1.8", "experimental", "keep", ""),
         ("1.0.1", "1.3.0", "1.8", "modern", "keep", ""),
         ("1.3.3", "1.3.61", "1.8", "modern", "keep", ""),
+        ("1.4.3", "1.5.0", "1.8", "modern", "keep", "1.4.30"),
         ("1.6.4", "1.6.21", "17", "modern", "keep", ""),
         ("1.7.0", "1.8.20", "17", "modern", "merge", ""),
         ("1.11.0", "2.2.20", "17", "modern", "merge", ""),
