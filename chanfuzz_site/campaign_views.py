@@ -107,11 +107,15 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     rows = []
     for c in page:
         outcomes = counts[c.pk]
-        total = c.program_count * len(c.targets.all())
+        targets = [t.toolchain_id for t in c.targets.all()]
+        total = c.program_count * len(targets)
         done = sum(outcomes.values())
         rows.append(
             {
                 "campaign": c,
+                # A sweep over every release has dozens: the ends and how many.
+                "targets": targets if len(targets) <= 3 else [targets[0], "…", targets[-1]],
+                "more_targets": len(targets) if len(targets) > 3 else 0,
                 "done": done,
                 "total": total,
                 "percent": round(100 * done / total) if total else 100,

@@ -94,6 +94,21 @@ def test_campaign_list_empty_and_filled(client: Client) -> None:
     assert client.get(reverse("campaign_list"), {"status": "bogus"}).status_code == 400
 
 
+def test_campaign_list_shortens_a_sweep_over_many_releases(client: Client) -> None:
+    for version in ("0.19", "0.22.5", "1.0.1", "1.11.0"):
+        require_toolchain("kotlin", version)
+    sweep = services.create_campaign(
+        name="sweep",
+        targets=[("kotlin", v) for v in ("0.19", "0.22.5", "1.0.1", "1.11.0")],
+        count=2,
+        enqueue=False,
+    )
+    ids = [t.toolchain_id for t in sweep.targets.order_by("id")]
+    body = client.get(reverse("campaign_list")).content.decode()
+    assert f"<code>{ids[0]}</code>  …  <code>{ids[-1]}</code> (4 targets)" in body
+    assert ids[1] not in body and "0 / 8" in body
+
+
 def test_campaign_list_queries_do_not_grow_with_rows(
     client: Client, django_assert_max_num_queries
 ) -> None:  # noqa: ANN001

@@ -164,7 +164,8 @@ class Command(BaseCommand):
 
     def _list(self) -> None:
         for campaign in selectors.list_campaigns()[:100]:
-            targets = ", ".join(t.toolchain_id for t in campaign.targets.all())
+            ids = [t.toolchain_id for t in campaign.targets.all()]
+            targets = ", ".join(ids) if len(ids) <= 3 else f"{ids[0]} … {ids[-1]} ({len(ids)})"
             self.stdout.write(
                 f"{campaign.pk:5}  {campaign.status:9}  {campaign.program_count:7}  "
                 f"{campaign.heuristic:6}  {targets}  {campaign.name}"
