@@ -273,8 +273,19 @@ def report_findings(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
     ]
 
 
-def shortest_revealing_program(campaigns: Sequence[Campaign]) -> Program | None:
-    """The program with the shortest effect among those that revealed the bug in `campaigns`."""
+def channel_count(effect_text: str) -> int:
+    """How many distinct channels an effect uses (c1, c2, …)."""
+    return len(set(re.findall(r"\bc\d+\b", effect_text)))
+
+
+def shortest_revealing_program(
+    campaigns: Sequence[Campaign], *, min_channels: int = 1
+) -> Program | None:
+    """The program with the shortest effect among those that revealed the bug in `campaigns`.
+
+    `min_channels=2` asks for #504's own scenario: selects on two channels in
+    opposite orders (the shortest program overall may use a single channel).
+    """
     ids = [
         e.program_id
         for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="crash").only(
@@ -282,7 +293,8 @@ def shortest_revealing_program(campaigns: Sequence[Campaign]) -> Program | None:
         )
         if is_select_overflow(e.signature)
     ]
-    return Program.objects.filter(pk__in=ids).order_by("effect_size", "id").first()
+    candidates = Program.objects.filter(pk__in=ids).order_by("effect_size", "id")
+    return next((p for p in candidates if channel_count(p.effect_text) >= min_channels), None)
 
 
 # ---------------------------------------------------------------- time to the first finding
@@ -480,20 +492,27 @@ def now_iso() -> str:
 def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
     """What templates/reports/kotlin.md needs, derived from the JSON document."""
     fixture = data.get("fixture") or {}
+    two = data.get("two_channels") or {}
     rates = {r["version"]: r for r in fixture.get("results", [])}
+    rates2 = {r["version"]: r for r in two.get("results", [])}
     sweep = {r["version"]: r for r in data.get("sweep", [])}
     toolchains = data.get("installed_toolchains", {})
     releases = list(toolchains)
     rows = []
     for version in releases:
-        swept, fixed = sweep.get(version), rates.get(version)
-        seen = bool((swept and swept["revealing"]) or (fixed and fixed["bad_runs"]))
+        swept, fixed, second = sweep.get(version), rates.get(version), rates2.get(version)
+        seen = bool(
+            (swept and swept["revealing"])
+            or (fixed and fixed["bad_runs"])
+            or (second and second["bad_runs"])
+        )
         rows.append(
             {
                 "version": version,
                 "toolchain": toolchains[version],
                 "sweep": swept,
                 "fixture": fixed,
+                "two_channels": second,
                 "seen": seen,
             }
         )
@@ -522,6 +541,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "sweep_campaign": next((c for c in data.get("campaigns", []) if c["targets"] > 1), None),
         "first": first,
         "fixture": fixture,
+        "two": two,
         "shortest": data.get("shortest"),
         "findings": data.get("findings", []),
     }

@@ -131,7 +131,13 @@ def test_markdown_marks_releases_seen_by_sweep_or_fixture() -> None:
     )
     assert context["uninstalled"] == ["1.4.0"]
     text = render_to_string("reports/kotlin.md", context)
-    assert "| 0.20 | `kotlin-1.2.41-coroutines-0.20` | 0 / 24 | 6 / 6 | **crash** |" in text
-    assert "| 1.3.2 | `kotlin-1.3.50-coroutines-1.3.2` | 0 / 24 | 0 / 6 | not seen |" in text
+    assert "| 0.20 | `kotlin-1.2.41-coroutines-0.20` | 0 / 24 | 6 / 6 | – | **crash** |" in text
+    assert "| 1.3.2 | `kotlin-1.3.50-coroutines-1.3.2` | 0 / 24 | 0 / 6 | – | not seen |" in text
     assert "Not installed, so not run: 1.4.0." in text
     assert "from **0.19** to **0.20**" in text
+
+
+def test_channel_count_counts_distinct_channels() -> None:
+    assert report.channel_count("Spawn(SelPut(c1, eps) (+) SelPut(c1, eps)) ; Get(c1)") == 1
+    assert report.channel_count("Spawn(Put(c12)) ; SelGet(c2, Get(c12)) ; Get(c2)") == 2
+    assert report.channel_count("eps") == 0

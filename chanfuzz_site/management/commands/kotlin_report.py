@@ -39,7 +39,7 @@ from runners.bisect import VersionResult
 from runners.campaigns import CampaignProgress
 from runners.install import install_all_kotlin
 from runners.local_workers import local_workers
-from runners.models import Campaign, Finding
+from runners.models import Campaign, Finding, Program
 from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 from runners.toolchains import kotlin_releases as registry_releases
 
@@ -216,6 +216,8 @@ class Command(BaseCommand):
         data["findings"] = report.report_findings(everything)
         shortest = report.shortest_revealing_program(everything)
         data["shortest"] = report.fixture_program_dict(shortest) if shortest else None
+        two = report.shortest_revealing_program(everything, min_channels=2)
+        data["shortest_two_channels"] = report.fixture_program_dict(two) if two else None
 
     def _fixture(
         self, plan: report.ReportPlan, data: dict[str, Any], sandbox: Any, fixture_file: Path
@@ -223,36 +225,7 @@ class Command(BaseCommand):
         shortest = data.get("shortest")
         if not shortest:
             raise CommandError("no program revealed the bug: nothing to make a fixture of")
-        from runners.models import Program
-
-        program = Program.objects.get(pk=shortest["id"])
-        self.stdout.write(
-            f"fixture {program.id} (effect of {program.effect_size} characters): "
-            f"{plan.fixture_runs} runs × {plan.fixture_repetitions} repetitions per release"
-        )
-
-        def show(r: VersionResult) -> None:
-            self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} crashed  {r.toolchain_id}")
-
-        result = report.bisect_fixture(program, plan, sandbox=sandbox, on_result=show)
-        data["fixture"] = {**vars(result), "measured_at": report.now_iso()}
-        finding = (
-            Finding.objects.filter(executions__program=program).distinct().order_by("pk").first()
-        )
-        if finding is not None and report.is_select_overflow(finding.signature):
-            finding.bisection = {
-                "language": "kotlin",
-                "summary": (
-                    f"last bad {result.last_bad}, first good {result.first_good}"
-                    if result.first_good
-                    else f"seen up to the newest version tried ({result.last_bad})"
-                ),
-                "last_bad": result.last_bad,
-                "first_good": result.first_good,
-                "results": result.results,
-            }
-            finding.bisected_at = timezone.now()
-            finding.save(update_fields=["bisection", "bisected_at"])
+        result = self._bisect(plan, data, "fixture", shortest["id"], sandbox)
         fixture_file.parent.mkdir(parents=True, exist_ok=True)
         fixture_file.write_text(
             json.dumps(
@@ -274,6 +247,61 @@ class Command(BaseCommand):
             f"fixture: buggy {len(result.buggy)} releases, fixed {len(result.fixed)}; "
             f"last bad {result.last_bad}, first good {result.first_good} → {fixture_file}"
         )
+        # #504's own scenario, two channels selected in opposite orders, when the
+        # shortest program overall used one channel only.
+        two = data.get("shortest_two_channels")
+        if two and two["id"] != shortest["id"]:
+            self._bisect(plan, data, "two_channels", two["id"], sandbox)
+
+    def _bisect(
+        self, plan: report.ReportPlan, data: dict[str, Any], key: str, pid: str, sandbox: Any
+    ) -> report.FixtureResult:
+        """Bisect program `pid` over the releases into data[key], unless that ran already."""
+        releases = [t.version for t in report.kotlin_releases(plan.releases)]
+        done = data.get(key) or {}
+        if (
+            done.get("program", {}).get("id") == pid
+            and (done.get("runs"), done.get("repetitions"))
+            == (plan.fixture_runs, plan.fixture_repetitions)
+            and [r["version"] for r in done.get("results", [])] == releases
+        ):
+            self.stdout.write(f"{key}: {pid} was bisected on these releases already")
+            fields = {k: v for k, v in done.items() if k != "measured_at"}
+            return report.FixtureResult(**fields)
+        program = Program.objects.get(pk=pid)
+        self.stdout.write(
+            f"{key}: {program.id} (effect of {program.effect_size} characters): "
+            f"{plan.fixture_runs} runs × {plan.fixture_repetitions} repetitions per release"
+        )
+
+        def show(r: VersionResult) -> None:
+            self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} crashed  {r.toolchain_id}")
+
+        result = report.bisect_fixture(program, plan, sandbox=sandbox, on_result=show)
+        data[key] = {**vars(result), "measured_at": report.now_iso()}
+        finding = next(
+            (
+                f
+                for f in Finding.objects.filter(executions__program=program).distinct()
+                if report.is_select_overflow(f.signature)
+            ),
+            None,
+        )
+        if finding is not None:
+            finding.bisection = {
+                "language": "kotlin",
+                "summary": (
+                    f"last bad {result.last_bad}, first good {result.first_good}"
+                    if result.first_good
+                    else f"seen up to the newest version tried ({result.last_bad})"
+                ),
+                "last_bad": result.last_bad,
+                "first_good": result.first_good,
+                "results": result.results,
+            }
+            finding.bisected_at = timezone.now()
+            finding.save(update_fields=["bisection", "bisected_at"])
+        return result
 
     def _write(self, data: dict[str, Any], output: Path) -> None:
         output.mkdir(parents=True, exist_ok=True)
