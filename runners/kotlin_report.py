@@ -68,6 +68,11 @@ def is_select_overflow(signature: str) -> bool:
     return bool(_SELECT_OVERFLOW.search(signature))
 
 
+def is_hang(signature: str) -> bool:
+    """Whether a finding signature is a hang (runners.verdicts: "<language> | hang | …")."""
+    return signature.split(" | ")[1:2] == ["hang"]
+
+
 @dataclass(frozen=True)
 class ReportPlan:
     """How big each experiment is; the defaults are what docs/kotlin-report.md was made with."""
@@ -88,6 +93,11 @@ class ReportPlan:
     fixture_runs: int = 6  # runs of the fixture program per release
     fixture_repetitions: int = 100_000
     releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
+    # The shortest program whose hang repeated in a re-run, bisected like the fixture;
+    # a hang costs its whole timeout, hence fewer runs and a shorter limit.
+    hang_runs: int = 4
+    hang_repetitions: int = 10_000
+    hang_timeout_s: float = 20.0
 
     def table2_name(self, heuristic: str) -> str:
         return (
@@ -297,6 +307,18 @@ def shortest_revealing_program(
     return next((p for p in candidates if channel_count(p.effect_text) >= min_channels), None)
 
 
+def shortest_repeating_hang(campaigns: Sequence[Campaign]) -> Program | None:
+    """The shortest program whose timeout hung again in at least one re-run."""
+    ids = [
+        e.program_id
+        for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="timeout").only(
+            "attempts", "program_id"
+        )
+        if sum(a.get("outcome") == "timeout" for a in e.attempts) >= 2
+    ]
+    return Program.objects.filter(pk__in=ids).order_by("effect_size", "id").first()
+
+
 # ---------------------------------------------------------------- time to the first finding
 
 
@@ -377,30 +399,53 @@ def fixture_program_dict(program: Program) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class BisectionSpec:
+    """What a bisection of the report counts as bad, and how hard it looks."""
+
+    matches: Callable[[str], bool]
+    runs: int
+    repetitions: int
+    timeout_s: float
+
+
+def overflow_spec(plan: ReportPlan) -> BisectionSpec:
+    return BisectionSpec(
+        is_select_overflow, plan.fixture_runs, plan.fixture_repetitions, plan.timeout_s
+    )
+
+
+def hang_spec(plan: ReportPlan) -> BisectionSpec:
+    return BisectionSpec(is_hang, plan.hang_runs, plan.hang_repetitions, plan.hang_timeout_s)
+
+
 def bisect_fixture(
     program: Program,
     plan: ReportPlan,
     *,
     sandbox: Sandbox,
+    spec: BisectionSpec | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
 ) -> FixtureResult:
-    """Run the fixture program `plan.fixture_runs` times on every installed release."""
+    """Run `program` on every release of the plan; bad runs are those `spec` (default:
+    the select overflow, `plan.fixture_runs` × `plan.fixture_repetitions`) matches."""
+    spec = spec or overflow_spec(plan)
     bisection = bisect_program(
         services.program_object(program),
         "kotlin",
         sandbox=sandbox,
-        times=plan.fixture_runs,
-        repetitions=plan.fixture_repetitions,
-        timeout_s=plan.timeout_s,
-        matches=is_select_overflow,
+        times=spec.runs,
+        repetitions=spec.repetitions,
+        timeout_s=spec.timeout_s,
+        matches=spec.matches,
         toolchains=kotlin_releases(plan.releases),
         on_result=on_result,
     )
     last_bad = bisection.last_bad
     result = FixtureResult(
         program=fixture_program_dict(program),
-        repetitions=plan.fixture_repetitions,
-        runs=plan.fixture_runs,
+        repetitions=spec.repetitions,
+        runs=spec.runs,
         results=bisection.as_dict()["results"],  # type: ignore[arg-type]
         buggy=[r.version for r in bisection.results if r.bad],
         last_bad=last_bad.version if last_bad else None,
@@ -495,6 +540,8 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
     two = data.get("two_channels") or {}
     rates = {r["version"]: r for r in fixture.get("results", [])}
     rates2 = {r["version"]: r for r in two.get("results", [])}
+    hang = data.get("hang") or {}
+    hangs = {r["version"]: r for r in hang.get("results", [])}
     sweep = {r["version"]: r for r in data.get("sweep", [])}
     toolchains = data.get("installed_toolchains", {})
     releases = list(toolchains)
@@ -513,6 +560,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
                 "sweep": swept,
                 "fixture": fixed,
                 "two_channels": second,
+                "hang": hangs.get(version),
                 "seen": seen,
             }
         )
@@ -530,6 +578,11 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "data": data,
         "plan": data.get("plan", {}),
         "table2": table2,
+        # Heuristics where one side saw the bug and the other never did.
+        "table2_disagree": [
+            r for r in table2 if r["programs"] and (r["paper"] == 0) != (r["revealing"] == 0)
+        ],
+        "table2_other": sum(r["other_findings"] for r in table2),
         "table2_total": sum(r["programs"] for r in table2),
         "releases": rows,
         "first_seen": seen_versions[0] if seen_versions else None,
@@ -542,6 +595,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "first": first,
         "fixture": fixture,
         "two": two,
+        "hang": hang,
         "shortest": data.get("shortest"),
         "findings": data.get("findings", []),
     }

@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 
 from runners import campaigns as services
 from runners import kotlin_report as report
+from runners.execute import Attempt
 from runners.execute import Execution as RunResult
 from runners.verdicts import Classification, Outcome, classify_run
 from tests.runners.conftest import require_toolchain
@@ -71,12 +72,20 @@ def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
         Classification(Outcome.TIMEOUT, "no exit within 30 s", "kotlin | hang | WAITING×8"),
         Classification(Outcome.COMPILE_ERROR, "compile failed", ""),
     ]
+
+    def attempt(outcome: Outcome) -> Attempt:
+        timed_out = outcome is Outcome.TIMEOUT
+        return Attempt(30.0, outcome, None if timed_out else 0, None, timed_out, 1.0, "", "", None)
+
+    # The hang hung again in its first re-run.
+    hang_attempts = tuple(map(attempt, (Outcome.TIMEOUT, Outcome.TIMEOUT, Outcome.TERMINATED)))
     for index, verdict in enumerate(verdicts):
         row = services.store_program(services.campaign_program(campaign, index))
+        attempts = hang_attempts if verdict.outcome is Outcome.TIMEOUT else ()
         services.record_execution(
             program=row,
             index=index,
-            result=RunResult(index, verdict),
+            result=RunResult(index, verdict, attempts),
             language="kotlin",
             target=target,
         )
@@ -86,6 +95,10 @@ def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
     first = services.campaign_program(campaign, 0).id
     assert row["example"] == first
     assert report.shortest_revealing_program([campaign]).id == first
+    assert report.shortest_revealing_program([campaign], min_channels=99) is None
+    assert (
+        report.shortest_repeating_hang([campaign]).id == services.campaign_program(campaign, 2).id
+    )
     findings = report.report_findings([campaign])
     # One program each; ties in the order first seen.
     assert [(f["is_select_overflow"], f["programs"]) for f in findings] == [(True, 1), (False, 1)]
@@ -102,9 +115,9 @@ def test_markdown_marks_releases_seen_by_sweep_or_fixture() -> None:
             "1.3.2": "kotlin-1.3.50-coroutines-1.3.2",
         },
         "sweep": [
-            {"version": "0.19", "revealing": 2, "programs": 24},
-            {"version": "0.20", "revealing": 0, "programs": 24},
-            {"version": "1.3.2", "revealing": 0, "programs": 24},
+            {"version": "0.19", "revealing": 2, "programs": 24, "other_findings": 1},
+            {"version": "0.20", "revealing": 0, "programs": 24, "other_findings": 0},
+            {"version": "1.3.2", "revealing": 0, "programs": 24, "other_findings": 0},
         ],
         "fixture": {
             "runs": 6,
@@ -131,10 +144,22 @@ def test_markdown_marks_releases_seen_by_sweep_or_fixture() -> None:
     )
     assert context["uninstalled"] == ["1.4.0"]
     text = render_to_string("reports/kotlin.md", context)
-    assert "| 0.20 | `kotlin-1.2.41-coroutines-0.20` | 0 / 24 | 6 / 6 | – | **crash** |" in text
-    assert "| 1.3.2 | `kotlin-1.3.50-coroutines-1.3.2` | 0 / 24 | 0 / 6 | – | not seen |" in text
+    assert (
+        "| 0.20 | `kotlin-1.2.41-coroutines-0.20` | 0 / 24 | 0 | 6 / 6 | – | **crash** | – |"
+        in text
+    )
+    assert (
+        "| 1.3.2 | `kotlin-1.3.50-coroutines-1.3.2` | 0 / 24 | 0 | 0 / 6 | – | not seen | – |"
+        in text
+    )
     assert "Not installed, so not run: 1.4.0." in text
     assert "from **0.19** to **0.20**" in text
+
+
+def test_hang_signatures_are_told_from_crashes() -> None:
+    assert report.is_hang("kotlin | hang | RUNNABLE×8, WAITING parking×8")
+    assert not report.is_hang(_jvm_signature("jvm_select_stackoverflow_5.txt"))
+    assert not report.is_hang("kotlin | java.lang.IllegalStateException | hang")
 
 
 def test_channel_count_counts_distinct_channels() -> None:

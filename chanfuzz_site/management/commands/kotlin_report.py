@@ -218,6 +218,8 @@ class Command(BaseCommand):
         data["shortest"] = report.fixture_program_dict(shortest) if shortest else None
         two = report.shortest_revealing_program(everything, min_channels=2)
         data["shortest_two_channels"] = report.fixture_program_dict(two) if two else None
+        hang = report.shortest_repeating_hang(everything)
+        data["shortest_hang"] = report.fixture_program_dict(hang) if hang else None
 
     def _fixture(
         self, plan: report.ReportPlan, data: dict[str, Any], sandbox: Any, fixture_file: Path
@@ -252,17 +254,26 @@ class Command(BaseCommand):
         two = data.get("shortest_two_channels")
         if two and two["id"] != shortest["id"]:
             self._bisect(plan, data, "two_channels", two["id"], sandbox)
+        # The other bug of the campaigns: hangs whose re-runs hung too.
+        if hang := data.get("shortest_hang"):
+            self._bisect(plan, data, "hang", hang["id"], sandbox, report.hang_spec(plan))
 
     def _bisect(
-        self, plan: report.ReportPlan, data: dict[str, Any], key: str, pid: str, sandbox: Any
+        self,
+        plan: report.ReportPlan,
+        data: dict[str, Any],
+        key: str,
+        pid: str,
+        sandbox: Any,
+        spec: report.BisectionSpec | None = None,
     ) -> report.FixtureResult:
         """Bisect program `pid` over the releases into data[key], unless that ran already."""
+        spec = spec or report.overflow_spec(plan)
         releases = [t.version for t in report.kotlin_releases(plan.releases)]
         done = data.get(key) or {}
         if (
             done.get("program", {}).get("id") == pid
-            and (done.get("runs"), done.get("repetitions"))
-            == (plan.fixture_runs, plan.fixture_repetitions)
+            and (done.get("runs"), done.get("repetitions")) == (spec.runs, spec.repetitions)
             and [r["version"] for r in done.get("results", [])] == releases
         ):
             self.stdout.write(f"{key}: {pid} was bisected on these releases already")
@@ -271,19 +282,19 @@ class Command(BaseCommand):
         program = Program.objects.get(pk=pid)
         self.stdout.write(
             f"{key}: {program.id} (effect of {program.effect_size} characters): "
-            f"{plan.fixture_runs} runs × {plan.fixture_repetitions} repetitions per release"
+            f"{spec.runs} runs × {spec.repetitions} repetitions per release"
         )
 
         def show(r: VersionResult) -> None:
             self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} crashed  {r.toolchain_id}")
 
-        result = report.bisect_fixture(program, plan, sandbox=sandbox, on_result=show)
+        result = report.bisect_fixture(program, plan, sandbox=sandbox, spec=spec, on_result=show)
         data[key] = {**vars(result), "measured_at": report.now_iso()}
         finding = next(
             (
                 f
                 for f in Finding.objects.filter(executions__program=program).distinct()
-                if report.is_select_overflow(f.signature)
+                if spec.matches(f.signature)
             ),
             None,
         )
