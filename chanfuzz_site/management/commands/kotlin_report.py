@@ -63,6 +63,10 @@ class Command(BaseCommand):
         parser.add_argument("--repetitions", type=int, default=defaults.repetitions)
         parser.add_argument("--first-trials", type=int, default=defaults.first_trials)
         parser.add_argument(
+            "--first-heuristic", type=str.upper, default=defaults.first_heuristic,
+            choices=sorted(report.PAPER_KOTLIN),
+        )  # fmt: skip
+        parser.add_argument(
             "--first-max-programs", type=int, default=defaults.first_max_programs,
             help="a first-finding trial gives up after this many programs",
         )  # fmt: skip
@@ -92,6 +96,7 @@ class Command(BaseCommand):
             sweep_programs=options["sweep_programs"],
             repetitions=options["repetitions"],
             first_trials=options["first_trials"],
+            first_heuristic=options["first_heuristic"],
             first_max_programs=options["first_max_programs"],
             releases=tuple(v for v in options["releases"].split(",") if v),
             fixture_runs=options["fixture_runs"],
@@ -108,7 +113,8 @@ class Command(BaseCommand):
         except SandboxUnavailable as exc:
             raise CommandError(exc.reason, returncode=2) from exc
 
-        json_path = options["output"] / "kotlin-report.json"
+        self.output = options["output"]
+        json_path = self.output / "kotlin-report.json"
         data: dict[str, Any] = json.loads(json_path.read_text()) if json_path.exists() else {}
         started = time.monotonic()
 
@@ -151,13 +157,16 @@ class Command(BaseCommand):
                 **report.trials_summary(trials),
                 "measured_at": report.now_iso(),
             }
+            self._write(data)
 
         if "fixture" in steps:
             self._fixture(plan, data, sandbox, options["fixture_file"])
 
-        data["generated_at"] = report.now_iso()
-        self._write(data, options["output"])
-        self.stdout.write(f"done in {time.monotonic() - started:.0f} s")
+        self._write(data)
+        self.stdout.write(
+            f"wrote {self.output / 'kotlin-report.md'} and kotlin-report.json "
+            f"in {time.monotonic() - started:.0f} s"
+        )
 
     # ------------------------------------------------------------ steps
 
@@ -290,6 +299,7 @@ class Command(BaseCommand):
 
         result = report.bisect_fixture(program, plan, sandbox=sandbox, spec=spec, on_result=show)
         data[key] = {**vars(result), "measured_at": report.now_iso()}
+        self._write(data)  # a later step cut off loses nothing of this one
         finding = next(
             (
                 f
@@ -314,12 +324,13 @@ class Command(BaseCommand):
             finding.save(update_fields=["bisection", "bisected_at"])
         return result
 
-    def _write(self, data: dict[str, Any], output: Path) -> None:
-        output.mkdir(parents=True, exist_ok=True)
-        (output / "kotlin-report.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
+    def _write(self, data: dict[str, Any]) -> None:
+        data["generated_at"] = report.now_iso()
+        self.output.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(data, indent=2, default=str) + "\n"
+        (self.output / "kotlin-report.json").write_text(text)
         markdown = render_to_string("reports/kotlin.md", report.markdown_context(data))
-        (output / "kotlin-report.md").write_text(markdown)
-        self.stdout.write(f"wrote {output / 'kotlin-report.md'} and kotlin-report.json")
+        (self.output / "kotlin-report.md").write_text(markdown)
 
 
 def _workers_listening() -> bool:
