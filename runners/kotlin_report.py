@@ -5,8 +5,8 @@ Four experiments on the select stack overflow of Kotlin/kotlinx.coroutines#504:
 - **Table 2**: for each heuristic A–F, `programs` generated programs on one
   buggy release (the paper used 0.19); counted are the programs that reveal
   the bug, beside the paper's counts out of 5,000.
-- **Release sweep**: `sweep_programs` generated programs of one heuristic on
-  every installed release, oldest first.
+- **Release sweep**: the `sweep_programs` shortest programs that revealed the
+  bug in Table 2 (given by their effects), on every installed release.
 - **Time to the first finding**: queue-less fuzz runs from fresh seeds, each
   stopped at its first finding, compiling every batch (no artifact cache), so
   the time is what a first run on a fresh machine pays.
@@ -80,8 +80,7 @@ class ReportPlan:
     release: str = "0.19"  # the buggy release of Table 2 (the paper's)
     heuristics: str = "ABCDEF"
     programs: int = 1000  # per heuristic
-    sweep_heuristic: str = "E"
-    sweep_programs: int = 12  # per release
+    sweep_programs: int = 12  # per release: the shortest that revealed the bug in Table 2
     repetitions: int = 1000  # body repetitions per run
     timeout_s: float = 30.0  # per run, as in the paper
     chunk_size: int = 50
@@ -108,8 +107,8 @@ class ReportPlan:
     def sweep_name(self, releases: Sequence[Toolchain]) -> str:
         span = f"{releases[0].version} … {releases[-1].version}" if releases else "none"
         return (
-            f"{NAME_PREFIX} {self.sweep_programs} programs of heuristic {self.sweep_heuristic}"
-            f" on {len(releases)} kotlinx.coroutines releases ({span})"
+            f"{NAME_PREFIX} the {self.sweep_programs} shortest programs that crashed"
+            f" {self.release}, on {len(releases)} kotlinx.coroutines releases ({span})"
         )
 
 
@@ -152,16 +151,35 @@ def table2_campaigns(plan: ReportPlan) -> list[Campaign]:
     ]
 
 
-def sweep_campaign(plan: ReportPlan, releases: Sequence[Toolchain]) -> Campaign:
-    """One campaign whose targets are all `releases` (created and queued when missing)."""
+def revealing_programs(campaigns: Sequence[Campaign]) -> list[Program]:
+    """The programs that revealed the bug in `campaigns`, shortest effect first."""
+    ids = {
+        e.program_id
+        for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="crash").only(
+            "signature", "program_id"
+        )
+        if is_select_overflow(e.signature)
+    }
+    return list(Program.objects.filter(pk__in=ids).order_by("effect_size", "id"))
+
+
+def sweep_campaign(
+    plan: ReportPlan, releases: Sequence[Toolchain], table2: Sequence[Campaign]
+) -> Campaign | None:
+    """The shortest programs that revealed the bug in `table2`, on every one of `releases`
+    (created and queued when missing; None when no program revealed it)."""
     name = plan.sweep_name(releases)
+    chosen = revealing_programs(table2)[: plan.sweep_programs]
+    if not chosen and not Campaign.objects.filter(name=name).exists():
+        return None
     return _find_or_create(
         name,
-        lambda: services.create_campaign(
+        lambda: services.campaign_from_programs(
             name=name,
-            heuristic=plan.sweep_heuristic,
+            # Synthesised again from their effects (seed + i): the same effects as in
+            # Table 2, not necessarily the same code.
+            effects=[p.effect_text for p in chosen],
             targets=[("kotlin", t.id) for t in releases],
-            count=plan.sweep_programs,
             timeout_s=plan.timeout_s,
             repetitions=plan.repetitions,
             seed=plan.seed,
@@ -296,14 +314,7 @@ def shortest_revealing_program(
     `min_channels=2` asks for #504's own scenario: selects on two channels in
     opposite orders (the shortest program overall may use a single channel).
     """
-    ids = [
-        e.program_id
-        for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="crash").only(
-            "signature", "program_id"
-        )
-        if is_select_overflow(e.signature)
-    ]
-    candidates = Program.objects.filter(pk__in=ids).order_by("effect_size", "id")
+    candidates = revealing_programs(campaigns)
     return next((p for p in candidates if channel_count(p.effect_text) >= min_channels), None)
 
 

@@ -57,18 +57,29 @@ def test_campaigns_run_through_rq_and_are_found_again(tmp_path: Path) -> None:
     require_toolchain("kotlin", "1.11.0")
     out = tmp_path / "docs"
     assert _manage(tmp_path, "migrate", "-v0").returncode == 0
+    # Program 984 of heuristic A is the regression fixture: with 100,000 repetitions it
+    # crashed 1.0.1 in 6 of 6 runs, so Table 2 almost surely finds it and the sweep runs it.
     args = [
-        "kotlin_report", "--release", "1.0.1", "--heuristics", "E", "--programs", "3",
-        "--sweep-programs", "2", "--releases", "1.0.1,1.11.0", "--repetitions", "20",
-        "--workers", "1", "--output", str(out),
+        "kotlin_report", "--release", "1.0.1", "--heuristics", "A", "--programs", "2",
+        "--seed", "984", "--sweep-programs", "2", "--releases", "1.0.1,1.11.0",
+        "--repetitions", "100000", "--workers", "1", "--output", str(out),
     ]  # fmt: skip
     first = _manage(tmp_path, *args, "--steps", "campaigns")
     assert first.returncode == 0, first.stdout + first.stderr
     data = json.loads((out / "kotlin-report.json").read_text())
     (row,) = data["table2"]
-    assert (row["heuristic"], row["programs"], row["paper"]) == ("E", 3, 148)
-    assert [(r["version"], r["programs"]) for r in data["sweep"]] == [("1.0.1", 2), ("1.11.0", 2)]
+    assert (row["heuristic"], row["programs"], row["paper"]) == ("A", 2, 48)
     assert all(c["status"] == "done" for c in data["campaigns"])
+    if row["revealing"]:
+        sweep = {r["version"]: r for r in data["sweep"]}
+        assert [(v, r["programs"]) for v, r in sweep.items()] == [("1.0.1", 1), ("1.11.0", 1)]
+        assert sweep["1.11.0"]["revealing"] == 0  # the fixed release never crashes
+        # The sweep runs it again from its effect: the shortest has that effect.
+        assert row["example"] == "wsmlgu7owht3"
+        assert data["shortest"]["effect"].startswith("Spawn(SelPut(c1, eps) (+) SelPut(c1, eps)")
+    else:  # the race did not show in its one run
+        assert "no program revealed the bug: no release sweep" in first.stdout
+        assert data["sweep"] == []
     markdown = (out / "kotlin-report.md").read_text()
     assert f"[#{row['campaign_id']}](/campaigns/{row['campaign_id']}/)" in markdown
     assert "| 1.11.0 | `kotlin-2.2.20-coroutines-1.11.0` |" in markdown

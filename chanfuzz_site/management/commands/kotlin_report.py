@@ -60,6 +60,9 @@ class Command(BaseCommand):
         parser.add_argument("--programs", type=int, default=defaults.programs, help="per heuristic")
         parser.add_argument("--heuristics", default=defaults.heuristics)
         parser.add_argument("--sweep-programs", type=int, default=defaults.sweep_programs)
+        parser.add_argument(
+            "--seed", type=int, default=defaults.seed, help="of Table 2's first program"
+        )
         parser.add_argument("--repetitions", type=int, default=defaults.repetitions)
         parser.add_argument("--first-trials", type=int, default=defaults.first_trials)
         parser.add_argument(
@@ -94,6 +97,7 @@ class Command(BaseCommand):
             heuristics=options["heuristics"].upper(),
             programs=options["programs"],
             sweep_programs=options["sweep_programs"],
+            seed=options["seed"],
             repetitions=options["repetitions"],
             first_trials=options["first_trials"],
             first_heuristic=options["first_heuristic"],
@@ -195,11 +199,16 @@ class Command(BaseCommand):
                     "--no-web) or pass --workers N",
                     returncode=2,
                 )
-            campaigns = report.table2_campaigns(plan)
+            table2 = report.table2_campaigns(plan)
+            self.stdout.write(f"waiting for {len(table2)} Table 2 campaign(s) on {url}")
+            report.wait_for(table2, on_progress=show)
+            # The sweep runs Table 2's crashing programs, so it comes after it.
             if plan.sweep_programs:
-                campaigns.append(report.sweep_campaign(plan, releases))
-            self.stdout.write(f"waiting for {len(campaigns)} campaign(s) on {url}")
-            report.wait_for(campaigns, on_progress=show)
+                sweep = report.sweep_campaign(plan, releases, table2)
+                if sweep is None:
+                    self.stdout.write("no program revealed the bug: no release sweep")
+                else:
+                    report.wait_for([sweep], on_progress=show)
 
     def _read_campaigns(
         self, plan: report.ReportPlan, releases: list[Any], data: dict[str, Any]
