@@ -156,12 +156,13 @@ def bisect_program(
     timeout_s: float = 30.0,
     signature: str | None = None,
     matches: Callable[[str], bool] | None = None,
+    stop_at_bad: bool = False,
     toolchains: Sequence[Toolchain] | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
 ) -> Bisection:
     """Run `program` `times` times on each toolchain (default: every installed one).
 
-    What counts as bad: see `runs_on`.
+    What counts as bad, and `stop_at_bad`: see `runs_on`.
     """
     chosen = sorted(
         toolchains if toolchains is not None else installed_toolchains(language),
@@ -175,7 +176,8 @@ def bisect_program(
             workdir.chmod(0o755)
             result = runs_on(
                 program, toolchain, sandbox=sandbox, times=times, repetitions=repetitions,
-                timeout_s=timeout_s, signature=signature, matches=matches, workdir=workdir,
+                timeout_s=timeout_s, signature=signature, matches=matches,
+                stop_at_bad=stop_at_bad, workdir=workdir,
             )  # fmt: skip
             results.append(result)
             if on_result:

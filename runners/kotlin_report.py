@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -36,6 +36,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from generator import effects
 from generator.settings import PRESETS, settings_for
 from runners import campaigns as services
 from runners.bisect import VersionResult, bisect_program
@@ -73,6 +74,12 @@ def is_hang(signature: str) -> bool:
     return signature.split(" | ")[1:2] == ["hang"]
 
 
+def is_parked_hang(signature: str) -> bool:
+    """A hang with every thread of the dispatcher pool parked: nothing can run any more
+    (a program merely slow under load has running pool threads)."""
+    return is_hang(signature) and f"WAITING parking×{DEFAULT_KOTLIN_THREADS}" in signature
+
+
 @dataclass(frozen=True)
 class ReportPlan:
     """How big each experiment is; the defaults are what docs/kotlin-report.md was made with."""
@@ -92,11 +99,12 @@ class ReportPlan:
     fixture_runs: int = 6  # runs of the fixture program per release
     fixture_repetitions: int = 100_000
     releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
-    # The shortest program whose hang repeated in a re-run, bisected like the fixture;
-    # a hang costs its whole timeout, hence fewer runs and a shorter limit.
-    hang_runs: int = 4
-    hang_repetitions: int = 10_000
-    hang_timeout_s: float = 20.0
+    # The shortest program whose hang repeated in a re-run, bisected like the fixture.
+    # A hang costs its whole limit, so a release stops at its first hang; a normal
+    # run of it at 100,000 repetitions takes about 2 s.
+    hang_runs: int = 3
+    hang_repetitions: int = 100_000
+    hang_timeout_s: float = 10.0
 
     def table2_name(self, heuristic: str) -> str:
         return (
@@ -301,6 +309,45 @@ def report_findings(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
     ]
 
 
+def _selects(effect: effects.Effect) -> Iterator[effects.Select]:
+    if isinstance(effect, effects.Select):
+        yield effect
+        for case in effect.cases:
+            yield from _selects(case.body)
+    elif isinstance(effect, effects.Spawn):
+        yield from _selects(effect.body)
+    elif isinstance(effect, effects.Seq):
+        for item in effect.items:
+            yield from _selects(item)
+    elif isinstance(effect, effects.Choice):
+        for option in effect.options:
+            yield from _selects(option)
+
+
+def has_duplicate_clauses(effect_text: str) -> bool:
+    """Whether some select of the effect has two cases on one channel."""
+    return any(
+        len({case.chan for case in select.cases}) < len(select.cases)
+        for select in _selects(effects.parse(effect_text))
+    )
+
+
+def duplicate_clause_figures(campaigns: Sequence[Campaign]) -> dict[str, int]:
+    """How many programs of `campaigns` (and of those that revealed the bug) have a select
+    with two cases on one channel: the shape every crash here had so far."""
+    revealing = {p.id for p in revealing_programs(campaigns)}
+    programs = Program.objects.filter(executions__campaign__in=list(campaigns)).distinct()
+    figures = dict.fromkeys(("programs", "with_dup", "revealing", "revealing_with_dup"), 0)
+    for program in programs.only("id", "effect_text"):
+        dup = has_duplicate_clauses(program.effect_text)
+        figures["programs"] += 1
+        figures["with_dup"] += dup
+        if program.id in revealing:
+            figures["revealing"] += 1
+            figures["revealing_with_dup"] += dup
+    return figures
+
+
 def channel_count(effect_text: str) -> int:
     """How many distinct channels an effect uses (c1, c2, …)."""
     return len(set(re.findall(r"\bc\d+\b", effect_text)))
@@ -316,6 +363,18 @@ def shortest_revealing_program(
     """
     candidates = revealing_programs(campaigns)
     return next((p for p in candidates if channel_count(p.effect_text) >= min_channels), None)
+
+
+def hang_figures(campaigns: Sequence[Campaign]) -> dict[str, int]:
+    """Timeouts of `campaigns`: how many, how many hung again in a re-run, in every re-run."""
+    figures = dict.fromkeys(("timeouts", "repeated", "confirmed"), 0)
+    for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="timeout").only(
+        "attempts", "hang_confirmed"
+    ):
+        figures["timeouts"] += 1
+        figures["repeated"] += sum(a.get("outcome") == "timeout" for a in e.attempts) >= 2
+        figures["confirmed"] += bool(e.hang_confirmed)
+    return figures
 
 
 def shortest_repeating_hang(campaigns: Sequence[Campaign]) -> Program | None:
@@ -418,6 +477,7 @@ class BisectionSpec:
     runs: int
     repetitions: int
     timeout_s: float
+    stop_at_bad: bool = False  # a hang costs its whole limit: one per release is enough
 
 
 def overflow_spec(plan: ReportPlan) -> BisectionSpec:
@@ -427,7 +487,9 @@ def overflow_spec(plan: ReportPlan) -> BisectionSpec:
 
 
 def hang_spec(plan: ReportPlan) -> BisectionSpec:
-    return BisectionSpec(is_hang, plan.hang_runs, plan.hang_repetitions, plan.hang_timeout_s)
+    return BisectionSpec(
+        is_parked_hang, plan.hang_runs, plan.hang_repetitions, plan.hang_timeout_s, True
+    )
 
 
 def bisect_fixture(
@@ -449,6 +511,7 @@ def bisect_fixture(
         repetitions=spec.repetitions,
         timeout_s=spec.timeout_s,
         matches=spec.matches,
+        stop_at_bad=spec.stop_at_bad,
         toolchains=kotlin_releases(plan.releases),
         on_result=on_result,
     )
@@ -513,6 +576,7 @@ def table2_rows(plan: ReportPlan, campaigns: Sequence[Campaign]) -> list[dict[st
                 "paper_percent": 100 * paper / PAPER_PROGRAMS,
                 "per_minute": 60 * figures.programs / figures.seconds if figures.seconds else 0.0,
                 "minutes": figures.seconds / 60,
+                "with_duplicate_case": duplicate_clause_figures([campaign])["with_dup"],
             }
         )
     return rows
@@ -594,6 +658,8 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
             r for r in table2 if r["programs"] and (r["paper"] == 0) != (r["revealing"] == 0)
         ],
         "table2_other": sum(r["other_findings"] for r in table2),
+        "dup": data.get("duplicate_clauses") or {},
+        "hangs": data.get("hangs") or {},
         "table2_total": sum(r["programs"] for r in table2),
         "releases": rows,
         "first_seen": seen_versions[0] if seen_versions else None,

@@ -160,6 +160,9 @@ def test_hang_signatures_are_told_from_crashes() -> None:
     assert report.is_hang("kotlin | hang | RUNNABLE×8, WAITING parking×8")
     assert not report.is_hang(_jvm_signature("jvm_select_stackoverflow_5.txt"))
     assert not report.is_hang("kotlin | java.lang.IllegalStateException | hang")
+    parked = "kotlin | hang | RUNNABLE×8, TIMED_WAITING parking, WAITING parking×8"
+    assert report.is_parked_hang(parked)
+    assert not report.is_parked_hang("kotlin | hang | RUNNABLE×14, WAITING parking×2")
 
 
 def test_channel_count_counts_distinct_channels() -> None:

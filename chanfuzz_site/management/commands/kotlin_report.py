@@ -230,6 +230,8 @@ class Command(BaseCommand):
         everything = [*table2, *([sweep] if sweep else [])]
         data["campaigns"] = [report.campaign_dict(c) for c in everything]
         data["table2"] = report.table2_rows(plan, table2)
+        data["duplicate_clauses"] = report.duplicate_clause_figures(table2)
+        data["hangs"] = report.hang_figures(table2)
         data["sweep"] = [vars(r) for r in report.target_figures(sweep)] if sweep else []
         data["findings"] = report.report_findings(everything)
         shortest = report.shortest_revealing_program(everything)
