@@ -306,7 +306,7 @@ class Command(BaseCommand):
         )
 
         def show(r: VersionResult) -> None:
-            self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} crashed  {r.toolchain_id}")
+            self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} bad  {r.toolchain_id}")
 
         result = report.bisect_fixture(program, plan, sandbox=sandbox, spec=spec, on_result=show)
         data[key] = {**vars(result), "measured_at": report.now_iso()}
