@@ -1,6 +1,7 @@
 """The kotlinx.coroutines reproduction (issue #7): what it runs and the figures it reads back.
 
-Four experiments on the select stack overflow of Kotlin/kotlinx.coroutines#504:
+Experiments on the select stack overflow of Kotlin/kotlinx.coroutines#504 (and
+on the hangs the same campaigns turn up):
 
 - **Table 2**: for each heuristic A–F, `programs` generated programs on one
   buggy release (the paper used 0.19); counted are the programs that reveal
@@ -13,8 +14,10 @@ Four experiments on the select stack overflow of Kotlin/kotlinx.coroutines#504:
 - **Regression fixture**: the shortest program that showed the bug, run
   `fixture_runs` times on every installed release (a bisection). The releases
   where it crashed are the buggy ones, the others after the last buggy one the
-  fixed ones; `write_fixture` stores the program and both lists for the slow
-  test that keeps the result true.
+  fixed ones; `manage.py kotlin_report` stores the program and both lists for
+  the slow test that keeps the result true. The shortest crashing program on
+  two channels (#504's own scenario) and the shortest hang that repeated in a
+  re-run are bisected the same way (`hang_spec`: a hang costs its whole limit).
 
 The first two are ordinary campaigns (chunk jobs through RQ on Redis, rows in
 the database), so the web app shows them like any other. They are found again

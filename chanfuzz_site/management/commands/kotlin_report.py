@@ -5,9 +5,9 @@ previous docs/kotlin-report.json):
 
 - `install`   every kotlinx.coroutines release of toolchains/kotlin/releases.txt
               that is not installed yet (Maven Central; about 10–30 s each);
-- `campaigns` Table 2 (one campaign per heuristic on `--release`) and the
-              release sweep (one campaign over every installed release),
-              queued through RQ and waited for; `--workers N` starts N RQ
+- `campaigns` Table 2 (one campaign per heuristic on `--release`), then the
+              release sweep (Table 2's shortest crashing programs on every
+              installed release), queued through RQ and waited for; `--workers N` starts N RQ
               workers (and a private Redis when REDIS_URL does not answer)
               for the duration, 0 relies on workers already running;
 - `first`     time to the first finding: `--first-trials` fuzz runs from fresh
@@ -15,7 +15,9 @@ previous docs/kotlin-report.json):
 - `fixture`   the shortest program that revealed the bug, run `--fixture-runs`
               times on every installed release; writes the regression fixture
               (tests/runners/fixtures/kotlin_select_overflow.json) and stores
-              the bisection on the program's finding.
+              the bisection on the program's finding. Then the same for the
+              shortest crashing program on two channels and the shortest hang
+              that repeated; a bisection done already is kept.
 
 The campaigns' figures are always read back from the database, so
 `--steps none` rewrites the Markdown from what is there. Campaigns are found
