@@ -88,11 +88,14 @@ def fuzz(
     workdir: Path | None = None,
     on_result: Callable[[Generated, Execution], None] | None = None,
     stop_at_first: bool = False,
+    stop_when: Callable[[Generated, Execution], bool] | None = None,
     use_cache: bool = True,
 ) -> FuzzSummary:
     """Run `count` generated programs (seeds seed, seed+1, …) on `target`.
 
-    `stop_at_first` ends the run at the first finding (time-to-bug figures);
+    `stop_at_first` ends the run at the first finding, `stop_when` at the first
+    result it accepts (time-to-bug figures; the summary's `seconds` and `count`
+    are then those of the stop);
     `use_cache=False` compiles every batch even when the artifact cache has it,
     so a timing includes the compiles a first run on a fresh machine pays.
     """
@@ -117,7 +120,9 @@ def fuzz(
                 summary.record(generated, execution, time.perf_counter() - start)
                 if on_result:
                     on_result(generated, execution)
-                if stop_at_first and summary.findings:
+                if (stop_at_first and summary.findings) or (
+                    stop_when is not None and stop_when(generated, execution)
+                ):
                     raise _FirstFinding
 
             try:

@@ -52,3 +52,21 @@ def test_without_findings_the_first_finding_is_unset() -> None:
     assert summary.count == 5
     assert not summary.stopped_early
     assert summary.first_finding_s is None and summary.first_finding_programs is None
+
+
+@pytest.mark.slow
+def test_stop_when_ends_the_run_at_the_result_it_accepts() -> None:
+    target = target_for(require_toolchain("go"), repetitions=2)
+    summary = fuzz(
+        target=target,
+        settings=settings_for("A"),
+        count=10,
+        seed=40,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=20),
+        batch_size=5,
+        stop_when=lambda generated, _execution: generated.seed == 46,
+    )
+    assert summary.stopped_early
+    assert summary.count == 7  # seeds 40 … 46, the second batch cut short
+    assert summary.first_finding_s is None

@@ -155,8 +155,13 @@ class Command(BaseCommand):
                 plan,
                 sandbox=sandbox,
                 on_trial=lambda t: self.stdout.write(
-                    f"  seeds {t.seed}…: {'found' if t.found else 'nothing'} after "
-                    f"{t.seconds:.1f} s, {t.programs} programs"
+                    f"  seeds {t.seed}…: {'overflow' if t.found else 'no overflow'} after "
+                    f"{t.seconds:.1f} s, {t.programs} programs; first finding of any kind "
+                    + (
+                        f"after {t.first_any_s:.1f} s, {t.first_any_programs} programs"
+                        if t.first_any_s is not None
+                        else "none"
+                    )
                 ),
             )
             data["first_finding"] = {

@@ -95,10 +95,7 @@ class Command(BaseCommand):
             f"programs: {count} in {total_s:.2f} s, {count / max(total_s, 1e-9):.1f} programs/s "
             f"(generate {generate_s:.2f} s, check {check_s:.2f} s)"
         )
-        out(
-            f"states: p50 {percentile(states, 50)}, p99 {percentile(states, 99)}, "
-            f"max {states[-1]}"
-        )
+        out(f"states: p50 {percentile(states, 50)}, p99 {percentile(states, 99)}, max {states[-1]}")
         out(f"all terminating: {'yes' if all_ok else 'no'}")
         if undecided:
             out(f"undecided (state limit): {len(undecided)}, seeds {_seeds(undecided)}")
