@@ -241,11 +241,12 @@ class Command(BaseCommand):
         data["hangs"] = report.hang_figures(table2)
         data["sweep"] = [vars(r) for r in report.target_figures(sweep)] if sweep else []
         data["findings"] = report.report_findings(everything)
-        shortest = report.shortest_revealing_program(everything)
+        # Generated programs only: the sweep runs Table 2's again, from their effects.
+        shortest = report.shortest_revealing_program(table2)
         data["shortest"] = report.fixture_program_dict(shortest) if shortest else None
-        two = report.shortest_revealing_program(everything, min_channels=2)
+        two = report.shortest_revealing_program(table2, min_channels=2)
         data["shortest_two_channels"] = report.fixture_program_dict(two) if two else None
-        hang = report.shortest_repeating_hang(everything)
+        hang = report.shortest_repeating_hang(table2)
         data["shortest_hang"] = report.fixture_program_dict(hang) if hang else None
 
     def _fixture(
