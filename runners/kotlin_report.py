@@ -696,6 +696,8 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "fixture": fixture,
         "two": two,
         "hang": hang,
+        "hang_has_dup": bool(hang.get("program"))
+        and has_duplicate_clauses(hang["program"]["effect"]),
         "shortest": data.get("shortest"),
         "findings": data.get("findings", []),
     }
