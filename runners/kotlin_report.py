@@ -370,11 +370,12 @@ def shortest_revealing_program(
 
 def hang_figures(campaigns: Sequence[Campaign]) -> dict[str, int]:
     """Timeouts of `campaigns`: how many, how many hung again in a re-run, in every re-run."""
-    figures = dict.fromkeys(("timeouts", "repeated", "confirmed"), 0)
+    figures = dict.fromkeys(("timeouts", "parked", "repeated", "confirmed"), 0)
     for e in Execution.objects.filter(campaign__in=list(campaigns), outcome="timeout").only(
-        "attempts", "hang_confirmed"
+        "attempts", "hang_confirmed", "signature"
     ):
         figures["timeouts"] += 1
+        figures["parked"] += is_parked_hang(e.signature)
         figures["repeated"] += sum(a.get("outcome") == "timeout" for a in e.attempts) >= 2
         figures["confirmed"] += bool(e.hang_confirmed)
     return figures
