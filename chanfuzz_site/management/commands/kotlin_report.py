@@ -46,6 +46,7 @@ from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 from runners.toolchains import kotlin_releases as registry_releases
 
 STEPS = ("install", "campaigns", "first", "fixture")
+BISECTIONS = ("fixture", "two_channels", "hang")
 DOCS = settings.BASE_DIR / "docs"
 FIXTURE = settings.BASE_DIR / "tests" / "runners" / "fixtures" / "kotlin_select_overflow.json"
 
@@ -87,9 +88,19 @@ class Command(BaseCommand):
         parser.add_argument("--sandbox", choices=BACKENDS)
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
         parser.add_argument("--fixture-file", type=Path, default=FIXTURE)
+        parser.add_argument(
+            "--bisect", default=",".join(BISECTIONS),
+            help=f"which bisections step fixture (re)runs, of {BISECTIONS}; the others keep "
+            "their last results",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         steps = {s for s in options["steps"].split(",") if s and s != "none"}
+        self.bisections = {b for b in options["bisect"].split(",") if b}
+        if unknown := self.bisections - set(BISECTIONS):
+            raise CommandError(
+                f"unknown bisections {sorted(unknown)}: choose from {BISECTIONS}", returncode=2
+            )
         if unknown := steps - set(STEPS):
             raise CommandError(
                 f"unknown steps {sorted(unknown)}: choose from {STEPS}", returncode=2
@@ -255,7 +266,26 @@ class Command(BaseCommand):
         shortest = data.get("shortest")
         if not shortest:
             raise CommandError("no program revealed the bug: nothing to make a fixture of")
-        result = self._bisect(plan, data, "fixture", shortest["id"], sandbox)
+        if "fixture" in self.bisections:
+            self._write_fixture(plan, data, sandbox, shortest["id"], fixture_file)
+        # #504's own scenario, two channels selected in opposite orders, when the
+        # shortest program overall used one channel only.
+        two = data.get("shortest_two_channels")
+        if "two_channels" in self.bisections and two and two["id"] != shortest["id"]:
+            self._bisect(plan, data, "two_channels", two["id"], sandbox)
+        # The other bug of the campaigns: hangs whose re-runs hung too.
+        if "hang" in self.bisections and (hang := data.get("shortest_hang")):
+            self._bisect(plan, data, "hang", hang["id"], sandbox, report.hang_spec(plan))
+
+    def _write_fixture(
+        self,
+        plan: report.ReportPlan,
+        data: dict[str, Any],
+        sandbox: Any,
+        pid: str,
+        fixture_file: Path,
+    ) -> None:
+        result = self._bisect(plan, data, "fixture", pid, sandbox)
         fixture_file.parent.mkdir(parents=True, exist_ok=True)
         fixture_file.write_text(
             json.dumps(
@@ -277,14 +307,6 @@ class Command(BaseCommand):
             f"fixture: buggy {len(result.buggy)} releases, fixed {len(result.fixed)}; "
             f"last bad {result.last_bad}, first good {result.first_good} → {fixture_file}"
         )
-        # #504's own scenario, two channels selected in opposite orders, when the
-        # shortest program overall used one channel only.
-        two = data.get("shortest_two_channels")
-        if two and two["id"] != shortest["id"]:
-            self._bisect(plan, data, "two_channels", two["id"], sandbox)
-        # The other bug of the campaigns: hangs whose re-runs hung too.
-        if hang := data.get("shortest_hang"):
-            self._bisect(plan, data, "hang", hang["id"], sandbox, report.hang_spec(plan))
 
     def _bisect(
         self,
