@@ -159,10 +159,12 @@ def bisect_program(
     stop_at_bad: bool = False,
     toolchains: Sequence[Toolchain] | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
+    give_up: Callable[[VersionResult], bool] | None = None,
 ) -> Bisection:
     """Run `program` `times` times on each toolchain (default: every installed one).
 
-    What counts as bad, and `stop_at_bad`: see `runs_on`.
+    What counts as bad, and `stop_at_bad`: see `runs_on`. `give_up` ends the
+    bisection after the first result it accepts (the results so far are kept).
     """
     chosen = sorted(
         toolchains if toolchains is not None else installed_toolchains(language),
@@ -182,6 +184,8 @@ def bisect_program(
             results.append(result)
             if on_result:
                 on_result(result)
+            if give_up is not None and give_up(result):
+                break
     last_bad, first_good = boundary(results)
     return Bisection(language, tuple(results), last_bad, first_good)
 

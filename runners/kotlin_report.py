@@ -473,6 +473,7 @@ class FixtureResult:
     last_bad: str | None = None
     first_good: str | None = None
     not_monotonic: list[str] = field(default_factory=list)  # good releases among bad ones
+    missed: str | None = None  # a release it had to crash and did not (the bisection stopped)
 
 
 def fixture_program_dict(program: Program) -> dict[str, Any]:
@@ -518,9 +519,12 @@ def bisect_fixture(
     sandbox: Sandbox,
     spec: BisectionSpec | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
+    must_crash: Sequence[str] = (),
 ) -> FixtureResult:
     """Run `program` on every release of the plan; bad runs are those `spec` (default:
-    the select overflow, `plan.fixture_runs` × `plan.fixture_repetitions`) matches."""
+    the select overflow, `plan.fixture_runs` × `plan.fixture_repetitions`) matches.
+    With `must_crash`, it gives up at the first of those releases without a bad run
+    (`missed` says which): a fixture must crash every buggy release."""
     spec = spec or overflow_spec(plan)
     bisection = bisect_program(
         services.program_object(program),
@@ -533,6 +537,7 @@ def bisect_fixture(
         stop_at_bad=spec.stop_at_bad,
         toolchains=kotlin_releases(plan.releases),
         on_result=on_result,
+        give_up=lambda r: r.version in must_crash and not r.bad,
     )
     last_bad = bisection.last_bad
     result = FixtureResult(
@@ -554,6 +559,9 @@ def bisect_fixture(
         result.not_monotonic = [
             r.version for r in bisection.results if version_key(r.version) < boundary and not r.bad
         ]
+    last = bisection.results[-1] if bisection.results else None
+    if last is not None and last.version in must_crash and not last.bad:
+        result.missed = last.version
     return result
 
 

@@ -47,6 +47,7 @@ from runners.toolchains import kotlin_releases as registry_releases
 
 STEPS = ("install", "campaigns", "first", "fixture")
 BISECTIONS = ("fixture", "two_channels", "hang")
+MAX_FIXTURE_CANDIDATES = 8
 DOCS = settings.BASE_DIR / "docs"
 FIXTURE = settings.BASE_DIR / "tests" / "runners" / "fixtures" / "kotlin_select_overflow.json"
 
@@ -245,6 +246,7 @@ class Command(BaseCommand):
             .exclude(status="cancelled")
             .first()
         )
+        self.table2 = table2
         everything = [*table2, *([sweep] if sweep else [])]
         data["campaigns"] = [report.campaign_dict(c) for c in everything]
         data["table2"] = report.table2_rows(plan, table2)
@@ -267,7 +269,7 @@ class Command(BaseCommand):
         if not shortest:
             raise CommandError("no program revealed the bug: nothing to make a fixture of")
         if "fixture" in self.bisections:
-            self._write_fixture(plan, data, sandbox, shortest["id"], fixture_file)
+            self._choose_fixture(plan, data, sandbox, fixture_file)
         # #504's own scenario, two channels selected in opposite orders, when the
         # shortest program overall used one channel only.
         two = data.get("shortest_two_channels")
@@ -277,15 +279,37 @@ class Command(BaseCommand):
         if "hang" in self.bisections and (hang := data.get("shortest_hang")):
             self._bisect(plan, data, "hang", hang["id"], sandbox, report.hang_spec(plan))
 
-    def _write_fixture(
-        self,
-        plan: report.ReportPlan,
-        data: dict[str, Any],
-        sandbox: Any,
-        pid: str,
-        fixture_file: Path,
+    def _choose_fixture(
+        self, plan: report.ReportPlan, data: dict[str, Any], sandbox: Any, fixture_file: Path
     ) -> None:
-        result = self._bisect(plan, data, "fixture", pid, sandbox)
+        """The shortest program of Table 2 that crashes every buggy release in its runs.
+
+        The overflow is a race, and some short programs lose it on some releases
+        in every run; the fixture must crash each buggy one. Buggy means: bad for
+        an earlier fixture or for the two-channel program. A candidate that misses
+        one of those is given up at once, and the next shortest is tried.
+        """
+        must_crash = {
+            v for key in ("fixture", "two_channels") for v in (data.get(key) or {}).get("buggy", [])
+        }
+        data["fixture_rejected"] = []
+        for program in report.revealing_programs(self.table2)[:MAX_FIXTURE_CANDIDATES]:
+            result = self._bisect(plan, data, "fixture", program.id, sandbox, must_crash=must_crash)
+            if result.missed is None and not result.not_monotonic and result.fixed:
+                break
+            data["fixture_rejected"].append(
+                {
+                    "id": program.id,
+                    "effect_length": len(program.effect_text),
+                    "missed": result.missed or ", ".join(result.not_monotonic),
+                    "runs": result.runs,
+                }
+            )
+        else:
+            raise CommandError(
+                f"none of the {MAX_FIXTURE_CANDIDATES} shortest crashing programs crashed "
+                "every buggy release: no fixture written"
+            )
         fixture_file.parent.mkdir(parents=True, exist_ok=True)
         fixture_file.write_text(
             json.dumps(
@@ -316,19 +340,27 @@ class Command(BaseCommand):
         pid: str,
         sandbox: Any,
         spec: report.BisectionSpec | None = None,
+        must_crash: set[str] | frozenset[str] = frozenset(),
     ) -> report.FixtureResult:
-        """Bisect program `pid` over the releases into data[key], unless that ran already."""
+        """Bisect program `pid` over the releases into data[key], unless that ran already
+        (data["bisections"] keeps every bisection by program id)."""
         spec = spec or report.overflow_spec(plan)
         releases = [t.version for t in report.kotlin_releases(plan.releases)]
-        done = data.get(key) or {}
+        cache = data.setdefault("bisections", {})
+        if (data.get(key) or {}).get("program", {}).get("id") == pid:
+            cache.setdefault(pid, data[key])
+        done = cache.get(pid) or {}
+        if done.get("missed") and done["missed"] in must_crash:
+            self.stdout.write(f"{key}: {pid} missed {done['missed']} before")
+            return report.FixtureResult(**{k: v for k, v in done.items() if k != "measured_at"})
         if (
             done.get("program", {}).get("id") == pid
             and (done.get("runs"), done.get("repetitions")) == (spec.runs, spec.repetitions)
             and [r["version"] for r in done.get("results", [])] == releases
         ):
             self.stdout.write(f"{key}: {pid} was bisected on these releases already")
-            fields = {k: v for k, v in done.items() if k != "measured_at"}
-            return report.FixtureResult(**fields)
+            data[key] = done
+            return report.FixtureResult(**{k: v for k, v in done.items() if k != "measured_at"})
         program = Program.objects.get(pk=pid)
         self.stdout.write(
             f"{key}: {program.id} (effect of {program.effect_size} characters): "
@@ -338,9 +370,13 @@ class Command(BaseCommand):
         def show(r: VersionResult) -> None:
             self.stdout.write(f"  {r.version:8} {r.bad_runs}/{r.runs} bad  {r.toolchain_id}")
 
-        result = report.bisect_fixture(program, plan, sandbox=sandbox, spec=spec, on_result=show)
-        data[key] = {**vars(result), "measured_at": report.now_iso()}
+        result = report.bisect_fixture(
+            program, plan, sandbox=sandbox, spec=spec, on_result=show, must_crash=sorted(must_crash)
+        )
+        data[key] = cache[pid] = {**vars(result), "measured_at": report.now_iso()}
         self._write(data)  # a later step cut off loses nothing of this one
+        if result.missed:
+            return result
         finding = next(
             (
                 f
