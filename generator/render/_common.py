@@ -131,6 +131,9 @@ class Namer:
         if not base or not base[0].isalpha():
             base = "v" + base
         base = base[0].lower() + base[1:]
+        if _HELPER_PATTERN.match(base):
+            # "rep" + a number is still a helper's name: numbering alone never escapes it.
+            base += "v"
         name = base
         n = 1
         while name in self.taken or is_reserved(name):

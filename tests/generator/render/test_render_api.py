@@ -273,3 +273,11 @@ def test_rendered_conditions_keep_their_value(cond: lc.Cond, seed: int) -> None:
     for syntax in (C_LIKE, FLIX_CURRENT):
         text = render_cond(cond, syntax, random.Random(seed))
         assert eval(_python(text)) == lc.evaluate(cond), text  # noqa: S307 - our own output
+
+
+@pytest.mark.parametrize("wanted", ["prog", "rep", "jobs7", "join", "Prog2"])
+def test_namer_escapes_helper_names_instead_of_numbering_forever(wanted: str) -> None:
+    namer = Namer()
+    names = [namer.fresh(w) for w in (wanted, wanted, wanted + "1")]
+    assert len(set(names)) == 3
+    assert all(IDENT.match(n) and not is_reserved(n) for n in names)
