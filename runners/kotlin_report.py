@@ -692,6 +692,14 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "table2_other": sum(r["other_findings"] for r in table2),
         "dup": data.get("duplicate_clauses") or {},
         "hangs": data.get("hangs") or {},
+        "overflow_rate": next(
+            (
+                r["percent"]
+                for r in table2
+                if r["heuristic"] == data.get("plan", {}).get("first_heuristic")
+            ),
+            None,
+        ),
         "table2_total": sum(r["programs"] for r in table2),
         "releases": rows,
         "first_seen": seen_versions[0] if seen_versions else None,
