@@ -211,7 +211,8 @@ class Command(BaseCommand):
                 last_line[campaign.pk] = line
                 self.stdout.write(line)
 
-        with local_workers(workers) as url:
+        with local_workers(workers) as services:
+            url = services.url
             if not workers and not _workers_listening():
                 raise CommandError(
                     f"no RQ worker listens on {url}: start some (scripts/start_services.sh "

@@ -11,10 +11,8 @@ only those.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from typing import Any
 
@@ -23,7 +21,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns import requeue_stale_chunks
 from runners.jobs import HEARTBEAT_S
-from runners.redis_server import RedisServer, RedisUnavailable, answers, free_port, start_redis
+from runners.local_workers import LocalServices, local_workers, manage_command, stop_children
+from runners.redis_server import RedisUnavailable
 
 STALE_AFTER_S = 6 * HEARTBEAT_S
 
@@ -43,41 +42,45 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not 0 <= options["workers"] <= 64:
             raise CommandError("--workers must be from 0 to 64", returncode=2)
-        children: list[subprocess.Popen[bytes]] = []
-        redis: RedisServer | None = None
 
         def stop(signum: int, _frame: object) -> None:
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, stop)
         try:
-            url = settings.REDIS_URL
-            if answers(url):
-                self.stdout.write(f"redis      {url} (already running)")
-            else:
-                try:
-                    redis = start_redis(settings.VAR_DIR / "redis", port=free_port(6379))
-                except RedisUnavailable as exc:
-                    raise CommandError(f"{url} does not answer and {exc}", returncode=2) from exc
-                url = redis.url
-                self.stdout.write(f"redis      {url} (started, pid {redis.process.pid})")
-            env = {**os.environ, "REDIS_URL": url}
-            # This process requeues stale chunks too, through the same Redis.
-            settings.RQ_QUEUES["default"]["URL"] = url
-            manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
-            for _ in range(options["workers"]):
-                children.append(subprocess.Popen([*manage, "rqworker", "default"], env=env))
-            self.stdout.write(f"workers    {options['workers']} × rqworker default")
+            with local_workers(options["workers"]) as services:
+                self._run(services, options)
+        except RedisUnavailable as exc:
+            raise CommandError(
+                f"{settings.REDIS_URL} does not answer and {exc}", returncode=2
+            ) from exc
+        except KeyboardInterrupt:
+            self.stdout.write("stopping")
+
+    def _run(self, services: LocalServices, options: dict[str, Any]) -> None:
+        if services.redis is None:
+            self.stdout.write(f"redis      {services.url} (already running)")
+        else:
+            pid = services.redis.process.pid
+            self.stdout.write(f"redis      {services.url} (started, pid {pid})")
+        self.stdout.write(f"workers    {options['workers']} × rqworker default")
+        children = list(services.workers)
+        try:
             if not options["no_web"]:
                 children.append(
-                    subprocess.Popen([*manage, "runserver", "--noreload", options["addr"]], env=env)
+                    subprocess.Popen(
+                        manage_command("runserver", "--noreload", options["addr"]),
+                        env=services.env,
+                    )
                 )
                 self.stdout.write(f"web        http://{options['addr']}/  (queues: /django-rq/)")
             if options["demo"]:
                 subprocess.run(
-                    [*manage, "campaign", "create", "--target", "go", "--count",
-                     str(options["demo"]), "--name", "demo", "--timeout", "10"],
-                    env=env, check=False,
+                    manage_command(
+                        "campaign", "create", "--target", "go", "--count", str(options["demo"]),
+                        "--name", "demo", "--timeout", "10",
+                    ),
+                    env=services.env, check=False,
                 )  # fmt: skip
             self.stdout.write("running; Ctrl-C stops everything")
             next_check = 0.0
@@ -94,17 +97,6 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{' '.join(map(str, dead.args[1:3]))} exited with {dead.returncode}"
             )
-        except KeyboardInterrupt:
-            self.stdout.write("stopping")
         finally:
-            for child in children:
-                if child.poll() is None:
-                    child.terminate()
-            for child in children:
-                try:
-                    child.wait(20)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
-            if redis is not None:
-                redis.stop()
+            # The workers are stopped by local_workers; the web server here.
+            stop_children(children[len(services.workers) :], wait_s=20)
