@@ -200,7 +200,10 @@ def test_kotlin_17_rejects_kept_duplicate_clauses(tmp_path: Path) -> None:
     version = re.search(r"coroutines-core(?:-jvm)?-(\d+)\.(\d+)", _jars(home / "lib"))
     if version is None or (int(version.group(1)), int(version.group(2))) < (1, 7):
         pytest.skip("kotlinx.coroutines older than 1.7 accepts duplicate clauses")
-    source = render(PAPER["kotlin"], "kotlin", duplicate_clauses="keep")
+    # The check runs only when a select registers its clauses; a select whose first
+    # clause is ready at once never reaches the duplicate. One run of the body can win
+    # that race (it did in CI), so repeat it until some iteration registers all three.
+    source = render(PAPER["kotlin"], "kotlin", duplicate_clauses="keep", repetitions=1000)
     classpath = _compile_modern(source, tmp_path)
     out = run(["java", "-cp", classpath, "MainKt"], timeout=60)
     assert out.returncode != 0
