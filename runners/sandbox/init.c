@@ -11,6 +11,11 @@
  *     bwrap set them up: RLIMIT_NPROC is counted per user namespace there, so
  *     each run gets its own process budget);
  *   - forks and execs the program, reporting an exec failure distinctly;
+ *   - raises the program's oom_score_adj to 1000 (allowed unprivileged), so an
+ *     OOM killer -- the container's memory cgroup, or the host's -- takes the
+ *     program or its children, never this helper (without it, a fork bomb's
+ *     processes are no bigger than the helper, which was sometimes picked and
+ *     the run ended with no status line) and never a process of the host;
  *   - forwards SIGQUIT/SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2 to the program (a
  *     PID 1 only receives signals it has a handler for, so a "dump" signal sent
  *     from outside must be relayed: Go prints its goroutines on SIGQUIT, the
@@ -189,6 +194,13 @@ int main(int argc, char **argv) {
         for (size_t s = 0; s < sizeof forwarded / sizeof forwarded[0]; s++)
             sigaction(forwarded[s], &dfl, NULL);
         sigprocmask(SIG_SETMASK, &old, NULL);
+        /* Best effort: without /proc the program just keeps the helper's score. */
+        int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+        if (oom >= 0) {
+            ssize_t unused = write(oom, "1000", 4);
+            (void)unused;
+            close(oom);
+        }
         int err = 0;
         for (int l = 0; l < nlimits && !err; l++)
             if (setrlimit(limits[l].resource, &limits[l].value) != 0) err = errno;

@@ -108,14 +108,34 @@ def test_fork_bomb_is_contained(sandbox: Sandbox, programs: Programs, marker: st
     finally:
         done.set()
         watcher.join()
-    assert result.timed_out
-    assert "fork failed after" in result.stdout
-    made = int(result.stdout.split("fork failed after ")[1].split(":")[0])
-    assert made < limits.max_procs
-    # The helper (PID 1) is one more process carrying the marker.
-    assert 0 < peak <= limits.max_procs + 1
+    # docker: forks refused by the pids cgroup still charge kernel memory to the
+    # container, and on a busy machine it piles up faster than it is freed: the
+    # container's memory cgroup then OOM-kills the bomb (dmesg: "forkbomb invoked
+    # oom-killer", kmem ~512 MiB, rss ~1 MiB; 2 runs of 10 with two busy loops
+    # beside). Ended by its own cgroup is contained too; only docker has one.
+    oom_killed = sandbox.name == "docker" and result.signal == signal.SIGKILL
+    assert result.timed_out or oom_killed, result
+    # A bomb that ran its course met the process limit; one OOM-killed may not have.
+    made = re.findall(r"fork failed after (\d+)", result.stdout)
+    assert made or oom_killed, result.stdout
+    assert all(int(n) < limits.max_procs for n in made)
+    # The helper (PID 1) is one more process carrying the marker; an OOM kill can
+    # come before the watcher's first look.
+    assert peak <= limits.max_procs + 1
+    assert peak > 0 or oom_killed
     # The machine can still start processes.
     assert os.system("true") == 0
+
+
+def test_an_oom_killer_takes_the_program_before_the_helper(sandbox: Sandbox) -> None:
+    # /proc/1 is the helper. Its status line is the only word on how the program
+    # ended, so the program and its children must always be the likelier victims.
+    script = "cat /proc/self/oom_score_adj /proc/1/oom_score_adj"
+    result = sandbox.run(["/bin/sh", "-c", script], limits=Limits(timeout_s=10))
+    assert result.exit_code == 0, result
+    program, helper = (int(word) for word in result.stdout.split())
+    assert program == 1000
+    assert helper < program
 
 
 def test_children_left_behind_at_exit_are_killed(
