@@ -37,8 +37,10 @@ def main() -> None:
     if not args.all_cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     n = args.count
-    print(f"{n} programs per preset, default sizes, seeds 0..{n - 1}, "
-          f"{'all cores' if args.all_cores else 'one core'}")
+    print(
+        f"{n} programs per preset, default sizes, seeds 0..{n - 1}, "
+        f"{'all cores' if args.all_cores else 'one core'}"
+    )
     header = (
         f"{'preset':6} {'effects/s':>10} {'programs/s':>11} {'check p50':>10} {'p99':>9} "
         f"{'max':>9} {'states p50':>10} {'p99':>6} {'max':>6} {'decided':>9}"
@@ -63,9 +65,9 @@ def main() -> None:
             decided += verdict.terminating is not None
         print(
             f"{name:6} {effects_per_s:10.0f} {programs_per_s:11.0f} "
-            f"{percentile(times, .5) * 1e3:8.2f}ms {percentile(times, .99) * 1e3:7.2f}ms "
-            f"{max(times) * 1e3:7.1f}ms {percentile(states, .5):10.0f} "
-            f"{percentile(states, .99):6.0f} {max(states):6.0f} {decided:>5}/{n}"
+            f"{percentile(times, 0.5) * 1e3:8.2f}ms {percentile(times, 0.99) * 1e3:7.2f}ms "
+            f"{max(times) * 1e3:7.1f}ms {percentile(states, 0.5):10.0f} "
+            f"{percentile(states, 0.99):6.0f} {max(states):6.0f} {decided:>5}/{n}"
         )
 
 
