@@ -106,6 +106,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # workers with `python manage.py rqworker default`, on any host that reaches
 # this Redis and this database. The chunk job bounds its own run time.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 6 * 3600}}
+# rq's worker plus a sweep that requeues the chunks of dead workers (runners.worker).
+RQ = {"WORKER_CLASS": "runners.worker.ChanfuzzWorker"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

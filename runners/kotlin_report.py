@@ -203,13 +203,12 @@ def wait_for(
     campaigns: Sequence[Campaign],
     *,
     poll_s: float = 10.0,
-    stale_after_s: float = 90.0,
     on_progress: Callable[[Campaign, services.CampaignProgress], None] | None = None,
 ) -> None:
-    """Block until every campaign is done (or cancelled), requeueing chunks of dead workers."""
+    """Block until every campaign is done (or cancelled). The workers requeue the
+    chunks of dead workers (runners.worker), so a killed worker delays, never stalls."""
     pending = {c.pk for c in campaigns}
     while pending:
-        services.requeue_stale_chunks(older_than_s=stale_after_s)
         for campaign in Campaign.objects.filter(pk__in=pending):
             if on_progress:
                 on_progress(campaign, services.campaign_progress(campaign))

@@ -165,6 +165,31 @@ def test_a_worker_killed_mid_chunk_loses_no_execution(site: Site) -> None:
     assert site.show(cid)["status"] == "done"
 
 
+def test_a_plain_worker_requeues_the_chunk_of_a_dead_worker(site: Site) -> None:
+    """No `campaign requeue`, no worker_services: the next `rqworker` finds the chunk
+    whose worker died (its job gone, its heartbeat old) and runs it to the end."""
+    import redis
+
+    go = require_toolchain("go")
+    cid = _create(
+        site, "--target", f"go:{go.id}", "--count", "6", "--timeout", "20",
+        "--repetitions", "5", "--seed", "4000",
+    )  # fmt: skip
+    # The worker that took the chunk died with it: its job is gone from Redis,
+    # and the chunk was left running with a heartbeat long past.
+    redis.Redis.from_url(site.env["REDIS_URL"]).flushdb()
+    site.query(
+        "UPDATE runners_chunk SET state = 'running', rq_job_id = 'gone', attempts = 1, "
+        "started_at = '2000-01-01 00:00:00', heartbeat_at = '2000-01-01 00:00:00'"
+    )
+    worker = site.worker()
+    out, _ = worker.communicate(timeout=600)
+    assert worker.returncode == 0, out
+    assert "requeued 1 stale chunk" in out, out
+    assert site.query("SELECT state, attempts FROM runners_chunk") == [("done", 2)]
+    assert site.show(cid)["status"] == "done"
+
+
 def test_deadlocking_programs_on_crystal_give_one_finding(site: Site) -> None:
     crystal = require_toolchain("crystal")
     effects = [

@@ -19,12 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from runners.campaigns import requeue_stale_chunks
-from runners.jobs import HEARTBEAT_S
 from runners.local_workers import LocalServices, local_workers, manage_command, stop_children
 from runners.redis_server import RedisUnavailable
-
-STALE_AFTER_S = 6 * HEARTBEAT_S
 
 
 class Command(BaseCommand):
@@ -83,15 +79,8 @@ class Command(BaseCommand):
                     env=services.env, check=False,
                 )  # fmt: skip
             self.stdout.write("running; Ctrl-C stops everything")
-            next_check = 0.0
+            # The workers requeue chunks whose worker died (runners.worker).
             while all(child.poll() is None for child in children):
-                if time.monotonic() >= next_check:
-                    # Chunks whose worker died (a previous run killed, a host
-                    # gone) go back on the queue once their heartbeat is old.
-                    requeued = requeue_stale_chunks(older_than_s=STALE_AFTER_S)
-                    if requeued:
-                        self.stdout.write(f"requeued {len(requeued)} stale chunk(s)")
-                    next_check = time.monotonic() + STALE_AFTER_S / 2
                 time.sleep(0.5)
             dead = next(c for c in children if c.poll() is not None)
             raise CommandError(
