@@ -1,26 +1,51 @@
-"""Fixtures for the site tests: running manage.py in a child process.
+"""Fixtures for the site tests: running manage.py as a shell would.
 
-Exit codes and start-up failures (settings that refuse to load) can only be
-seen from outside the test process, so those tests run manage.py for real.
+`manage` runs a command in this process exactly as manage.py does
+(`ManagementUtility(argv).execute()`), and reports the exit status a shell would
+see: the code of the SystemExit it raises, which is what python exits with. It
+costs milliseconds where a child process costs most of a second. Settings load
+once per process, though, so a test that needs its own environment (another
+Redis, settings that refuse to load, a private var dir and database) uses
+`manage_process`, a real `python manage.py` child.
 """
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from django.core.management import ManagementUtility
 
 from tests.site.site_helpers import REPO, Manage, clean_env
 
 
 @pytest.fixture
-def manage(tmp_path: Path) -> Manage:
-    """Run `python manage.py ARGS…` in the repo with a private var dir; returns the result.
+def manage() -> Manage:
+    """Run `manage.py ARGS…` in this process, on the test database (a test that
+    reaches it marks itself django_db); returns stdout, stderr and exit status."""
 
-    Keyword arguments become environment variables of the child.
-    """
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = ["manage.py", *args]
+        out, err = io.StringIO(), io.StringIO()
+        code: int = 0
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                ManagementUtility(argv).execute()
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+    return run
+
+
+@pytest.fixture
+def manage_process(tmp_path: Path) -> Manage:
+    """Run `python manage.py ARGS…` in a child with a private var dir (and so its
+    own SQLite database); keyword arguments become environment variables."""
 
     def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

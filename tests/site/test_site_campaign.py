@@ -12,21 +12,24 @@ from tests.site.site_helpers import Manage
 
 
 @pytest.fixture
-def migrated(manage: Manage) -> Manage:
-    result = manage("migrate", "--noinput", "-v0")
+def migrated(manage_process: Manage) -> Manage:
+    """A child process with its own migrated database, for tests that need their
+    own environment (no Redis)."""
+    result = manage_process("migrate", "--noinput", "-v0")
     assert result.returncode == 0, result.stderr
-    return manage
+    return manage_process
 
 
-def test_campaign_arguments_are_checked(migrated: Manage) -> None:
-    missing = migrated("campaign", "create", "--target", "go:0.0.1", "--count", "5")
+@pytest.mark.django_db
+def test_campaign_arguments_are_checked(manage: Manage) -> None:
+    missing = manage("campaign", "create", "--target", "go:0.0.1", "--count", "5")
     assert missing.returncode == 2 and "go 0.0.1" in missing.stderr
     assert "not installed" in missing.stderr
-    unknown = migrated("campaign", "show", "99")
+    unknown = manage("campaign", "show", "99")
     assert unknown.returncode == 2 and "no campaign 99" in unknown.stderr
-    no_count = migrated("campaign", "create", "--target", "go")
+    no_count = manage("campaign", "create", "--target", "go")
     assert no_count.returncode == 2 and "--count" in no_count.stderr
-    assert migrated("campaign", "list").stdout == ""
+    assert manage("campaign", "list").stdout == ""
 
 
 def test_campaign_without_redis_is_kept_for_resume(migrated: Manage) -> None:
@@ -42,8 +45,9 @@ def test_campaign_without_redis_is_kept_for_resume(migrated: Manage) -> None:
     assert re.search(r"^\s+1\s+queued\s+3\s+A\s+go-\S+\s+later$", listed.stdout, re.M), listed
 
 
-def test_reproduce_unknown_program(migrated: Manage) -> None:
-    result = migrated("reproduce", "nosuchprogrm", "--lang", "go", "--times", "1")
+@pytest.mark.django_db
+def test_reproduce_unknown_program(manage: Manage) -> None:
+    result = manage("reproduce", "nosuchprogrm", "--lang", "go", "--times", "1")
     assert result.returncode == 2 and "no program nosuchprogrm" in result.stderr
 
 

@@ -10,8 +10,8 @@ from tests.site.site_helpers import Manage
 
 
 @pytest.mark.slow
-def test_fuzz_go_finds_nothing_and_exits_0(manage: Manage) -> None:
-    result = manage(
+def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
+    result = manage_process(
         "fuzz",
         "--lang",
         "go",

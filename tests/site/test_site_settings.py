@@ -93,14 +93,14 @@ def test_bad_debug_value_is_an_error(tmp_path: Path) -> None:
     assert "DJANGO_DEBUG='maybe'" in result.stderr
 
 
-def test_manage_check_passes(manage: Manage) -> None:
-    result = manage("check")
+def test_manage_check_passes(manage_process: Manage) -> None:
+    result = manage_process("check")
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
 
 
-def test_deploy_check_with_real_key_loads(manage: Manage) -> None:
+def test_deploy_check_with_real_key_loads(manage_process: Manage) -> None:
     # With debug off and a real key the project must at least start (the deploy
     # warnings about HTTPS are for whoever deploys it).
-    result = manage("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 60)
+    result = manage_process("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 60)
     assert result.returncode == 0, result.stderr

@@ -136,7 +136,7 @@ def test_file_mixing_undecided_and_deadlock_exits_1(tmp_path: Path) -> None:
     assert code == 1
 
 
-# ---- the same through a real process, where the exit status is what a shell sees
+# ---- the same through manage.py's entry point, where the exit status is what a shell sees
 
 
 def test_exit_0(manage: Manage) -> None:
