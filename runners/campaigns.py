@@ -39,6 +39,7 @@ from generator.pipeline import GENERATOR_VERSION, generate_program
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from generator.synthesis import synthesize
 from runners import execute as ex
+from runners.bisect import Bisection
 from runners.models import (
     FINDING_OUTCOMES,
     MAX_ATTEMPT_CHARS,
@@ -695,6 +696,14 @@ def requeue_stale_chunks(*, older_than_s: float = 120.0) -> list[Chunk]:
                 _assign_job(fresh)
             changed.append(fresh)
     return changed
+
+
+def record_bisection(*, finding: Finding, bisection: Bisection) -> Finding:
+    """Store `bisection` (last bad / first good release) on `finding`; its page shows it."""
+    finding.bisection = bisection.as_dict()
+    finding.bisected_at = timezone.now()
+    finding.save(update_fields=["bisection", "bisected_at"])
+    return finding
 
 
 def finish_campaign_if_complete(*, campaign_id: int) -> bool:

@@ -523,7 +523,8 @@ def bisect_fixture(
     """Run `program` on every release of the plan; bad runs are those `spec` (default:
     the select overflow, `plan.fixture_runs` × `plan.fixture_repetitions`) matches.
     With `must_crash`, it gives up at the first of those releases without a bad run
-    (`missed` says which): a fixture must crash every buggy release."""
+    (`missed` says which): a fixture must crash every buggy release. A bisection that
+    ran to the end is stored on the program's finding that `spec` matches."""
     spec = spec or overflow_spec(plan)
     bisection = bisect_program(
         services.program_object(program),
@@ -561,6 +562,12 @@ def bisect_fixture(
     last = bisection.results[-1] if bisection.results else None
     if last is not None and last.version in must_crash and not last.bad:
         result.missed = last.version
+        return result
+    shown_by = Q(example=program) | Q(executions__program=program)
+    findings = Finding.objects.filter(shown_by).distinct().order_by("pk")
+    finding = next((f for f in findings if spec.matches(f.signature)), None)
+    if finding is not None:
+        services.record_bisection(finding=finding, bisection=bisection)
     return result
 
 

@@ -169,3 +169,37 @@ def test_channel_count_counts_distinct_channels() -> None:
     assert report.channel_count("Spawn(SelPut(c1, eps) (+) SelPut(c1, eps)) ; Get(c1)") == 1
     assert report.channel_count("Spawn(Put(c12)) ; SelGet(c2, Get(c12)) ; Get(c2)") == 2
     assert report.channel_count("eps") == 0
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_fixture_bisection_is_stored_on_the_finding_it_matches() -> None:
+    from django.utils import timezone
+
+    from runners.models import Finding
+    from runners.sandbox import get_sandbox
+    from tests.runners.test_kotlin_regression import fixture_program
+
+    require_toolchain("kotlin", "0.19")
+    require_toolchain("kotlin", "1.3.0")
+    program = services.store_program(fixture_program())
+    now = timezone.now()
+    common = {"language": "kotlin", "first_seen": now, "last_seen": now, "example": program}
+    overflow = Finding.objects.create(
+        signature=_jvm_signature("jvm_select_stackoverflow_5.txt"),
+        outcome="crash",
+        title="java.lang.StackOverflowError",
+        **common,
+    )
+    hang = Finding.objects.create(
+        signature="kotlin | hang | WAITING×8", outcome="timeout", title="hang", **common
+    )
+    plan = report.ReportPlan(releases=("0.19", "1.3.0"), fixture_runs=2)
+    result = report.bisect_fixture(program, plan, sandbox=get_sandbox(), must_crash=["0.19"])
+    assert (result.last_bad, result.first_good, result.missed) == ("0.19", "1.3.0", None)
+    overflow.refresh_from_db()
+    hang.refresh_from_db()
+    assert overflow.bisection["summary"] == "last bad 0.19, first good 1.3.0"
+    assert [r["version"] for r in overflow.bisection["results"]] == ["0.19", "1.3.0"]
+    assert overflow.bisected_at is not None
+    assert hang.bisection is None  # not the finding this bisection looked for

@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils import timezone
 
 from runners.bisect import VersionResult, bisect_program
-from runners.campaigns import program_object
+from runners.campaigns import program_object, record_bisection
 from runners.models import Execution, Finding
 from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 
@@ -76,9 +75,7 @@ class Command(BaseCommand):
             signature=None if options["any_finding"] else finding.signature,
             on_result=show,
         )
-        finding.bisection = bisection.as_dict()
-        finding.bisected_at = timezone.now()
-        finding.save(update_fields=["bisection", "bisected_at"])
+        record_bisection(finding=finding, bisection=bisection)
         self.stdout.write(bisection.summary())
         if bisection.first_good is None:
             raise CommandError(bisection.summary(), returncode=1)

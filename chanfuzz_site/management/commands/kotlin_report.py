@@ -34,14 +34,13 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from runners import kotlin_report as report
 from runners.bisect import VersionResult
 from runners.campaigns import CampaignProgress
 from runners.install import install_all_kotlin
 from runners.local_workers import local_workers
-from runners.models import Campaign, Finding, Program
+from runners.models import Campaign, Program
 from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 from runners.toolchains import kotlin_releases as registry_releases
 
@@ -376,30 +375,6 @@ class Command(BaseCommand):
         )
         data[key] = cache[pid] = {**vars(result), "measured_at": report.now_iso()}
         self._write(data)  # a later step cut off loses nothing of this one
-        if result.missed:
-            return result
-        finding = next(
-            (
-                f
-                for f in Finding.objects.filter(executions__program=program).distinct()
-                if spec.matches(f.signature)
-            ),
-            None,
-        )
-        if finding is not None:
-            finding.bisection = {
-                "language": "kotlin",
-                "summary": (
-                    f"last bad {result.last_bad}, first good {result.first_good}"
-                    if result.first_good
-                    else f"seen up to the newest version tried ({result.last_bad})"
-                ),
-                "last_bad": result.last_bad,
-                "first_good": result.first_good,
-                "results": result.results,
-            }
-            finding.bisected_at = timezone.now()
-            finding.save(update_fields=["bisection", "bisected_at"])
         return result
 
     def _write(self, data: dict[str, Any]) -> None:
