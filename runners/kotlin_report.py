@@ -28,6 +28,7 @@ rendered (templates/reports/kotlin.md).
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 import time
@@ -326,6 +327,7 @@ def _selects(effect: effects.Effect) -> Iterator[effects.Select]:
             yield from _selects(option)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the whole report and each Table 2 row ask
 def has_duplicate_clauses(effect_text: str) -> bool:
     """Whether some select of the effect has two cases on one channel."""
     return any(
