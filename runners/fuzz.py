@@ -8,23 +8,27 @@ target alone.
 
 from __future__ import annotations
 
+import queue
+import shutil
 import tempfile
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.pipeline import Generated, generate_program
 from generator.render import supports
 from generator.settings import GeneratorSettings
-from runners.execute import DEFAULT_TRIAGE, Execution, Target, Triage, execute_batch
+from runners.execute import DEFAULT_TRIAGE, BatchReport, Execution, Target, Triage, execute_batch
 from runners.sandbox import Limits, Sandbox
 from runners.verdicts import Outcome
 
 
-class _FirstFinding(Exception):
-    """Raised from the result callback to end a stop-at-first run mid-batch."""
+class _Stopped(Exception):
+    """Raised in a batch's result callback once the run has stopped: ends the batch."""
 
 
 @dataclass
@@ -90,6 +94,7 @@ def fuzz(
     stop_at_first: bool = False,
     stop_when: Callable[[Generated, Execution], bool] | None = None,
     use_cache: bool = True,
+    jobs: int = 1,
 ) -> FuzzSummary:
     """Run `count` generated programs (seeds seed, seed+1, …) on `target`.
 
@@ -98,12 +103,22 @@ def fuzz(
     are then those of the stop);
     `use_cache=False` compiles every batch even when the artifact cache has it,
     so a timing includes the compiles a first run on a fresh machine pays.
+    `jobs` batches are under way at once, each compiling then running its
+    programs one by one: a hang waits out its limit without using a core, and
+    holds up only its own batch. Results are recorded (and `on_result` called)
+    in this thread as they come; with one job, in seed order.
     """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
     summary = FuzzSummary(target.label)
     options = dict(target.render_options)
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-fuzz-") as tmp:
-        build_dir = workdir or Path(tmp)
+    # (batch, execution, recorded): the batch's thread waits for `recorded`, so
+    # it learns of a stop before it starts another run.
+    results: queue.Queue[tuple[list[Generated], Execution, threading.Event]] = queue.Queue()
+    stopping = threading.Event()
+
+    def batches() -> Iterator[list[Generated]]:
         next_seed = seed
         for first in range(0, count, batch_size):
             chunk: list[Generated] = []
@@ -114,32 +129,81 @@ def fuzz(
                     chunk.append(generated)
                 else:
                     summary.skipped += 1
+            yield chunk
 
-            def record(execution: Execution, chunk: list[Generated] = chunk) -> None:
-                generated = chunk[execution.index]
-                summary.record(generated, execution, time.perf_counter() - start)
-                if on_result:
-                    on_result(generated, execution)
-                if (stop_at_first and summary.findings) or (
-                    stop_when is not None and stop_when(generated, execution)
-                ):
-                    raise _FirstFinding
+    def run_batch(chunk: list[Generated], build_dir: Path) -> BatchReport:
+        def forward(execution: Execution) -> None:
+            recorded = threading.Event()
+            results.put((chunk, execution, recorded))
+            while not (recorded.is_set() or stopping.is_set()):
+                recorded.wait(0.05)
+            if stopping.is_set():
+                raise _Stopped
 
-            try:
-                report = execute_batch(
-                    [g.program for g in chunk],
-                    target,
-                    workdir=build_dir,
-                    sandbox=sandbox,
-                    limits=limits,
-                    render_seed=chunk[0].seed if chunk else 0,
-                    triage=triage,
-                    on_result=record,
-                    use_cache=use_cache,
-                )
-            except _FirstFinding:
-                summary.stopped_early = True
-                break
-            summary.compile_s += report.compile_s
-    summary.seconds = time.perf_counter() - start
+        try:
+            return execute_batch(
+                [g.program for g in chunk],
+                target,
+                workdir=build_dir,
+                sandbox=sandbox,
+                limits=limits,
+                render_seed=chunk[0].seed if chunk else 0,
+                triage=triage,
+                on_result=forward,
+                use_cache=use_cache,
+            )
+        except _Stopped:
+            return BatchReport()
+
+    def record(chunk: list[Generated], execution: Execution) -> None:
+        generated = chunk[execution.index]
+        summary.record(generated, execution, time.perf_counter() - start)
+        if on_result:
+            on_result(generated, execution)
+        if (stop_at_first and summary.findings) or (
+            stop_when is not None and stop_when(generated, execution)
+        ):
+            summary.seconds = time.perf_counter() - start
+            summary.stopped_early = True
+            stopping.set()
+
+    with (
+        tempfile.TemporaryDirectory(prefix="chanfuzz-fuzz-") as tmp,
+        ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="chanfuzz-batch") as pool,
+    ):
+        # One build at a time per workdir (runners.build): each batch gets its own.
+        root = workdir or Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        root.chmod(0o755)  # the sandbox's user reaches the batches' artifacts through it
+        pending = enumerate(batches())
+        running: dict[Future[BatchReport], Path] = {}
+
+        def submit_next() -> None:
+            n, chunk = next(pending, (None, None))
+            if chunk is not None:
+                build_dir = root / f"batch-{n}"
+                running[pool.submit(run_batch, chunk, build_dir)] = build_dir
+
+        try:
+            for _ in range(jobs):
+                submit_next()
+            while running:
+                try:
+                    chunk, execution, recorded = results.get(timeout=0.05)
+                except queue.Empty:
+                    for future in [f for f in running if f.done()]:
+                        shutil.rmtree(running.pop(future), ignore_errors=True)
+                        summary.compile_s += future.result().compile_s
+                        if not stopping.is_set():
+                            submit_next()
+                    continue
+                if not stopping.is_set():
+                    record(chunk, execution)
+                recorded.set()
+        finally:
+            # An error here or in a batch, or a stop: the other batches end after
+            # their current run, and leaving the pool waits for them.
+            stopping.set()
+    if not summary.stopped_early:
+        summary.seconds = time.perf_counter() - start
     return summary

@@ -70,3 +70,64 @@ def test_stop_when_ends_the_run_at_the_result_it_accepts() -> None:
     assert summary.stopped_early
     assert summary.count == 7  # seeds 40 … 46, the second batch cut short
     assert summary.first_finding_s is None
+
+
+@pytest.mark.slow
+def test_batches_under_way_at_once_give_the_same_verdicts() -> None:
+    target = target_for(require_toolchain("go"), repetitions=2)
+
+    def run(jobs: int) -> tuple[dict[int, Outcome], object]:
+        verdicts: dict[int, Outcome] = {}
+        summary = fuzz(
+            target=target,
+            settings=settings_for("F"),
+            count=24,
+            seed=300,
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=20),
+            batch_size=4,
+            on_result=lambda g, e: verdicts.__setitem__(g.seed, e.outcome),
+            jobs=jobs,
+        )
+        return verdicts, summary
+
+    one, one_summary = run(1)
+    three, three_summary = run(3)
+    assert list(one) == list(range(300, 324))  # one job: in seed order
+    assert three == one  # every program once, the same verdict
+    assert three_summary.count == one_summary.count == 24
+    assert three_summary.outcomes == one_summary.outcomes
+
+
+@pytest.mark.slow
+def test_a_stop_with_batches_under_way_records_nothing_after_it() -> None:
+    target = target_for(require_toolchain("go"), repetitions=2)
+    seen: list[int] = []
+    summary = fuzz(
+        target=target,
+        settings=settings_for("A"),
+        count=40,
+        seed=40,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=20),
+        batch_size=5,
+        on_result=lambda g, _e: seen.append(g.seed),
+        stop_when=lambda generated, _execution: generated.seed == 47,
+        jobs=2,
+    )
+    assert summary.stopped_early
+    assert seen[-1] == 47 and summary.count == len(seen) < 40
+    assert summary.seconds > 0
+
+
+def test_jobs_below_one_are_refused() -> None:
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        fuzz(
+            target=None,  # type: ignore[arg-type]
+            settings=settings_for("A"),
+            count=1,
+            seed=0,
+            sandbox=None,  # type: ignore[arg-type]
+            limits=Limits(),
+            jobs=0,
+        )

@@ -11,6 +11,7 @@ an unavailable toolchain or sandbox.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -25,6 +26,9 @@ from runners.toolchains import ToolchainUnavailable
 from runners.verdicts import Outcome
 
 MAX_COUNT = 1_000_000
+# Runs at once: a hang waits out its limit on no core, so a few in parallel keep
+# the machine busy; more than 4 only makes every run slower.
+DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 
 
 class Command(BaseCommand):
@@ -48,6 +52,12 @@ class Command(BaseCommand):
             help="Kotlin: dispatcher threads (default 8; 0 = the library's default dispatcher)",
         )
         parser.add_argument("--batch-size", type=int, default=50)
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=DEFAULT_JOBS,
+            help=f"programs run at once (default {DEFAULT_JOBS}: the cores, at most 4)",
+        )
         parser.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
         parser.add_argument(
             "--sandbox", choices=BACKENDS, help="default: $CHANFUZZ_SANDBOX, else local"
@@ -70,6 +80,8 @@ class Command(BaseCommand):
             raise CommandError("--timeout must be more than 0 and at most 3600", returncode=2)
         if not 1 <= options["repetitions"] <= 100_000 or not 1 <= options["batch_size"] <= 1000:
             raise CommandError("--repetitions 1…100000, --batch-size 1…1000", returncode=2)
+        if not 1 <= options["jobs"] <= 64:
+            raise CommandError("--jobs must be from 1 to 64", returncode=2)
         try:
             target = make_target(
                 options["lang"],
@@ -86,7 +98,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"fuzzing {target.toolchain.describe()} with {count} programs "
             f"(heuristic {options['heuristic']}, seeds {options['seed']}…, "
-            f"timeout {timeout:g} s, {target.repetitions} repetitions, sandbox {sandbox.name})"
+            f"timeout {timeout:g} s, {target.repetitions} repetitions, sandbox {sandbox.name}, "
+            f"{options['jobs']} at once)"
         )
         bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)
         findings = 0
@@ -110,6 +123,7 @@ class Command(BaseCommand):
                 on_result=progress,
                 stop_at_first=options["stop_at_first"],
                 use_cache=not options["no_cache"],
+                jobs=options["jobs"],
             )
         finally:
             bar.close()
@@ -141,13 +155,14 @@ def format_summary(summary: FuzzSummary) -> str:
     if not summary.findings:
         lines.append("findings    none")
     for n, finding in enumerate(sorted(summary.findings.values(), key=lambda f: -len(f.seeds)), 1):
-        seeds = ", ".join(map(str, finding.seeds[:10]))
+        # Runs in parallel finish out of order; the seeds are listed in order.
+        seeds = ", ".join(map(str, sorted(finding.seeds)[:10]))
         more = f" (+{len(finding.seeds) - 10} more)" if len(finding.seeds) > 10 else ""
         lines.append(f"finding {n}   {finding.outcome.value}: {finding.signature}")
         lines.append(f"            {finding.reason[:200]}")
         hangs = f", hang confirmed in {finding.confirmed_hangs}" if finding.confirmed_hangs else ""
         lines.append(f"            {len(finding.seeds)} program(s){hangs}; seeds {seeds}{more}")
-    for seed, outcome, detail in summary.errors[:5]:
+    for seed, outcome, detail in sorted(summary.errors)[:5]:
         first = detail.strip().splitlines()[0] if detail.strip() else ""
         lines.append(f"{outcome.value} (seed {seed}): {first[:200]}")
     return "\n".join(lines)
