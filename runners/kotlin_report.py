@@ -100,6 +100,7 @@ class ReportPlan:
     first_heuristic: str = "E"
     first_max_programs: int = 300  # a trial gives up after this many programs
     first_batch_size: int = 10
+    first_jobs: int = 2  # batches under way at once (fuzz --jobs): this machine's cores
     fixture_runs: int = 6  # runs of the fixture program per release
     fixture_repetitions: int = 100_000
     releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
@@ -439,6 +440,7 @@ def first_finding_trials(
             sandbox=sandbox,
             limits=Limits(timeout_s=plan.timeout_s),
             batch_size=plan.first_batch_size,
+            jobs=plan.first_jobs,
             # A hang counts when its limit runs out, as the paper's timeouts did;
             # confirming it by re-runs is triage, not finding.
             triage=Triage(retries=0),

@@ -26,8 +26,8 @@ from runners.toolchains import ToolchainUnavailable
 from runners.verdicts import Outcome
 
 MAX_COUNT = 1_000_000
-# Runs at once: a hang waits out its limit on no core, so a few in parallel keep
-# the machine busy; more than 4 only makes every run slower.
+# Batches under way at once: a hang waits out its limit on no core, and a compile
+# can overlap another batch's runs; more than 4 only makes every run slower.
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 
 
@@ -56,7 +56,7 @@ class Command(BaseCommand):
             "--jobs",
             type=int,
             default=DEFAULT_JOBS,
-            help=f"programs run at once (default {DEFAULT_JOBS}: the cores, at most 4)",
+            help=f"batches under way at once (default {DEFAULT_JOBS}: the cores, at most 4)",
         )
         parser.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
         parser.add_argument(

@@ -77,6 +77,10 @@ class Command(BaseCommand):
             help="a first-finding trial gives up after this many programs",
         )  # fmt: skip
         parser.add_argument(
+            "--first-jobs", type=int, default=defaults.first_jobs,
+            help="batches under way at once in a first-finding trial (fuzz --jobs)",
+        )  # fmt: skip
+        parser.add_argument(
             "--releases", default="",
             help="comma-separated releases for the sweep and the fixture (default: all installed)",
         )  # fmt: skip
@@ -115,6 +119,7 @@ class Command(BaseCommand):
             first_trials=options["first_trials"],
             first_heuristic=options["first_heuristic"],
             first_max_programs=options["first_max_programs"],
+            first_jobs=options["first_jobs"],
             releases=tuple(v for v in options["releases"].split(",") if v),
             fixture_runs=options["fixture_runs"],
             fixture_repetitions=options["fixture_repetitions"],
@@ -125,6 +130,8 @@ class Command(BaseCommand):
             raise CommandError("--programs 1…100000, --sweep-programs 0…100000", returncode=2)
         if not 0 <= options["workers"] <= 16:
             raise CommandError("--workers must be from 0 to 16", returncode=2)
+        if not 1 <= plan.first_jobs <= 16:
+            raise CommandError("--first-jobs must be from 1 to 16", returncode=2)
         try:
             sandbox = get_sandbox(options["sandbox"])
         except SandboxUnavailable as exc:
