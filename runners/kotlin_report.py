@@ -720,6 +720,12 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         "uninstalled": uninstalled,
         "sweep_campaign": next((c for c in data.get("campaigns", []) if c["targets"] > 1), None),
         "first": first,
+        "first_by_jobs": [
+            {"jobs": int(jobs), **figures}
+            for jobs, figures in sorted(
+                (data.get("first_finding_by_jobs") or {}).items(), key=lambda kv: int(kv[0])
+            )
+        ],
         "fixture": fixture,
         "two": two,
         "hang": hang,

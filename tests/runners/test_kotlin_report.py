@@ -156,6 +156,33 @@ def test_markdown_marks_releases_seen_by_sweep_or_fixture() -> None:
     assert "from **0.19** to **0.20**" in text
 
 
+def test_markdown_sets_the_first_finding_trials_of_each_jobs_setting_side_by_side() -> None:
+    def trial(seed: int, seconds: float, programs: int) -> report.FirstFindingTrial:
+        return report.FirstFindingTrial(seed, True, seconds, programs, seconds, programs, "x")
+
+    one = {**report.trials_summary([trial(1, 40.0, 13), trial(2, 80.0, 28)]), "jobs": 1}
+    two = {**report.trials_summary([trial(1, 10.0, 16), trial(2, 30.0, 35)]), "jobs": 2}
+    for figures, when in ((one, "T1"), (two, "T2")):
+        figures["measured_at"] = when
+    data = {
+        "plan": {**vars(report.ReportPlan()), "threads": 8},
+        "first_finding": two,
+        "first_finding_by_jobs": {"2": two, "1": one},
+        "table2": [],
+        "campaigns": [],
+        "findings": [],
+    }
+    text = render_to_string("reports/kotlin.md", report.markdown_context(data))
+    assert "2 batches under way at once (`--jobs`)" in text
+    assert "| 1 | 2 of 2 | 60.0 | 20.5 | 80.0 | 60.0 | T1 |" in text
+    assert "| 2 | 2 of 2 | 20.0 | 25.5 | 30.0 | 20.0 | T2 |" in text
+    assert text.index("| 1 | 2 of 2") < text.index("| 2 | 2 of 2")  # fewest jobs first
+    # One setting measured: no side-by-side table.
+    del data["first_finding_by_jobs"]["1"]
+    text = render_to_string("reports/kotlin.md", report.markdown_context(data))
+    assert "| Batches at once |" not in text
+
+
 def test_hang_signatures_are_told_from_crashes() -> None:
     assert report.is_hang("kotlin | hang | RUNNABLE×8, WAITING parking×8")
     assert not report.is_hang(_jvm_signature("jvm_select_stackoverflow_5.txt"))

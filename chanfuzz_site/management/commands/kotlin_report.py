@@ -184,8 +184,12 @@ class Command(BaseCommand):
             )
             data["first_finding"] = {
                 **report.trials_summary(trials),
+                "jobs": plan.first_jobs,
                 "measured_at": report.now_iso(),
             }
+            # Each --first-jobs measured keeps its trials, for the side-by-side table.
+            by_jobs = data.setdefault("first_finding_by_jobs", {})
+            by_jobs[str(plan.first_jobs)] = data["first_finding"]
             self._write(data)
 
         if "fixture" in steps:
