@@ -66,8 +66,13 @@ _JVM_EXCEPTION = re.compile(
 )
 _JVM_FRAME = re.compile(r"^\s+at ([\w$.<>/]+)\(", re.M)
 _CRYSTAL_UNHANDLED = re.compile(
-    r"^Unhandled exception(?: in spawn\([^)]*\))?: (.*?)(?: \((\w+(?:::\w+)*)\))?$", re.M
+    # "in spawn" (Crystal 1.6) or "in spawn(name: …)" for a named fiber.
+    r"^Unhandled exception(?: in spawn(?:\([^)]*\))?)?: (.*?)(?: \((\w+(?:::\w+)*)\))?$",
+    re.M,
 )
+# Frames of Crystal's raising itself (a build without debug info names them first):
+# the same for every exception, so no part of where the bug is.
+_CRYSTAL_RAISING = re.compile(r"^(?:Exception::CallStack\b|raise\b)")
 _JVM_NATIVE_OOM = "There is insufficient memory for the Java Runtime Environment to continue."
 _CRYSTAL_FRAME = re.compile(r"^\s+from \S+ in '([^']+)'", re.M)
 _CRYSTAL_SEGV = re.compile(r"^Invalid memory access \(signal (\d+)\)", re.M)
@@ -168,7 +173,11 @@ def _crystal_crash(text: str) -> tuple[str, str] | None:
     if not m:
         return None
     message, cls = _message(m.group(1)), m.group(2) or "Exception"
-    frames = [normalise_frame(f) for f in _CRYSTAL_FRAME.findall(text[m.end() :])]
+    frames = [
+        normalise_frame(f)
+        for f in _CRYSTAL_FRAME.findall(text[m.end() :])
+        if not _CRYSTAL_RAISING.match(f)
+    ]
     return f"{cls}: {message}", f"{cls} | {message} | {' < '.join(frames[:TOP_FRAMES])}"
 
 
@@ -208,7 +217,18 @@ def classify_run(
 ) -> Classification:
     """The verdict of one run of a program that must terminate with exit 0."""
     text = f"{stderr}\n{stdout}"
+    parsed = _CRASH_PARSERS.get(language, lambda _t: None)(text)
     if timed_out:
+        if parsed is not None:
+            # An exception nothing caught ended one fiber or thread (Crystal prints
+            # "Unhandled exception in spawn" and goes on), and whoever waited for
+            # it waits for ever: the exception is the bug, the hang its consequence.
+            reason, signature = parsed
+            return Classification(
+                Outcome.CRASH,
+                f"no exit before the time limit, after: {reason}",
+                f"{language} | {signature}",
+            )
         return Classification(
             Outcome.TIMEOUT, "no exit before the time limit", hang_signature(language, dump)
         )
@@ -220,7 +240,6 @@ def classify_run(
             "the JVM ran out of memory under the sandbox's limit: " + _JVM_NATIVE_OOM,
             "",
         )
-    parsed = _CRASH_PARSERS.get(language, lambda _t: None)(text)
     if exit_code == 0 and signal is None and parsed is None:
         return Classification(Outcome.TERMINATED, "exit 0", "")
     how = (

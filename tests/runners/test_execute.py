@@ -72,6 +72,36 @@ def test_crystal_hang_is_a_timeout_confirmed_by_reruns(tmp_path: Path) -> None:
     assert "hung again in 2 of 2 re-runs" in execution.classification.reason
 
 
+def test_crystal_fiber_that_raises_is_a_crash_not_a_hang(tmp_path: Path) -> None:
+    # The fiber dies of the exception, main waits for it until the limit: the run
+    # times out, but the verdict is the exception, and no re-run is spent on it.
+    from runners.build import build
+    from runners.execute import run_one
+
+    target = _target("crystal")
+    source = (
+        "done = Channel(Nil).new\nc = Channel(Int32).new\nc.close\n"
+        "spawn do\n  c.send(1)\n  done.send(nil)\nend\ndone.receive\n"
+    )
+    artifact = build(target.toolchain, source, tmp_path, flags=target.build_flags)
+    execution = run_one(
+        target,
+        artifact,
+        0,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=3),
+        triage=Triage(retries=2),
+    )
+    assert execution.outcome is Outcome.CRASH
+    assert execution.attempts[0].timed_out and len(execution.attempts) == 1
+    # Without debug info the frames are bare names; Crystal's raising machinery
+    # (Exception::CallStack…, raise<…>) is left out of the top three.
+    assert execution.classification.signature == (
+        "crystal | Channel::ClosedError | Channel is closed | "
+        "Channel(Int32) < ~procProc(Nil) < Fiber#run:(IO::FileDescriptor | Nil)"
+    )
+
+
 def test_kotlin_hang_is_a_timeout_with_the_jvm_thread_dump(tmp_path: Path) -> None:
     report = execute_batch(
         [STUCK],

@@ -83,6 +83,42 @@ def test_crystal_unhandled_exception_signature():
     )
 
 
+def test_a_hang_after_an_exception_in_a_fiber_is_that_exception():
+    # A Crystal fiber that raises dies alone; main waits for it until the limit.
+    verdict = classify_run(
+        "crystal",
+        exit_code=None,
+        signal=None,
+        timed_out=True,
+        stdout="",
+        stderr=sample("crystal_unhandled_in_spawn.txt"),
+        dump=None,
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.reason == (
+        "no exit before the time limit, after: Channel::ClosedError: Channel is closed"
+    )
+    assert (
+        verdict.signature == "crystal | Channel::ClosedError | Channel is closed | send < -> < run"
+    )
+
+
+def test_crystal_frames_of_raising_itself_are_not_top_frames():
+    # A build without debug info names Exception::CallStack… and raise<…> first.
+    verdict = classify_run(
+        "crystal",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("crystal_unhandled_in_spawn_nodebug.txt"),
+    )
+    assert verdict.signature == (
+        "crystal | Channel::ClosedError | Channel is closed | "
+        "Channel(Int32) < ~procProc(Nil) < Fiber#run:(IO::FileDescriptor | Nil)"
+    )
+
+
 def test_signal_is_reported_by_name():
     verdict = classify_run(
         "crystal", exit_code=None, signal=11, timed_out=False, stdout="", stderr=""
