@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from tests.site.site_helpers import Manage
+from tests.runners.conftest import require_toolchain
+from tests.site.site_helpers import REPO, Manage, clean_env
 
 
 @pytest.mark.slow
@@ -48,3 +54,30 @@ def test_fuzz_unknown_language_is_refused(manage: Manage) -> None:
     result = manage("fuzz", "--lang", "cobol", "--count", "1")
     assert result.returncode != 0
     assert "invalid choice" in result.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_after_the_runs_under_way_and_still_sums_up(tmp_path: Path) -> None:
+    require_toolchain("go")
+    child = subprocess.Popen(
+        [sys.executable, "manage.py", "fuzz", "--lang", "go", "--count", "100000",
+         "--batch-size", "20", "--jobs", "2"],
+        cwd=REPO, env=clean_env(CHANFUZZ_VAR_DIR=str(tmp_path / "var")),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    # The progress bar (stderr) shows programs done: then interrupt, once.
+    seen = b""
+    deadline = time.monotonic() + 300
+    while not re.search(rb"\b[1-9]\d*/100000\b", seen) and time.monotonic() < deadline:
+        seen += child.stderr.read1(4096) or b""
+        assert child.poll() is None, seen
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    err = seen + err
+    assert child.returncode == 130, (out, err)
+    assert b"stopping after the runs under way" in err
+    text = out.decode()
+    done = int(re.search(r"^programs +(\d+) in .* — interrupted$", text, re.M).group(1))
+    assert 0 < done < 100000
+    assert re.search(rf"^terminated +{done}$", text, re.M), text
+    assert b"interrupted after" in err

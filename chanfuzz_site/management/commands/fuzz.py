@@ -6,12 +6,16 @@ and ends with a summary: counts per verdict, programs per minute, and the
 findings grouped by signature with the seeds that reproduce them, and how long
 the first finding took (`--stop-at-first` ends the run there).
 Exit 0 when nothing was found, 1 when something was, 2 on bad arguments or
-an unavailable toolchain or sandbox.
+an unavailable toolchain or sandbox. Ctrl-C stops the run after the runs under
+way and still prints the summary of what ran (exit 130 unless something was
+found); a second Ctrl-C aborts at once.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -110,6 +114,15 @@ class Command(BaseCommand):
             bar.update(1)
             bar.set_postfix(findings=findings, refresh=False)
 
+        interrupted = threading.Event()
+
+        def interrupt(_signum: int, _frame: object) -> None:
+            if interrupted.is_set():
+                raise KeyboardInterrupt
+            interrupted.set()
+            self.stderr.write("\nstopping after the runs under way (Ctrl-C again to abort)")
+
+        previous = signal.signal(signal.SIGINT, interrupt)
         try:
             summary = fuzz(
                 target=target,
@@ -122,27 +135,32 @@ class Command(BaseCommand):
                 triage=Triage(retries=options["retries"]),
                 on_result=progress,
                 stop_at_first=options["stop_at_first"],
+                stop_when=lambda _generated, _execution: interrupted.is_set(),
                 use_cache=not options["no_cache"],
                 jobs=options["jobs"],
             )
         finally:
+            signal.signal(signal.SIGINT, previous)
             bar.close()
-        self.stdout.write(format_summary(summary))
+        self.stdout.write(format_summary(summary, interrupted=interrupted.is_set()))
         if summary.findings:
             raise CommandError(f"{len(summary.findings)} finding(s)", returncode=1)
+        if interrupted.is_set():
+            raise CommandError(f"interrupted after {summary.count} programs", returncode=130)
 
 
-def format_summary(summary: FuzzSummary) -> str:
+def format_summary(summary: FuzzSummary, *, interrupted: bool = False) -> str:
     lines = [
         "",
         f"target      {summary.target}",
         f"programs    {summary.count} in {summary.seconds:.1f} s "
-        f"({summary.per_minute:.0f}/min, compiling {summary.compile_s:.1f} s)",
+        f"({summary.per_minute:.0f}/min, compiling {summary.compile_s:.1f} s)"
+        + (" — interrupted" if interrupted else ""),
     ]
     if summary.skipped:
         lines.append(f"skipped     {summary.skipped} the language cannot express")
     if summary.first_finding_s is not None:
-        stopped = " (stopped there)" if summary.stopped_early else ""
+        stopped = " (stopped there)" if summary.stopped_early and not interrupted else ""
         lines.append(
             f"first       finding after {summary.first_finding_s:.1f} s, "
             f"at program {summary.first_finding_programs}{stopped}"
