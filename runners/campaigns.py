@@ -640,8 +640,13 @@ def _job_statuses(job_ids: list[str]) -> dict[str, str | None]:
 
 _DEAD_JOB = {"failed", "stopped", "canceled", None}
 
+# How often a running chunk job says it is alive (runners.jobs), and how old its
+# last word may be before the chunk counts as its worker's: six missed beats.
+HEARTBEAT_S = 10.0
+STALE_AFTER_S = 6 * HEARTBEAT_S
 
-def requeue_stale_chunks(*, older_than_s: float = 120.0) -> list[Chunk]:
+
+def requeue_stale_chunks(*, older_than_s: float = STALE_AFTER_S) -> list[Chunk]:
     """Enqueue again the chunks of active campaigns that no worker is running.
 
     A chunk is stale when it is running but its heartbeat (every HEARTBEAT_S

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.pipeline import Generated, generate_program
 from generator.render import supports
@@ -25,6 +26,8 @@ from generator.settings import GeneratorSettings
 from runners.execute import DEFAULT_TRIAGE, BatchReport, Execution, Target, Triage, execute_batch
 from runners.sandbox import Limits, Sandbox
 from runners.verdicts import Outcome
+
+MAX_JOBS = 64  # batches under way at once; each holds a compile or a run
 
 
 class _Stopped(Exception):
@@ -108,14 +111,15 @@ def fuzz(
     holds up only its own batch. Results are recorded (and `on_result` called)
     in this thread as they come; with one job, in seed order.
     """
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
     summary = FuzzSummary(target.label)
     options = dict(target.render_options)
     start = time.perf_counter()
-    # (batch, execution, recorded): the batch's thread waits for `recorded`, so
-    # it learns of a stop before it starts another run.
-    results: queue.Queue[tuple[list[Generated], Execution, threading.Event]] = queue.Queue()
+    # Everything the batches tell this thread, in one queue: (batch, execution,
+    # recorded) per result, whose thread waits for `recorded` and so learns of a
+    # stop before it starts another run; and each batch's future when it ends.
+    results: queue.Queue[Any] = queue.Queue()
     stopping = threading.Event()
 
     def batches() -> Iterator[list[Generated]]:
@@ -182,21 +186,22 @@ def fuzz(
             n, chunk = next(pending, (None, None))
             if chunk is not None:
                 build_dir = root / f"batch-{n}"
-                running[pool.submit(run_batch, chunk, build_dir)] = build_dir
+                future = pool.submit(run_batch, chunk, build_dir)
+                running[future] = build_dir
+                future.add_done_callback(results.put)
 
         try:
             for _ in range(jobs):
                 submit_next()
             while running:
-                try:
-                    chunk, execution, recorded = results.get(timeout=0.05)
-                except queue.Empty:
-                    for future in [f for f in running if f.done()]:
-                        shutil.rmtree(running.pop(future), ignore_errors=True)
-                        summary.compile_s += future.result().compile_s
-                        if not stopping.is_set():
-                            submit_next()
+                item = results.get()
+                if isinstance(item, Future):
+                    shutil.rmtree(running.pop(item), ignore_errors=True)
+                    summary.compile_s += item.result().compile_s  # a batch's error, raised
+                    if not stopping.is_set():
+                        submit_next()
                     continue
+                chunk, execution, recorded = item
                 if not stopping.is_set():
                     record(chunk, execution)
                 recorded.set()

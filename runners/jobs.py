@@ -34,9 +34,7 @@ from runners.models import Campaign, Chunk, Execution, Program, Reproduction
 from runners.sandbox import Limits, get_sandbox
 from runners.verdicts import Outcome
 
-# How often a running chunk says it is alive; requeue_stale_chunks waits for
-# several missed beats before it takes the chunk away.
-HEARTBEAT_S = 10.0
+HEARTBEAT_S = services.HEARTBEAT_S  # how often a running chunk says it is alive
 
 
 class _Stopped(Exception):

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import close_old_connections, connections
+from django.db import connections
 from rq import Worker
 
-from runners.jobs import HEARTBEAT_S
-
 SWEEP_EVERY_S = 30
-# Six missed heartbeats: a chunk this quiet has no live worker.
-STALE_AFTER_S = 6 * HEARTBEAT_S
 SWEEP_LOCK_KEY = "chanfuzz:requeue-stale-chunks"
 
 
@@ -50,9 +46,8 @@ class ChanfuzzWorker(Worker):
         lock_s = max(1, int(self.maintenance_interval) - 1)
         if not self.connection.set(SWEEP_LOCK_KEY, self.name, nx=True, ex=lock_s):
             return []
-        close_old_connections()
         try:
-            chunks = requeue_stale_chunks(older_than_s=STALE_AFTER_S)
+            chunks = requeue_stale_chunks()
         except Exception:
             # A database that is down now may be back at the next sweep; the
             # worker itself must keep running the jobs it can.

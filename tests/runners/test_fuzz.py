@@ -121,7 +121,7 @@ def test_a_stop_with_batches_under_way_records_nothing_after_it() -> None:
 
 
 def test_jobs_below_one_are_refused() -> None:
-    with pytest.raises(ValueError, match="jobs must be at least 1"):
+    with pytest.raises(ValueError, match="jobs must be from 1 to 64, not 0"):
         fuzz(
             target=None,  # type: ignore[arg-type]
             settings=settings_for("A"),
@@ -130,4 +130,29 @@ def test_jobs_below_one_are_refused() -> None:
             sandbox=None,  # type: ignore[arg-type]
             limits=Limits(),
             jobs=0,
+        )
+
+
+class _BrokenSandbox:
+    """A sandbox whose engine went away: every run raises."""
+
+    name = "broken"
+
+    def run(self, *_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("the sandbox went away")
+
+
+@pytest.mark.slow
+def test_an_error_in_a_batch_ends_the_run_with_that_error() -> None:
+    target = target_for(require_toolchain("go"), repetitions=2)
+    with pytest.raises(RuntimeError, match="the sandbox went away"):
+        fuzz(
+            target=target,
+            settings=settings_for("A"),
+            count=40,
+            seed=0,
+            sandbox=_BrokenSandbox(),  # type: ignore[arg-type]
+            limits=Limits(timeout_s=20),
+            batch_size=5,
+            jobs=3,
         )

@@ -101,7 +101,10 @@ class Command(BaseCommand):
             if action == "show":
                 p.add_argument("--json", action="store_true")
         requeue = sub.add_parser("requeue", help="enqueue again chunks no worker is running")
-        requeue.add_argument("--older-than", type=float, default=120.0, help="seconds")
+        requeue.add_argument(
+            "--older-than", type=float, default=services.STALE_AFTER_S,
+            help=f"seconds since the last heartbeat (default {services.STALE_AFTER_S:g})",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         action = options["action"]

@@ -24,7 +24,7 @@ from tqdm import tqdm
 from generator.render import LANGUAGES
 from generator.settings import PRESETS, settings_for
 from runners.execute import Execution, Triage, make_target
-from runners.fuzz import FuzzSummary, fuzz
+from runners.fuzz import MAX_JOBS, FuzzSummary, fuzz
 from runners.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.toolchains import ToolchainUnavailable
 from runners.verdicts import Outcome
@@ -84,8 +84,8 @@ class Command(BaseCommand):
             raise CommandError("--timeout must be more than 0 and at most 3600", returncode=2)
         if not 1 <= options["repetitions"] <= 100_000 or not 1 <= options["batch_size"] <= 1000:
             raise CommandError("--repetitions 1…100000, --batch-size 1…1000", returncode=2)
-        if not 1 <= options["jobs"] <= 64:
-            raise CommandError("--jobs must be from 1 to 64", returncode=2)
+        if not 1 <= options["jobs"] <= MAX_JOBS:
+            raise CommandError(f"--jobs must be from 1 to {MAX_JOBS}", returncode=2)
         try:
             target = make_target(
                 options["lang"],

@@ -38,6 +38,7 @@ from django.template.loader import render_to_string
 from runners import kotlin_report as report
 from runners.bisect import VersionResult
 from runners.campaigns import CampaignProgress
+from runners.fuzz import MAX_JOBS
 from runners.install import install_all_kotlin
 from runners.local_workers import local_workers
 from runners.models import Campaign, Program
@@ -130,8 +131,8 @@ class Command(BaseCommand):
             raise CommandError("--programs 1…100000, --sweep-programs 0…100000", returncode=2)
         if not 0 <= options["workers"] <= 16:
             raise CommandError("--workers must be from 0 to 16", returncode=2)
-        if not 1 <= plan.first_jobs <= 16:
-            raise CommandError("--first-jobs must be from 1 to 16", returncode=2)
+        if not 1 <= plan.first_jobs <= MAX_JOBS:
+            raise CommandError(f"--first-jobs must be from 1 to {MAX_JOBS}", returncode=2)
         try:
             sandbox = get_sandbox(options["sandbox"])
         except SandboxUnavailable as exc:
