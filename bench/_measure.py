@@ -1,6 +1,6 @@
 """Shared by the throughput benchmarks: naive (one compile per program) vs batched runs.
 
-Both ways go through runners.execute with the same sandbox and the artifact
+Both ways go through runners.engine.execute with the same sandbox and the artifact
 cache off, so the only difference is how many programs share a compile.
 """
 
@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.pipeline import generate_program  # noqa: E402
 from generator.render import supports  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
-from runners.execute import execute_batch, make_target  # noqa: E402
-from runners.sandbox import Limits, get_sandbox  # noqa: E402
-from runners.verdicts import Outcome  # noqa: E402
+from runners.engine.execute import execute_batch, make_target  # noqa: E402
+from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
+from runners.engine.verdicts import Outcome  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
     python bench/fuzz_jobs.py [--lang kotlin] [--version 0.19] [--count 60] [--jobs 2]
                               [--heuristic E] [--repetitions 1000] [--timeout 30] [--rounds 2]
 
-Runs `runners.fuzz.fuzz` on the same seeds with `--jobs 1` and with `--jobs N`,
+Runs `runners.engine.fuzz.fuzz` on the same seeds with `--jobs 1` and with `--jobs N`,
 alternating, `--rounds` times each (artifact cache off, so every batch is
 compiled), and prints programs per minute, how many hangs each run waited out,
 and the ratio of the medians. Figures, not assertions: compare the ratio, which
@@ -40,10 +40,10 @@ def main() -> None:
 
     django.setup()
     from generator.settings import settings_for
-    from runners.execute import Triage, make_target
-    from runners.fuzz import fuzz
-    from runners.sandbox import Limits, get_sandbox
-    from runners.verdicts import Outcome
+    from runners.engine.execute import Triage, make_target
+    from runners.engine.fuzz import fuzz
+    from runners.engine.sandbox import Limits, get_sandbox
+    from runners.engine.verdicts import Outcome
 
     # "" (--version "") is the newest installed.
     target = make_target(args.lang, args.version or None, repetitions=args.repetitions)

@@ -49,8 +49,8 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
     from django.utils import timezone
 
     from generator.settings import PRESETS
-    from runners import campaigns as services
-    from runners.models import Campaign, Execution, Finding, Program
+    from runners.campaigns import services
+    from runners.campaigns.models import Campaign, Execution, Finding, Program
 
     rng = random.Random(7)
     started = time.perf_counter()
@@ -161,7 +161,7 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
 
 def existing() -> dict[str, object]:
     """The ids to request in a database kept from an earlier run (--keep)."""
-    from runners.models import Campaign, Finding
+    from runners.campaigns.models import Campaign, Finding
 
     top = Finding.objects.order_by("-execution_count").first()
     campaign = Campaign.objects.get(name="bench")

@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from runners.redis_server import free_port  # noqa: E402
+from runners.engine.redis_server import free_port  # noqa: E402
 
 TARGET_P95_MS = 150.0
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from django.conf import settings
 
 from generator.render import LANGUAGES, SOURCE_FILE
-from runners import selectors
-from runners.models import Execution, Program
+from runners.campaigns import selectors
+from runners.campaigns.models import Execution, Program
 
 DOCKER_DIR = Path(settings.BASE_DIR) / "docker"
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry

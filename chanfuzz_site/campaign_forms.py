@@ -1,7 +1,7 @@
 """Forms of the campaign pages: a new campaign, a reproduction of a program.
 
 They check what a person typed (ranges, choices) and turn it into the keyword
-arguments of runners.campaigns services; the services check again and their
+arguments of runners.campaigns.services; the services check again and their
 ValueError messages are shown on the form, so nothing invalid reaches a 500.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
-from runners.campaigns import (
+from runners.campaigns.services import (
     MAX_CHUNK_SIZE,
     MAX_COUNT,
     MAX_REPETITIONS,
@@ -20,7 +20,7 @@ from runners.campaigns import (
     MAX_TIMES,
     MAX_TRIAGE_RETRIES,
 )
-from runners.toolchains import Toolchain, installed_toolchains
+from runners.engine.toolchains import Toolchain, installed_toolchains
 
 CUSTOM = "custom"
 HEURISTIC_CHOICES = [(k, f"{k}") for k in PRESETS] + [(CUSTOM, "custom weights")]
@@ -106,7 +106,7 @@ class CampaignForm(forms.Form):
         return {size: self.cleaned_data[f"s_{size}"] for size in SIZE_LIMITS}
 
     def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of runners.campaigns.create_campaign."""
+        """Keyword arguments of runners.campaigns.services.create_campaign."""
         d = self.cleaned_data
         return {
             "name": d["name"],
@@ -145,7 +145,7 @@ class ReproduceForm(forms.Form):
         ]
 
     def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of runners.campaigns.reproduce (without the program)."""
+        """Keyword arguments of runners.campaigns.services.reproduce (without the program)."""
         d = self.cleaned_data
         return {
             "language": self._toolchains[d["target"]].language,

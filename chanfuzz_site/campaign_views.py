@@ -1,7 +1,7 @@
 """Pages of campaigns, findings and programs (the permalink `/p/<id>`).
 
-Views stay thin: reads come from runners.selectors, writes go through
-runners.campaigns services, forms live in campaign_forms, bundles in bundles.
+Views stay thin: reads come from runners.campaigns.selectors, writes go through
+runners.campaigns.services, forms live in campaign_forms, bundles in bundles.
 The few helpers here only shape data for templates (a Table 2 matrix, the
 points of an SVG plot, Pygments HTML).
 
@@ -36,10 +36,8 @@ from chanfuzz_site import bundles
 from chanfuzz_site.campaign_forms import CampaignForm, ReproduceForm, preset_table
 from generator.render import LANGUAGES, SOURCE_FILE
 from generator.settings import RULE_TITLES, RULES
-from runners import campaigns as services
-from runners import selectors
-from runners.campaigns import MAX_REPETITIONS, QueueUnavailable
-from runners.models import (
+from runners.campaigns import selectors, services
+from runners.campaigns.models import (
     FINDING_OUTCOMES,
     OUTCOME_CHOICES,
     Campaign,
@@ -47,6 +45,7 @@ from runners.models import (
     Program,
     Reproduction,
 )
+from runners.campaigns.services import MAX_REPETITIONS, QueueUnavailable
 
 STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
 PER_PAGE = 50

@@ -57,7 +57,8 @@ from generator.termination import (
     Verdict,
     check_effect,
 )
-from runners.campaigns import (
+from runners.campaigns.models import Execution, Program, Reproduction
+from runners.campaigns.services import (
     BuiltProgram,
     build_from_effect,
     build_generated,
@@ -65,9 +66,8 @@ from runners.campaigns import (
     reproduce,
     store_program,
 )
-from runners.models import Execution, Program, Reproduction
-from runners.toolchains import LANGUAGES as RUN_LANGUAGES
-from runners.toolchains import Toolchain, installed_toolchains
+from runners.engine.toolchains import LANGUAGES as RUN_LANGUAGES
+from runners.engine.toolchains import Toolchain, installed_toolchains
 
 # ---------------------------------------------------------------- limits
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chanfuzz_site import playground as pg
 from chanfuzz_site.playground_forms import PlaygroundForm
-from runners.models import Reproduction
+from runners.campaigns.models import Reproduction
 
 
 def _page_url(state: pg.State) -> str:

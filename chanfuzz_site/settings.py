@@ -47,7 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_rq",
     "chanfuzz_site",
-    "runners",
+    "runners.campaigns",
 ]
 
 MIDDLEWARE = [
@@ -102,12 +102,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
-# Campaign chunks run as RQ jobs (runners.jobs) on the "default" queue; start
+# Campaign chunks run as RQ jobs (runners.campaigns.jobs) on the "default" queue; start
 # workers with `python manage.py rqworker default`, on any host that reaches
 # this Redis and this database. The chunk job bounds its own run time.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 6 * 3600}}
-# rq's worker plus a sweep that requeues the chunks of dead workers (runners.worker).
-RQ = {"WORKER_CLASS": "runners.worker.ChanfuzzWorker"}
+# rq's worker plus a sweep that requeues the chunks of dead workers (runners.campaigns.worker).
+RQ = {"WORKER_CLASS": "runners.campaigns.worker.ChanfuzzWorker"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,5 +1,5 @@
-# Runtime image for Crystal programs built by runners/build.py with Debian's
-# crystal 1.6 (dynamically linked), run by runners/sandbox/docker_backend.py.
+# Runtime image for Crystal programs built by runners/engine/build.py with Debian's
+# crystal 1.6 (dynamically linked), run by runners/engine/sandbox/docker_backend.py.
 #
 # Only the shared libraries a compiled Crystal program loads (no compiler):
 # libgc (Boehm GC), libevent (the event loop behind fibers and channels) and

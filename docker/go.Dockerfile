@@ -1,5 +1,5 @@
-# Runtime image for Go programs built by runners/build.py (static binaries:
-# CGO_ENABLED=0), run by runners/sandbox/docker_backend.py.
+# Runtime image for Go programs built by runners/engine/build.py (static binaries:
+# CGO_ENABLED=0), run by runners/engine/sandbox/docker_backend.py.
 #
 # The program, its directory and the sandbox's PID-1 helper are bind-mounted
 # read-only at run time, so the image holds no chanfuzz files: nothing here

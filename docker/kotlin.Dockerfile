@@ -1,5 +1,5 @@
-# Runtime image for Kotlin programs built by runners/build.py, run by
-# runners/sandbox/docker_backend.py as `java -cp classes:<runtime jars> MainKt`.
+# Runtime image for Kotlin programs built by runners/engine/build.py, run by
+# runners/engine/sandbox/docker_backend.py as `java -cp classes:<runtime jars> MainKt`.
 #
 # Only a headless JRE 17 (what the programs are compiled for). The Kotlin
 # standard library and the kotlinx-coroutines version under test are not in

@@ -2,7 +2,7 @@
 # Install what runners/sandbox needs, and print the DOCKER_HOST to use.
 #
 #   local backend   bubblewrap, and gcc + libc6-dev to build the sandbox's
-#                   PID-1 helper (runners/sandbox/init.c, static) ahead of time.
+#                   PID-1 helper (runners/engine/sandbox/init.c, static) ahead of time.
 #   docker backend  (skipped with CHANFUZZ_SANDBOX_DOCKER=0, and when not root)
 #                   podman + Debian's runc, a podman API service that the
 #                   docker SDK talks to, the docker SDK in .venv, and the
@@ -90,7 +90,7 @@ apt_install "${PACKAGES[@]}"
 
 # --- the PID-1 helper, both backends ----------------------------------------------
 mkdir -p "$SANDBOX_DIR"
-helper="$(cd "$REPO_ROOT" && PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m runners.sandbox.helper)" \
+helper="$(cd "$REPO_ROOT" && PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m runners.engine.sandbox.helper)" \
     || die "building the sandbox helper failed"
 log "helper: $helper"
 # Helpers built from earlier versions of init.c are no longer used.

@@ -10,7 +10,7 @@
 #            with `manage.py toolchains install kotlin VERSION`): the Kotlin
 #            compiler (kotlin-compiler-embeddable) and a kotlinx-coroutines
 #            release, both resolved by Maven from Maven Central (done by
-#            `python3 -m runners.install defaults`), into
+#            `python3 -m runners.engine.install defaults`), into
 #            $CHANFUZZ_TOOLCHAINS_DIR/kotlin-<kotlin>-coroutines-<version>/
 #              compiler/      the compiler's jars (its classpath)
 #              lib/           a generated program's runtime classpath
@@ -108,7 +108,7 @@ fi
 JAVA_BIN="$(readlink -f "$JAVA_BIN")"
 
 # --- Kotlin: compiler + kotlinx-coroutines from Maven Central ----------------
-# The install logic is runners/install.py (also behind `manage.py toolchains
+# The install logic is runners/engine/install.py (also behind `manage.py toolchains
 # install kotlin VERSION`); it needs only Python's standard library, so it runs
 # with the virtualenv's Python when there is one and the system's otherwise.
 mkdir -p "$TOOLCHAINS_DIR"
@@ -117,7 +117,7 @@ PYTHON_BIN="$REPO_ROOT/.venv/bin/python"
 KOTLIN_INSTALLED=()
 # Prints one toolchain directory a line; progress and errors go to stderr.
 kotlin_out="$(cd "$REPO_ROOT" && CHANFUZZ_TOOLCHAINS_DIR="$TOOLCHAINS_DIR" JAVA_HOME="$(dirname "$(dirname "$JAVA_BIN")")" \
-    PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_BIN" -m runners.install defaults)" \
+    PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_BIN" -m runners.engine.install defaults)" \
     || die "installing the Kotlin toolchains of toolchains/kotlin/versions.txt failed (see above)"
 while IFS= read -r dir; do
     [ -n "$dir" ] && KOTLIN_INSTALLED+=("$(basename "$dir")")

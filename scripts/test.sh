@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # overflow (tests/runners/test_kotlin_regression.py) must crash every buggy one
 # and pass every fixed one. About 10–30 s and 80 MB each the first time; a
 # re-run only checks.
-PYTHONPATH=. .venv/bin/python -m runners.install kotlin-all
+PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-all
 
 .venv/bin/ruff check .
 

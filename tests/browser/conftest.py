@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.redis_server import free_port
+from runners.engine.redis_server import free_port
 from tests.runners.redis_helpers import running_redis
 from tests.site.site_helpers import REPO, clean_env
 

@@ -22,12 +22,18 @@ REPETITIONS = 10
 VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
     "go": ("go", {}),
     "crystal": ("crystal", {}),
-    "kotlin-modern": ("kotlin", {"package_layout": "modern", "duplicate_clauses": "keep",
-                                 "threads": 8}),
-    "kotlin-merge": ("kotlin", {"package_layout": "modern", "duplicate_clauses": "merge",
-                                "threads": 8}),
-    "kotlin-experimental": ("kotlin", {"package_layout": "experimental",
-                                       "duplicate_clauses": "keep", "threads": 8}),
+    "kotlin-modern": (
+        "kotlin",
+        {"package_layout": "modern", "duplicate_clauses": "keep", "threads": 8},
+    ),
+    "kotlin-merge": (
+        "kotlin",
+        {"package_layout": "modern", "duplicate_clauses": "merge", "threads": 8},
+    ),
+    "kotlin-experimental": (
+        "kotlin",
+        {"package_layout": "experimental", "duplicate_clauses": "keep", "threads": 8},
+    ),
 }
 
 
@@ -54,8 +60,9 @@ def compute() -> dict[str, dict[str, list[str]]]:
             for start in range(0, len(progs), BATCH):
                 batch = progs[start : start + BATCH]
                 hashes.append(
-                    digest(render_batch(batch, lang, seed=start, repetitions=REPETITIONS,
-                                        **options))
+                    digest(
+                        render_batch(batch, lang, seed=start, repetitions=REPETITIONS, **options)
+                    )
                 )
             per[h] = hashes
         result[name] = per

@@ -20,7 +20,9 @@ def test_every_target_renders_the_recorded_programs_byte_for_byte() -> None:
     for variant, per in recorded.items():
         for h in HEURISTICS:
             for i, (old, new) in enumerate(zip(per[h], now[variant][h], strict=True)):
-                where = f"seed {SEEDS[i]}" if i < len(SEEDS) else f"batch {(i - len(SEEDS)) * BATCH}"
+                where = (
+                    f"seed {SEEDS[i]}" if i < len(SEEDS) else f"batch {(i - len(SEEDS)) * BATCH}"
+                )
                 if old != new:
                     moved.append(f"{variant} {h} {where}")
     assert not moved, f"{len(moved)} renders changed, first: {moved[:5]}"

@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from runners.toolchains import Toolchain, ToolchainUnavailable, find_toolchain, installed_toolchains
+from runners.engine.toolchains import (
+    Toolchain,
+    ToolchainUnavailable,
+    find_toolchain,
+    installed_toolchains,
+)
 
 LANGUAGES = ("go", "crystal", "kotlin")
 

@@ -1,4 +1,4 @@
-"""A real redis-server for tests (runners.redis_server), on a free port under tmp.
+"""A real redis-server for tests (runners.engine.redis_server), on a free port under tmp.
 
 Missing redis-server fails the test under CI=true (scripts/install_toolchains.sh
 installs it there) and skips it otherwise.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.redis_server import RedisServer, RedisUnavailable, start_redis
+from runners.engine.redis_server import RedisServer, RedisUnavailable, start_redis
 
 
 @contextmanager

@@ -10,11 +10,11 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
 
-from runners.bisect import VersionResult, bisect_program, boundary
-from runners.campaigns import build_from_effect, store_program
-from runners.models import Finding
-from runners.sandbox import get_sandbox
-from runners.toolchains import installed_toolchains
+from runners.campaigns.models import Finding
+from runners.campaigns.services import build_from_effect, store_program
+from runners.engine.bisect import VersionResult, bisect_program, boundary
+from runners.engine.sandbox import get_sandbox
+from runners.engine.toolchains import installed_toolchains
 from tests.runners.conftest import require_toolchain
 
 

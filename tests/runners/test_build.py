@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.build import (
+from runners.engine.build import (
     OUTPUT_LIMIT,
     Artifact,
     CompileError,
@@ -23,8 +23,8 @@ from runners.build import (
     run,
     run_argv,
 )
-from runners.toolchains import LANGUAGES as REGISTRY_LANGUAGES
-from runners.toolchains import Toolchain, installed_toolchains
+from runners.engine.toolchains import LANGUAGES as REGISTRY_LANGUAGES
+from runners.engine.toolchains import Toolchain, installed_toolchains
 from tests.runners import programs
 from tests.runners.conftest import LANGUAGES, require_toolchain
 

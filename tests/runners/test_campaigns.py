@@ -11,9 +11,8 @@ from django.test import override_settings
 from django.utils import timezone
 from rq.job import Job
 
-from runners import campaigns as services
-from runners import selectors
-from runners.models import Campaign, Chunk, Execution
+from runners.campaigns import selectors, services
+from runners.campaigns.models import Campaign, Chunk, Execution
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
 
@@ -73,7 +72,7 @@ def test_create_enqueues_one_job_per_chunk_after_commit(
     assert [(c.start, c.end) for c in chunks] == [(0, 10), (10, 20), (20, 23)]
     assert sorted(queue.job_ids) == sorted(c.rq_job_id for c in chunks)
     job = Job.fetch(chunks[0].rq_job_id, connection=queue.connection)
-    assert job.func_name == "runners.jobs.run_chunk" and job.args == (chunks[0].pk,)
+    assert job.func_name == "runners.campaigns.jobs.run_chunk" and job.args == (chunks[0].pk,)
     assert campaign.targets.get().toolchain_id == go
 
 

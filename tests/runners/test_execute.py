@@ -10,9 +10,9 @@ import pytest
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
-from runners.execute import Target, Triage, execute_batch, make_target
-from runners.sandbox import Limits, get_sandbox
-from runners.verdicts import Outcome
+from runners.engine.execute import Target, Triage, execute_batch, make_target
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.verdicts import Outcome
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.slow
@@ -75,8 +75,8 @@ def test_crystal_hang_is_a_timeout_confirmed_by_reruns(tmp_path: Path) -> None:
 def test_crystal_fiber_that_raises_is_a_crash_not_a_hang(tmp_path: Path) -> None:
     # The fiber dies of the exception, main waits for it until the limit: the run
     # times out, but the verdict is the exception, and no re-run is spent on it.
-    from runners.build import build
-    from runners.execute import run_one
+    from runners.engine.build import build
+    from runners.engine.execute import run_one
 
     target = _target("crystal")
     source = (

@@ -1,14 +1,14 @@
-"""runners.fuzz: a queue-less run, its summary, and stopping at the first finding."""
+"""runners.engine.fuzz: a queue-less run, its summary, and stopping at the first finding."""
 
 from __future__ import annotations
 
 import pytest
 
 from generator.settings import settings_for
-from runners.execute import Triage, target_for
-from runners.fuzz import fuzz
-from runners.sandbox import Limits, get_sandbox
-from runners.verdicts import Outcome
+from runners.engine.execute import Triage, target_for
+from runners.engine.fuzz import fuzz
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.verdicts import Outcome
 from tests.runners.conftest import require_toolchain
 
 

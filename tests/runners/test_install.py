@@ -1,4 +1,4 @@
-"""On-demand toolchain installs (runners.install) and what the registry knows of.
+"""On-demand toolchain installs (runners.engine.install) and what the registry knows of.
 
 Fast tests need no network and run no compiler; the slow ones really install
 from Maven Central / the Go module proxy (into the shared toolchain cache, so
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from runners import install as installer
-from runners.toolchains import (
+from runners.engine import install as installer
+from runners.engine.toolchains import (
     KOTLIN_OLDEST_ON_JDK17,
     KotlinRelease,
     Toolchain,
@@ -245,7 +245,7 @@ FIG15 = (
 def _fig15(toolchain: Toolchain, tmp_path: Path) -> None:
     from generator import effects, synthesis
     from generator.render import render
-    from runners.build import build, run
+    from runners.engine.build import build, run
 
     program = synthesis.synthesize(effects.parse(FIG15), random.Random(0))
     source = render(program, "kotlin", repetitions=3, **toolchain.render_options())
@@ -275,7 +275,7 @@ def test_install_kotlin_and_run_the_papers_program(version: str, tmp_path: Path)
 
 @pytest.mark.slow
 def test_install_go_from_the_module_proxy_and_build_with_it(tmp_path: Path) -> None:
-    from runners.build import build, run
+    from runners.engine.build import build, run
     from tests.runners import programs
 
     versions = go_proxy_versions()

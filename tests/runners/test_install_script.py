@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from runners.toolchains import REPO_ROOT, installed_toolchains
+from runners.engine.toolchains import REPO_ROOT, installed_toolchains
 
 SCRIPT = REPO_ROOT / "scripts" / "install_toolchains.sh"
 

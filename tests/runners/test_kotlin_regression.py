@@ -8,7 +8,7 @@ one where it never crashed are "fixed". The slow tests keep that true on the
 real releases: the program must crash every buggy release (the crash is a race,
 so it gets up to MAX_RUNS runs and passes at the first crash) and must not
 crash a fixed one in FIXED_RUNS runs. scripts/test.sh installs every release
-(`python -m runners.install kotlin-all`).
+(`python -m runners.engine.install kotlin-all`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import pytest
 from generator.effects import parse
 from generator.settings import GeneratorSettings
 from generator.termination import check_effect
-from runners.bisect import runs_on
-from runners.campaigns import build_from_effect, build_generated, render_seed_for
-from runners.kotlin_report import is_select_overflow
-from runners.sandbox import get_sandbox
+from runners.campaigns.services import build_from_effect, build_generated, render_seed_for
+from runners.engine.bisect import runs_on
+from runners.engine.sandbox import get_sandbox
+from runners.kotlin_study.report import is_select_overflow
 from tests.runners.conftest import require_toolchain
 
 FIXTURE = json.loads(
@@ -54,7 +54,7 @@ def test_fixture_program_is_rebuilt_byte_for_byte_and_terminates() -> None:
 
 
 def test_fixture_names_buggy_and_fixed_releases_in_order() -> None:
-    from runners.toolchains import version_key
+    from runners.engine.toolchains import version_key
 
     assert FIXTURE["buggy"] and FIXTURE["fixed"]
     assert max(map(version_key, FIXTURE["buggy"])) < min(map(version_key, FIXTURE["fixed"]))

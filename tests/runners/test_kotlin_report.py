@@ -1,4 +1,4 @@
-"""runners.kotlin_report: recognising the #504 overflow, reading campaigns back, the Markdown."""
+"""The Kotlin study: recognising the #504 overflow, reading campaigns back, the Markdown."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from runners import campaigns as services
-from runners import kotlin_report as report
-from runners.execute import Attempt
-from runners.execute import Execution as RunResult
-from runners.verdicts import Classification, Outcome, classify_run
+from runners.campaigns import services
+from runners.engine.execute import Attempt
+from runners.engine.execute import Execution as RunResult
+from runners.engine.verdicts import Classification, Outcome, classify_run
+from runners.kotlin_study import report
 from tests.runners.conftest import require_toolchain
 
 SAMPLES = Path(__file__).parent / "samples"
@@ -203,8 +203,8 @@ def test_channel_count_counts_distinct_channels() -> None:
 def test_fixture_bisection_is_stored_on_the_finding_it_matches() -> None:
     from django.utils import timezone
 
-    from runners.models import Finding
-    from runners.sandbox import get_sandbox
+    from runners.campaigns.models import Finding
+    from runners.engine.sandbox import get_sandbox
     from tests.runners.test_kotlin_regression import fixture_program
 
     require_toolchain("kotlin", "0.19")

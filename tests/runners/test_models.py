@@ -1,6 +1,6 @@
 """Programs, executions and findings in the database: ids, idempotence, deduplication.
 
-Verdicts here are real `runners.execute.Execution` values built by hand (the
+Verdicts here are real `runners.engine.execute.Execution` values built by hand (the
 shape execute_batch gives); no toolchain runs.
 """
 
@@ -10,11 +10,18 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from generator.settings import settings_for
-from runners import campaigns as services
-from runners.execute import Attempt
-from runners.execute import Execution as RunResult
-from runners.models import Campaign, CampaignTarget, Execution, Finding, Program, Reproduction
-from runners.verdicts import Classification, Outcome
+from runners.campaigns import services
+from runners.campaigns.models import (
+    Campaign,
+    CampaignTarget,
+    Execution,
+    Finding,
+    Program,
+    Reproduction,
+)
+from runners.engine.execute import Attempt
+from runners.engine.execute import Execution as RunResult
+from runners.engine.verdicts import Classification, Outcome
 
 pytestmark = pytest.mark.django_db
 

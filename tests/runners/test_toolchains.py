@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.toolchains import (
+from runners.engine.toolchains import (
     INSTALL_HINT,
     KOTLIN_VERSIONS_FILE,
     KotlinSpec,

@@ -7,7 +7,7 @@ a Crystal send on a closed channel.
 
 from pathlib import Path
 
-from runners.verdicts import Outcome, classify_run, go_blocked_shape, normalise_frame
+from runners.engine.verdicts import Outcome, classify_run, go_blocked_shape, normalise_frame
 
 SAMPLES = Path(__file__).parent / "samples"
 

@@ -13,9 +13,9 @@ from django.test import override_settings
 from django.utils import timezone
 from django_rq.workers import get_worker_class
 
-from runners import campaigns as services
-from runners.models import Chunk
-from runners.worker import SWEEP_EVERY_S, SWEEP_LOCK_KEY, ChanfuzzWorker
+from runners.campaigns import services
+from runners.campaigns.models import Chunk
+from runners.campaigns.worker import SWEEP_EVERY_S, SWEEP_LOCK_KEY, ChanfuzzWorker
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
 
@@ -53,7 +53,7 @@ def _dead_chunks(count: int, django_capture_on_commit_callbacks: object) -> list
 
 
 def test_manage_rqworker_runs_the_chanfuzz_worker() -> None:
-    assert settings.RQ["WORKER_CLASS"] == "runners.worker.ChanfuzzWorker"
+    assert settings.RQ["WORKER_CLASS"] == "runners.campaigns.worker.ChanfuzzWorker"
     assert get_worker_class() is ChanfuzzWorker
 
 

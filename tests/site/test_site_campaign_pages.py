@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from generator.settings import PRESETS, RULE_TITLES, SIZE_LIMITS, GeneratorSettings
-from runners import campaigns as services
-from runners.models import Campaign, CampaignTarget, Execution, Finding, Program
-from runners.toolchains import installed_toolchains
+from runners.campaigns import services
+from runners.campaigns.models import Campaign, CampaignTarget, Execution, Finding, Program
+from runners.engine.toolchains import installed_toolchains
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.django_db

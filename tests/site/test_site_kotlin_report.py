@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from runners.redis_server import free_port
+from runners.engine.redis_server import free_port
 from tests.runners.conftest import require_toolchain
 from tests.site.site_helpers import REPO, clean_env
 

@@ -18,9 +18,8 @@ from django.utils import timezone
 
 from generator.render import LANGUAGES, SOURCE_FILE
 from generator.settings import PRESETS
-from runners import campaigns as services
-from runners import selectors
-from runners.models import Program, Reproduction
+from runners.campaigns import selectors, services
+from runners.campaigns.models import Program, Reproduction
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
 

@@ -21,8 +21,8 @@ from generator.pipeline import generate_program
 from generator.render import render
 from generator.settings import PRESETS, settings_for
 from generator.termination import check_effect
-from runners.campaigns import build_from_effect, build_generated, render_seed_for
-from runners.models import Program, Reproduction
+from runners.campaigns.models import Program, Reproduction
+from runners.campaigns.services import build_from_effect, build_generated, render_seed_for
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.django_db
@@ -290,7 +290,7 @@ def test_run_queues_one_run_and_polls_until_done(
 @pytest.mark.slow
 def test_a_finished_run_shows_its_verdict_and_stops_polling(client: Client) -> None:
     go = require_toolchain("go")
-    from runners.jobs import run_reproduction
+    from runners.campaigns.jobs import run_reproduction
 
     with override_settings(RQ_QUEUES={"default": {"URL": "redis://127.0.0.1:1/0"}}):
         client.post("/playground/run/", {"seed": "3", "target": go.id, "reps": "2"})

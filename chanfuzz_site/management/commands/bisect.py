@@ -13,10 +13,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from runners.bisect import VersionResult, bisect_program
-from runners.campaigns import program_object, record_bisection
-from runners.models import Execution, Finding
-from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.campaigns.models import Execution, Finding
+from runners.campaigns.services import program_object, record_bisection
+from runners.engine.bisect import VersionResult, bisect_program
+from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """`manage.py campaign create|list|show|cancel|pause|resume|requeue`: campaigns from the terminal.
 
-A thin CLI over runners.campaigns (writes) and runners.selectors (reads).
+A thin CLI over runners.campaigns.services (writes) and runners.campaigns.selectors (reads).
 `create` enqueues the chunks; workers (`manage.py rqworker default`) run them.
 `show ID --json` prints progress and findings as JSON (scripts, tests).
 Exit 2 on bad arguments or an unknown campaign.
@@ -14,9 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from generator.settings import PRESETS
-from runners import campaigns as services
-from runners import selectors
-from runners.models import Campaign
+from runners.campaigns import selectors, services
+from runners.campaigns.models import Campaign
 
 
 def _target(text: str) -> tuple[str, str | None]:

@@ -23,11 +23,11 @@ from tqdm import tqdm
 
 from generator.render import LANGUAGES
 from generator.settings import PRESETS, settings_for
-from runners.execute import Execution, Triage, make_target
-from runners.fuzz import MAX_JOBS, FuzzSummary, fuzz
-from runners.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
-from runners.toolchains import ToolchainUnavailable
-from runners.verdicts import Outcome
+from runners.engine.execute import Execution, Triage, make_target
+from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
+from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
+from runners.engine.toolchains import ToolchainUnavailable
+from runners.engine.verdicts import Outcome
 
 MAX_COUNT = 1_000_000
 # Batches under way at once: a hang waits out its limit on no core, and a compile

@@ -35,15 +35,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
-from runners import kotlin_report as report
-from runners.bisect import VersionResult
-from runners.campaigns import CampaignProgress
-from runners.fuzz import MAX_JOBS
-from runners.install import install_all_kotlin
-from runners.local_workers import local_workers
-from runners.models import Campaign, Program
-from runners.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
-from runners.toolchains import kotlin_releases as registry_releases
+from runners.campaigns.local_workers import local_workers
+from runners.campaigns.models import Campaign, Program
+from runners.campaigns.services import CampaignProgress
+from runners.engine.bisect import VersionResult
+from runners.engine.fuzz import MAX_JOBS
+from runners.engine.install import install_all_kotlin
+from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.engine.toolchains import kotlin_releases as registry_releases
+from runners.kotlin_study import report
 
 STEPS = ("install", "campaigns", "first", "fixture")
 BISECTIONS = ("fixture", "two_channels", "hang")
@@ -401,6 +401,6 @@ class Command(BaseCommand):
 def _workers_listening() -> bool:
     from rq import Worker
 
-    from runners.campaigns import get_queue
+    from runners.campaigns.services import get_queue
 
     return bool(Worker.all(queue=get_queue()))

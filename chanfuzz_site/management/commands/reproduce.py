@@ -12,10 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from runners import campaigns as services
-from runners import selectors
-from runners.models import Program
-from runners.toolchains import LANGUAGES
+from runners.campaigns import selectors, services
+from runners.campaigns.models import Program
+from runners.engine.toolchains import LANGUAGES
 
 
 class Command(BaseCommand):

@@ -19,8 +19,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from runners.install import InstallError, install
-from runners.toolchains import REGISTERED_LANGUAGES, KnownToolchain, known_toolchains
+from runners.engine.install import InstallError, install
+from runners.engine.toolchains import REGISTERED_LANGUAGES, KnownToolchain, known_toolchains
 
 
 def _as_json(entry: KnownToolchain) -> dict[str, Any]:

@@ -19,8 +19,13 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from runners.local_workers import LocalServices, local_workers, manage_command, stop_children
-from runners.redis_server import RedisUnavailable
+from runners.campaigns.local_workers import (
+    LocalServices,
+    local_workers,
+    manage_command,
+    stop_children,
+)
+from runners.engine.redis_server import RedisUnavailable
 
 
 class Command(BaseCommand):
@@ -79,7 +84,7 @@ class Command(BaseCommand):
                     env=services.env, check=False,
                 )  # fmt: skip
             self.stdout.write("running; Ctrl-C stops everything")
-            # The workers requeue chunks whose worker died (runners.worker).
+            # The workers requeue chunks whose worker died (runners.campaigns.worker).
             while all(child.poll() is None for child in children):
                 time.sleep(0.5)
             dead = next(c for c in children if c.poll() is not None)

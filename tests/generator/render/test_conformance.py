@@ -19,10 +19,10 @@ from generator import effects
 from generator.pipeline import generate_program
 from generator.render import supports
 from generator.settings import PRESETS
-from runners.execute import Triage, execute_batch, target_for
-from runners.sandbox import Limits, SandboxUnavailable, get_sandbox
-from runners.toolchains import ToolchainUnavailable, find_toolchain
-from runners.verdicts import Outcome
+from runners.engine.execute import Triage, execute_batch, target_for
+from runners.engine.sandbox import Limits, SandboxUnavailable, get_sandbox
+from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
+from runners.engine.verdicts import Outcome
 
 PER_PRESET = 17
 BATCH = 51

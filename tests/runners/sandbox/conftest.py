@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from runners.sandbox import Bind, SandboxUnavailable, get_sandbox
-from runners.sandbox.base import Sandbox
+from runners.engine.sandbox import Bind, SandboxUnavailable, get_sandbox
+from runners.engine.sandbox.base import Sandbox
 
 SOURCES = Path(__file__).resolve().parent / "programs"
 MARKER_VAR = "CHANFUZZ_TEST_MARKER"
@@ -155,7 +155,7 @@ def crystal_programs() -> Iterator[Programs]:
 def _make_sandbox(name: str) -> Sandbox:
     try:
         if name == "docker":
-            from runners.sandbox.docker_backend import image_for
+            from runners.engine.sandbox.docker_backend import image_for
 
             return get_sandbox("docker", image=image_for("go"))
         return get_sandbox(name)

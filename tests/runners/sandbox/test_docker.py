@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from runners.sandbox import Limits, Sandbox
-from runners.sandbox.docker_backend import (
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.sandbox.docker_backend import (
     CREATED_LABEL,
     LABEL,
     RUN_LABEL,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from runners.sandbox import Bind, Limits, MiB, SandboxError, SandboxResult
-from runners.sandbox.base import Sandbox
+from runners.engine.sandbox import Bind, Limits, MiB, SandboxError, SandboxResult
+from runners.engine.sandbox.base import Sandbox
 
 from .conftest import PROGRAMS_MOUNT, Programs, leftovers, marker_env
 

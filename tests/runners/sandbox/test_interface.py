@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.sandbox import (
+from runners.engine.sandbox import (
     BACKENDS,
     Bind,
     Limits,
@@ -20,9 +20,9 @@ from runners.sandbox import (
     SandboxUnavailable,
     get_sandbox,
 )
-from runners.sandbox.base import DEFAULT_ENV, OutputCapture, Sandbox, program_env
-from runners.sandbox.helper import ensure_helper, helper_path, parse_status
-from runners.sandbox.unsafe import UnsandboxedRunner
+from runners.engine.sandbox.base import DEFAULT_ENV, OutputCapture, Sandbox, program_env
+from runners.engine.sandbox.helper import ensure_helper, helper_path, parse_status
+from runners.engine.sandbox.unsafe import UnsandboxedRunner
 
 from .conftest import Programs, marker_env
 

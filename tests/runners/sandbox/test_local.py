@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from runners.sandbox import Bind, Limits, SandboxError
-from runners.sandbox.base import Sandbox
+from runners.engine.sandbox import Bind, Limits, SandboxError
+from runners.engine.sandbox.base import Sandbox
 
 from .conftest import Programs, leftovers, marker_env
 

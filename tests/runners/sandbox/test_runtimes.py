@@ -11,8 +11,8 @@ import signal
 
 import pytest
 
-from runners.sandbox import Limits, get_sandbox
-from runners.sandbox.base import Sandbox
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.sandbox.base import Sandbox
 
 from .conftest import Programs, marker_env, unavailable
 
@@ -24,11 +24,11 @@ LOCAL_JVM_FLAGS = ("-Xmx256m", "-XX:+UseSerialGC")
 
 
 def _sandbox_for(backend: str, language: str) -> Sandbox:
-    from runners.sandbox import SandboxUnavailable
+    from runners.engine.sandbox import SandboxUnavailable
 
     try:
         if backend == "docker":
-            from runners.sandbox.docker_backend import image_for
+            from runners.engine.sandbox.docker_backend import image_for
 
             return get_sandbox("docker", image=image_for(language))
         return get_sandbox(backend)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from runners.redis_server import RedisServer, answers, free_port, start_redis
+from runners.engine.redis_server import RedisServer, answers, free_port, start_redis
 
 
 @dataclass

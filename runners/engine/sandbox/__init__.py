@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from runners.sandbox.base import (
+from runners.engine.sandbox.base import (
     DEFAULT_ENV,
     Bind,
     KiB,
@@ -61,15 +61,15 @@ def get_sandbox(name: str | None = None, **options: Any) -> Sandbox:
     """
     chosen = name or os.environ.get("CHANFUZZ_SANDBOX") or DEFAULT_BACKEND
     if chosen == "local":
-        from runners.sandbox.local import LocalSandbox
+        from runners.engine.sandbox.local import LocalSandbox
 
         return LocalSandbox(**options)
     if chosen == "docker":
-        from runners.sandbox.docker_backend import DockerSandbox
+        from runners.engine.sandbox.docker_backend import DockerSandbox
 
         return DockerSandbox(**options)
     if chosen == "none":
-        from runners.sandbox.unsafe import UnsandboxedRunner
+        from runners.engine.sandbox.unsafe import UnsandboxedRunner
 
         return UnsandboxedRunner(**options)
     raise ValueError(f"unknown sandbox {chosen!r}: choose one of {', '.join(BACKENDS)}")

@@ -38,9 +38,7 @@ from generator import lambda_chan
 from generator.pipeline import GENERATOR_VERSION, generate_program
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from generator.synthesis import synthesize
-from runners import execute as ex
-from runners.bisect import Bisection
-from runners.models import (
+from runners.campaigns.models import (
     FINDING_OUTCOMES,
     MAX_ATTEMPT_CHARS,
     MAX_DUMP_CHARS,
@@ -54,7 +52,9 @@ from runners.models import (
     Program,
     Reproduction,
 )
-from runners.toolchains import LANGUAGES, Toolchain, ToolchainUnavailable, find_toolchain
+from runners.engine import execute as ex
+from runners.engine.bisect import Bisection
+from runners.engine.toolchains import LANGUAGES, Toolchain, ToolchainUnavailable, find_toolchain
 
 QUEUE_NAME = "default"
 MAX_COUNT = 1_000_000
@@ -337,7 +337,7 @@ def _assign_job(chunk: Chunk) -> None:
 
     def enqueue() -> None:
         get_queue().enqueue(
-            "runners.jobs.run_chunk",
+            "runners.campaigns.jobs.run_chunk",
             chunk.pk,
             job_id=job_id,
             job_timeout=timeout,
@@ -640,7 +640,7 @@ def _job_statuses(job_ids: list[str]) -> dict[str, str | None]:
 
 _DEAD_JOB = {"failed", "stopped", "canceled", None}
 
-# How often a running chunk job says it is alive (runners.jobs), and how old its
+# How often a running chunk job says it is alive (runners.campaigns.jobs), and how old its
 # last word may be before the chunk counts as its worker's: six missed beats.
 HEARTBEAT_S = 10.0
 STALE_AFTER_S = 6 * HEARTBEAT_S
@@ -766,7 +766,7 @@ def reproduce(
             job_timeout = int(times * timeout_s * 2 + COMPILE_ALLOWANCE_S)
             transaction.on_commit(
                 lambda: get_queue().enqueue(
-                    "runners.jobs.run_reproduction",
+                    "runners.campaigns.jobs.run_reproduction",
                     repro.pk,
                     job_id=job_id,
                     job_timeout=job_timeout,
@@ -774,7 +774,7 @@ def reproduce(
                 )
             )
     if run_now:
-        from runners.jobs import run_reproduction
+        from runners.campaigns.jobs import run_reproduction
 
         run_reproduction(repro.pk)
         repro.refresh_from_db()
@@ -809,6 +809,6 @@ class CampaignProgress:
 
 def campaign_progress(campaign: Campaign) -> CampaignProgress:
     """Done/total per target, executions per verdict per target, programs per minute."""
-    from runners import selectors  # reads live there; re-exported for callers of services
+    from runners.campaigns import selectors  # reads live there; re-exported for callers of services
 
     return selectors.campaign_progress(campaign)

@@ -8,7 +8,7 @@ A job's state of record is the database, not its RQ result:
   skips indices already executed (a retried chunk), and writes every Execution
   as soon as its verdict is in, so a worker killed mid-chunk loses at most the
   program it was running. A thread beats the chunk's heartbeat meanwhile;
-  runners.campaigns.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
+  runners.campaigns.services.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
 - A cancelled or paused campaign is noticed between two programs: the job
   stops, keeping what it recorded.
 """
@@ -26,13 +26,13 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from generator.render import render_batch, supports
-from runners import campaigns as services
-from runners.build import build
-from runners.execute import Execution as RunResult
-from runners.execute import Triage, execute_batch, make_target, run_one
-from runners.models import Campaign, Chunk, Execution, Program, Reproduction
-from runners.sandbox import Limits, get_sandbox
-from runners.verdicts import Outcome
+from runners.campaigns import services
+from runners.campaigns.models import Campaign, Chunk, Execution, Program, Reproduction
+from runners.engine.build import build
+from runners.engine.execute import Execution as RunResult
+from runners.engine.execute import Triage, execute_batch, make_target, run_one
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.verdicts import Outcome
 
 HEARTBEAT_S = services.HEARTBEAT_S  # how often a running chunk says it is alive
 

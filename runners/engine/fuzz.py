@@ -23,9 +23,16 @@ from typing import Any
 from generator.pipeline import Generated, generate_program
 from generator.render import supports
 from generator.settings import GeneratorSettings
-from runners.execute import DEFAULT_TRIAGE, BatchReport, Execution, Target, Triage, execute_batch
-from runners.sandbox import Limits, Sandbox
-from runners.verdicts import Outcome
+from runners.engine.execute import (
+    DEFAULT_TRIAGE,
+    BatchReport,
+    Execution,
+    Target,
+    Triage,
+    execute_batch,
+)
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.verdicts import Outcome
 
 MAX_JOBS = 64  # batches under way at once; each holds a compile or a run
 
@@ -175,7 +182,7 @@ def fuzz(
         tempfile.TemporaryDirectory(prefix="chanfuzz-fuzz-") as tmp,
         ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="chanfuzz-batch") as pool,
     ):
-        # One build at a time per workdir (runners.build): each batch gets its own.
+        # One build at a time per workdir (runners.engine.build): each batch gets its own.
         root = workdir or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         root.chmod(0o755)  # the sandbox's user reaches the batches' artifacts through it

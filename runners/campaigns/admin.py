@@ -6,7 +6,7 @@ widgets for foreign keys (no 100k-row select boxes).
 
 from django.contrib import admin
 
-from runners.models import (
+from runners.campaigns.models import (
     Campaign,
     CampaignTarget,
     Chunk,

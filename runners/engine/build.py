@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from runners.toolchains import REPO_ROOT, Toolchain
+from runners.engine.toolchains import REPO_ROOT, Toolchain
 
 # Bump when the build commands change: it is part of every cache key, so old
 # artifacts built differently are not reused.

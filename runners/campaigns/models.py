@@ -8,8 +8,8 @@ per (target, index) so a retried chunk never does the same work twice. A
 permalink `/p/<id>`). Executions with the same signature share a `Finding`.
 A `Reproduction` re-runs one program K times on one target.
 
-Writes go through runners.campaigns (services) and runners.jobs; reads for
-pages through runners.selectors.
+Writes go through runners.campaigns.services (services) and runners.campaigns.jobs; reads for
+pages through runners.campaigns.selectors.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from runners.verdicts import Outcome
+from runners.engine.verdicts import Outcome
 
 # Output kept per execution: enough for a traceback or a goroutine dump, not a
 # flood (the sandbox already caps what it reads).
@@ -96,7 +96,7 @@ class Program(models.Model):
         GENERATED = "generated"  # generate_program(seed, GeneratorSettings(**settings))
         EFFECT = "effect"  # synthesize(parse(effect_text), Random(seed))
 
-    # First 12 characters of the base32 sha256 of the λ_chan text (runners.campaigns.program_id).
+    # First 12 characters of the base32 sha256 of the λ_chan text (services.program_id).
     id = models.CharField(max_length=12, primary_key=True)
     effect_text = models.TextField()
     effect_size = models.PositiveIntegerField(help_text="len(effect_text)")
@@ -147,7 +147,7 @@ class Chunk(models.Model):
 
 
 class Finding(models.Model):
-    """One bug: every execution whose verdict has this signature (runners.verdicts)."""
+    """One bug: every execution whose verdict has this signature (runners.engine.verdicts)."""
 
     signature = models.CharField(max_length=MAX_SIGNATURE_CHARS, unique=True)
     outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES)
@@ -160,7 +160,7 @@ class Finding(models.Model):
     confirmed_hangs = models.PositiveIntegerField(default=0)
     # The program with the shortest effect text that shows it.
     example = models.ForeignKey(Program, null=True, on_delete=models.SET_NULL, related_name="+")
-    # The last `manage.py bisect` of the example across releases (runners.bisect.Bisection).
+    # The last `manage.py bisect` of the example across releases (runners.engine.bisect.Bisection).
     bisection = models.JSONField(null=True, blank=True)
     bisected_at = models.DateTimeField(null=True, blank=True)
 

@@ -20,8 +20,8 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 
-from runners.sandbox._process import supervise_popen
-from runners.sandbox.base import (
+from runners.engine.sandbox._process import supervise_popen
+from runners.engine.sandbox.base import (
     Bind,
     Limits,
     OutputCapture,
@@ -29,7 +29,7 @@ from runners.sandbox.base import (
     SandboxResult,
     program_env,
 )
-from runners.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
 
 
 class UnsandboxedRunner:

@@ -42,13 +42,13 @@ from django.utils import timezone
 
 from generator import effects
 from generator.settings import PRESETS, settings_for
-from runners import campaigns as services
-from runners.bisect import VersionResult, bisect_program
-from runners.execute import DEFAULT_KOTLIN_THREADS, Triage, target_for
-from runners.fuzz import fuzz
-from runners.models import Campaign, Execution, Finding, Program
-from runners.sandbox import Limits, Sandbox
-from runners.toolchains import Toolchain, installed_toolchains, version_key
+from runners.campaigns import services
+from runners.campaigns.models import Campaign, Execution, Finding, Program
+from runners.engine.bisect import VersionResult, bisect_program
+from runners.engine.execute import DEFAULT_KOTLIN_THREADS, Triage, target_for
+from runners.engine.fuzz import fuzz
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 
 # The paper's Table 2, Kotlin column: programs out of 5,000 that revealed the bug.
 PAPER_PROGRAMS = 5000
@@ -64,7 +64,7 @@ PAPER_WEIGHTS = {
 NAME_PREFIX = "kotlin report:"
 
 # The bug: a StackOverflowError whose recursion runs through select's machinery
-# (runners.verdicts names the cycle; both the experimental and the later package).
+# (runners.engine.verdicts names the cycle; both the experimental and the later package).
 _SELECT_OVERFLOW = re.compile(r"StackOverflowError.*selects\.SelectBuilderImpl", re.S)
 
 
@@ -74,7 +74,7 @@ def is_select_overflow(signature: str) -> bool:
 
 
 def is_hang(signature: str) -> bool:
-    """Whether a finding signature is a hang (runners.verdicts: "<language> | hang | …")."""
+    """Whether a finding signature is a hang (runners.engine.verdicts: "<language> | hang | …")."""
     return signature.split(" | ")[1:2] == ["hang"]
 
 
@@ -208,7 +208,7 @@ def wait_for(
     on_progress: Callable[[Campaign, services.CampaignProgress], None] | None = None,
 ) -> None:
     """Block until every campaign is done (or cancelled). The workers requeue the
-    chunks of dead workers (runners.worker), so a killed worker delays, never stalls."""
+    chunks of dead workers (runners.campaigns.worker), so a killed worker delays, never stalls."""
     pending = {c.pk for c in campaigns}
     while pending:
         for campaign in Campaign.objects.filter(pk__in=pending):

@@ -2,7 +2,7 @@
 
 Every function returns model instances, querysets (for pagination) or small
 dataclasses; none writes. Querysets are ordered and use the indexes of
-runners.models, so lists stay fast with 100k executions per campaign.
+runners.campaigns.models, so lists stay fast with 100k executions per campaign.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from django.utils import timezone
 
 from generator.render import render as render_source
 from generator.render import supports
-from runners.campaigns import CampaignProgress, TargetProgress, program_object
-from runners.models import (
+from runners.campaigns.models import (
     FINDING_OUTCOMES,
     Campaign,
     CampaignTarget,
@@ -23,7 +22,8 @@ from runners.models import (
     Program,
     Reproduction,
 )
-from runners.toolchains import ToolchainUnavailable, find_toolchain
+from runners.campaigns.services import CampaignProgress, TargetProgress, program_object
+from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 
 
 def list_campaigns(*, status: str | None = None) -> QuerySet[Campaign]:

@@ -19,10 +19,10 @@ import tempfile
 import threading
 from pathlib import Path
 
-from runners.sandbox.base import Limits, SandboxUnavailable
+from runners.engine.sandbox.base import Limits, SandboxUnavailable
 
 SOURCE = Path(__file__).resolve().with_name("init.c")
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 _CFLAGS = ("-O2", "-s", "-static", "-Wall")
 _lock = threading.Lock()
 

@@ -37,8 +37,8 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
-from runners.sandbox._process import supervise_popen
-from runners.sandbox.base import (
+from runners.engine.sandbox._process import supervise_popen
+from runners.engine.sandbox.base import (
     Bind,
     Limits,
     OutputCapture,
@@ -47,7 +47,7 @@ from runners.sandbox.base import (
     SandboxUnavailable,
     program_env,
 )
-from runners.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
 
 NOBODY = 65534
 HELPER_PATH = "/.chanfuzz-init"  # where the helper appears inside the sandbox

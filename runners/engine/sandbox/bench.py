@@ -1,6 +1,6 @@
 """Per-run overhead of each sandbox backend on a trivial static binary.
 
-    python -m runners.sandbox.bench [--runs 50] [--backend local --backend docker ...]
+    python -m runners.engine.sandbox.bench [--runs 50] [--backend local --backend docker ...]
 
 This module owns the overhead measurement only. It compiles ``int main(void)
 {return 0;}`` statically (gcc) into a world-readable temporary directory, then
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from runners.sandbox import Bind, Limits, SandboxUnavailable, get_sandbox
+from runners.engine.sandbox import Bind, Limits, SandboxUnavailable, get_sandbox
 
 TRIVIAL_C = "int main(void) { return 0; }\n"
 

@@ -16,8 +16,8 @@ This module owns *where* each compiler/runtime lives and *which version* it is:
 
 ``CHANFUZZ_TOOLCHAINS_DIR`` defaults to ``<repo>/var/toolchains``.
 
-It does not compile or run anything (see :mod:`runners.build`) and installs
-nothing (see :mod:`runners.install`, ``manage.py toolchains install LANG VERSION``);
+It does not compile or run anything (see :mod:`runners.engine.build`) and installs
+nothing (see :mod:`runners.engine.install`, ``manage.py toolchains install LANG VERSION``);
 :func:`known_toolchains` lists every version that could be installed too (every
 kotlinx-coroutines release from 0.19 in ``toolchains/kotlin/releases.txt``, the
 Go releases the Go module proxy serves), each with why it is not installed.
@@ -26,7 +26,7 @@ a toolchain needs no restart; the only cost is reading a few small files
 (version probes that must run a binary are memoised per binary and modification
 time), except that the Go module proxy's list is asked for at most once a day.
 
-Run ``python -m runners.toolchains`` to print what is installed.
+Run ``python -m runners.engine.toolchains`` to print what is installed.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 INSTALL_HINT = "run scripts/install_toolchains.sh"
-# Languages with a builder (runners.build); REGISTERED_LANGUAGES adds those that
+# Languages with a builder (runners.engine.build); REGISTERED_LANGUAGES adds those that
 # are only registered (listed, located) so far.
 LANGUAGES = ("go", "crystal", "kotlin")
 REGISTERED_LANGUAGES = (*LANGUAGES, "flix")
@@ -105,7 +105,7 @@ class Toolchain:
     # Options for generator.render.render(program, language, **render_options()):
     # for Kotlin the package layout and duplicate select clauses of its release.
     render: tuple[tuple[str, str], ...] = ()
-    # Extra compiler arguments the toolchain needs (none so far; see runners/build.py).
+    # Extra compiler arguments the toolchain needs (none so far; see runners/engine/build.py).
     compiler_args: tuple[str, ...] = ()
 
     def render_options(self) -> dict[str, str]:
@@ -442,7 +442,7 @@ def kotlin_releases(path: Path = KOTLIN_RELEASES_FILE) -> list[KotlinRelease]:
     """Every stable kotlinx-coroutines release from 0.19 on Maven Central, oldest first.
 
     Read from the checked-in table toolchains/kotlin/releases.txt, which
-    ``python -m runners.install kotlin-releases`` regenerates from Maven Central
+    ``python -m runners.engine.install kotlin-releases`` regenerates from Maven Central
     (its maven-metadata.xml and one POM per release: ~70 requests, too many to
     make on every ``list``).
     """
@@ -469,7 +469,7 @@ def kotlin_release(version: str) -> KotlinRelease | None:
 # an older Kotlin are installed with this one instead (substitution recorded).
 KOTLIN_OLDEST_ON_JDK17 = "1.2.41"
 # (They do run with -jdk-home pointing at a JDK-8-style home whose jre/lib/rt.jar
-# holds java.base's classes, which runners/build.py does not pass.)
+# holds java.base's classes, which runners/engine/build.py does not pass.)
 KOTLIN_TOO_OLD_FOR_JDK17 = (
     "ArrayIndexOutOfBoundsException in its ASM's ClassReader.readModule (JDK 17's module-info)"
 )
@@ -555,7 +555,7 @@ def _paired_compiler(coroutines_version: str) -> str | None:
 
 
 def failure_record(language: str, version: str) -> Path:
-    """Where runners.install records why installing ``language`` ``version`` failed."""
+    """Where runners.engine.install records why installing ``language`` ``version`` failed."""
     return toolchains_dir() / ".failed" / f"{language}-{version}.json"
 
 

@@ -8,7 +8,7 @@ This module owns the path from λ_chan programs to verdicts:
    compile, split it in halves until the culprits stand alone; each culprit
    gets a compile-error verdict, the rest still run.
 3. Run each program as its own process in the sandbox, program index as the
-   argument, and classify the run (runners.verdicts).
+   argument, and classify the run (runners.engine.verdicts).
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads); then the program is re-run
    with a longer limit a few times. Every attempt is recorded; a hang is
@@ -25,10 +25,10 @@ from pathlib import Path
 
 from generator.lambda_chan import Program
 from generator.render import render_batch
-from runners.build import Artifact, CompileError, build
-from runners.sandbox import Bind, Limits, Sandbox, SandboxError
-from runners.toolchains import Toolchain, find_toolchain
-from runners.verdicts import Classification, Outcome, classify_run
+from runners.engine.build import Artifact, CompileError, build
+from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
+from runners.engine.toolchains import Toolchain, find_toolchain
+from runners.engine.verdicts import Classification, Outcome, classify_run
 
 # Runtimes that print a useful dump on SIGQUIT and what they are.
 _DUMP_SIGNAL = {"go": signal.SIGQUIT, "kotlin": signal.SIGQUIT, "flix": signal.SIGQUIT}

@@ -43,8 +43,8 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from runners.sandbox._process import supervise
-from runners.sandbox.base import (
+from runners.engine.sandbox._process import supervise
+from runners.engine.sandbox.base import (
     Bind,
     Limits,
     OutputCapture,
@@ -53,7 +53,7 @@ from runners.sandbox.base import (
     SandboxUnavailable,
     program_env,
 )
-from runners.sandbox.helper import ensure_helper, parse_status
+from runners.engine.sandbox.helper import ensure_helper, parse_status
 
 LABEL = "chanfuzz"
 RUN_LABEL = "chanfuzz.run"

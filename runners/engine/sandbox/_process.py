@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from runners.sandbox.base import Limits, OutputCapture
+from runners.engine.sandbox.base import Limits, OutputCapture
 
 # After the program is gone (or killed), how long to keep reading what is
 # still in the pipes. Only a process that escaped the kill (possible with the

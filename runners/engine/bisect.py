@@ -18,10 +18,10 @@ from pathlib import Path
 
 from generator.lambda_chan import Program
 from generator.render import render_batch
-from runners.build import CompileError, build
-from runners.execute import Triage, run_one, target_for
-from runners.sandbox import Limits, Sandbox
-from runners.toolchains import Toolchain, installed_toolchains, version_key
+from runners.engine.build import CompileError, build
+from runners.engine.execute import Triage, run_one, target_for
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 
 
 @dataclass(frozen=True)
