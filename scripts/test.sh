@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 ./scripts/install_sandbox.sh >/dev/null
 ./scripts/install_browser.sh
 # Every kotlinx.coroutines release: the regression fixture of the select stack
-# overflow (tests/runners/test_kotlin_regression.py) must crash every buggy one
+# overflow (tests/runners/kotlin_study/test_kotlin_regression.py) must crash every buggy one
 # and pass every fixed one. About 10–30 s and 80 MB each the first time; a
 # re-run only checks.
 PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-all

@@ -29,8 +29,7 @@ from generator.render import render_batch, supports
 from runners.campaigns import services
 from runners.campaigns.models import Campaign, Chunk, Execution, Program, Reproduction
 from runners.engine.build import build
-from runners.engine.execute import Execution as RunResult
-from runners.engine.execute import Triage, execute_batch, make_target, run_one
+from runners.engine.execute import ProgramRun, Triage, execute_batch, make_target, run_one
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 
@@ -151,7 +150,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                         )
                     )
 
-            def on_result(result: RunResult) -> None:
+            def on_result(result: ProgramRun) -> None:
                 nonlocal recorded
                 index, row, _ = to_run[result.index]
                 recorded += bool(

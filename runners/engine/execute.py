@@ -108,7 +108,7 @@ class Attempt:
 
 
 @dataclass(frozen=True)
-class Execution:
+class ProgramRun:
     """The verdict on one program, with every attempt that led to it."""
 
     index: int
@@ -124,7 +124,7 @@ class Execution:
 
 @dataclass
 class BatchReport:
-    executions: list[Execution] = field(default_factory=list)
+    executions: list[ProgramRun] = field(default_factory=list)
     compile_s: float = 0.0
     compiles: int = 0
 
@@ -164,7 +164,7 @@ def run_one(
     sandbox: Sandbox,
     limits: Limits,
     triage: Triage = DEFAULT_TRIAGE,
-) -> Execution:
+) -> ProgramRun:
     """Run program `index` of a built batch; triage it if it times out."""
     language = target.language
     binds = _binds(target.toolchain, artifact)
@@ -199,16 +199,16 @@ def run_one(
     try:
         first, verdict = attempt(limits, dump_signal)
     except SandboxError as exc:
-        return Execution(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
+        return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
     attempts = [first]
     if verdict.outcome is not Outcome.TIMEOUT:
-        return Execution(index, verdict, tuple(attempts))
+        return ProgramRun(index, verdict, tuple(attempts))
     longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
     for _ in range(triage.retries):
         try:
             retry, _ = attempt(longer, None)
         except SandboxError as exc:
-            return Execution(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
+            return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
         attempts.append(retry)
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
@@ -219,7 +219,7 @@ def run_one(
         if reruns
         else f"no exit within {limits.timeout_s:g} s (not re-run)"
     )
-    return Execution(
+    return ProgramRun(
         index,
         replace(verdict, reason=reason),
         tuple(attempts),
@@ -227,7 +227,7 @@ def run_one(
     )
 
 
-Progress = Callable[[Execution], None]
+Progress = Callable[[ProgramRun], None]
 
 
 def execute_batch(
@@ -248,7 +248,7 @@ def execute_batch(
     (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
     """
     report = BatchReport()
-    results: dict[int, Execution] = {}
+    results: dict[int, ProgramRun] = {}
     # Uncached artifacts stay in the workdir, which the sandbox's unprivileged
     # user must be able to reach.
     workdir.mkdir(parents=True, exist_ok=True)
@@ -274,7 +274,7 @@ def execute_batch(
                 verdict = Classification(
                     Outcome.COMPILE_ERROR, f"{exc.toolchain_id}: compile failed", ""
                 )
-                results[i] = Execution(i, verdict, compile_output=exc.output)
+                results[i] = ProgramRun(i, verdict, compile_output=exc.output)
                 if on_result:
                     on_result(results[i])
                 return

@@ -26,7 +26,7 @@ from generator.settings import GeneratorSettings
 from runners.engine.execute import (
     DEFAULT_TRIAGE,
     BatchReport,
-    Execution,
+    ProgramRun,
     Target,
     Triage,
     execute_batch,
@@ -72,7 +72,7 @@ class FuzzSummary:
     def per_minute(self) -> float:
         return 60 * self.count / self.seconds if self.seconds else 0.0
 
-    def record(self, generated: Generated, execution: Execution, elapsed_s: float) -> None:
+    def record(self, generated: Generated, execution: ProgramRun, elapsed_s: float) -> None:
         self.count += 1
         verdict = execution.classification
         self.outcomes[verdict.outcome] += 1
@@ -100,9 +100,9 @@ def fuzz(
     batch_size: int = 50,
     triage: Triage = DEFAULT_TRIAGE,
     workdir: Path | None = None,
-    on_result: Callable[[Generated, Execution], None] | None = None,
+    on_result: Callable[[Generated, ProgramRun], None] | None = None,
     stop_at_first: bool = False,
-    stop_when: Callable[[Generated, Execution], bool] | None = None,
+    stop_when: Callable[[Generated, ProgramRun], bool] | None = None,
     use_cache: bool = True,
     jobs: int = 1,
 ) -> FuzzSummary:
@@ -143,7 +143,7 @@ def fuzz(
             yield chunk
 
     def run_batch(chunk: list[Generated], build_dir: Path) -> BatchReport:
-        def forward(execution: Execution) -> None:
+        def forward(execution: ProgramRun) -> None:
             recorded = threading.Event()
             results.put((chunk, execution, recorded))
             while not (recorded.is_set() or stopping.is_set()):
@@ -166,7 +166,7 @@ def fuzz(
         except _Stopped:
             return BatchReport()
 
-    def record(chunk: list[Generated], execution: Execution) -> None:
+    def record(chunk: list[Generated], execution: ProgramRun) -> None:
         generated = chunk[execution.index]
         summary.record(generated, execution, time.perf_counter() - start)
         if on_result:

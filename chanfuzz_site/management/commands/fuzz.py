@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from generator.render import LANGUAGES
 from generator.settings import PRESETS, settings_for
-from runners.engine.execute import Execution, Triage, make_target
+from runners.engine.execute import ProgramRun, Triage, make_target
 from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
 from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import ToolchainUnavailable
@@ -108,7 +108,7 @@ class Command(BaseCommand):
         bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)
         findings = 0
 
-        def progress(_generated: Any, execution: Execution) -> None:
+        def progress(_generated: Any, execution: ProgramRun) -> None:
             nonlocal findings
             findings += execution.classification.is_finding
             bar.update(1)

@@ -327,7 +327,7 @@ class Command(BaseCommand):
             json.dumps(
                 {
                     "about": "Written by `manage.py kotlin_report` (step fixture); read by "
-                    "tests/runners/test_kotlin_regression.py.",
+                    "tests/runners/kotlin_study/test_kotlin_regression.py.",
                     "program": result.program,
                     "repetitions": result.repetitions,
                     "timeout_s": plan.timeout_s,

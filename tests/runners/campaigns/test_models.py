@@ -19,8 +19,7 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
-from runners.engine.execute import Attempt
-from runners.engine.execute import Execution as RunResult
+from runners.engine.execute import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +34,9 @@ def _campaign() -> tuple[Campaign, CampaignTarget]:
     return campaign, target
 
 
-def _result(outcome: Outcome, signature: str = "", *, stderr: str = "") -> RunResult:
+def _result(outcome: Outcome, signature: str = "", *, stderr: str = "") -> ProgramRun:
     attempt = Attempt(1.0, outcome, 2, None, outcome is Outcome.TIMEOUT, 0.5, "", stderr, None)
-    return RunResult(0, Classification(outcome, "why", signature), (attempt,))
+    return ProgramRun(0, Classification(outcome, "why", signature), (attempt,))
 
 
 def test_program_id_is_derived_from_the_lambda_text_and_stable() -> None:

@@ -8,13 +8,12 @@ import pytest
 from django.template.loader import render_to_string
 
 from runners.campaigns import services
-from runners.engine.execute import Attempt
-from runners.engine.execute import Execution as RunResult
+from runners.engine.execute import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome, classify_run
 from runners.kotlin_study import report
 from tests.runners.conftest import require_toolchain
 
-SAMPLES = Path(__file__).parent / "samples"
+SAMPLES = Path(__file__).parents[1] / "samples"
 
 
 def _jvm_signature(sample: str) -> str:
@@ -85,7 +84,7 @@ def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
         services.record_execution(
             program=row,
             index=index,
-            result=RunResult(index, verdict, attempts),
+            result=ProgramRun(index, verdict, attempts),
             language="kotlin",
             target=target,
         )
@@ -205,7 +204,7 @@ def test_fixture_bisection_is_stored_on_the_finding_it_matches() -> None:
 
     from runners.campaigns.models import Finding
     from runners.engine.sandbox import get_sandbox
-    from tests.runners.test_kotlin_regression import fixture_program
+    from tests.runners.kotlin_study.test_kotlin_regression import fixture_program
 
     require_toolchain("kotlin", "0.19")
     require_toolchain("kotlin", "1.3.0")

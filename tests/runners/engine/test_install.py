@@ -30,7 +30,7 @@ from runners.engine.toolchains import (
     parse_go_proxy_versions,
     version_key,
 )
-from tests.runners.test_toolchains import make_kotlin
+from tests.runners.engine.test_toolchains import make_kotlin
 
 
 @pytest.fixture

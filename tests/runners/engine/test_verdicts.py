@@ -9,7 +9,7 @@ from pathlib import Path
 
 from runners.engine.verdicts import Outcome, classify_run, go_blocked_shape, normalise_frame
 
-SAMPLES = Path(__file__).parent / "samples"
+SAMPLES = Path(__file__).parents[1] / "samples"
 
 
 def sample(name: str) -> str:

@@ -28,7 +28,7 @@ from runners.kotlin_study.report import is_select_overflow
 from tests.runners.conftest import require_toolchain
 
 FIXTURE = json.loads(
-    (Path(__file__).parent / "fixtures" / "kotlin_select_overflow.json").read_text()
+    (Path(__file__).parents[1] / "fixtures" / "kotlin_select_overflow.json").read_text()
 )
 PROGRAM = FIXTURE["program"]
 # Runs of the fixture program allowed per buggy release before the test fails.

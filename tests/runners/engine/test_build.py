@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from runners.engine.build import (
-    OUTPUT_LIMIT,
     Artifact,
     CompileError,
     _bounded,
@@ -21,8 +20,8 @@ from runners.engine.build import (
     artifact_key,
     build,
     run,
-    run_argv,
 )
+from runners.engine.supervisor import OUTPUT_LIMIT, run_argv
 from runners.engine.toolchains import LANGUAGES as REGISTRY_LANGUAGES
 from runners.engine.toolchains import Toolchain, installed_toolchains
 from tests.runners import programs
