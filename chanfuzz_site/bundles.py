@@ -14,18 +14,12 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path
 
-from django.conf import settings
-
-from generator.render import LANGUAGES, SOURCE_FILE
 from runners.campaigns import selectors
 from runners.campaigns.models import Execution, Program
+from runners.targets import all_targets, get_target, names
 
-DOCKER_DIR = Path(settings.BASE_DIR) / "docker"
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry
-RAW_EXTENSIONS = {"go": "go", "kt": "kotlin", "cr": "crystal", "flix": "flix"}
-EXTENSION_OF = {lang: ext for ext, lang in RAW_EXTENSIONS.items()}
 # How many finding executions the README lists.
 OBSERVED_LIMIT = 20
 
@@ -54,41 +48,15 @@ esac
 exit $status
 """
 
-_SCRIPT_BODY = {
-    "go": """GO=${GO:-go}
-# A module of its own whose go directive is this toolchain's language version.
-"$GO" mod init chanfuzzprog >/dev/null 2>&1
-CGO_ENABLED=0 "$GO" build -o prog . || exit 3
-# SIGQUIT on timeout makes the Go runtime print every goroutine's stack.
-timeout -s QUIT -k 5 "$TIMEOUT" ./prog
-""",
-    "crystal": """CRYSTAL=${CRYSTAL:-crystal}
-"$CRYSTAL" build --no-debug -o prog main.cr || exit 3
-timeout -k 5 "$TIMEOUT" ./prog
-""",
-    "kotlin": """# KOTLINC/KOTLIN: the compiler and runner of the Kotlin release under test;
-# COROUTINES_JAR: kotlinx-coroutines-core(-jvm) of the version under test.
-KOTLINC=${KOTLINC:-kotlinc}
-KOTLIN=${KOTLIN:-kotlin}
-: "${COROUTINES_JAR:?set COROUTINES_JAR to the kotlinx-coroutines-core jar under test}"
-"$KOTLINC" Main.kt -cp "$COROUTINES_JAR" -d classes || exit 3
-# On timeout the JVM gets SIGQUIT first: it prints every thread's stack.
-timeout -s QUIT -k 5 "$TIMEOUT" "$KOTLIN" -cp "classes:$COROUTINES_JAR" MainKt
-""",
-    "flix": """# FLIX_JAR: the flix.jar under test (Flix compiles and runs in one step).
-: "${FLIX_JAR:?set FLIX_JAR to the flix.jar under test}"
-timeout -s QUIT -k 5 "$TIMEOUT" java -Xss16m -jar "$FLIX_JAR" Main.flix
-""",
-}
-
 
 def run_script(language: str) -> str:
     """The shell script that compiles and runs the bundle's `language` source."""
+    target = get_target(language)
     head = _SCRIPT_HEAD.format(
-        title=f"Compile and run {SOURCE_FILE[language]} ({language}).",
-        source=f"{language}/{SOURCE_FILE[language]}",
+        title=f"Compile and run {target.source_file} ({language}).",
+        source=f"{language}/{target.source_file}",
     )
-    return head + _SCRIPT_BODY[language] + _SCRIPT_TAIL
+    return head + target.bundle_script + _SCRIPT_TAIL
 
 
 @dataclass(frozen=True)
@@ -103,7 +71,7 @@ def bundle_sources(
 ) -> list[BundleSource]:
     """The program in every language, rendered as `program_source` does (stable per id)."""
     out = []
-    for language in LANGUAGES:
+    for language in names():
         version = (versions or {}).get(language)
         try:
             text = selectors.program_source(
@@ -161,8 +129,11 @@ def readme(
             "This program was given as an effect, not generated: it terminates only if its\n"
             "effect does (a deadlocking effect hangs on every correct runtime)."
         )
-    files = [f"- {s.language}/{SOURCE_FILE[s.language]}, run-{s.language}.sh" for s in sources
-             if s.text is not None]  # fmt: skip
+    files = [
+        f"- {s.language}/{get_target(s.language).source_file}, run-{s.language}.sh"
+        for s in sources
+        if s.text is not None
+    ]
     missing = [f"- {s.language}: {s.problem}" for s in sources if s.text is None]
     parts = [
         f"chanfuzz reproducer for program {program.id}",
@@ -216,10 +187,11 @@ def build_bundle(
     for s in sources:
         if s.text is None:
             continue
-        entries[f"{s.language}/{SOURCE_FILE[s.language]}"] = (s.text, False)
+        entries[f"{s.language}/{get_target(s.language).source_file}"] = (s.text, False)
         entries[f"run-{s.language}.sh"] = (run_script(s.language), True)
-    for dockerfile in sorted(DOCKER_DIR.glob("*.Dockerfile")):
-        entries[f"docker/{dockerfile.name}"] = (dockerfile.read_text(), False)
+    for target in all_targets():
+        if target.dockerfile_path is not None:
+            entries[target.dockerfile] = (target.dockerfile_path.read_text(), False)
     buffer = io.BytesIO()
     root = f"chanfuzz-{program.id}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -34,7 +34,6 @@ from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import bundles
 from chanfuzz_site.campaign_forms import CampaignForm, ReproduceForm, preset_table
-from generator.render import LANGUAGES, SOURCE_FILE
 from generator.settings import RULE_TITLES, RULES
 from runners.campaigns import selectors, services
 from runners.campaigns.models import (
@@ -46,12 +45,12 @@ from runners.campaigns.models import (
     Reproduction,
 )
 from runners.campaigns.services import MAX_REPETITIONS, QueueUnavailable
+from runners.targets import all_targets, get_target, names
 
 STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
 PER_PAGE = 50
 OUTCOMES = [value for value, _ in OUTCOME_CHOICES]
 # Pygments has no Flix lexer; Scala's keywords and literals are close enough to read.
-LEXERS = {"go": "go", "kotlin": "kotlin", "crystal": "crystal", "flix": "scala"}
 _FORMATTER = HtmlFormatter(cssclass="highlight", linenos="table")
 
 
@@ -326,7 +325,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     language = request.GET.get("language") or None
     if outcome and outcome not in OUTCOMES:
         return HttpResponseBadRequest(f"unknown outcome {outcome!r}")
-    if language and language not in LANGUAGES:
+    if language and language not in names():
         return HttpResponseBadRequest(f"unknown language {language!r}")
     page = _page(request, selectors.list_findings(outcome=outcome, language=language))
     return render(
@@ -337,7 +336,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
             "outcome": outcome,
             "language": language,
             "outcomes": ["crash", "timeout"],
-            "languages": LANGUAGES,
+            "languages": names(),
         },
     )
 
@@ -375,13 +374,11 @@ class SourceView:
 def _sources(program: Program) -> list[SourceView]:
     out = []
     for s in bundles.bundle_sources(program, repetitions=1):
+        target = get_target(s.language)
         html = ""
         if s.text is not None:
-            html = highlight(s.text, get_lexer_by_name(LEXERS[s.language]), _FORMATTER)
-        out.append(
-            SourceView(s.language, bundles.EXTENSION_OF[s.language], SOURCE_FILE[s.language],
-                       html, s.problem)
-        )  # fmt: skip
+            html = highlight(s.text, get_lexer_by_name(target.lexer), _FORMATTER)
+        out.append(SourceView(s.language, target.extension, target.source_file, html, s.problem))
     return out
 
 
@@ -425,9 +422,9 @@ def _repetitions(request: HttpRequest, default: int) -> int | None:
 
 @require_GET
 def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
-    """`/p/<id>.go|.kt|.cr|.flix`: the source as text/plain, the same bytes every time."""
+    """`/p/<id>.<extension of a target>`: the source as text/plain, the same bytes every time."""
     program = _program_or_404(pid)
-    language = bundles.RAW_EXTENSIONS[ext]
+    language = next(t.name for t in all_targets() if t.extension == ext)
     repetitions = _repetitions(request, 1)
     if repetitions is None:
         return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_REPETITIONS}")
@@ -436,7 +433,7 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     except ValueError as exc:
         raise Http404(str(exc)) from None
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{SOURCE_FILE[language]}"'
+    response["Content-Disposition"] = f'inline; filename="{get_target(language).source_file}"'
     return response
 
 

@@ -34,13 +34,12 @@ from urllib.parse import urlencode
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer
-from pygments.lexers import CrystalLexer, GoLexer, KotlinLexer, ScalaLexer
+from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Keyword, Name, Operator, Punctuation, Text, Whitespace
 
 from generator import effects as effects_mod
 from generator.effects import Choice, Effect, EffectSyntaxError, Select, Seq, Spawn
-from generator.render import LANGUAGES as RENDER_LANGUAGES
-from generator.render import UnsupportedProgram, render, supports
+from generator.render import UnsupportedProgram
 from generator.settings import (
     MAX_WEIGHT,
     PRESETS,
@@ -66,8 +65,8 @@ from runners.campaigns.services import (
     reproduce,
     store_program,
 )
-from runners.engine.toolchains import LANGUAGES as RUN_LANGUAGES
 from runners.engine.toolchains import Toolchain, installed_toolchains
+from runners.targets import all_targets, get_target
 
 # ---------------------------------------------------------------- limits
 
@@ -110,7 +109,6 @@ SIZE_TITLES = {
     "max_cases": "cases per select (k)",
     "rewrite_steps": "rewrite steps (E-, R- rules)",
 }
-LANGUAGE_TITLES = {"go": "Go", "kotlin": "Kotlin", "crystal": "Crystal", "flix": "Flix"}
 
 
 class PlaygroundError(ValueError):
@@ -139,18 +137,18 @@ def targets() -> list[Toolchain]:
     now = time.monotonic()
     stamp, cached = _targets_cache
     if now - stamp > _TARGETS_TTL_S:
-        cached = [t for t in installed_toolchains() if t.language in RUN_LANGUAGES]
+        cached = installed_toolchains()
         _targets_cache = (now, cached)
     return cached
 
 
 def default_target() -> str:
-    """Newest Go if installed (fast to build), else the first installed toolchain, else ""."""
+    """The preferred toolchain of the first target in the registry's order that has one
+    (Go first: fast to build), else ""."""
     found = targets()
-    for t in found:
-        if t.language == "go":
-            return t.id
-    return found[0].id if found else ""
+    if not found:
+        return ""
+    return min(found, key=lambda t: get_target(t.language).position).id
 
 
 def find_target(target_id: str) -> Toolchain:
@@ -394,22 +392,16 @@ class LambdaChanLexer(RegexLexer):
     }
 
 
-# Flix has no Pygments lexer; Scala's is the closest syntax.
-_LEXERS = {
-    "go": GoLexer,
-    "kotlin": KotlinLexer,
-    "crystal": CrystalLexer,
-    "flix": ScalaLexer,
-    "effect": EffectLexer,
-    "lambda": LambdaChanLexer,
-}
+# The playground's own notations; a target's code uses the lexer its target declares.
+_LEXERS = {"effect": EffectLexer, "lambda": LambdaChanLexer}
 _FORMATTER = HtmlFormatter(cssclass="hl", wrapcode=True)
 
 
 @lru_cache(maxsize=256)
 def highlight_html(text: str, kind: str) -> str:
     """Pygments HTML (`<div class="hl"><pre><code>…`) of `text`; styles in playground.css."""
-    return highlight(text, _LEXERS[kind](), _FORMATTER)
+    lexer = _LEXERS[kind]() if kind in _LEXERS else get_lexer_by_name(get_target(kind).lexer)
+    return highlight(text, lexer, _FORMATTER)
 
 
 def render_options(language: str, target: Toolchain | None) -> dict[str, Any]:
@@ -437,13 +429,13 @@ def sources(built: BuiltProgram, state: State) -> list[Source]:
     target = find_target(state.target) if state.target else None
     seed = render_seed_for(built.id)
     out = []
-    for lang in RENDER_LANGUAGES:
+    for spec in all_targets():
+        lang, title = spec.name, spec.title
         options = render_options(lang, target)
-        title = LANGUAGE_TITLES[lang]
         try:
-            if not supports(built.program, lang, **options):
+            if not spec.supports(built.program, **options):
                 raise UnsupportedProgram(f"{title} cannot express this program")
-            text = render(built.program, lang, seed=seed, repetitions=state.reps, **options)
+            text = spec.render(built.program, seed=seed, repetitions=state.reps, **options)
         except UnsupportedProgram as err:
             out.append(Source(lang, title, "", "", str(err)))
             continue

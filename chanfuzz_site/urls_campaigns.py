@@ -1,15 +1,21 @@
 """Routes of the campaign UI: campaigns, findings, program permalinks and reproductions.
 
 A program's permalink is `/p/<id>`, its 12-character content-derived id
-(base32: a–z, 2–7); `/p/<id>.go|.kt|.cr|.flix` is its raw source and
+(base32: a–z, 2–7); `/p/<id>.<ext>` (each target's extension) is its raw source and
 `/p/<id>.zip` its reproducer bundle.
 """
+
+import re
 
 from django.urls import path, re_path
 
 from chanfuzz_site import campaign_views as views
+from runners.targets import all_targets
 
 PROGRAM_ID = r"(?P<pid>[A-Za-z2-7]{12})"
+
+# Raw sources: /p/<id>.<extension>, one extension per target.
+RAW_EXTENSIONS = "|".join(re.escape(t.extension) for t in all_targets())
 
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign_list"),
@@ -20,7 +26,7 @@ urlpatterns = [
     path("findings/", views.finding_list, name="finding_list"),
     path("findings/<int:pk>/", views.finding_detail, name="finding_detail"),
     re_path(rf"^p/{PROGRAM_ID}$", views.program_detail, name="program"),
-    re_path(rf"^p/{PROGRAM_ID}\.(?P<ext>go|kt|cr|flix)$", views.program_raw, name="program_raw"),
+    re_path(rf"^p/{PROGRAM_ID}\.(?P<ext>{RAW_EXTENSIONS})$", views.program_raw, name="program_raw"),
     re_path(rf"^p/{PROGRAM_ID}\.zip$", views.program_bundle, name="program_bundle"),
     re_path(rf"^p/{PROGRAM_ID}/reproduce$", views.program_reproduce, name="program_reproduce"),
     path("reproductions/<int:pk>/", views.reproduction_status, name="reproduction_status"),

@@ -11,6 +11,7 @@ import functools
 import random
 from dataclasses import dataclass
 
+from generator.capabilities import FULL, Capabilities
 from generator.effects import Effect
 from generator.lambda_chan import Program
 from generator.rules import generate_effect
@@ -28,6 +29,7 @@ class Generated:
     program: Program
     fired: tuple[str, ...]
     version: str = GENERATOR_VERSION
+    capabilities: Capabilities = FULL
 
 
 @functools.lru_cache(maxsize=64)
@@ -35,10 +37,18 @@ def _validate(settings: GeneratorSettings) -> None:
     settings.validate()
 
 
-def generate_program(seed: int, settings: GeneratorSettings) -> Generated:
-    """The program of `seed` under `settings` (validated first: ValueError on bad settings)."""
+def generate_program(
+    seed: int, settings: GeneratorSettings, capabilities: Capabilities = FULL
+) -> Generated:
+    """The program of `seed` under `settings`, using only what `capabilities` allow.
+
+    Settings are validated first (ValueError on bad settings; InexpressibleSettings,
+    a ValueError, when the target can express none of their generation rules).
+    """
     _validate(settings)
     rng = random.Random(seed)
-    result = generate_effect(rng, settings)
+    result = generate_effect(rng, settings, capabilities)
     program = synthesize(result.effect, rng)
-    return Generated(seed, settings, result.effect, program, tuple(result.fired))
+    return Generated(
+        seed, settings, result.effect, program, tuple(result.fired), capabilities=capabilities
+    )

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from generator.capabilities import FULL, Capabilities
 from generator.effects import (
     EPS,
     Choice,
@@ -58,9 +59,12 @@ class GenerationResult:
 
 
 class _Generator:
-    def __init__(self, rng: random.Random, settings: GeneratorSettings) -> None:
+    def __init__(
+        self, rng: random.Random, settings: GeneratorSettings, capabilities: Capabilities = FULL
+    ) -> None:
         self.rng = rng
         self.s = settings
+        self.caps = capabilities
         self.next_chan = 1
         self.fired: list[str] = []
         self.budget = _Budget(settings.max_channels, settings.max_processes)
@@ -181,7 +185,11 @@ class _Generator:
             1, max(1, min(self.s.max_n + 1, self.budget.channels, self.budget.processes))
         )
         chans = self.fresh(n)
-        ops = {c: self.op(c) for c in chans}
+        # Without send cases every case head receives (the servers send); no draw is
+        # made then, and with send cases the draws are the same as ever.
+        ops: dict[str, Get | Put] = {
+            c: self.op(c) if self.caps.select_send else Get(c) for c in chans
+        }
         m = rng.randint(1, self.s.max_selects)
         servers: list[Effect] = []
         for c in chans:
@@ -393,16 +401,23 @@ _SITES: dict[str, Callable[[list[Site]], list[int]]] = {
 }
 
 
-def generate_effect(rng: random.Random, settings: GeneratorSettings) -> GenerationResult:
-    """A terminating effect, with the rules that fired in order."""
-    gen = _Generator(rng, settings)
+def generate_effect(
+    rng: random.Random, settings: GeneratorSettings, capabilities: Capabilities = FULL
+) -> GenerationResult:
+    """A terminating effect, with the rules that fired in order.
+
+    Only rules the target's ``capabilities`` can express fire (Capabilities.restrict:
+    InexpressibleSettings when none of the generation rules is left).
+    """
+    settings = capabilities.restrict(settings)
+    gen = _Generator(rng, settings, capabilities)
     effect = gen.root()
     # A program that never communicates tests nothing; choices of G-Seq,
     # G-Choice or G-Spawn over ε holes give one, so draw again (still seeded).
     for _ in range(ROOT_ATTEMPTS):
         if has_channel(effect):
             break
-        gen = _Generator(rng, settings)
+        gen = _Generator(rng, settings, capabilities)
         effect = gen.root()
     effect = gen.rewrite(effect)
     return GenerationResult(effect, gen.fired)

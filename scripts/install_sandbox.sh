@@ -29,7 +29,8 @@
 #   CHANFUZZ_PODMAN_SOCKET        default /run/podman/podman.sock
 #   CHANFUZZ_DOCKER_BASE          base image for the Dockerfiles (skips debootstrap)
 #   CHANFUZZ_DEBIAN_MIRROR        default http://deb.debian.org/debian
-#   CHANFUZZ_SANDBOX_IMAGES       languages to build images for, default "go crystal kotlin"
+#   CHANFUZZ_SANDBOX_IMAGES       targets to build images for, default every target of the
+#                                 registry (runners/targets/) that declares a Dockerfile
 #   PYTHON                        interpreter with the project installed (default .venv/bin/python)
 set -euo pipefail
 
@@ -39,7 +40,12 @@ SANDBOX_DIR="$VAR_DIR/sandbox"
 SOCKET="${CHANFUZZ_PODMAN_SOCKET:-/run/podman/podman.sock}"
 MIRROR="${CHANFUZZ_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 BASE_IMAGE="localhost/chanfuzz-bookworm"
-IMAGES="${CHANFUZZ_SANDBOX_IMAGES:-go crystal kotlin}"
+# The targets with an image, from the target registry (standard library only).
+registry_images() {
+    (cd "$REPO_ROOT" && python3 -c 'from runners.targets import all_targets
+print(" ".join(t.name for t in all_targets() if t.dockerfile))')
+}
+IMAGES="${CHANFUZZ_SANDBOX_IMAGES:-$(registry_images)}"
 WANT_DOCKER="${CHANFUZZ_SANDBOX_DOCKER:-1}"
 export DEBIAN_FRONTEND=noninteractive
 
@@ -156,7 +162,8 @@ fi
 
 # --- runtime images -------------------------------------------------------------------
 for language in $IMAGES; do
-    dockerfile="$REPO_ROOT/docker/$language.Dockerfile"
+    dockerfile="$REPO_ROOT/$(cd "$REPO_ROOT" && python3 -c "from runners.targets import get_target
+print(get_target('$language').dockerfile)")"
     [ -f "$dockerfile" ] || die "no $dockerfile"
     image="localhost/chanfuzz-$language"
     # Rebuild when the Dockerfile or the base changed: both are in the label.

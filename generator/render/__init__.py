@@ -27,36 +27,48 @@ advance.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from collections.abc import Sequence
+from functools import cache
 from types import ModuleType
 
 from generator.lambda_chan import Program
-from generator.render import crystal, flix, go, kotlin
 from generator.render._common import UnsupportedProgram, check_repetitions, lower
 
-LANGUAGES = ("go", "kotlin", "crystal", "flix")
-
-_MODULES = {"go": go, "kotlin": kotlin, "crystal": crystal, "flix": flix}
-
-# What the run command names the file it compiles (Kotlin derives the class from it).
-SOURCE_FILE = {"go": "main.go", "kotlin": "Main.kt", "crystal": "main.cr", "flix": "Main.flix"}
-
 __all__ = [
-    "LANGUAGES",
-    "SOURCE_FILE",
     "UnsupportedProgram",
     "render",
     "render_batch",
+    "renderers",
     "supports",
+    "unsupported_reason",
 ]
 
 
+@cache
+def renderers() -> tuple[str, ...]:
+    """The renderer modules of this package (``go``, ``kotlin``, …), found by their files.
+
+    A module is a renderer when it defines ``render_file``; adding a target's
+    renderer is adding its module, nothing here.
+    """
+    names = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_") and hasattr(_import(info.name), "render_file"):
+            names.append(info.name)
+    return tuple(sorted(names))
+
+
+def _import(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}")
+
+
 def _module(lang: str) -> ModuleType:
-    try:
-        return _MODULES[lang]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown language {lang!r}; supported: {', '.join(LANGUAGES)}") from None
+    if not isinstance(lang, str) or lang not in renderers():
+        raise ValueError(f"unknown language {lang!r}; supported: {', '.join(renderers())}")
+    return _import(lang)
 
 
 def render(
@@ -96,6 +108,11 @@ def render_batch(
 
 def supports(program: Program, lang: str, **options: object) -> bool:
     """Whether `render(program, lang, **options)` can express the program."""
+    return unsupported_reason(program, lang, **options) is None
+
+
+def unsupported_reason(program: Program, lang: str, **options: object) -> str | None:
+    """Why `render(program, lang, **options)` cannot express the program; None if it can."""
     module = _module(lang)
     reason = getattr(module, "unsupported_reason", None)
-    return reason is None or reason(lower(program), **options) is None
+    return None if reason is None else reason(lower(program), **options)

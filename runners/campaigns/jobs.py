@@ -25,7 +25,6 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from generator.render import render_batch, supports
 from runners.campaigns import services
 from runners.campaigns.models import Campaign, Chunk, Execution, Program, Reproduction
 from runners.engine.build import build
@@ -137,7 +136,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                     continue
                 built = services.campaign_program(campaign, index)
                 row = services.store_program(built)
-                if supports(built.program, target.language, **options):
+                if target.spec.supports(built.program, **options):
                     to_run.append((index, row, built.program))
                 else:
                     recorded += bool(
@@ -217,16 +216,15 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
         target = make_target(repro.language, repro.toolchain_id, repetitions=repro.repetitions)
         program = services.program_object(repro.program)
         options = dict(target.render_options)
-        if not supports(program, target.language, **options):
+        if not target.spec.supports(program, **options):
             raise ValueError(f"{target.language} cannot express program {repro.program_id}")
         sandbox = get_sandbox()
         limits = Limits(timeout_s=repro.timeout_s)
         with tempfile.TemporaryDirectory(prefix=f"chanfuzz-repro-{repro.pk}-") as tmp:
             workdir = Path(tmp)
             workdir.chmod(0o755)  # the sandbox's user reaches uncached artifacts here
-            source = render_batch(
+            source = target.spec.render_batch(
                 [program],
-                target.language,
                 seed=repro.program.render_seed,
                 repetitions=target.repetitions,
                 **options,

@@ -10,8 +10,6 @@ from __future__ import annotations
 from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone
 
-from generator.render import render as render_source
-from generator.render import supports
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
     Campaign,
@@ -24,6 +22,7 @@ from runners.campaigns.models import (
 )
 from runners.campaigns.services import CampaignProgress, TargetProgress, program_object
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
+from runners.targets import get_target
 
 
 def list_campaigns(*, status: str | None = None) -> QuerySet[Campaign]:
@@ -197,11 +196,10 @@ def program_source(
     except (ToolchainUnavailable, ValueError):
         options = {}
     lc_program = program_object(program)
-    if not supports(lc_program, language, **options):
-        raise ValueError(f"{language} cannot express program {program.id}")
-    return render_source(
-        lc_program, language, seed=program.render_seed, repetitions=repetitions, **options
-    )
+    spec = get_target(language)
+    if not spec.supports(lc_program, **options):
+        raise ValueError(f"{spec.title} cannot express program {program.id}")
+    return spec.render(lc_program, seed=program.render_seed, repetitions=repetitions, **options)
 
 
 def recent_executions(*, limit: int = 50) -> QuerySet[Execution]:

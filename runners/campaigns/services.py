@@ -54,7 +54,8 @@ from runners.campaigns.models import (
 )
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
-from runners.engine.toolchains import LANGUAGES, Toolchain, ToolchainUnavailable, find_toolchain
+from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
+from runners.targets import runnable_names
 
 QUEUE_NAME = "default"
 MAX_COUNT = 1_000_000
@@ -359,8 +360,10 @@ def _check_range(name: str, value: float, low: float, high: float) -> None:
 
 def resolve_toolchain(language: str, version: str | None) -> Toolchain:
     """The installed toolchain for a target; ValueError naming what is missing and why."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    if language not in runnable_names():
+        raise ValueError(
+            f"unknown language {language!r}: choose one of {', '.join(runnable_names())}"
+        )
     try:
         return find_toolchain(language, version or None)
     except ToolchainUnavailable as missing:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.lambda_chan import Program
-from generator.render import render_batch
 from runners.engine.build import CompileError, build
 from runners.engine.execute import Triage, run_one, target_for
 from runners.engine.sandbox import Limits, Sandbox
@@ -113,9 +112,8 @@ def runs_on(
     A program that does not compile counts as `times` errors.
     """
     target = target_for(toolchain, repetitions=repetitions)
-    source = render_batch(
+    source = target.spec.render_batch(
         [program],
-        target.language,
         seed=render_seed,
         repetitions=target.repetitions,
         **dict(target.render_options),

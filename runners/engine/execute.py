@@ -18,20 +18,17 @@ This module owns the path from λ_chan programs to verdicts:
 from __future__ import annotations
 
 import hashlib
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.lambda_chan import Program
-from generator.render import render_batch
 from runners.engine.build import Artifact, CompileError, build
 from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
 from runners.engine.toolchains import Toolchain, find_toolchain
 from runners.engine.verdicts import Classification, Outcome, classify_run
-
-# Runtimes that print a useful dump on SIGQUIT and what they are.
-_DUMP_SIGNAL = {"go": signal.SIGQUIT, "kotlin": signal.SIGQUIT, "flix": signal.SIGQUIT}
+from runners.targets import get_target
+from runners.targets.base import RunSettings, TargetSpec
 
 
 @dataclass(frozen=True)
@@ -48,19 +45,13 @@ class Target:
         return self.toolchain.language
 
     @property
+    def spec(self) -> TargetSpec:
+        """The target's declaration in the registry."""
+        return get_target(self.toolchain.language)
+
+    @property
     def label(self) -> str:
         return f"{self.toolchain.language} {self.toolchain.version}"
-
-
-# Build flags that put a runtime on its multi-threaded scheduler (SPEC §8a).
-PARALLEL_BUILD_FLAGS = {"crystal": ("-Dpreview_mt",)}
-
-
-# Kotlin programs run on a pool of this many threads unless told otherwise: more
-# threads than this machine's 2 cores, so coroutines are preempted mid-select.
-# With the library's default dispatcher (1–2 threads here) kotlinx.coroutines
-# 0.22.5 never showed its select stack overflow; with 8 threads it did at once.
-DEFAULT_KOTLIN_THREADS = 8
 
 
 def make_target(
@@ -77,18 +68,17 @@ def make_target(
 def target_for(
     toolchain: Toolchain, *, repetitions: int = 10, threads: int | None = None
 ) -> Target:
-    """How programs are rendered and built for `toolchain`: its own render options
-    (package layout, duplicate clauses), the parallel scheduler, and for Kotlin a
-    dispatcher pool of `threads` (default DEFAULT_KOTLIN_THREADS; 0: the library's).
-    """
-    options = dict(toolchain.render_options())
-    if toolchain.language == "kotlin":
-        options["threads"] = DEFAULT_KOTLIN_THREADS if threads is None else threads
+    """How programs are rendered and built for `toolchain`, as its target declares:
+    its render options (package layout, duplicate clauses, a dispatcher pool of
+    `threads` where the runtime has one; None: the target's default), and the
+    build flags of the parallel scheduler."""
+    spec = get_target(toolchain.language)
+    options = spec.render_options(toolchain, RunSettings(repetitions=repetitions, threads=threads))
     return Target(
         toolchain,
         repetitions=repetitions,
         render_options=tuple(sorted(options.items())),
-        build_flags=PARALLEL_BUILD_FLAGS.get(toolchain.language, ()),
+        build_flags=spec.build_flags,
     )
 
 
@@ -146,10 +136,7 @@ def source_hash(source: str) -> str:
 
 def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
     """Host paths the program needs inside the sandbox (read-only); /usr is always there."""
-    paths = {artifact.path, toolchain.home}
-    paths.update(Path(p).parent for p in toolchain.runtime_classpath)
-    if toolchain.runtime_cds_archive:
-        paths.add(Path(toolchain.runtime_cds_archive).parent)
+    paths = {artifact.path, toolchain.home, *get_target(toolchain.language).binds(toolchain)}
     wanted = sorted(str(p.resolve()) for p in paths if p and not str(p).startswith("/usr/"))
     # Nested paths would bind twice; the outermost covers the rest.
     outer = [p for p in wanted if not any(p != q and p.startswith(q + "/") for q in wanted)]
@@ -168,7 +155,7 @@ def run_one(
     """Run program `index` of a built batch; triage it if it times out."""
     language = target.language
     binds = _binds(target.toolchain, artifact)
-    dump_signal = _DUMP_SIGNAL.get(language)
+    dump_signal = get_target(language).dump_signal
 
     def attempt(lim: Limits, dump: int | None) -> tuple[Attempt, Classification]:
         result = sandbox.run(artifact.argv(index), binds=binds, limits=lim, dump_signal=dump)
@@ -256,9 +243,8 @@ def execute_batch(
     options = dict(target.render_options)
 
     def compile_group(indices: list[int]) -> None:
-        source = render_batch(
+        source = target.spec.render_batch(
             [programs[i] for i in indices],
-            target.language,
             seed=render_seed,
             repetitions=target.repetitions,
             **options,

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from generator.pipeline import Generated, generate_program
-from generator.render import supports
 from generator.settings import GeneratorSettings
 from runners.engine.execute import (
     DEFAULT_TRIAGE,
@@ -134,9 +133,9 @@ def fuzz(
         for first in range(0, count, batch_size):
             chunk: list[Generated] = []
             while len(chunk) < min(batch_size, count - first):
-                generated = generate_program(next_seed, settings)
+                generated = generate_program(next_seed, settings, target.spec.capabilities)
                 next_seed += 1
-                if supports(generated.program, target.language, **options):
+                if target.spec.supports(generated.program, **options):
                     chunk.append(generated)
                 else:
                     summary.skipped += 1

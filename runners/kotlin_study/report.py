@@ -45,10 +45,11 @@ from generator.settings import PRESETS, settings_for
 from runners.campaigns import services
 from runners.campaigns.models import Campaign, Execution, Finding, Program
 from runners.engine.bisect import VersionResult, bisect_program
-from runners.engine.execute import DEFAULT_KOTLIN_THREADS, Triage, target_for
+from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
+from runners.targets.kotlin import DEFAULT_KOTLIN_THREADS
 
 # The paper's Table 2, Kotlin column: programs out of 5,000 that revealed the bug.
 PAPER_PROGRAMS = 5000

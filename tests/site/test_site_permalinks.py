@@ -16,16 +16,18 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from generator.render import LANGUAGES, SOURCE_FILE
 from generator.settings import PRESETS
 from runners.campaigns import selectors, services
 from runners.campaigns.models import Program, Reproduction
+from runners.targets import all_targets
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
 
 pytestmark = pytest.mark.django_db
 
 EXTENSIONS = {"go": "go", "kotlin": "kt", "crystal": "cr", "flix": "flix"}
+SOURCE_FILE = {"go": "main.go", "kotlin": "Main.kt", "crystal": "main.cr", "flix": "Main.flix"}
+LANGUAGES = tuple(t.name for t in all_targets())
 
 
 def _program(seed: int = 3) -> Program:
@@ -122,7 +124,7 @@ def test_raw_source_bad_repetitions_and_unexpressible_flix(client: Client) -> No
     flix = client.get(f"/p/{put_select.id}.flix")
     assert flix.status_code == 404
     page = client.get(f"/p/{put_select.id}").content.decode()
-    assert "flix cannot express program" in page
+    assert "Flix cannot express program" in page
 
 
 def test_bundle_contents(client: Client) -> None:

@@ -21,13 +21,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from generator.render import LANGUAGES
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import ProgramRun, Triage, make_target
 from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
 from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import ToolchainUnavailable
 from runners.engine.verdicts import Outcome
+from runners.targets import names
 
 MAX_COUNT = 1_000_000
 # Batches under way at once: a hang waits out its limit on no core, and a compile
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--lang", required=True, choices=LANGUAGES)
+        parser.add_argument("--lang", required=True, choices=names())
         parser.add_argument("--version", help="toolchain version or id (default: newest)")
         parser.add_argument("--count", type=int, required=True, help="number of programs")
         parser.add_argument("--heuristic", type=str.upper, choices=sorted(PRESETS), default="A")

@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from generator import effects, lambda_chan
 from generator.pipeline import Generated, generate_program
-from generator.render import LANGUAGES, render
 from generator.settings import PRESETS, settings_for
+from runners.targets import get_target, names
 
 # What `--format` can print, each from the generated program.
 FORMATS: dict[str, Callable[[Generated], str]] = {
@@ -46,8 +46,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--lang",
-            choices=LANGUAGES,
-            help="print the program's source in this language instead (overrides --format)",
+            choices=names(),
+            help="print the program's source in this language instead (overrides --format); "
+            "the program uses only what the language can express",
         )
         parser.add_argument(
             "--repetitions",
@@ -64,13 +65,20 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        generated = generate_program(options["seed"], settings_for(options["heuristic"]))
-        if options["lang"]:
+        target = get_target(options["lang"]) if options["lang"] else None
+        try:
+            generated = generate_program(
+                options["seed"],
+                settings_for(options["heuristic"]),
+                *([target.capabilities] if target else []),
+            )
+        except ValueError as exc:  # settings the target can express nothing of
+            raise CommandError(str(exc), returncode=2) from exc
+        if target is not None:
             render_options = dict(_option(o) for o in options["option"])
             try:
-                text = render(
+                text = target.render(
                     generated.program,
-                    options["lang"],
                     seed=options["seed"],
                     repetitions=options["repetitions"],
                     **render_options,

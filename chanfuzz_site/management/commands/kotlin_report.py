@@ -40,10 +40,10 @@ from runners.campaigns.models import Campaign, Program
 from runners.campaigns.services import CampaignProgress
 from runners.engine.bisect import VersionResult
 from runners.engine.fuzz import MAX_JOBS
-from runners.engine.install import install_all_kotlin
 from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
-from runners.engine.toolchains import kotlin_releases as registry_releases
 from runners.kotlin_study import report
+from runners.targets.kotlin import kotlin_releases as registry_releases
+from runners.targets.kotlin_install import install_all_kotlin
 
 STEPS = ("install", "campaigns", "first", "fixture")
 BISECTIONS = ("fixture", "two_channels", "hang")

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns import selectors, services
 from runners.campaigns.models import Program
-from runners.engine.toolchains import LANGUAGES
+from runners.targets import runnable_names
 
 
 class Command(BaseCommand):
@@ -26,7 +26,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("program_id", help="the id of /p/<id>")
-        parser.add_argument("--lang", required=True, choices=LANGUAGES)
+        parser.add_argument("--lang", required=True, choices=runnable_names())
         parser.add_argument("--version", help="toolchain version or id (default: newest)")
         parser.add_argument("--times", type=int, required=True)
         parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")

@@ -20,7 +20,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.engine.install import InstallError, install
-from runners.engine.toolchains import REGISTERED_LANGUAGES, KnownToolchain, known_toolchains
+from runners.engine.toolchains import KnownToolchain, known_toolchains
+from runners.targets import get_target, names
 
 
 def _as_json(entry: KnownToolchain) -> dict[str, Any]:
@@ -45,14 +46,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
         listing = sub.add_parser("list", help="every known toolchain, installed or not (and why)")
-        listing.add_argument("language", nargs="?", choices=REGISTERED_LANGUAGES)
+        listing.add_argument("language", nargs="?", choices=names())
         listing.add_argument("--installed", action="store_true", help="installed ones only")
         listing.add_argument("--offline", action="store_true", help="do not ask the Go proxy")
         listing.add_argument("--json", action="store_true", help="print JSON")
         one = sub.add_parser("install", help="install LANG VERSION into the toolchain cache")
-        one.add_argument("language", choices=REGISTERED_LANGUAGES)
+        one.add_argument("language", choices=names())
         one.add_argument("version")
-        one.add_argument("--kotlin", help="Kotlin compiler version (default: the paired one)")
+        one.add_argument(
+            "--compiler",
+            "--kotlin",
+            dest="compiler",
+            help="where a target lets you choose: the compiler to install with "
+            "(Kotlin: default the one the release was built with)",
+        )
         one.add_argument("--force", action="store_true", help="install again")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -63,15 +70,15 @@ class Command(BaseCommand):
 
     def _install(self, options: dict[str, Any]) -> None:
         language, version = options["language"], options["version"]
-        if options["kotlin"] and language != "kotlin":
-            raise CommandError("--kotlin only applies to kotlin")
+        if options["compiler"] and not get_target(language).compiler_choice:
+            raise CommandError(f"--compiler does not apply to {language}")
 
         def log(message: str) -> None:
             self.stderr.write(message)
 
         try:
             path = install(
-                language, version, kotlin=options["kotlin"], force=options["force"], log=log
+                language, version, compiler=options["compiler"], force=options["force"], log=log
             )
         except InstallError as error:
             raise CommandError(f"cannot install {language} {version}: {error}") from None

@@ -15,15 +15,15 @@ from runners.engine.build import (
     Artifact,
     CompileError,
     _bounded,
-    _go_language_version,
-    _kotlin_plan,
     artifact_key,
     build,
     run,
 )
 from runners.engine.supervisor import OUTPUT_LIMIT, run_argv
-from runners.engine.toolchains import LANGUAGES as REGISTRY_LANGUAGES
 from runners.engine.toolchains import Toolchain, installed_toolchains
+from runners.targets import runnable_names
+from runners.targets.go import _go_language_version
+from runners.targets.kotlin import _kotlin_plan
 from tests.runners import programs
 from tests.runners.conftest import LANGUAGES, require_toolchain
 
@@ -310,7 +310,7 @@ def test_crystal_multithreaded_runtime(tmp_path: Path, artifact_cache: Path) -> 
 
 
 def test_languages_cover_the_registry() -> None:
-    assert set(LANGUAGES) == set(REGISTRY_LANGUAGES)
+    assert set(LANGUAGES) == set(runnable_names())
     assert set(programs.HELLO) == set(programs.BATCH) == set(programs.HANG) == set(LANGUAGES)
 
 

@@ -15,20 +15,18 @@ from pathlib import Path
 import pytest
 
 from runners.engine import install as installer
-from runners.engine.toolchains import (
+from runners.engine.toolchains import Toolchain, find_toolchain, known_toolchains, version_key
+from runners.targets import go as go_target
+from runners.targets import kotlin_install
+from runners.targets.go import go_proxy_versions, parse_go_proxy_versions
+from runners.targets.kotlin import (
     KOTLIN_OLDEST_ON_JDK17,
     KotlinRelease,
-    Toolchain,
-    find_toolchain,
-    go_proxy_versions,
-    known_toolchains,
     kotlin_pairing,
     kotlin_release,
     kotlin_releases,
     kotlin_render_options,
     kotlin_specs,
-    parse_go_proxy_versions,
-    version_key,
 )
 from tests.runners.engine.test_toolchains import make_kotlin
 
@@ -164,7 +162,7 @@ def test_failed_install_is_listed_as_unavailable_with_the_reason(
 ) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")  # no mvn
     with pytest.raises(installer.InstallError, match="mvn"):
-        installer.install_kotlin("0.26.0", log=lambda _: None)
+        kotlin_install.install_kotlin("0.26.0", log=lambda _: None)
     known = {k.version: k for k in known_toolchains("kotlin")}
     assert known["0.26.0"].state == "unavailable"
     assert "Maven (mvn) is not installed" in known["0.26.0"].detail
@@ -173,7 +171,7 @@ def test_failed_install_is_listed_as_unavailable_with_the_reason(
 
 def test_unknown_release_needs_a_compiler(empty_toolchains_dir: Path) -> None:
     with pytest.raises(installer.InstallError, match="not in releases.txt"):
-        installer.install_kotlin("9.9.9", log=lambda _: None)
+        kotlin_install.install_kotlin("9.9.9", log=lambda _: None)
 
 
 def test_parse_go_proxy_versions() -> None:
@@ -207,7 +205,7 @@ def test_go_proxy_unreachable_is_reported(empty_toolchains_dir: Path) -> None:
 
 def test_bad_go_version_is_refused(empty_toolchains_dir: Path) -> None:
     with pytest.raises(installer.InstallError, match="not a Go version"):
-        installer.install_go("latest", log=lambda _: None)
+        go_target.install_go("latest", log=lambda _: None)
 
 
 def test_crystal_and_flix_are_not_installed_this_way() -> None:
@@ -258,7 +256,7 @@ def _fig15(toolchain: Toolchain, tmp_path: Path) -> None:
 @pytest.mark.parametrize("version", ["0.19.3", "0.22.5", "1.0.1", "1.3.3"])
 def test_install_kotlin_and_run_the_papers_program(version: str, tmp_path: Path) -> None:
     started = time.monotonic()
-    home = installer.install_kotlin(version)
+    home = kotlin_install.install_kotlin(version)
     elapsed = time.monotonic() - started
     assert (home / "toolchain.json").is_file()
     toolchain = find_toolchain("kotlin", version)
@@ -269,7 +267,7 @@ def test_install_kotlin_and_run_the_papers_program(version: str, tmp_path: Path)
     _fig15(toolchain, tmp_path)
     # Installed already: the second call only checks.
     started = time.monotonic()
-    assert installer.install_kotlin(version) == home
+    assert kotlin_install.install_kotlin(version) == home
     assert time.monotonic() - started < min(5.0, elapsed + 1)
 
 
@@ -280,7 +278,7 @@ def test_install_go_from_the_module_proxy_and_build_with_it(tmp_path: Path) -> N
 
     versions = go_proxy_versions()
     assert "1.22.12" in versions
-    home = installer.install_go("1.22.12")
+    home = go_target.install_go("1.22.12")
     toolchain = find_toolchain("go", "1.22.12")
     assert (toolchain.home, toolchain.origin) == (home, "installed")
     artifact = build(toolchain, programs.HELLO["go"], tmp_path / "work", cache_dir=tmp_path / "a")
@@ -291,5 +289,5 @@ def test_install_go_from_the_module_proxy_and_build_with_it(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_release_table_matches_maven_central() -> None:
-    live = installer.central_kotlin_releases(log=lambda _: None)
+    live = kotlin_install.central_kotlin_releases(log=lambda _: None)
     assert live[: len(kotlin_releases())] == kotlin_releases()

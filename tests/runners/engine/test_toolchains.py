@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 
 from runners.engine.toolchains import (
-    INSTALL_HINT,
-    KOTLIN_VERSIONS_FILE,
-    KotlinSpec,
     Toolchain,
     ToolchainUnavailable,
     available_toolchains,
     find_toolchain,
-    kotlin_specs,
 )
+from runners.targets.base import INSTALL_HINT
+from runners.targets.kotlin import KOTLIN_VERSIONS_FILE, KotlinSpec, kotlin_specs
 
 
 def make_goroot(root: Path, version: str) -> Path:

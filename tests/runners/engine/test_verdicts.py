@@ -7,7 +7,9 @@ a Crystal send on a closed channel.
 
 from pathlib import Path
 
-from runners.engine.verdicts import Outcome, classify_run, go_blocked_shape, normalise_frame
+from runners.engine.verdicts import Outcome, classify_run
+from runners.targets.go import go_blocked_shape
+from runners.targets.reading import normalise_frame
 
 SAMPLES = Path(__file__).parents[1] / "samples"
 

@@ -1,0 +1,390 @@
+"""What a target is made of: toolchains, build plans, output readers, and the declaration.
+
+This module owns the types every target module fills in and the generic engine
+reads: :class:`Toolchain` (one installed compiler + runtime), the statuses that
+say why one is missing, :class:`BuildPlan` (how to compile one source), and
+:class:`TargetSpec`, the single declaration of a target language that the
+registry (:mod:`runners.targets`) collects and everything else iterates over.
+Standard library only, like the rest of the registry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from generator import render
+from generator.capabilities import Capabilities
+from generator.lambda_chan import Program
+from runners import config
+
+REPO_ROOT = config.REPO_ROOT
+INSTALL_HINT = "run scripts/install_toolchains.sh"
+
+
+class ToolchainUnavailable(LookupError):
+    """A toolchain that was asked for is not installed; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """One installed compiler + runtime.
+
+    ``id`` is unique among installed toolchains and safe as a file name; build
+    caches are keyed on it. ``home`` is GOROOT for Go, the installation prefix
+    for Crystal and the toolchain directory for Kotlin. ``executable`` is what
+    gets run: ``go``, ``crystal``, or ``java`` for Kotlin (the compiler runs on it
+    and so do the compiled programs).
+    """
+
+    language: str
+    version: str
+    id: str
+    origin: str  # "machine", "debian", "path", "env" or "installed"
+    home: Path
+    executable: Path
+    # Other versions that matter, e.g. (("kotlin", "2.4.21"), ("java", "17.0.15")).
+    components: tuple[tuple[str, str], ...] = ()
+    # Kotlin only: the compiler's jars, and the generated program's runtime jars.
+    compiler_classpath: tuple[Path, ...] = ()
+    runtime_classpath: tuple[Path, ...] = ()
+    # Kotlin only: class-data-sharing archive of the compiler's JVM, if any.
+    cds_archive: Path | None = None
+    # Kotlin only: archive of a program run's classes (stdlib, coroutines), and
+    # the jars it was dumped with after runtime_classpath. It only maps when a
+    # run's classpath starts with runtime_classpath + runtime_cds_classpath.
+    runtime_cds_archive: Path | None = None
+    runtime_cds_classpath: tuple[Path, ...] = ()
+    # Options for generator.render.render(program, language, **render_options()):
+    # for Kotlin the package layout and duplicate select clauses of its release.
+    render: tuple[tuple[str, str], ...] = ()
+    # Extra compiler arguments the toolchain needs (none so far; see runners/engine/build.py).
+    compiler_args: tuple[str, ...] = ()
+
+    def render_options(self) -> dict[str, str]:
+        """What the renderer must be told to produce a program this toolchain accepts."""
+        if self.render:
+            return dict(self.render)
+        from runners.targets import get_target  # the registry imports this module
+
+        return get_target(self.language).default_render_options(self.version)
+
+    def component(self, name: str) -> str | None:
+        """Version of a component (``"kotlin"``, ``"java"``, ``"jvm-target"``), if known."""
+        return dict(self.components).get(name)
+
+    def describe(self) -> str:
+        extra = "".join(f", {name} {version}" for name, version in self.components)
+        return f"{self.language} {self.version} ({self.origin}{extra}) at {self.home}"
+
+
+@dataclass(frozen=True)
+class ToolchainStatus:
+    """A place a toolchain is expected or was found, and whether it is usable."""
+
+    language: str
+    origin: str
+    location: str
+    toolchain: Toolchain | None
+    reason: str  # why it is unavailable; "" when installed
+    hint: str = ""  # how to install it, when a plain command does
+
+    @property
+    def installed(self) -> bool:
+        return self.toolchain is not None
+
+
+def mtime_ns(path: Path) -> int:
+    return path.stat().st_mtime_ns
+
+
+@lru_cache(maxsize=64)
+def run_probe(argv: tuple[str, ...], _mtime_ns: int) -> str:
+    # _mtime_ns is part of the memo key only: an upgraded binary is probed again.
+    done = subprocess.run(
+        argv, capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL
+    )
+    if done.returncode != 0:
+        raise ToolchainUnavailable(
+            f"{' '.join(argv)} failed (exit {done.returncode}): {done.stderr.strip()[:500]}"
+        )
+    return done.stdout
+
+
+def executable(path: Path, what: str) -> Path:
+    if not path.exists():
+        raise ToolchainUnavailable(f"{what} not installed: {path} does not exist ({INSTALL_HINT})")
+    if not os.access(path, os.X_OK):
+        raise ToolchainUnavailable(f"{what}: {path} is not executable")
+    return path
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place to look for a toolchain: enough to report it even when it is missing."""
+
+    language: str
+    origin: str
+    location: Path
+    locate: Callable[[], Toolchain]
+    hint: str = ""  # how to install it when it is missing (e.g. an apt-get line)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Numeric sort key of a dotted release version ("0.19" < "0.19.1" < "1.3.10")."""
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("-", 1)[0]))
+
+
+def failure_record(language: str, version: str) -> Path:
+    """Where runners.engine.install records why installing ``language`` ``version`` failed."""
+    return config.toolchains_dir() / ".failed" / f"{language}-{version}.json"
+
+
+def failure_reason(language: str, version: str) -> str:
+    path = failure_record(language, version)
+    if not path.is_file():
+        return ""
+    try:
+        return str(json.loads(path.read_text())["reason"])
+    except (ValueError, KeyError):
+        return f"an install failed (unreadable record {path})"
+
+
+@dataclass(frozen=True)
+class KnownToolchain:
+    """A toolchain version chanfuzz knows of, and its state.
+
+    ``state`` is "installed", "not installed" (``detail`` says how to install
+    it) or "unavailable" (``detail`` says why it cannot be had).
+    """
+
+    language: str
+    version: str
+    state: str
+    detail: str = ""
+    origin: str = ""
+    toolchain: Toolchain | None = None
+    note: str = ""  # e.g. a compiler substitution
+
+    def describe(self) -> str:
+        text = f"{self.language} {self.version}: {self.state}"
+        if self.detail:
+            text += f": {self.detail}"
+        return text
+
+
+# --- shared helpers of target modules ----------------------------------------------------
+
+
+def clean_env(drop_prefixes: tuple[str, ...]) -> dict[str, str]:
+    """This process's environment without variables that would change what gets built
+    (GOFLAGS, GOPATH, CRYSTAL_PATH, ...)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(drop_prefixes)}
+
+
+Log = Callable[[str], None]
+
+
+class InstallError(RuntimeError):
+    """An install failed; the message says why (and is recorded for ``list``)."""
+
+
+def stderr_log(message: str) -> None:
+    print(f"[install] {message}", file=sys.stderr, flush=True)
+
+
+def record_failure(language: str, version: str, reason: str) -> None:
+    path = failure_record(language, version)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"reason": reason, "time": time.time()}) + "\n")
+
+
+def clear_failure(language: str, version: str) -> None:
+    failure_record(language, version).unlink(missing_ok=True)
+
+
+def run_tool(
+    argv: list[str], *, timeout: float, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run an install-time tool (mvn, go mod download, ...) to completion, output captured."""
+    return subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        cwd=cwd,
+    )
+
+
+def tail(text: str, limit: int = 1500) -> str:
+    """The end of a tool's output, without the JVM's module warnings."""
+    lines = [
+        line
+        for line in text.strip().splitlines()
+        if not line.startswith(
+            ("WARNING: A restricted", "WARNING: java.lang.System::", "WARNING: Use --enable")
+        )
+    ]
+    text = "\n".join(lines)
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
+# --- building and reading ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """How to compile one source in a work directory, and what comes out."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    cwd: Path
+    product: Path  # what the build keeps: a binary or a directory
+
+
+# (message a person reads, signature) of a crash found in a run's output, or None.
+CrashReader = Callable[[str], "tuple[str, str] | None"]
+
+
+def native_command(_toolchain: Toolchain, product: Path) -> tuple[str, ...]:
+    """How a compiled binary starts: itself."""
+    return (str(product),)
+
+
+def no_binds(_toolchain: Toolchain) -> tuple[Path, ...]:
+    return ()
+
+
+def no_hang_shape(_dump: str) -> str:
+    return ""
+
+
+def no_crash(_text: str) -> tuple[str, str] | None:
+    return None
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What a campaign or a fuzz run asks of a target besides the program: how many
+    repetitions of the body, how many runtime threads (None: the target's default)."""
+
+    repetitions: int = 10
+    threads: int | None = None
+
+
+# --- the declaration -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """Everything chanfuzz knows about one target language, declared once.
+
+    Identity and display: ``name`` (the ``--lang`` value, a toolchain's
+    ``language``), ``title``, ``extension`` (raw source links ``/p/<id>.<ext>``),
+    ``lexer`` (a Pygments lexer alias), ``position`` (order in lists).
+
+    Generation and rendering: ``renderer`` (a module of generator.render),
+    ``capabilities`` (what its programs may contain), ``concurrency`` (what a
+    process is: goroutines, coroutines, fibers, threads, tasks).
+
+    Toolchains: ``candidates()`` yields the places an installed toolchain may be;
+    ``known(offline)`` lists versions that could be installed (None: only what
+    is found); ``install(version, force=, log=, compiler=)`` installs one (None:
+    ``not_installable`` says why not; ``compiler_choice`` says what ``compiler``
+    picks, where a version can be installed with more than one compiler).
+
+    Building and running (``build_plan`` None: render-only, nothing runs):
+    ``source_file`` is what the source is saved as; ``build_plan(toolchain,
+    workdir, flags)``; ``product`` names what a build keeps; ``run_command``
+    starts it; ``build_flags`` put the runtime on its parallel scheduler;
+    ``render_options(toolchain, settings)`` tell the renderer what this toolchain
+    accepts; ``binds(toolchain)`` are host paths a run must see.
+
+    Reading runs: ``dump_signal`` asks the runtime for its own dump on timeout;
+    ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
+    describes what a hang's processes wait on.
+
+    Sandbox and bundles: ``dockerfile`` builds its image; ``bundle_script`` is the
+    run script of a reproducer bundle (``$SRC`` is the source file).
+    """
+
+    name: str
+    title: str
+    extension: str
+    lexer: str
+    position: int
+    renderer: str
+    capabilities: Capabilities
+    concurrency: str
+    candidates: Callable[[], Iterator[Candidate]]
+    source_file: str
+    dockerfile: str
+    bundle_script: str
+    known: Callable[[bool], list[KnownToolchain]] | None = None
+    install: Callable[..., Path] | None = None
+    not_installable: str = ""
+    compiler_choice: str = ""  # what ``install(..., compiler=V)`` chooses; "" when nothing
+    build_plan: Callable[[Toolchain, Path, Sequence[str]], BuildPlan] | None = None
+    product: str = "prog"
+    run_command: Callable[[Toolchain, Path], tuple[str, ...]] = native_command
+    build_flags: tuple[str, ...] = ()
+    render_options: Callable[[Toolchain, RunSettings], dict[str, object]] = field(
+        default=lambda toolchain, _settings: toolchain.render_options()
+    )
+    default_render_options: Callable[[str], dict[str, str]] = field(default=lambda _version: {})
+    binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
+    dump_signal: int | None = None
+    read_crash: CrashReader = no_crash
+    read_infra_error: Callable[[str], str | None] = lambda _text: None
+    hang_shape: Callable[[str], str] = no_hang_shape
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def runnable(self) -> bool:
+        """Whether programs can be built and run (not render-only)."""
+        return self.build_plan is not None
+
+    @property
+    def dockerfile_path(self) -> Path | None:
+        return REPO_ROOT / self.dockerfile if self.dockerfile else None
+
+    def render(
+        self, program: Program, *, seed: int = 0, repetitions: int = 1, **options: object
+    ) -> str:
+        """A standalone source file of ``program`` for this target (its renderer)."""
+        return render.render(program, self.renderer, seed=seed, repetitions=repetitions, **options)
+
+    def render_batch(
+        self,
+        programs: Sequence[Program],
+        *,
+        seed: int = 0,
+        repetitions: int = 1,
+        **options: object,
+    ) -> str:
+        """One source file with every program and a dispatcher ``main``."""
+        return render.render_batch(
+            programs, self.renderer, seed=seed, repetitions=repetitions, **options
+        )
+
+    def unsupported_reason(self, program: Program, **options: object) -> str | None:
+        """Why this target's renderer cannot express ``program``; None if it can."""
+        return render.unsupported_reason(program, self.renderer, **options)
+
+    def supports(self, program: Program, **options: object) -> bool:
+        return self.unsupported_reason(program, **options) is None

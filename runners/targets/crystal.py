@@ -1,0 +1,162 @@
+"""The Crystal target: fibers, `Channel(Nil)` and `select`, on Debian's crystal (1.6).
+
+Toolchains: Debian's ``crystal`` (``/usr/bin/crystal``), else ``crystal`` on PATH;
+``CHANFUZZ_CRYSTAL=/path/to/crystal`` replaces it. No other version can be had
+here, so nothing is installable beyond Debian's package.
+
+Builds: ``main.cr``; ``crystal build --no-debug -Dpreview_mt`` (the multi-threaded
+scheduler, SPEC §8a) with a compiler cache per toolchain, run from a directory
+that cannot trip Crystal's cache-path bug. Runs: the binary; Crystal prints no
+dump on a signal, so a hang is known by its timeout alone.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from generator.capabilities import Capabilities
+from runners import config
+from runners.targets.base import (
+    BuildPlan,
+    Candidate,
+    TargetSpec,
+    Toolchain,
+    ToolchainUnavailable,
+    clean_env,
+    executable,
+    mtime_ns,
+    run_probe,
+)
+from runners.targets.reading import TOP_FRAMES, message, normalise_frame
+
+DEBIAN_CRYSTAL = Path("/usr/bin/crystal")
+
+
+def _crystal_version(crystal: Path) -> str:
+    out = run_probe((str(crystal), "env", "CRYSTAL_VERSION"), mtime_ns(crystal)).strip()
+    if not re.fullmatch(r"\d+(\.\d+)*\S*", out):
+        raise ToolchainUnavailable(f"cannot tell the version of {crystal} (got {out!r})")
+    return out
+
+
+def _crystal_toolchain(crystal: Path, origin: str) -> Toolchain:
+    crystal = executable(crystal, "crystal")
+    version = _crystal_version(crystal)
+    return Toolchain(
+        language="crystal",
+        version=version,
+        id=f"crystal-{version}-{origin}",
+        origin=origin,
+        home=crystal.resolve().parent.parent,
+        executable=crystal,
+    )
+
+
+def _crystal_candidates() -> Iterator[Candidate]:
+    configured = config.binary_override("CHANFUZZ_CRYSTAL")
+    if configured is not None:
+        path = configured
+        yield Candidate("crystal", "env", path, lambda: _crystal_toolchain(path, "env"))
+        return
+    yield Candidate(
+        "crystal",
+        "debian",
+        DEBIAN_CRYSTAL,
+        lambda: _crystal_toolchain(DEBIAN_CRYSTAL, "debian"),
+        "apt-get install crystal",
+    )
+    on_path = shutil.which("crystal")
+    if on_path and Path(on_path).resolve() != DEBIAN_CRYSTAL.resolve():
+        path = Path(on_path)
+        yield Candidate("crystal", "path", path, lambda: _crystal_toolchain(path, "path"))
+
+
+def _crystal_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
+    crystal_cache = config.cache_dir() / "crystal" / toolchain.id
+    crystal_cache.mkdir(parents=True, exist_ok=True)
+    env = clean_env(("CRYSTAL_",))
+    env["CRYSTAL_CACHE_DIR"] = str(crystal_cache)
+    product = workdir / "prog"
+    argv = (
+        str(toolchain.executable),
+        "build",
+        "--no-debug",
+        "--no-color",
+        *flags,
+        "-o",
+        str(product),
+        str(workdir / SOURCE_FILE),
+    )
+    # Crystal 1.6 strips the working directory's path from object file paths
+    # as text: when it is a prefix of CRYSTAL_CACHE_DIR without being its
+    # ancestor (/x/cr vs /x/crcache) the linker looks in the wrong place
+    # ("cannot find _main.o"). The cache's parent is always a true ancestor,
+    # and with absolute paths everywhere the working directory matters for
+    # nothing else.
+    return BuildPlan(argv, env, crystal_cache.parent, product)
+
+
+_CRYSTAL_UNHANDLED = re.compile(
+    # "in spawn" (Crystal 1.6) or "in spawn(name: …)" for a named fiber.
+    r"^Unhandled exception(?: in spawn(?:\([^)]*\))?)?: (.*?)(?: \((\w+(?:::\w+)*)\))?$",
+    re.M,
+)
+
+
+# Frames of Crystal's raising itself (a build without debug info names them first):
+# the same for every exception, so no part of where the bug is.
+_CRYSTAL_RAISING = re.compile(r"^(?:Exception::CallStack\b|raise\b)")
+
+
+_CRYSTAL_FRAME = re.compile(r"^\s+from \S+ in '([^']+)'", re.M)
+
+
+_CRYSTAL_SEGV = re.compile(r"^Invalid memory access \(signal (\d+)\)", re.M)
+
+
+def _crystal_crash(text: str) -> tuple[str, str] | None:
+    m = _CRYSTAL_SEGV.search(text)
+    if m:
+        frames = [normalise_frame(f) for f in _CRYSTAL_FRAME.findall(text[m.end() :])]
+        return m.group(0), f"signal {m.group(1)} | {' < '.join(frames[:TOP_FRAMES])}"
+    m = _CRYSTAL_UNHANDLED.search(text)
+    if not m:
+        return None
+    text_, cls = message(m.group(1)), m.group(2) or "Exception"
+    frames = [
+        normalise_frame(f)
+        for f in _CRYSTAL_FRAME.findall(text[m.end() :])
+        if not _CRYSTAL_RAISING.match(f)
+    ]
+    return f"{cls}: {text_}", f"{cls} | {text_} | {' < '.join(frames[:TOP_FRAMES])}"
+
+
+SOURCE_FILE = "main.cr"
+# The reproducer bundle's run script (chanfuzz_site/bundles.py wraps it).
+BUNDLE_SCRIPT = """CRYSTAL=${CRYSTAL:-crystal}
+"$CRYSTAL" build --no-debug -o prog main.cr || exit 3
+timeout -k 5 "$TIMEOUT" ./prog
+"""
+
+TARGET = TargetSpec(
+    name="crystal",
+    title="Crystal",
+    extension="cr",
+    lexer="crystal",
+    position=30,
+    renderer="crystal",
+    capabilities=Capabilities(select=True, select_send=True),
+    concurrency="fibers",
+    candidates=_crystal_candidates,
+    not_installable="Crystal comes from Debian only: apt-get install crystal",
+    source_file=SOURCE_FILE,
+    build_plan=_crystal_plan,
+    # The multi-threaded scheduler (SPEC §8a): races need parallel fibers.
+    build_flags=("-Dpreview_mt",),
+    read_crash=_crystal_crash,
+    dockerfile="docker/crystal.Dockerfile",
+    bundle_script=BUNDLE_SCRIPT,
+)

@@ -1,0 +1,95 @@
+"""What the JVM targets (Kotlin, Flix) share: finding a Java, and reading a JVM's output.
+
+A crash is an exception nothing caught, signed by its class and top frames (a
+stack overflow by the frames of its recursion, wherever the stack ran out); a
+hang is signed by the states of the worker threads in the JVM's thread dump
+(SIGQUIT). A JVM that ran out of native memory hit the sandbox's limit: that is
+our limit, never a verdict on the runtime under test.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from runners import config
+from runners.targets.base import ToolchainUnavailable, executable
+from runners.targets.reading import TOP_FRAMES, normalise_frame, recursion_cycle, shape
+
+# The Java all Kotlin toolchains run on: every compiler from 1.2.41 runs on JDK 17;
+# on Temurin 25 even 1.3.0 fails (ExceptionInInitializerError in intellij's FileUtil).
+JAVA_MAJOR = 17
+
+
+def _java_home_major(java: Path) -> int | None:
+    release = java.resolve().parent.parent / "release"
+    if release.is_file():
+        match = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(), re.M)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def find_java(major: int = JAVA_MAJOR) -> Path:
+    """A ``java`` of that major version: $CHANFUZZ_JAVA, $JAVA_HOME, PATH, /usr/lib/jvm."""
+    configured = config.binary_override("CHANFUZZ_JAVA")
+    if configured is not None:
+        return executable(configured, "java ($CHANFUZZ_JAVA)")
+    candidates = []
+    java_home = config.text("JAVA_HOME")
+    if java_home:
+        candidates.append(Path(java_home) / "bin" / "java")
+    if shutil.which("java"):
+        candidates.append(Path(shutil.which("java") or ""))
+    candidates += sorted(Path("/usr/lib/jvm").glob("*/bin/java"))
+    for java in candidates:
+        if java.exists() and _java_home_major(java) == major:
+            return java.resolve()
+    raise ToolchainUnavailable(
+        f"no Java {major} (set CHANFUZZ_JAVA, or apt-get install openjdk-{major}-jdk-headless)"
+    )
+
+
+_JVM_EXCEPTION = re.compile(
+    r"^(?:Exception in thread \"[^\"]*\" )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Error|Exception))"
+    r"(?::[^\n]*)?$",
+    re.M,
+)
+
+
+_JVM_FRAME = re.compile(r"^\s+at ([\w$.<>/]+)\(", re.M)
+
+
+_JVM_NATIVE_OOM = "There is insufficient memory for the Java Runtime Environment to continue."
+
+
+def _jvm_crash(text: str) -> tuple[str, str] | None:
+    m = _JVM_EXCEPTION.search(text)
+    if not m:
+        return None
+    exception = m.group(1)
+    frames = [normalise_frame(f) for f in _JVM_FRAME.findall(text[m.end() :])]
+    line = text[m.start() : m.end()].strip()
+    cycle = recursion_cycle(frames) if exception.endswith("StackOverflowError") else None
+    if cycle:
+        return line[:300], f"{exception} | recursion through {' · '.join(cycle)}"
+    return line[:300], f"{exception} | {' < '.join(frames[:TOP_FRAMES])}"
+
+
+def read_crash(text: str) -> tuple[str, str] | None:
+    return _jvm_crash(text)
+
+
+def hang_shape(dump: str) -> str:
+    """What the JVM's threads are parked in: coroutines are not threads, so this is the
+    best shape a JVM dump gives."""
+    states = re.findall(r"java\.lang\.Thread\.State: (\w+)(?: \(([^)]*)\))?", dump)
+    return shape([f"{s} {how}".strip() for s, how in states])
+
+
+def infra_error(text: str) -> str | None:
+    """The JVM hit the sandbox's memory limit (RLIMIT_DATA or the container's)."""
+    if _JVM_NATIVE_OOM in text:
+        return "the JVM ran out of memory under the sandbox's limit: " + _JVM_NATIVE_OOM
+    return None

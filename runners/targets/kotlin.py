@@ -1,0 +1,542 @@
+"""The Kotlin target: kotlinx.coroutines' `Channel`, `launch` and `select`, on every release
+from 0.19, each with the Kotlin compiler it was built with (from Maven Central).
+
+Toolchains: every ``$CHANFUZZ_TOOLCHAINS_DIR/kotlin-<kotlin>-coroutines-<version>/``
+that an install completed (it writes ``toolchain.json`` last), plus, to report
+them as missing, the ones ``toolchains/kotlin/versions.txt`` asks for. The
+*version* of a Kotlin toolchain is its kotlinx-coroutines version, the runtime
+under test; the compiler is a component. Installing is
+:mod:`runners.targets.kotlin_install`.
+
+Builds: ``Main.kt`` (so the class is ``MainKt``), compiled by the compiler's
+``K2JVMCompiler`` on the toolchain's JVM against kotlin-stdlib and
+kotlinx-coroutines; the product is a classes directory run with ``java -cp``.
+Compiles and runs use the toolchain's class-data-sharing archives when the
+install made them (start-up is most of the time of both). Programs run on a
+fixed pool of ``threads`` (default 8) so coroutines are preempted mid-select.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.capabilities import Capabilities
+from runners import config
+from runners.targets import jvm
+from runners.targets.base import (
+    INSTALL_HINT,
+    REPO_ROOT,
+    BuildPlan,
+    Candidate,
+    KnownToolchain,
+    Log,
+    RunSettings,
+    TargetSpec,
+    Toolchain,
+    ToolchainUnavailable,
+    clean_env,
+    executable,
+    failure_reason,
+    stderr_log,
+    version_key,
+)
+from runners.targets.jvm import JAVA_MAJOR as KOTLIN_JAVA_MAJOR
+
+# What scripts/install_toolchains.sh installs for Kotlin, one line per toolchain.
+KOTLIN_DIR = REPO_ROOT / "toolchains" / "kotlin"
+
+
+KOTLIN_VERSIONS_FILE = KOTLIN_DIR / "versions.txt"
+
+
+# Every kotlinx-coroutines release from 0.19 (generated from Maven Central).
+KOTLIN_RELEASES_FILE = KOTLIN_DIR / "releases.txt"
+
+
+# Layout of a Kotlin toolchain directory (toolchain.json "layout"): bump when it
+# changes, older ones are then installed again.
+KOTLIN_LAYOUT = 2
+
+
+# Kotlin toolchains that do not say otherwise in toolchain.json compile for this.
+DEFAULT_JVM_TARGET = "17"
+
+
+@dataclass(frozen=True)
+class KotlinSpec:
+    """A Kotlin toolchain requested in toolchains/kotlin/versions.txt."""
+
+    kotlin_version: str
+    coroutines_version: str
+    coroutines_artifact: str = "kotlinx-coroutines-core-jvm"
+
+    @property
+    def dir_name(self) -> str:
+        return f"kotlin-{self.kotlin_version}-coroutines-{self.coroutines_version}"
+
+
+def kotlin_specs(path: Path = KOTLIN_VERSIONS_FILE) -> list[KotlinSpec]:
+    """The Kotlin toolchains the install script installs, in file order."""
+    specs = []
+    if not path.is_file():
+        return specs
+    for line in path.read_text().splitlines():
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if len(fields) < 2:
+            raise ValueError(f"{path}: expected '<kotlin> <coroutines> [artifact]': {line!r}")
+        specs.append(KotlinSpec(*fields[:3]))
+    return specs
+
+
+def _jars(directory: Path) -> tuple[Path, ...]:
+    # Byte order, as the install script's `LC_ALL=C sort`: the compiler's
+    # class-data archive only maps when the classpath is exactly the dumped one.
+    return tuple(sorted(directory.glob("*.jar"), key=lambda p: os.fsencode(p.name)))
+
+
+def _kotlin_toolchain(directory: Path) -> Toolchain:
+    manifest_path = directory / "toolchain.json"
+    if not manifest_path.is_file():
+        state = "incomplete" if directory.exists() else "not installed"
+        match = re.fullmatch(r"kotlin-(.+)-coroutines-(.+)", directory.name)
+        hint = INSTALL_HINT
+        if match:
+            hint = f"run manage.py toolchains install kotlin {match.group(2)}"
+            if _paired_compiler(match.group(2)) != match.group(1):
+                hint += f" --kotlin {match.group(1)}"
+            if directory.name in {spec.dir_name for spec in kotlin_specs()}:
+                hint += f" (a default: or {INSTALL_HINT})"
+        failed = failure_reason("kotlin", match.group(2)) if match else ""
+        if failed:
+            raise ToolchainUnavailable(f"kotlin toolchain {directory.name} unavailable: {failed}")
+        raise ToolchainUnavailable(f"kotlin toolchain {directory.name} {state}: {hint}")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        kotlin_version = manifest["kotlin_version"]
+        coroutines_version = manifest["coroutines_version"]
+    except (ValueError, KeyError) as error:
+        raise ToolchainUnavailable(
+            f"{manifest_path} is unreadable ({error}): {INSTALL_HINT}"
+        ) from None
+    compiler_cp = _jars(directory / "compiler")
+    runtime_cp = _jars(directory / "lib")
+    if not any(p.name.startswith("kotlin-compiler") for p in compiler_cp):
+        raise ToolchainUnavailable(f"{directory}/compiler has no Kotlin compiler: {INSTALL_HINT}")
+    if not any(p.name.startswith("kotlinx-coroutines-core") for p in runtime_cp):
+        raise ToolchainUnavailable(f"{directory}/lib has no kotlinx-coroutines jar: {INSTALL_HINT}")
+    java = Path(manifest.get("java") or shutil.which("java") or "/usr/bin/java")
+    executable(java, "java (for kotlin)")
+    archive = _optional_file(directory, manifest.get("cds_archive"))
+    run_archive = _optional_file(directory, manifest.get("runtime_cds_archive"))
+    run_jar = _optional_file(directory, manifest.get("runtime_cds_jar"))
+    if run_archive is None or run_jar is None:
+        run_archive, run_jar = None, None
+    components = [("kotlin", kotlin_version)]
+    built_with = manifest.get("kotlin_built_with")
+    if built_with and built_with != kotlin_version:
+        components.append(("kotlin-built-with", built_with))
+    if manifest.get("java_version"):
+        components.append(("java", manifest["java_version"]))
+    components.append(("jvm-target", str(manifest.get("jvm_target") or DEFAULT_JVM_TARGET)))
+    render = kotlin_render_options(coroutines_version)
+    for key in ("package_layout", "duplicate_clauses"):
+        if manifest.get(key):
+            render[key] = manifest[key]
+    return Toolchain(
+        language="kotlin",
+        version=coroutines_version,
+        id=directory.name,
+        origin="installed",
+        home=directory,
+        executable=java,
+        components=tuple(components),
+        compiler_classpath=compiler_cp,
+        runtime_classpath=runtime_cp,
+        cds_archive=archive,
+        runtime_cds_archive=run_archive,
+        runtime_cds_classpath=(run_jar,) if run_jar is not None else (),
+        render=tuple(sorted(render.items())),
+        compiler_args=tuple(manifest.get("compiler_args") or ()),
+    )
+
+
+def _optional_file(directory: Path, name: str | None) -> Path | None:
+    """``directory/name`` if the manifest names it and it exists (archives are optional)."""
+    if not name:
+        return None
+    path = directory / name
+    return path if path.is_file() else None
+
+
+def _kotlin_candidates() -> Iterator[Candidate]:
+    base = config.toolchains_dir()
+    names = [spec.dir_name for spec in kotlin_specs()]
+    # Toolchains installed beyond versions.txt (older runs, other versions) count too.
+    for manifest in sorted(base.glob("kotlin-*-coroutines-*/toolchain.json")):
+        if manifest.parent.name not in names:
+            names.append(manifest.parent.name)
+    for name in names:
+        directory = base / name
+        yield Candidate("kotlin", "installed", directory, lambda d=directory: _kotlin_toolchain(d))
+
+
+@dataclass(frozen=True)
+class KotlinRelease:
+    """A kotlinx-coroutines release: its JVM artifact and the Kotlin it was built with."""
+
+    version: str
+    artifact: str
+    built_with: str
+
+
+def kotlin_releases(path: Path = KOTLIN_RELEASES_FILE) -> list[KotlinRelease]:
+    """Every stable kotlinx-coroutines release from 0.19 on Maven Central, oldest first.
+
+    Read from the checked-in table toolchains/kotlin/releases.txt, which
+    ``python -m runners.engine.install kotlin-releases`` regenerates from Maven Central
+    (its maven-metadata.xml and one POM per release: ~70 requests, too many to
+    make on every ``list``).
+    """
+    releases = []
+    if not path.is_file():
+        return releases
+    for line in path.read_text().splitlines():
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if len(fields) != 3:
+            raise ValueError(f"{path}: expected '<version> <artifact> <kotlin>': {line!r}")
+        releases.append(KotlinRelease(*fields))
+    return sorted(releases, key=lambda r: version_key(r.version))
+
+
+def kotlin_release(version: str) -> KotlinRelease | None:
+    return next((r for r in kotlin_releases() if r.version == version), None)
+
+
+# The oldest Kotlin compiler that runs on JDK 17 (tested: 1.1.51, 1.2.0, 1.2.10
+# and 1.2.21 fail as below; 1.2.41, 1.2.50, 1.2.51, 1.2.61, 1.2.70, 1.2.71,
+# 1.3.x, 1.4.0, 1.5.0, 1.6.21, 1.8.20, 2.2.20, 2.4.21 run). Releases built with
+# an older Kotlin are installed with this one instead (substitution recorded).
+KOTLIN_OLDEST_ON_JDK17 = "1.2.41"
+
+
+# (They do run with -jdk-home pointing at a JDK-8-style home whose jre/lib/rt.jar
+# holds java.base's classes, which runners/engine/build.py does not pass.)
+KOTLIN_TOO_OLD_FOR_JDK17 = (
+    "ArrayIndexOutOfBoundsException in its ASM's ClassReader.readModule (JDK 17's module-info)"
+)
+
+
+# Compilers newer than that which still fail on JDK 17, and the one used instead
+# (the next that runs). 1.4.30–1.4.32: IntelliJ's DynamicBundle reflects on
+# ResourceBundle.setParent, which JDK 17 refuses (InaccessibleObjectException).
+KOTLIN_BROKEN_ON_JDK17 = {"1.4.30": "1.5.0", "1.4.31": "1.5.0", "1.4.32": "1.5.0"}
+
+
+KOTLIN_BROKEN_REASON = (
+    "InaccessibleObjectException: java.base does not open java.util to IntelliJ's DynamicBundle"
+)
+
+
+@dataclass(frozen=True)
+class KotlinPairing:
+    """How a kotlinx-coroutines release is installed: compiler, JVM and renderer options."""
+
+    compiler: str
+    jvm_target: str
+    package_layout: str
+    duplicate_clauses: str
+    substitution: str  # why the compiler is not the one the release was built with; "" if it is
+    java_major: int = KOTLIN_JAVA_MAJOR
+
+
+def kotlin_render_options(coroutines_version: str) -> dict[str, str]:
+    """Renderer options for a kotlinx-coroutines release (generator.render.kotlin).
+
+    Before 1.0 the library lives in ``kotlinx.coroutines.experimental``; from
+    1.7 a select rejects two clauses on the same channel, so those are merged.
+    """
+    key = version_key(coroutines_version)
+    return {
+        "package_layout": "experimental" if key < (1, 0) else "modern",
+        "duplicate_clauses": "merge" if key >= (1, 7) else "keep",
+    }
+
+
+def _jvm_target(kotlin_version: str) -> str:
+    # -jvm-target 17 exists from Kotlin 1.6; every compiler accepts 1.8.
+    return "17" if version_key(kotlin_version) >= (1, 6) else "1.8"
+
+
+def kotlin_pairing(release: KotlinRelease, compiler: str | None = None) -> KotlinPairing:
+    """The compiler (and stdlib) ``release`` is installed with, unless ``compiler`` is given.
+
+    The one it was built with (its POM's kotlin-stdlib), or, where that one does
+    not run on JDK 17, the nearest that does.
+    """
+    substitution = ""
+    if compiler is None:
+        compiler = release.built_with
+        if version_key(compiler) < version_key(KOTLIN_OLDEST_ON_JDK17):
+            substitution = (
+                f"Kotlin {KOTLIN_OLDEST_ON_JDK17} instead of {compiler}: Kotlin {compiler}'s "
+                f"compiler does not run on JDK {KOTLIN_JAVA_MAJOR}: {KOTLIN_TOO_OLD_FOR_JDK17}"
+            )
+            compiler = KOTLIN_OLDEST_ON_JDK17
+        elif compiler in KOTLIN_BROKEN_ON_JDK17:
+            substitution = (
+                f"Kotlin {KOTLIN_BROKEN_ON_JDK17[compiler]} instead of {compiler}: Kotlin "
+                f"{compiler}'s compiler does not run on JDK {KOTLIN_JAVA_MAJOR}: "
+                f"{KOTLIN_BROKEN_REASON}"
+            )
+            compiler = KOTLIN_BROKEN_ON_JDK17[compiler]
+    elif compiler != release.built_with:
+        substitution = f"Kotlin {compiler} instead of {release.built_with}: chosen by hand"
+    options = kotlin_render_options(release.version)
+    return KotlinPairing(
+        compiler=compiler,
+        jvm_target=_jvm_target(compiler),
+        package_layout=options["package_layout"],
+        duplicate_clauses=options["duplicate_clauses"],
+        substitution=substitution,
+    )
+
+
+def _paired_compiler(coroutines_version: str) -> str | None:
+    release = kotlin_release(coroutines_version)
+    return kotlin_pairing(release).compiler if release else None
+
+
+def _known_kotlin(_offline: bool = False) -> list[KnownToolchain]:
+    from runners.engine.toolchains import available_toolchains, known_from_status
+
+    installed: dict[str, list[Toolchain]] = {}
+    problems: list[KnownToolchain] = []
+    for status in available_toolchains("kotlin"):
+        if status.toolchain is not None:
+            installed.setdefault(status.toolchain.version, []).append(status.toolchain)
+        elif any(word in status.reason for word in ("incomplete", "unreadable", "has no")):
+            problems.append(known_from_status(status))
+    known = []
+    releases = kotlin_releases()
+    for release in releases:
+        pairing = kotlin_pairing(release)
+        for toolchain in installed.pop(release.version, []):
+            known.append(
+                KnownToolchain(
+                    "kotlin",
+                    release.version,
+                    "installed",
+                    toolchain.describe(),
+                    "installed",
+                    toolchain,
+                    note=_kotlin_note(toolchain.component("kotlin") or "", release),
+                )
+            )
+        if any(k.version == release.version for k in known):
+            continue
+        failed = failure_reason("kotlin", release.version)
+        if failed:
+            known.append(KnownToolchain("kotlin", release.version, "unavailable", failed, "maven"))
+            continue
+        known.append(
+            KnownToolchain(
+                "kotlin",
+                release.version,
+                "not installed",
+                f"run manage.py toolchains install kotlin {release.version}",
+                "maven",
+                note=pairing.substitution or f"Kotlin {pairing.compiler}",
+            )
+        )
+    for version, toolchains in installed.items():  # beyond the release table
+        for toolchain in toolchains:
+            known.append(
+                KnownToolchain(
+                    "kotlin", version, "installed", toolchain.describe(), "installed", toolchain
+                )
+            )
+    return known + problems
+
+
+def _kotlin_note(compiler: str, release: KotlinRelease) -> str:
+    if compiler == release.built_with:
+        return f"Kotlin {compiler}"
+    paired = kotlin_pairing(release)
+    if compiler == paired.compiler and paired.substitution:
+        return paired.substitution
+    return f"Kotlin {compiler} instead of {release.built_with}"
+
+
+KOTLIN_MAIN_CLASS = "MainKt"  # what kotlinc names the class of top-level functions in Main.kt
+
+
+# JVM flags for the Kotlin compiler: C1 only and the serial collector start and
+# finish a short compile fastest; a deep stack because generated programs can
+# nest selects and ifs deeply. Keep in step with scripts/install_toolchains.sh,
+# which dumps the class-data archive with these flags. The cds logging is off
+# because a stale archive is merely not used, which is no reason to print.
+KOTLINC_JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m")
+
+
+KOTLINC_MAIN = "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler"
+
+
+def _kotlin_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
+    classes = workdir / "classes"
+    jvm_flags = list(KOTLINC_JVM_FLAGS)
+    if toolchain.cds_archive is not None:
+        jvm_flags += [
+            f"-XX:SharedArchiveFile={toolchain.cds_archive}",
+            "-Xlog:cds=off,cds+dynamic=off",
+        ]
+    argv = (
+        str(toolchain.executable),
+        *jvm_flags,
+        "-cp",
+        os.pathsep.join(map(str, toolchain.compiler_classpath)),
+        KOTLINC_MAIN,
+        # -no-stdlib/-no-reflect: the embeddable compiler has no kotlin home to
+        # find them in; the stdlib comes from the runtime classpath instead, so
+        # the program is compiled against exactly what it runs with.
+        "-no-stdlib",
+        "-no-reflect",
+        "-jvm-target",
+        toolchain.component("jvm-target") or "17",
+        "-classpath",
+        os.pathsep.join(map(str, toolchain.runtime_classpath)),
+        *flags,
+        "-d",
+        str(classes),
+        str(workdir / SOURCE_FILE),
+    )
+    env = clean_env(("KOTLIN_", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"))
+    return BuildPlan(argv, env, workdir, classes)
+
+
+# JVM flags for running programs. Sized from the host's RAM the JVM would let its
+# heap grow far past the sandbox's data limit and then die with "insufficient
+# memory": a false crash. A fixed 256 MiB heap keeps it well inside. (Another
+# collector than the default would stop the runtime class-data archive, dumped
+# with the default, from mapping fully: slower starts.)
+_PROGRAM_JVM_FLAGS = ("-Xmx256m",)
+
+
+def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
+    if toolchain.runtime_cds_archive is None:
+        classpath = [product, *toolchain.runtime_classpath]
+        return (
+            str(toolchain.executable),
+            *_PROGRAM_JVM_FLAGS,
+            "-cp",
+            _joined(classpath),
+            KOTLIN_MAIN_CLASS,
+        )
+    # With the runtime archive, stdlib and coroutines classes come pre-parsed
+    # (a JVM start takes ~0.1 s instead of ~0.25 s here). The archive maps only
+    # for a classpath that starts with the one it was dumped with, so the
+    # program's classes go last; no name clashes (the program's are MainKt*,
+    # the training jar's TrainingKt*). Class loading is the only difference:
+    # the same bytecode runs on the same JIT and the same scheduler.
+    classpath = [*toolchain.runtime_classpath, *toolchain.runtime_cds_classpath, product]
+    return (
+        str(toolchain.executable),
+        *_PROGRAM_JVM_FLAGS,
+        f"-XX:SharedArchiveFile={toolchain.runtime_cds_archive}",
+        "-Xlog:cds=off,cds+dynamic=off",  # a stale archive is simply not used: no noise
+        "-cp",
+        _joined(classpath),
+        KOTLIN_MAIN_CLASS,
+    )
+
+
+def _joined(paths: Sequence[Path]) -> str:
+    return os.pathsep.join(map(str, paths))
+
+
+# Kotlin programs run on a pool of this many threads unless told otherwise: more
+# threads than this machine's 2 cores, so coroutines are preempted mid-select.
+# With the library's default dispatcher (1–2 threads here) kotlinx.coroutines
+# 0.22.5 never showed its select stack overflow; with 8 threads it did at once.
+DEFAULT_KOTLIN_THREADS = 8
+
+
+SOURCE_FILE = "Main.kt"
+
+
+def _render_options(toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
+    """The release's package layout and duplicate clauses, and the dispatcher's pool:
+    ``threads`` (default DEFAULT_KOTLIN_THREADS; 0: the library's own dispatcher)."""
+    options: dict[str, object] = dict(toolchain.render_options())
+    options["threads"] = DEFAULT_KOTLIN_THREADS if settings.threads is None else settings.threads
+    return options
+
+
+def _binds(toolchain: Toolchain) -> tuple[Path, ...]:
+    """The runtime jars and the run's class-data archive live outside the artifact."""
+    paths = [Path(p).parent for p in toolchain.runtime_classpath]
+    if toolchain.runtime_cds_archive:
+        paths.append(Path(toolchain.runtime_cds_archive).parent)
+    return tuple(paths)
+
+
+def _install(
+    version: str,
+    *,
+    force: bool = False,
+    log: Log = stderr_log,
+    compiler: str | None = None,
+) -> Path:
+    from runners.targets.kotlin_install import install_kotlin
+
+    return install_kotlin(version, compiler, force=force, log=log)
+
+
+# The reproducer bundle's run script (chanfuzz_site/bundles.py wraps it).
+BUNDLE_SCRIPT = """# KOTLINC/KOTLIN: the compiler and runner of the Kotlin release under test;
+# COROUTINES_JAR: kotlinx-coroutines-core(-jvm) of the version under test.
+KOTLINC=${KOTLINC:-kotlinc}
+KOTLIN=${KOTLIN:-kotlin}
+: "${COROUTINES_JAR:?set COROUTINES_JAR to the kotlinx-coroutines-core jar under test}"
+"$KOTLINC" Main.kt -cp "$COROUTINES_JAR" -d classes || exit 3
+# On timeout the JVM gets SIGQUIT first: it prints every thread's stack.
+timeout -s QUIT -k 5 "$TIMEOUT" "$KOTLIN" -cp "classes:$COROUTINES_JAR" MainKt
+"""
+
+TARGET = TargetSpec(
+    name="kotlin",
+    title="Kotlin",
+    extension="kt",
+    lexer="kotlin",
+    position=20,
+    renderer="kotlin",
+    capabilities=Capabilities(select=True, select_send=True),
+    concurrency="coroutines",
+    candidates=_kotlin_candidates,
+    known=_known_kotlin,
+    install=_install,
+    compiler_choice="the Kotlin compiler version (default: the one the release was built with)",
+    source_file=SOURCE_FILE,
+    build_plan=_kotlin_plan,
+    product="classes",
+    run_command=_command,
+    render_options=_render_options,
+    default_render_options=kotlin_render_options,
+    binds=_binds,
+    dump_signal=signal.SIGQUIT,
+    read_crash=jvm.read_crash,
+    read_infra_error=jvm.infra_error,
+    hang_shape=jvm.hang_shape,
+    dockerfile="docker/kotlin.Dockerfile",
+    bundle_script=BUNDLE_SCRIPT,
+)
