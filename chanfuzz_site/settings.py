@@ -1,4 +1,5 @@
-"""Django settings for chanfuzz, all read from the environment with defaults fit for development.
+"""Django settings for chanfuzz, read from the environment (runners/config.py) with defaults fit
+for development.
 
 Variables (see README "Configuration"):
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is false; a fixed dev key otherwise
@@ -16,27 +17,26 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from chanfuzz_site.env import envbool, envlist, envstr
+from runners import config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+DEV_SECRET_KEY = config.DEV_SECRET_KEY
 
-# The key a development checkout runs with. It is public (it is in the repo), so
-# a deployment with debug off must never sign sessions or tokens with it.
-DEV_SECRET_KEY = "chanfuzz-dev-insecure-key-do-not-use-in-production"
+try:
+    DEBUG = config.django_debug()
+    SECRET_KEY = config.django_secret_key()
+    ALLOWED_HOSTS = config.django_allowed_hosts()
+    VAR_DIR = config.var_dir().resolve()
+    REDIS_URL = config.redis_url()
+    _DATABASE_URL = config.database_url()
+except config.ConfigError as error:
+    raise ImproperlyConfigured(str(error)) from None
 
-DEBUG = envbool("DJANGO_DEBUG", True)
-SECRET_KEY = envstr("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured(
         "DJANGO_DEBUG is false but DJANGO_SECRET_KEY is unset (or is the development key): "
         "set DJANGO_SECRET_KEY to a long random secret"
     )
-
-ALLOWED_HOSTS = envlist("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-
-VAR_DIR = Path(envstr("CHANFUZZ_VAR_DIR", str(BASE_DIR / "var"))).resolve()
-
-REDIS_URL = envstr("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -83,7 +83,7 @@ ASGI_APPLICATION = "chanfuzz_site.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
-        envstr("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        _DATABASE_URL,
         conn_max_age=600,
     )
 }

@@ -162,17 +162,23 @@ def text(name: str, default: str = "") -> str:
 
 
 def flag(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
+    """1/true/yes/on or 0/false/no/off (any case); unset or empty gives ``default``.
+
+    Anything else is an error naming the variable: a typo in ``DJANGO_DEBUG`` must
+    not turn debug on (or off) unnoticed.
+    """
+    raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if raw in _TRUE:
+    if raw.lower() in _TRUE:
         return True
-    if raw in _FALSE:
+    if raw.lower() in _FALSE:
         return False
-    raise ConfigError(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}")
+    raise ConfigError(f"{name}={raw!r}: expected one of true/false, yes/no, on/off, 1/0")
 
 
 def words(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list, items stripped and empty ones dropped; unset gives ``default``."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return list(default)
@@ -182,6 +188,33 @@ def words(name: str, default: list[str]) -> list[str]:
 def path(name: str, default: Path) -> Path:
     configured = os.environ.get(name)
     return Path(configured) if configured else default
+
+
+# --- the web app's settings (chanfuzz_site/settings.py) ---------------------------------
+
+# The key a development checkout runs with. It is public (it is in the repo), so
+# a deployment with debug off must never sign sessions or tokens with it.
+DEV_SECRET_KEY = "chanfuzz-dev-insecure-key-do-not-use-in-production"
+
+
+def django_debug() -> bool:
+    return flag("DJANGO_DEBUG", True)
+
+
+def django_secret_key() -> str:
+    return text("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
+
+
+def django_allowed_hosts() -> list[str]:
+    return words("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+
+
+def database_url() -> str:
+    return text("DATABASE_URL", f"sqlite:///{var_dir().resolve() / 'db.sqlite3'}")
+
+
+def redis_url() -> str:
+    return text("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 # --- chanfuzz's own settings ------------------------------------------------------------
