@@ -18,8 +18,10 @@ from runners.engine.toolchains import (
     find_toolchain,
     installed_toolchains,
 )
+from runners.targets import runnable_names
 
-LANGUAGES = ("go", "crystal", "kotlin")
+# Every target that runs programs: CI installs a toolchain of each.
+LANGUAGES = runnable_names()
 
 
 def require_toolchain(language: str, version: str | None = None) -> Toolchain:

@@ -17,12 +17,12 @@ import pytest
 
 from generator import effects
 from generator.pipeline import generate_program
-from generator.render import supports
 from generator.settings import PRESETS
 from runners.engine.execute import Triage, execute_batch, target_for
 from runners.engine.sandbox import Limits, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import Outcome
+from runners.targets import runnable_names
 
 PER_PRESET = 17
 BATCH = 51
@@ -35,7 +35,7 @@ def _require(what: str, error: Exception) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("language", ["go", "kotlin", "crystal"])
+@pytest.mark.parametrize("language", runnable_names())
 def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_path: Path) -> None:
     try:
         toolchain = find_toolchain(language)
@@ -48,12 +48,13 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
     # Exactly what `manage.py fuzz` runs: render options, scheduler flags, Kotlin's pool.
     target = target_for(toolchain, repetitions=5)
     options = dict(target.render_options)
+    capabilities = target.spec.capabilities
     generated = [
-        generate_program(seed, settings)
+        generate_program(seed, settings, capabilities)
         for settings in PRESETS.values()
         for seed in range(PER_PRESET)
     ]
-    generated = [g for g in generated if supports(g.program, language, **options)]
+    assert all(target.spec.supports(g.program, **options) for g in generated)
     assert len(generated) >= 100
     failures = []
     for start in range(0, len(generated), BATCH):
