@@ -109,14 +109,6 @@ def choice(*options: Effect) -> Effect:
     return Choice(tuple(flat))
 
 
-def sel_get(chan: str, body: Effect = EPS) -> SelCase:
-    return SelCase("get", chan, body)
-
-
-def sel_put(chan: str, body: Effect = EPS) -> SelCase:
-    return SelCase("put", chan, body)
-
-
 def select(*cases: SelCase) -> Select:
     if not cases:
         raise ValueError("a select needs at least one case")

@@ -8,11 +8,13 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from runners import config
+
 settings.register_profile(
     "quick", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
     "thorough", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-THOROUGH = os.environ.get("CI") == "true" or os.environ.get("CHANFUZZ_THOROUGH") == "1"
+THOROUGH = os.environ.get("CI") == "true" or config.thorough()
 settings.load_profile("thorough" if THOROUGH else "quick")

@@ -17,7 +17,6 @@ This module owns the path from λ_chan programs to verdicts:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -128,10 +127,6 @@ class Triage:
 
 
 DEFAULT_TRIAGE = Triage()
-
-
-def source_hash(source: str) -> str:
-    return hashlib.sha256(source.encode()).hexdigest()
 
 
 def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
