@@ -58,14 +58,14 @@ from generator.termination import (
     check_effect,
 )
 from runners.campaigns.models import Execution, Program, Reproduction
-from runners.campaigns.services import (
+from runners.campaigns.programs import (
     BuiltProgram,
     build_from_effect,
     build_generated,
     render_seed_for,
-    reproduce,
     store_program,
 )
+from runners.campaigns.services import reproduce
 from runners.engine.toolchains import LANGUAGES as RUN_LANGUAGES
 from runners.engine.toolchains import Toolchain, installed_toolchains
 

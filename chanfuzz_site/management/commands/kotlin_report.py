@@ -37,7 +37,7 @@ from django.template.loader import render_to_string
 
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Program
-from runners.campaigns.services import CampaignProgress
+from runners.campaigns.selectors import CampaignProgress
 from runners.engine.bisect import VersionResult
 from runners.engine.fuzz import MAX_JOBS
 from runners.engine.install import install_all_kotlin
@@ -401,6 +401,6 @@ class Command(BaseCommand):
 def _workers_listening() -> bool:
     from rq import Worker
 
-    from runners.campaigns.services import get_queue
+    from runners.campaigns.queueing import get_queue
 
     return bool(Worker.all(queue=get_queue()))
