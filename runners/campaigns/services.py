@@ -63,7 +63,9 @@ from runners.engine.toolchains import LANGUAGES, Toolchain, ToolchainUnavailable
 MAX_COUNT = 1_000_000
 MAX_CHUNK_SIZE = 1_000
 MAX_TIMEOUT_S = 3_600.0
-MAX_REPETITIONS = 100_000
+# Repetitions of a program's body per process in a campaign or a reproduction (and in
+# the /p/<id> sources and bundles); the playground has its own, smaller bound.
+MAX_CAMPAIGN_REPETITIONS = 100_000
 MAX_TIMES = 10_000
 MAX_TRIAGE_RETRIES = 10
 
@@ -243,7 +245,7 @@ def _create(
 ) -> Campaign:
     _check_range("count", count, 1, MAX_COUNT)
     _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     _check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
     _check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
@@ -500,7 +502,7 @@ def reproduce(
     """
     _check_range("times", times, 1, MAX_TIMES)
     _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     toolchain = resolve_toolchain(language, version)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
