@@ -1,4 +1,4 @@
-"""Reading settings from the environment, in the manner of healthchecks' `envbool`/`envint`.
+"""Reading settings from the environment, in the manner of healthchecks' `envbool`.
 
 Bad values fail loudly at start-up with the variable's name rather than being
 silently taken as the default: a typo in `DJANGO_DEBUG` must not turn debug on
@@ -30,17 +30,6 @@ def envbool(name: str, default: bool) -> bool:
     if raw.lower() in _FALSE:
         return False
     raise ImproperlyConfigured(f"{name}={raw!r}: expected one of true/false, yes/no, on/off, 1/0")
-
-
-def envint(name: str, default: int) -> int:
-    """An integer; unset or empty gives `default`."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r}: expected an integer") from None
 
 
 def envlist(name: str, default: list[str]) -> list[str]:

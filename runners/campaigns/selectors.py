@@ -229,15 +229,6 @@ def program_source(
     )
 
 
-def recent_executions(*, limit: int = 50) -> QuerySet[Execution]:
-    """Latest executions across campaigns (a home page feed)."""
-    return (
-        Execution.objects.select_related("program", "target", "campaign")
-        .defer("stdout", "stderr", "dump", "attempts", "compile_output")
-        .order_by("-created_at", "-id")[:limit]
-    )
-
-
 def campaigns_outcome_counts(campaign_ids: list[int]) -> dict[int, dict[str, int]]:
     """Executions per verdict of each campaign in `campaign_ids` (one grouped query, for lists)."""
     counts: dict[int, dict[str, int]] = {pk: {} for pk in campaign_ids}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from chanfuzz_site.env import envbool, envint, envlist, envstr
+from chanfuzz_site.env import envbool, envlist, envstr
 
 
 @pytest.mark.parametrize("raw", ["1", "true", "True", "YES", "on", " true "])
@@ -32,16 +32,6 @@ def test_envbool_rejects_other_words(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("X_FLAG", "ture")
     with pytest.raises(ImproperlyConfigured, match="X_FLAG='ture'"):
         envbool("X_FLAG", False)
-
-
-def test_envint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("X_NUM", raising=False)
-    assert envint("X_NUM", 7) == 7
-    monkeypatch.setenv("X_NUM", " 42 ")
-    assert envint("X_NUM", 7) == 42
-    monkeypatch.setenv("X_NUM", "4x")
-    with pytest.raises(ImproperlyConfigured, match="X_NUM='4x'"):
-        envint("X_NUM", 7)
 
 
 def test_envlist(monkeypatch: pytest.MonkeyPatch) -> None:
