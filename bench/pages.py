@@ -51,6 +51,7 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
     from generator.settings import PRESETS
     from runners.campaigns import services
     from runners.campaigns.models import Campaign, Execution, Finding, Program
+    from runners.campaigns.programs import build_generated, render_seed_for
 
     rng = random.Random(7)
     started = time.perf_counter()
@@ -68,7 +69,7 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
     built = {}
     seed = 0
     while len(built) < program_count:  # distinct programs (a few seeds give the same one)
-        b = services.build_generated(seed, PRESETS["A"])
+        b = build_generated(seed, PRESETS["A"])
         built.setdefault(b.id, b)
         seed += 1
     from generator import effects as effects_mod
@@ -86,7 +87,7 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
                 seed=b.seed,
                 settings=b.settings,
                 generator_version=b.version,
-                render_seed=services.render_seed_for(b.id),
+                render_seed=render_seed_for(b.id),
             )  # fmt: skip
         )
     Program.objects.bulk_create(rows)

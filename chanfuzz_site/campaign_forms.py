@@ -13,9 +13,9 @@ from django import forms
 
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
 from runners.campaigns.services import (
+    MAX_CAMPAIGN_REPETITIONS,
     MAX_CHUNK_SIZE,
     MAX_COUNT,
-    MAX_REPETITIONS,
     MAX_TIMEOUT_S,
     MAX_TIMES,
     MAX_TRIAGE_RETRIES,
@@ -41,7 +41,7 @@ class CampaignForm(forms.Form):
     timeout_s = forms.FloatField(
         min_value=0.1, max_value=MAX_TIMEOUT_S, initial=10.0, label="Timeout (s)"
     )
-    repetitions = forms.IntegerField(min_value=1, max_value=MAX_REPETITIONS, initial=10)
+    repetitions = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_REPETITIONS, initial=10)
     seed = forms.IntegerField(min_value=-SEED_LIMIT, max_value=SEED_LIMIT, initial=0)
     chunk_size = forms.IntegerField(min_value=1, max_value=MAX_CHUNK_SIZE, initial=25)
     triage_retries = forms.IntegerField(
@@ -135,7 +135,7 @@ class ReproduceForm(forms.Form):
     timeout_s = forms.FloatField(
         min_value=0.1, max_value=MAX_TIMEOUT_S, initial=10.0, label="Timeout (s)"
     )
-    repetitions = forms.IntegerField(min_value=1, max_value=MAX_REPETITIONS, initial=10)
+    repetitions = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_REPETITIONS, initial=10)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

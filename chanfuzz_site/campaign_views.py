@@ -44,7 +44,7 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
-from runners.campaigns.services import MAX_REPETITIONS, QueueUnavailable
+from runners.campaigns.services import MAX_CAMPAIGN_REPETITIONS, QueueUnavailable
 from runners.targets import all_targets, get_target, names
 
 STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
@@ -415,7 +415,7 @@ def _repetitions(request: HttpRequest, default: int) -> int | None:
     text = request.GET.get("repetitions")
     if text is None:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= MAX_REPETITIONS:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CAMPAIGN_REPETITIONS:
         return None
     return int(text)
 
@@ -427,7 +427,7 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     language = next(t.name for t in all_targets() if t.extension == ext)
     repetitions = _repetitions(request, 1)
     if repetitions is None:
-        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_REPETITIONS}")
+        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
     try:
         text = selectors.program_source(program, language, repetitions=repetitions)
     except ValueError as exc:
@@ -444,7 +444,7 @@ def program_bundle(request: HttpRequest, pid: str) -> HttpResponse:
     observed, versions = bundles.observed_settings(program)
     repetitions = _repetitions(request, observed)
     if repetitions is None:
-        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_REPETITIONS}")
+        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
     data = bundles.build_bundle(
         program,
         permalink=request.build_absolute_uri(reverse("program", args=[program.id])),

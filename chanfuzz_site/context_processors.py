@@ -8,7 +8,7 @@ NAV = [
     ("Playground", "playground"),
     ("Campaigns", "campaign_list"),
     ("Findings", "finding_list"),
-    ("About", "home"),
+    ("About", "about"),
     ("Queues", "rq_home"),
 ]
 

@@ -57,14 +57,14 @@ from generator.termination import (
     check_effect,
 )
 from runners.campaigns.models import Execution, Program, Reproduction
-from runners.campaigns.services import (
+from runners.campaigns.programs import (
     BuiltProgram,
     build_from_effect,
     build_generated,
     render_seed_for,
-    reproduce,
     store_program,
 )
+from runners.campaigns.services import reproduce
 from runners.engine.toolchains import Toolchain, installed_toolchains
 from runners.targets import all_targets, get_target
 
@@ -78,7 +78,7 @@ MAX_EFFECT_NESTING = 64
 CHECK_MAX_STATES = 100_000
 # Seeds are whole numbers a browser's JavaScript can hold exactly.
 MAX_SEED = 2**53 - 1
-MAX_REPETITIONS = 100
+MAX_PLAYGROUND_REPETITIONS = 100
 DEFAULT_REPETITIONS = 10
 # Seed 14 of preset A: 6 channels, 6 spawns, short enough to read at a glance.
 DEFAULT_SEED = 14
@@ -94,7 +94,7 @@ LIMITS = {
     "check_states": CHECK_MAX_STATES,
     "max_seed": MAX_SEED,
     "max_weight": MAX_WEIGHT,
-    "max_repetitions": MAX_REPETITIONS,
+    "max_repetitions": MAX_PLAYGROUND_REPETITIONS,
     "run_timeout_s": RUN_TIMEOUT_S,
     "sizes": SIZE_LIMITS,
 }
@@ -267,7 +267,7 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
     preset was just changed).
     """
     seed = _int(data, "seed", 0, MAX_SEED, DEFAULT_SEED, "the seed")
-    reps = _int(data, "reps", 1, MAX_REPETITIONS, DEFAULT_REPETITIONS, "repetitions")
+    reps = _int(data, "reps", 1, MAX_PLAYGROUND_REPETITIONS, DEFAULT_REPETITIONS, "repetitions")
     target = str(data.get("target") or "").strip() or default_target()
     if target:
         find_target(target)

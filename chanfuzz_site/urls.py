@@ -1,4 +1,4 @@
-"""URL routes: the home page, reports, the admin and django-rq's queue dashboard."""
+"""URL routes: the about page, reports, the admin and django-rq's queue dashboard."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -9,7 +9,7 @@ urlpatterns = [
     # Pages of the campaign UI and of the playground are included here, one line each.
     path("", include("chanfuzz_site.urls_campaigns")),
     path("", include("chanfuzz_site.urls_playground")),
-    path("about/", views.home, name="home"),
+    path("about/", views.about, name="about"),
     path("reports/<slug:name>/", report_views.report, name="report"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),

@@ -4,6 +4,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def about(request: HttpRequest) -> HttpResponse:
     """What chanfuzz is and how to drive it from the command line."""
-    return render(request, "home.html")
+    return render(request, "about.html")

@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-all
 
 .venv/bin/ruff check .
+# The import contracts of pyproject.toml ([tool.importlinter]; docs/architecture.md).
+.venv/bin/lint-imports
 
 status=0
 .venv/bin/python -m pytest "$@" || status=$?

@@ -8,7 +8,7 @@ A job's state of record is the database, not its RQ result:
   skips indices already executed (a retried chunk), and writes every Execution
   as soon as its verdict is in, so a worker killed mid-chunk loses at most the
   program it was running. A thread beats the chunk's heartbeat meanwhile;
-  runners.campaigns.services.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
+  runners.campaigns.chunks.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
 - A cancelled or paused campaign is noticed between two programs: the job
   stops, keeping what it recorded.
 """
@@ -25,14 +25,14 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from runners.campaigns import services
+from runners.campaigns.chunks import HEARTBEAT_S, MAX_CHUNK_ATTEMPTS, finish_campaign_if_complete
 from runners.campaigns.models import Campaign, Chunk, Execution, Program, Reproduction
+from runners.campaigns.programs import campaign_program, program_object, store_program
+from runners.campaigns.services import record_execution
 from runners.engine.build import build
 from runners.engine.execute import ProgramRun, Triage, execute_batch, make_target, run_one
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
-
-HEARTBEAT_S = services.HEARTBEAT_S  # how often a running chunk says it is alive
 
 
 class _Stopped(Exception):
@@ -134,13 +134,13 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             for index in range(chunk.start, chunk.end):
                 if index in done:
                     continue
-                built = services.campaign_program(campaign, index)
-                row = services.store_program(built)
+                built = campaign_program(campaign, index)
+                row = store_program(built)
                 if target.spec.supports(built.program, **options):
                     to_run.append((index, row, built.program))
                 else:
                     recorded += bool(
-                        services.record_execution(
+                        record_execution(
                             program=row,
                             index=index,
                             result=None,
@@ -153,7 +153,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 nonlocal recorded
                 index, row, _ = to_run[result.index]
                 recorded += bool(
-                    services.record_execution(
+                    record_execution(
                         program=row,
                         index=index,
                         result=result,
@@ -187,16 +187,16 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
     except BaseException as exc:
         # Back to queued so requeue_stale_chunks (or resume) tries again,
         # up to MAX_CHUNK_ATTEMPTS; the error is kept for the campaign's page.
-        failed = chunk.attempts >= services.MAX_CHUNK_ATTEMPTS
+        failed = chunk.attempts >= MAX_CHUNK_ATTEMPTS
         mine.update(
             state=Chunk.State.FAILED if failed else Chunk.State.QUEUED,
             last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"[-8000:],
         )
         if failed:
-            services.finish_campaign_if_complete(campaign_id=campaign.pk)
+            finish_campaign_if_complete(campaign_id=campaign.pk)
         raise
     mine.update(state=Chunk.State.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now())
-    services.finish_campaign_if_complete(campaign_id=campaign.pk)
+    finish_campaign_if_complete(campaign_id=campaign.pk)
     return {"chunk": chunk.pk, "recorded": recorded}
 
 
@@ -214,7 +214,7 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
     counts = {"completed": 0, "crashed": 0, "hung": 0}
     try:
         target = make_target(repro.language, repro.toolchain_id, repetitions=repro.repetitions)
-        program = services.program_object(repro.program)
+        program = program_object(repro.program)
         options = dict(target.render_options)
         if not target.spec.supports(program, **options):
             raise ValueError(f"{target.language} cannot express program {repro.program_id}")
@@ -235,7 +235,7 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
                 result = run_one(
                     target, artifact, 0, sandbox=sandbox, limits=limits, triage=Triage(retries=0)
                 )
-                services.record_execution(
+                record_execution(
                     program=repro.program,
                     index=run,
                     result=replace(result, index=run),

@@ -8,8 +8,8 @@ per (target, index) so a retried chunk never does the same work twice. A
 permalink `/p/<id>`). Executions with the same signature share a `Finding`.
 A `Reproduction` re-runs one program K times on one target.
 
-Writes go through runners.campaigns.services (services) and runners.campaigns.jobs; reads for
-pages through runners.campaigns.selectors.
+Writes go through runners.campaigns.services, .programs, .chunks and .jobs;
+reads for pages through runners.campaigns.selectors.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class Program(models.Model):
         GENERATED = "generated"  # generate_program(seed, GeneratorSettings(**settings))
         EFFECT = "effect"  # synthesize(parse(effect_text), Random(seed))
 
-    # First 12 characters of the base32 sha256 of the λ_chan text (services.program_id).
+    # First 12 characters of the base32 sha256 of the λ_chan text (programs.program_id).
     id = models.CharField(max_length=12, primary_key=True)
     effect_text = models.TextField()
     effect_size = models.PositiveIntegerField(help_text="len(effect_text)")

@@ -7,6 +7,8 @@ runners.campaigns.models, so lists stay fast with 100k executions per campaign.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone
 
@@ -20,7 +22,7 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
-from runners.campaigns.services import CampaignProgress, TargetProgress, program_object
+from runners.campaigns.programs import program_object
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.targets import get_target
 
@@ -34,6 +36,29 @@ def list_campaigns(*, status: str | None = None) -> QuerySet[Campaign]:
 def get_campaign(campaign_id: int) -> Campaign:
     """Raises Campaign.DoesNotExist."""
     return Campaign.objects.prefetch_related("targets").get(pk=campaign_id)
+
+
+@dataclass
+class TargetProgress:
+    target: CampaignTarget
+    done: int
+    total: int
+    counts: dict[str, int] = field(default_factory=dict)  # outcome → executions
+    chunks: dict[str, int] = field(default_factory=dict)  # chunk state → chunks
+
+
+@dataclass
+class CampaignProgress:
+    campaign: Campaign
+    targets: list[TargetProgress]
+    done: int
+    total: int
+    per_minute: float  # executions per minute since the campaign started
+    findings: int  # distinct findings among the campaign's executions
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
 
 
 def campaign_progress(campaign: Campaign) -> CampaignProgress:
@@ -200,15 +225,6 @@ def program_source(
     if not spec.supports(lc_program, **options):
         raise ValueError(f"{spec.title} cannot express program {program.id}")
     return spec.render(lc_program, seed=program.render_seed, repetitions=repetitions, **options)
-
-
-def recent_executions(*, limit: int = 50) -> QuerySet[Execution]:
-    """Latest executions across campaigns (a home page feed)."""
-    return (
-        Execution.objects.select_related("program", "target", "campaign")
-        .defer("stdout", "stderr", "dump", "attempts", "compile_output")
-        .order_by("-created_at", "-id")[:limit]
-    )
 
 
 def campaigns_outcome_counts(campaign_ids: list[int]) -> dict[int, dict[str, int]]:

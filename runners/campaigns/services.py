@@ -1,4 +1,4 @@
-"""Campaign services: every write to campaigns, programs, executions, findings, reproductions.
+"""Campaign services: every write to campaigns, executions, findings, reproductions.
 
 Views, commands and jobs call these (keyword-only arguments, ValueError with a
 message a person can act on for bad input); they never write models directly.
@@ -6,27 +6,25 @@ message a person can act on for bad input); they never write models directly.
 - `create_campaign` / `campaign_from_programs`: validate, resolve toolchains,
   create targets and chunks, and enqueue one RQ job per chunk once the
   transaction has committed (a worker must find the rows it is given).
-- `cancel_campaign`, `pause_campaign`, `resume_campaign`, `requeue_stale_chunks`:
-  the life of a campaign after that; jobs see a cancel or pause between two
-  programs and stop, keeping what they recorded.
+- `cancel_campaign`, `pause_campaign`, `resume_campaign`: the life of a
+  campaign after that; jobs see a cancel or pause between two programs and
+  stop, keeping what they recorded. Chunks whose worker died are requeued by
+  runners.campaigns.chunks.requeue_stale_chunks.
 - `record_execution`: one verdict into the database (Execution, its Program,
   the Finding of its signature), idempotent per (target, index).
 - `reproduce`: re-run one stored program K times on a chosen target.
+- `record_bisection`: a finding's last bad / first good release.
 
-Program i of a generated campaign has seed `campaign.seed + i`, so the chunk
-that runs it needs only the campaign's row to regenerate it.
+Programs are built and stored by runners.campaigns.programs; reads live in
+runners.campaigns.selectors. Jobs are enqueued by dotted path
+(runners.campaigns.queueing), so this module never imports runners.campaigns.jobs.
 """
 
 from __future__ import annotations
 
-import base64
-import functools
-import hashlib
-import random
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -34,10 +32,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from generator import effects as effects_mod
-from generator import lambda_chan
-from generator.pipeline import GENERATOR_VERSION, generate_program
+from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, GeneratorSettings, settings_for
-from generator.synthesis import synthesize
+from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
     MAX_ATTEMPT_CHARS,
@@ -52,122 +49,26 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
+from runners.campaigns.programs import program_object
+from runners.campaigns.queueing import (
+    COMPILE_ALLOWANCE_S,
+    RUN_REPRODUCTION,
+    cancel_jobs,
+    get_queue,
+)
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
 from runners.targets import runnable_names
 
-QUEUE_NAME = "default"
 MAX_COUNT = 1_000_000
 MAX_CHUNK_SIZE = 1_000
 MAX_TIMEOUT_S = 3_600.0
-MAX_REPETITIONS = 100_000
+# Repetitions of a program's body per process in a campaign or a reproduction (and in
+# the /p/<id> sources and bundles); the playground has its own, smaller bound.
+MAX_CAMPAIGN_REPETITIONS = 100_000
 MAX_TIMES = 10_000
 MAX_TRIAGE_RETRIES = 10
-# A chunk that failed this many times is given up (state failed, see last_error).
-MAX_CHUNK_ATTEMPTS = 5
-# How long compiling one chunk may take, on top of its runs, before RQ kills the job.
-COMPILE_ALLOWANCE_S = 900
-
-
-# ---------------------------------------------------------------- programs
-
-
-def program_id(lambda_text: str) -> str:
-    """The permalink id of a program: 12 base32 characters of the sha256 of its λ_chan text."""
-    digest = hashlib.sha256(lambda_text.encode()).digest()
-    return base64.b32encode(digest).decode().lower()[:12]
-
-
-def render_seed_for(pid: str) -> int:
-    """The seed a program is rendered with on its own page, derived from its id."""
-    return int.from_bytes(hashlib.sha256(f"render:{pid}".encode()).digest()[:4], "big")
-
-
-@dataclass(frozen=True)
-class BuiltProgram:
-    """A λ_chan program with what is needed to store it (and to build it again)."""
-
-    effect: effects_mod.Effect
-    program: lambda_chan.Program
-    source: str  # Program.Source
-    seed: int
-    settings: dict[str, int] | None
-    version: str
-    fired: tuple[str, ...] = ()  # the rules that built it, for generated programs
-
-    @functools.cached_property
-    def lambda_text(self) -> str:
-        # Used for the id and for display: printed once.
-        return lambda_chan.to_text(self.program)
-
-    @property
-    def id(self) -> str:
-        return program_id(self.lambda_text)
-
-
-def build_generated(seed: int, settings: GeneratorSettings) -> BuiltProgram:
-    g = generate_program(seed, settings)
-    return BuiltProgram(
-        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version, g.fired
-    )
-
-
-def build_from_effect(effect_text: str, seed: int = 0) -> BuiltProgram:
-    """A program with the given effect (parsed; ValueError on bad syntax), synthesised with `seed`.
-
-    The effect need not terminate: this is how known hangs are fed to a target.
-    """
-    effect = effects_mod.parse(effect_text)
-    program = synthesize(effect, random.Random(seed))
-    return BuiltProgram(effect, program, Program.Source.EFFECT, seed, None, GENERATOR_VERSION)
-
-
-def campaign_program(campaign: Campaign, index: int) -> BuiltProgram:
-    """Program `index` of `campaign`."""
-    if campaign.fixed_programs:
-        spec = campaign.fixed_programs[index]
-        return build_from_effect(spec["effect"], spec["seed"])
-    return build_generated(campaign.seed + index, GeneratorSettings(**campaign.settings))
-
-
-def program_object(program: Program) -> lambda_chan.Program:
-    """The λ_chan program a stored Program stands for, built again from its seed.
-
-    ValueError when the generator no longer builds the same program (it changed
-    since: the stored λ_chan text is then all that is left).
-    """
-    if program.source == Program.Source.EFFECT:
-        built = build_from_effect(program.effect_text, program.seed)
-    else:
-        built = build_generated(program.seed, GeneratorSettings(**program.settings))
-    if built.id != program.id:
-        raise ValueError(
-            f"program {program.id} was made by generator version {program.generator_version}; "
-            f"version {GENERATOR_VERSION} builds a different program from its seed"
-        )
-    return built.program
-
-
-def store_program(built: BuiltProgram) -> Program:
-    """The Program row of `built`, created the first time (same program, same row)."""
-    pid = built.id
-    effect_text = effects_mod.to_text(built.effect)
-    row, _ = Program.objects.get_or_create(
-        id=pid,
-        defaults={
-            "effect_text": effect_text,
-            "effect_size": len(effect_text),
-            "lambda_text": built.lambda_text,
-            "source": built.source,
-            "seed": built.seed,
-            "settings": built.settings,
-            "generator_version": built.version,
-            "render_seed": render_seed_for(pid),
-        },
-    )
-    return row
-
 
 # ---------------------------------------------------------------- executions
 
@@ -298,7 +199,7 @@ def record_execution(
         raise
 
 
-# ---------------------------------------------------------------- queueing
+# ---------------------------------------------------------------- campaigns
 
 
 class QueueUnavailable(RuntimeError):
@@ -310,47 +211,6 @@ class QueueUnavailable(RuntimeError):
             f"start Redis and run `manage.py campaign resume {campaign.pk}`"
         )
         self.campaign = campaign
-
-
-def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)
-    """The RQ queue campaigns run through (settings.RQ_QUEUES["default"], read on each call)."""
-    import django_rq
-
-    # Enqueue now: callers choose when (transaction.on_commit) themselves.
-    return django_rq.get_queue(QUEUE_NAME, commit_mode="auto")
-
-
-def _chunk_job_timeout(campaign: Campaign, size: int) -> int:
-    per_program = campaign.timeout_s * (1 + campaign.triage_retries * ex.DEFAULT_TRIAGE.factor)
-    return int(size * (per_program + 5) + COMPILE_ALLOWANCE_S)
-
-
-def _assign_job(chunk: Chunk) -> None:
-    """Give `chunk` a fresh RQ job id now and enqueue it when the transaction commits.
-
-    The id is saved first, so a job that finds another id on its chunk knows it
-    was superseded (requeued) and leaves the chunk to the newer job.
-    """
-    job_id = f"chunk-{chunk.pk}-{uuid.uuid4().hex[:8]}"
-    chunk.rq_job_id = job_id
-    chunk.save(update_fields=["rq_job_id", "state"])
-    timeout = _chunk_job_timeout(chunk.target.campaign, chunk.end - chunk.start)
-
-    def enqueue() -> None:
-        get_queue().enqueue(
-            "runners.campaigns.jobs.run_chunk",
-            chunk.pk,
-            job_id=job_id,
-            job_timeout=timeout,
-            result_ttl=24 * 3600,
-            failure_ttl=7 * 24 * 3600,
-            description=f"campaign {chunk.target.campaign_id} {chunk}",
-        )
-
-    transaction.on_commit(enqueue)
-
-
-# ---------------------------------------------------------------- campaigns
 
 
 def _check_range(name: str, value: float, low: float, high: float) -> None:
@@ -388,7 +248,7 @@ def _create(
 ) -> Campaign:
     _check_range("count", count, 1, MAX_COUNT)
     _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     _check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
     _check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
@@ -466,7 +326,7 @@ def _insert_rows(
         for chunk in Chunk.objects.filter(target__campaign=campaign).select_related(
             "target__campaign"
         ):
-            _assign_job(chunk)
+            assign_job(chunk)
     return campaign
 
 
@@ -558,19 +418,6 @@ def campaign_from_programs(
     )
 
 
-def _cancel_jobs(job_ids: list[str]) -> None:
-    """Take queued jobs off the queue (best effort: a job that started sees the status)."""
-    from rq.exceptions import NoSuchJobError
-    from rq.job import Job
-
-    queue = get_queue()
-    for job_id in job_ids:
-        try:
-            Job.fetch(job_id, connection=queue.connection).cancel()
-        except (NoSuchJobError, Exception):  # noqa: BLE001 - finished, gone, or Redis down
-            continue
-
-
 def _stop(campaign: Campaign, status: str) -> Campaign:
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -585,7 +432,7 @@ def _stop(campaign: Campaign, status: str) -> Campaign:
             .exclude(rq_job_id="")
             .values_list("rq_job_id", flat=True)
         )
-        transaction.on_commit(lambda: _cancel_jobs(job_ids))
+        transaction.on_commit(lambda: cancel_jobs(job_ids))
     return campaign
 
 
@@ -622,88 +469,11 @@ def resume_campaign(*, campaign: Campaign) -> Campaign:
             chunk.state = Chunk.State.QUEUED
             chunk.save(update_fields=["attempts", "state"])
             chunk.target.campaign = campaign
-            _assign_job(chunk)
+            assign_job(chunk)
         if not chunks:
             finish_campaign_if_complete(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return campaign
-
-
-def _job_statuses(job_ids: list[str]) -> dict[str, str | None]:
-    """RQ status of each job id (None: no such job, e.g. Redis lost it)."""
-    from rq.job import Job
-
-    queue = get_queue()
-    jobs = Job.fetch_many(job_ids, connection=queue.connection) if job_ids else []
-    return {
-        job_id: (str(job.get_status(refresh=False)) if job is not None else None)
-        for job_id, job in zip(job_ids, jobs, strict=True)
-    }
-
-
-_DEAD_JOB = {"failed", "stopped", "canceled", None}
-
-# How often a running chunk job says it is alive (runners.campaigns.jobs), and how old its
-# last word may be before the chunk counts as its worker's: six missed beats.
-HEARTBEAT_S = 10.0
-STALE_AFTER_S = 6 * HEARTBEAT_S
-
-
-def requeue_stale_chunks(*, older_than_s: float = STALE_AFTER_S) -> list[Chunk]:
-    """Enqueue again the chunks of active campaigns that no worker is running.
-
-    A chunk is stale when it is running but its heartbeat (every HEARTBEAT_S
-    from the job) is older than `older_than_s` (its worker was killed), or when
-    its RQ job failed, was stopped, or is gone (Redis flushed) while the chunk
-    is queued or running. A chunk past MAX_CHUNK_ATTEMPTS is marked failed
-    instead. Returns the chunks requeued or failed. Safe to run from cron or
-    from every worker's start: a chunk that is alive keeps its heartbeat fresh.
-    """
-    cutoff = timezone.now() - timedelta(seconds=older_than_s)
-    active = [Campaign.Status.QUEUED, Campaign.Status.RUNNING]
-    candidates = list(
-        Chunk.objects.select_related("target__campaign").filter(
-            target__campaign__status__in=active,
-            state__in=[Chunk.State.QUEUED, Chunk.State.RUNNING],
-        )
-    )
-    statuses = _job_statuses([c.rq_job_id for c in candidates if c.rq_job_id])
-    stale = []
-    for chunk in candidates:
-        status = statuses.get(chunk.rq_job_id) if chunk.rq_job_id else None
-        if chunk.state == Chunk.State.RUNNING:
-            beat = chunk.heartbeat_at or chunk.started_at
-            dead = beat is None or beat < cutoff or status in ("failed", "stopped", "canceled")
-        else:
-            # Queued and no job to run it; but a chunk created a moment ago may
-            # not be enqueued yet (on_commit), so give it the same grace.
-            dead = (
-                status in _DEAD_JOB
-                and (chunk.heartbeat_at or chunk.target.campaign.created_at) < cutoff
-            )
-        if dead:
-            stale.append(chunk)
-    changed = []
-    for chunk in stale:
-        with transaction.atomic():
-            # Re-read under lock: the chunk may have moved on since.
-            fresh = (
-                Chunk.objects.select_for_update()
-                .select_related("target__campaign")
-                .get(pk=chunk.pk)
-            )
-            if fresh.state != chunk.state or fresh.rq_job_id != chunk.rq_job_id:
-                continue
-            if fresh.attempts >= MAX_CHUNK_ATTEMPTS:
-                fresh.state = Chunk.State.FAILED
-                fresh.last_error = fresh.last_error or f"given up after {fresh.attempts} attempts"
-                fresh.save(update_fields=["state", "last_error"])
-                finish_campaign_if_complete(campaign_id=fresh.target.campaign_id)
-            else:
-                fresh.state = Chunk.State.QUEUED
-                _assign_job(fresh)
-            changed.append(fresh)
-    return changed
 
 
 def record_bisection(*, finding: Finding, bisection: Bisection) -> Finding:
@@ -712,20 +482,6 @@ def record_bisection(*, finding: Finding, bisection: Bisection) -> Finding:
     finding.bisected_at = timezone.now()
     finding.save(update_fields=["bisection", "bisected_at"])
     return finding
-
-
-def finish_campaign_if_complete(*, campaign_id: int) -> bool:
-    """Mark an active campaign done when none of its chunks is queued or running."""
-    unfinished = Chunk.objects.filter(
-        target__campaign_id=campaign_id, state__in=[Chunk.State.QUEUED, Chunk.State.RUNNING]
-    ).exists()
-    if unfinished:
-        return False
-    return bool(
-        Campaign.objects.filter(
-            pk=campaign_id, status__in=[Campaign.Status.QUEUED, Campaign.Status.RUNNING]
-        ).update(status=Campaign.Status.DONE, finished_at=timezone.now())
-    )
 
 
 # ---------------------------------------------------------------- reproductions
@@ -739,16 +495,17 @@ def reproduce(
     times: int,
     timeout_s: float = 10.0,
     repetitions: int = 10,
-    run_now: bool = False,
+    enqueue: bool = True,
 ) -> Reproduction:
     """Re-run `program` `times` times on one target and record how often it crashes or hangs.
 
-    Queued as an RQ job after commit, or run here and now with `run_now=True`
-    (no Redis needed: `manage.py reproduce`).
+    Queued as an RQ job after commit. `enqueue=False` creates the row only: the
+    caller then runs `runners.campaigns.jobs.run_reproduction(repro.pk)` here and
+    now (no Redis needed: `manage.py reproduce`).
     """
     _check_range("times", times, 1, MAX_TIMES)
     _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_REPETITIONS)
+    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     toolchain = resolve_toolchain(language, version)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
@@ -762,56 +519,18 @@ def reproduce(
             timeout_s=float(timeout_s),
             repetitions=repetitions,
         )
-        if not run_now:
+        if enqueue:
             job_id = f"repro-{repro.pk}-{uuid.uuid4().hex[:8]}"
             repro.rq_job_id = job_id
             repro.save(update_fields=["rq_job_id"])
             job_timeout = int(times * timeout_s * 2 + COMPILE_ALLOWANCE_S)
             transaction.on_commit(
                 lambda: get_queue().enqueue(
-                    "runners.campaigns.jobs.run_reproduction",
+                    RUN_REPRODUCTION,
                     repro.pk,
                     job_id=job_id,
                     job_timeout=job_timeout,
                     description=f"reproduce {program.id} on {toolchain.id} ×{times}",
                 )
             )
-    if run_now:
-        from runners.campaigns.jobs import run_reproduction
-
-        run_reproduction(repro.pk)
-        repro.refresh_from_db()
     return repro
-
-
-# ---------------------------------------------------------------- progress
-
-
-@dataclass
-class TargetProgress:
-    target: CampaignTarget
-    done: int
-    total: int
-    counts: dict[str, int] = field(default_factory=dict)  # outcome → executions
-    chunks: dict[str, int] = field(default_factory=dict)  # chunk state → chunks
-
-
-@dataclass
-class CampaignProgress:
-    campaign: Campaign
-    targets: list[TargetProgress]
-    done: int
-    total: int
-    per_minute: float  # executions per minute since the campaign started
-    findings: int  # distinct findings among the campaign's executions
-
-    @property
-    def fraction(self) -> float:
-        return self.done / self.total if self.total else 1.0
-
-
-def campaign_progress(campaign: Campaign) -> CampaignProgress:
-    """Done/total per target, executions per verdict per target, programs per minute."""
-    from runners.campaigns import selectors  # reads live there; re-exported for callers of services
-
-    return selectors.campaign_progress(campaign)

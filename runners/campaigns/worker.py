@@ -1,7 +1,7 @@
 """The RQ worker class chanfuzz's workers run (``settings.RQ["WORKER_CLASS"]``).
 
 rq's own worker, plus one duty: giving the chunks of dead workers back to the
-queue (``runners.campaigns.services.requeue_stale_chunks``). Without it a chunk whose
+queue (``runners.campaigns.chunks.requeue_stale_chunks``). Without it a chunk whose
 worker was killed stays "running" until someone runs ``campaign requeue``;
 with it every ``manage.py rqworker`` does that itself, between jobs and while
 idle, so a deployment of plain workers loses nothing.
@@ -41,7 +41,7 @@ class ChanfuzzWorker(Worker):
     def requeue_stale_chunks(self) -> list[Any]:
         """Requeue (or give up) the chunks no worker runs; [] when another worker
         swept within the period or the database could not be reached."""
-        from runners.campaigns.services import requeue_stale_chunks
+        from runners.campaigns.chunks import requeue_stale_chunks
 
         lock_s = max(1, int(self.maintenance_interval) - 1)
         if not self.connection.set(SWEEP_LOCK_KEY, self.name, nx=True, ex=lock_s):

@@ -31,13 +31,13 @@ from pathlib import Path
 from runners.targets import get_target
 from runners.targets.base import InstallError, Log, stderr_log
 from runners.targets.go import go_proxy_versions
-from runners.targets.kotlin import KOTLIN_RELEASES_FILE
 from runners.targets.kotlin_install import (
     central_kotlin_releases,
     install_all_kotlin,
     install_defaults,
     write_kotlin_releases,
 )
+from runners.targets.kotlin_releases import KOTLIN_RELEASES_FILE
 
 __all__ = ["InstallError", "install", "install_all_kotlin", "install_defaults", "main"]
 

@@ -24,6 +24,7 @@ from runners.targets.base import (
     Toolchain,
     ToolchainStatus,
     ToolchainUnavailable,
+    known_from_status,
     version_key,
 )
 
@@ -48,24 +49,6 @@ def toolchains_dir() -> Path:
     return config.toolchains_dir()
 
 
-def known_from_status(status: ToolchainStatus) -> KnownToolchain:
-    """A found or missing toolchain place as a line of ``toolchains list``."""
-    toolchain = status.toolchain
-    if toolchain is not None:
-        return KnownToolchain(
-            status.language,
-            toolchain.version,
-            "installed",
-            toolchain.describe(),
-            status.origin,
-            toolchain,
-        )
-    if status.hint:
-        return KnownToolchain(status.language, "?", "not installed", status.hint, status.origin)
-    state = "unavailable" if "not installed" not in status.reason else "not installed"
-    return KnownToolchain(status.language, "?", state, status.reason, status.origin)
-
-
 def known_toolchains(language: str | None = None, *, offline: bool = False) -> list[KnownToolchain]:
     """Every toolchain version chanfuzz knows of, installed or not, and why not.
 
@@ -76,7 +59,7 @@ def known_toolchains(language: str | None = None, *, offline: bool = False) -> l
     known: list[KnownToolchain] = []
     for target in targets:
         if target.known is not None:
-            known += target.known(offline)
+            known += target.known(offline, available_toolchains(target.name))
         else:
             known += [known_from_status(s) for s in available_toolchains(target.name)]
     return known

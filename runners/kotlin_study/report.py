@@ -42,8 +42,9 @@ from django.utils import timezone
 
 from generator import effects
 from generator.settings import PRESETS, settings_for
-from runners.campaigns import services
+from runners.campaigns import selectors, services
 from runners.campaigns.models import Campaign, Execution, Finding, Program
+from runners.campaigns.programs import program_object
 from runners.engine.bisect import VersionResult, bisect_program
 from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
@@ -206,7 +207,7 @@ def wait_for(
     campaigns: Sequence[Campaign],
     *,
     poll_s: float = 10.0,
-    on_progress: Callable[[Campaign, services.CampaignProgress], None] | None = None,
+    on_progress: Callable[[Campaign, selectors.CampaignProgress], None] | None = None,
 ) -> None:
     """Block until every campaign is done (or cancelled). The workers requeue the
     chunks of dead workers (runners.campaigns.worker), so a killed worker delays, never stalls."""
@@ -214,7 +215,7 @@ def wait_for(
     while pending:
         for campaign in Campaign.objects.filter(pk__in=pending):
             if on_progress:
-                on_progress(campaign, services.campaign_progress(campaign))
+                on_progress(campaign, selectors.campaign_progress(campaign))
             if campaign.status == Campaign.Status.PAUSED:
                 raise RuntimeError(f"campaign {campaign.pk} was paused; resume it to go on")
             if not campaign.is_active:
@@ -532,7 +533,7 @@ def bisect_fixture(
     ran to the end is stored on the program's finding that `spec` matches."""
     spec = spec or overflow_spec(plan)
     bisection = bisect_program(
-        services.program_object(program),
+        program_object(program),
         "kotlin",
         sandbox=sandbox,
         times=spec.runs,

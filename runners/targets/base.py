@@ -74,12 +74,9 @@ class Toolchain:
     compiler_args: tuple[str, ...] = ()
 
     def render_options(self) -> dict[str, str]:
-        """What the renderer must be told to produce a program this toolchain accepts."""
-        if self.render:
-            return dict(self.render)
-        from runners.targets import get_target  # the registry imports this module
-
-        return get_target(self.language).default_render_options(self.version)
+        """What the renderer must be told to produce a program this toolchain accepts
+        (its target's discovery fills ``render`` in, e.g. Kotlin's package layout)."""
+        return dict(self.render)
 
     def component(self, name: str) -> str | None:
         """Version of a component (``"kotlin"``, ``"java"``, ``"jvm-target"``), if known."""
@@ -183,6 +180,24 @@ class KnownToolchain:
         if self.detail:
             text += f": {self.detail}"
         return text
+
+
+def known_from_status(status: ToolchainStatus) -> KnownToolchain:
+    """A found or missing toolchain place as a line of ``toolchains list``."""
+    toolchain = status.toolchain
+    if toolchain is not None:
+        return KnownToolchain(
+            status.language,
+            toolchain.version,
+            "installed",
+            toolchain.describe(),
+            status.origin,
+            toolchain,
+        )
+    if status.hint:
+        return KnownToolchain(status.language, "?", "not installed", status.hint, status.origin)
+    state = "unavailable" if "not installed" not in status.reason else "not installed"
+    return KnownToolchain(status.language, "?", state, status.reason, status.origin)
 
 
 # --- shared helpers of target modules ----------------------------------------------------
@@ -303,8 +318,9 @@ class TargetSpec:
     process is: goroutines, coroutines, fibers, threads, tasks).
 
     Toolchains: ``candidates()`` yields the places an installed toolchain may be;
-    ``known(offline)`` lists versions that could be installed (None: only what
-    is found); ``install(version, force=, log=, compiler=)`` installs one (None:
+    ``known(offline, statuses)`` lists, from what the candidates found, every
+    version including those that could be installed (None: only what is found);
+    ``install(version, force=, log=, compiler=)`` installs one (None:
     ``not_installable`` says why not; ``compiler_choice`` says what ``compiler``
     picks, where a version can be installed with more than one compiler).
 
@@ -335,7 +351,7 @@ class TargetSpec:
     source_file: str
     dockerfile: str
     bundle_script: str
-    known: Callable[[bool], list[KnownToolchain]] | None = None
+    known: Callable[[bool, list[ToolchainStatus]], list[KnownToolchain]] | None = None
     install: Callable[..., Path] | None = None
     not_installable: str = ""
     compiler_choice: str = ""  # what ``install(..., compiler=V)`` chooses; "" when nothing
@@ -346,7 +362,6 @@ class TargetSpec:
     render_options: Callable[[Toolchain, RunSettings], dict[str, object]] = field(
         default=lambda toolchain, _settings: toolchain.render_options()
     )
-    default_render_options: Callable[[str], dict[str, str]] = field(default=lambda _version: {})
     binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
     dump_signal: int | None = None
     read_crash: CrashReader = no_crash

@@ -36,11 +36,13 @@ from runners.targets.base import (
     Log,
     TargetSpec,
     Toolchain,
+    ToolchainStatus,
     ToolchainUnavailable,
     clean_env,
     clear_failure,
     executable,
     failure_reason,
+    known_from_status,
     record_failure,
     run_tool,
     stderr_log,
@@ -205,8 +207,8 @@ def parse_go_proxy_versions(listing: str) -> list[str]:
     return sorted(versions, key=version_key)
 
 
-def _known_go(offline: bool) -> list[KnownToolchain]:
-    known = _statuses()
+def _known_go(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
+    known = [known_from_status(s) for s in statuses]
     have = {k.version for k in known if k.state == "installed"}
     try:
         served = go_proxy_versions(offline=offline)
@@ -425,12 +427,6 @@ def _go_crash(text: str) -> tuple[str, str] | None:
     blocks = _go_goroutine_blocks(text[m.end() :])
     frames = [normalise_frame(f) for f in blocks[0][1]][:TOP_FRAMES] if blocks else []
     return f"{kind}: {text_}", f"{kind} | {text_} | {' < '.join(frames)}"
-
-
-def _statuses() -> list[KnownToolchain]:
-    from runners.engine.toolchains import available_toolchains, known_from_status
-
-    return [known_from_status(s) for s in available_toolchains("go")]
 
 
 def hang_shape(dump: str) -> str:

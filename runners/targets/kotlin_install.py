@@ -36,7 +36,7 @@ from runners.targets.base import (
     version_key,
 )
 from runners.targets.jvm import find_java
-from runners.targets.kotlin import (
+from runners.targets.kotlin_releases import (
     KOTLIN_DIR,
     KOTLIN_LAYOUT,
     KOTLIN_RELEASES_FILE,

@@ -57,7 +57,7 @@ def test_reproduce_runs_without_redis_and_records_the_rate(migrated: Manage) -> 
     # A deadlocking program: Go reports "all goroutines are asleep" every time.
     stored = migrated(
         "shell", "-c",
-        "from runners.campaigns.services import build_from_effect, store_program; "
+        "from runners.campaigns.programs import build_from_effect, store_program; "
         "print(store_program(build_from_effect('Spawn(Get(c2)) ; Get(c1)')).id)",
     )  # fmt: skip
     assert stored.returncode == 0, stored.stderr

@@ -18,6 +18,7 @@ from django.utils import timezone
 from generator.settings import PRESETS, RULE_TITLES, SIZE_LIMITS, GeneratorSettings
 from runners.campaigns import services
 from runners.campaigns.models import Campaign, CampaignTarget, Execution, Finding, Program
+from runners.campaigns.programs import build_generated, store_program
 from runners.engine.toolchains import installed_toolchains
 from tests.runners.conftest import require_toolchain
 
@@ -46,10 +47,7 @@ def seed_campaign(*, count: int = 6, status: str = Campaign.Status.RUNNING) -> S
     campaign.refresh_from_db()
     target = campaign.targets.get()
     settings = GeneratorSettings(**campaign.settings)
-    programs = [
-        services.store_program(services.build_generated(campaign.seed + i, settings))
-        for i in range(count)
-    ]
+    programs = [store_program(build_generated(campaign.seed + i, settings)) for i in range(count)]
     crash = Finding.objects.create(
         signature=f"go|crash|panic: send on closed|{campaign.pk}", outcome="crash", language="go",
         title="panic: send on closed channel", first_seen=now, last_seen=now,
@@ -356,7 +354,7 @@ def test_detail_shows_one_target_at_a_time(client: Client) -> None:
         pytest.skip("needs two Go toolchains")
     campaign = services.create_campaign(targets=[("go", i) for i in ids], count=2, enqueue=False)
     first, second = campaign.targets.all()
-    program = services.store_program(services.build_generated(0, PRESETS["A"]))
+    program = store_program(build_generated(0, PRESETS["A"]))
     Execution.objects.create(
         target=second, campaign=campaign, program=program, index=0, outcome="terminated"
     )

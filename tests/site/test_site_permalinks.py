@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from generator.settings import PRESETS
-from runners.campaigns import selectors, services
+from runners.campaigns import programs, selectors, services
 from runners.campaigns.models import Program, Reproduction
 from runners.targets import all_targets
 from tests.runners.conftest import require_toolchain
@@ -31,7 +31,7 @@ LANGUAGES = tuple(t.name for t in all_targets())
 
 
 def _program(seed: int = 3) -> Program:
-    return services.store_program(services.build_generated(seed, PRESETS["A"]))
+    return programs.store_program(programs.build_generated(seed, PRESETS["A"]))
 
 
 def _bundle(client: Client, program: Program, **params: str) -> zipfile.ZipFile:
@@ -105,7 +105,7 @@ def test_raw_source_is_plain_text_and_stable(client: Client, language: str) -> N
     assert first.content == client.get(url).content
     assert first.content.decode() == selectors.program_source(program, language)
     # The same program stored again (same λ_chan text, same id) renders the same bytes.
-    again = services.store_program(services.build_generated(3, PRESETS["A"]))
+    again = programs.store_program(programs.build_generated(3, PRESETS["A"]))
     assert again.id == program.id
     assert selectors.program_source(again, language).encode() == first.content
     repeated = client.get(url, {"repetitions": "7"})
@@ -118,8 +118,8 @@ def test_raw_source_bad_repetitions_and_unexpressible_flix(client: Client) -> No
     for bad in ("0", "-1", "x", "100001"):
         assert client.get(f"/p/{program.id}.go", {"repetitions": bad}).status_code == 400
     # A put case in a select cannot be written in Flix: 404 saying why, not a 500.
-    put_select = services.store_program(
-        services.build_from_effect("Spawn(Get(c1)) ; SelPut(c1, eps)")
+    put_select = programs.store_program(
+        programs.build_from_effect("Spawn(Get(c1)) ; SelPut(c1, eps)")
     )
     flix = client.get(f"/p/{put_select.id}.flix")
     assert flix.status_code == 404
@@ -186,7 +186,7 @@ def test_bundle_go_script_compiles_and_runs_to_exit_0(client: Client, tmp_path: 
 @pytest.mark.slow
 def test_bundle_go_script_reports_a_deadlock_as_a_crash(client: Client, tmp_path: Path) -> None:
     go = require_toolchain("go")
-    program = services.store_program(services.build_from_effect("Spawn(Get(c2)) ; Get(c1)"))
+    program = programs.store_program(programs.build_from_effect("Spawn(Get(c2)) ; Get(c1)"))
     _bundle(client, program).extractall(tmp_path)
     env = {
         **os.environ, "GO": str(go.executable), "GOROOT": str(go.home), "TIMEOUT": "60",

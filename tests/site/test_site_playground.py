@@ -22,7 +22,7 @@ from generator.render import render
 from generator.settings import PRESETS, settings_for
 from generator.termination import check_effect
 from runners.campaigns.models import Program, Reproduction
-from runners.campaigns.services import build_from_effect, build_generated, render_seed_for
+from runners.campaigns.programs import build_from_effect, build_generated, render_seed_for
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns.models import Execution, Finding
-from runners.campaigns.services import program_object, record_bisection
+from runners.campaigns.programs import program_object
+from runners.campaigns.services import record_bisection
 from runners.engine.bisect import VersionResult, bisect_program
 from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 

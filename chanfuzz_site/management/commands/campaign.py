@@ -1,6 +1,7 @@
 """`manage.py campaign create|list|show|cancel|pause|resume|requeue`: campaigns from the terminal.
 
-A thin CLI over runners.campaigns.services (writes) and runners.campaigns.selectors (reads).
+A thin CLI over runners.campaigns.services (writes) and runners.campaigns.selectors (reads);
+`requeue` runs runners.campaigns.chunks.requeue_stale_chunks.
 `create` enqueues the chunks; workers (`manage.py rqworker default`) run them.
 `show ID --json` prints progress and findings as JSON (scripts, tests).
 Exit 2 on bad arguments or an unknown campaign.
@@ -14,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from generator.settings import PRESETS
-from runners.campaigns import selectors, services
+from runners.campaigns import chunks, selectors, services
 from runners.campaigns.models import Campaign
 
 
@@ -101,8 +102,8 @@ class Command(BaseCommand):
                 p.add_argument("--json", action="store_true")
         requeue = sub.add_parser("requeue", help="enqueue again chunks no worker is running")
         requeue.add_argument(
-            "--older-than", type=float, default=services.STALE_AFTER_S,
-            help=f"seconds since the last heartbeat (default {services.STALE_AFTER_S:g})",
+            "--older-than", type=float, default=chunks.STALE_AFTER_S,
+            help=f"seconds since the last heartbeat (default {chunks.STALE_AFTER_S:g})",
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -113,8 +114,8 @@ class Command(BaseCommand):
             if action == "list":
                 return self._list()
             if action == "requeue":
-                chunks = services.requeue_stale_chunks(older_than_s=options["older_than"])
-                self.stdout.write(f"requeued {len(chunks)} chunk(s)")
+                requeued = chunks.requeue_stale_chunks(older_than_s=options["older_than"])
+                self.stdout.write(f"requeued {len(requeued)} chunk(s)")
                 return None
             campaign = selectors.get_campaign(options["id"])
         except Campaign.DoesNotExist:

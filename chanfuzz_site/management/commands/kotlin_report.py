@@ -37,13 +37,13 @@ from django.template.loader import render_to_string
 
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Program
-from runners.campaigns.services import CampaignProgress
+from runners.campaigns.selectors import CampaignProgress
 from runners.engine.bisect import VersionResult
 from runners.engine.fuzz import MAX_JOBS
 from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 from runners.kotlin_study import report
-from runners.targets.kotlin import kotlin_releases as registry_releases
 from runners.targets.kotlin_install import install_all_kotlin
+from runners.targets.kotlin_releases import kotlin_releases as registry_releases
 
 STEPS = ("install", "campaigns", "first", "fixture")
 BISECTIONS = ("fixture", "two_channels", "hang")
@@ -401,6 +401,6 @@ class Command(BaseCommand):
 def _workers_listening() -> bool:
     from rq import Worker
 
-    from runners.campaigns.services import get_queue
+    from runners.campaigns.queueing import get_queue
 
     return bool(Worker.all(queue=get_queue()))

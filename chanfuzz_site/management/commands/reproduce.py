@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns import selectors, services
+from runners.campaigns.jobs import run_reproduction
 from runners.campaigns.models import Program
 from runners.targets import runnable_names
 
@@ -45,10 +46,12 @@ class Command(BaseCommand):
                 times=options["times"],
                 timeout_s=options["timeout"],
                 repetitions=options["repetitions"],
-                run_now=True,
+                enqueue=False,
             )
+            run_reproduction(repro.pk)  # here and now, as a worker would
         except ValueError as exc:
             raise CommandError(str(exc), returncode=2) from exc
+        repro.refresh_from_db()
         rate = repro.rate or 0.0
         self.stdout.write(
             f"reproduction {repro.pk}: program {program.id} on {repro.toolchain_id}: "

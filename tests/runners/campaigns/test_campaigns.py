@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 from rq.job import Job
 
-from runners.campaigns import selectors, services
+from runners.campaigns import chunks, programs, queueing, selectors, services
 from runners.campaigns.models import Campaign, Chunk, Execution
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
@@ -28,7 +28,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def queue(redis_url: str) -> Iterator[object]:
     with override_settings(RQ_QUEUES={"default": {"URL": redis_url}}):
-        q = services.get_queue()
+        q = queueing.get_queue()
         q.connection.flushdb()
         yield q
 
@@ -68,11 +68,11 @@ def test_create_enqueues_one_job_per_chunk_after_commit(
         assert queue.count == 0
     assert len(callbacks) == 3
     assert campaign.heuristic == "custom" and campaign.settings["g_select"] == 15
-    chunks = list(Chunk.objects.filter(target__campaign=campaign).order_by("start"))
-    assert [(c.start, c.end) for c in chunks] == [(0, 10), (10, 20), (20, 23)]
-    assert sorted(queue.job_ids) == sorted(c.rq_job_id for c in chunks)
-    job = Job.fetch(chunks[0].rq_job_id, connection=queue.connection)
-    assert job.func_name == "runners.campaigns.jobs.run_chunk" and job.args == (chunks[0].pk,)
+    rows = list(Chunk.objects.filter(target__campaign=campaign).order_by("start"))
+    assert [(c.start, c.end) for c in rows] == [(0, 10), (10, 20), (20, 23)]
+    assert sorted(queue.job_ids) == sorted(c.rq_job_id for c in rows)
+    job = Job.fetch(rows[0].rq_job_id, connection=queue.connection)
+    assert job.func_name == "runners.campaigns.jobs.run_chunk" and job.args == (rows[0].pk,)
     assert campaign.targets.get().toolchain_id == go
 
 
@@ -106,7 +106,7 @@ def test_requeue_stale_chunks(
         state="running", heartbeat_at=timezone.now(), started_at=long_ago, attempts=1
     )
     with django_capture_on_commit_callbacks(execute=True):
-        requeued = services.requeue_stale_chunks(older_than_s=60)
+        requeued = chunks.requeue_stale_chunks(older_than_s=60)
     # Only the chunk whose worker stopped beating; a queued chunk with its job waiting stays.
     assert [c.pk for c in requeued] == [stale.pk]
     stale.refresh_from_db()
@@ -114,9 +114,9 @@ def test_requeue_stale_chunks(
     # A chunk that keeps failing is given up, and then the campaign is over.
     Chunk.objects.filter(target__campaign=campaign).update(state="done")
     Chunk.objects.filter(pk=waiting.pk).update(
-        state="running", heartbeat_at=long_ago, attempts=services.MAX_CHUNK_ATTEMPTS
+        state="running", heartbeat_at=long_ago, attempts=chunks.MAX_CHUNK_ATTEMPTS
     )
-    assert [c.pk for c in services.requeue_stale_chunks(older_than_s=60)] == [waiting.pk]
+    assert [c.pk for c in chunks.requeue_stale_chunks(older_than_s=60)] == [waiting.pk]
     waiting.refresh_from_db()
     campaign.refresh_from_db()
     assert waiting.state == "failed" and "given up" in waiting.last_error
@@ -129,10 +129,10 @@ def test_queued_chunks_whose_jobs_redis_lost_are_requeued(
     with django_capture_on_commit_callbacks(execute=True):
         campaign = services.create_campaign(targets=[("go", go)], count=2, chunk_size=2)
     queue.connection.flushdb()
-    assert services.requeue_stale_chunks(older_than_s=60) == []  # created a moment ago
+    assert chunks.requeue_stale_chunks(older_than_s=60) == []  # created a moment ago
     Campaign.objects.filter(pk=campaign.pk).update(created_at=timezone.now() - timedelta(minutes=5))
     with django_capture_on_commit_callbacks(execute=True):
-        assert len(services.requeue_stale_chunks(older_than_s=60)) == 1
+        assert len(chunks.requeue_stale_chunks(older_than_s=60)) == 1
     assert queue.count == 1
 
 
@@ -150,7 +150,7 @@ def test_campaign_without_redis_is_kept_and_says_how_to_resume(go: str) -> None:
 def test_progress_counts_per_target_and_verdict(go: str) -> None:
     campaign = services.create_campaign(targets=[("go", go)], count=5, enqueue=False)
     target = campaign.targets.get()
-    program = services.store_program(services.build_from_effect("Get(c1)"))
+    program = programs.store_program(programs.build_from_effect("Get(c1)"))
     for index, outcome in enumerate(["terminated", "terminated", "crash"]):
         Execution.objects.create(
             campaign=campaign, target=target, index=index, program=program, outcome=outcome
@@ -164,5 +164,5 @@ def test_progress_counts_per_target_and_verdict(go: str) -> None:
     assert progress.targets[0].counts == {"terminated": 2, "crash": 1}
     assert progress.targets[0].chunks == {"queued": 1}
     assert 2.0 < progress.per_minute < 3.1
-    assert services.finish_campaign_if_complete(campaign_id=campaign.pk) is False
+    assert chunks.finish_campaign_if_complete(campaign_id=campaign.pk) is False
     assert [e.index for e in selectors.campaign_executions(campaign, outcome="crash")] == [2]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from runners.campaigns.services import build_from_effect
+from runners.campaigns.programs import build_from_effect
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
 from tests.site.site_helpers import REPO, clean_env

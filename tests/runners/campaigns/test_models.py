@@ -10,7 +10,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from generator.settings import settings_for
-from runners.campaigns import services
+from runners.campaigns import programs, services
 from runners.campaigns.models import (
     Campaign,
     CampaignTarget,
@@ -40,40 +40,40 @@ def _result(outcome: Outcome, signature: str = "", *, stderr: str = "") -> Progr
 
 
 def test_program_id_is_derived_from_the_lambda_text_and_stable() -> None:
-    a = services.build_generated(7, settings_for("A"))
-    b = services.build_generated(7, settings_for("A"))
-    c = services.build_generated(8, settings_for("A"))
-    assert a.id == b.id == services.program_id(a.lambda_text)
+    a = programs.build_generated(7, settings_for("A"))
+    b = programs.build_generated(7, settings_for("A"))
+    c = programs.build_generated(8, settings_for("A"))
+    assert a.id == b.id == programs.program_id(a.lambda_text)
     assert len(a.id) == 12 and a.id.isalnum() and a.id == a.id.lower()
     assert a.id != c.id or a.lambda_text == c.lambda_text
     # Same λ_chan text from another origin: same id.
-    assert services.program_id(a.lambda_text) == a.id
+    assert programs.program_id(a.lambda_text) == a.id
 
 
 @pytest.mark.django_db
 def test_store_program_is_get_or_create_and_rebuilds() -> None:
-    built = services.build_generated(3, settings_for("B"))
-    first = services.store_program(built)
-    second = services.store_program(services.build_generated(3, settings_for("B")))
+    built = programs.build_generated(3, settings_for("B"))
+    first = programs.store_program(built)
+    second = programs.store_program(programs.build_generated(3, settings_for("B")))
     assert first.pk == second.pk and Program.objects.count() == 1
-    assert first.render_seed == services.render_seed_for(first.id)
+    assert first.render_seed == programs.render_seed_for(first.id)
     assert first.effect_size == len(first.effect_text)
-    assert services.program_object(first) == built.program
-    from_effect = services.store_program(services.build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    assert programs.program_object(first) == built.program
+    from_effect = programs.store_program(programs.build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
     assert from_effect.source == Program.Source.EFFECT
-    assert services.program_object(from_effect) is not None
+    assert programs.program_object(from_effect) is not None
 
 
 def test_a_program_whose_seed_builds_something_else_is_refused() -> None:
-    row = services.store_program(services.build_generated(3, settings_for("A")))
+    row = programs.store_program(programs.build_generated(3, settings_for("A")))
     row.seed = 4  # as if the generator had changed what seed 3 gives
     with pytest.raises(ValueError, match="builds a different program"):
-        services.program_object(row)
+        programs.program_object(row)
 
 
 def test_one_execution_per_target_and_index() -> None:
     _, target = _campaign()
-    program = services.store_program(services.build_generated(1, settings_for("A")))
+    program = programs.store_program(programs.build_generated(1, settings_for("A")))
     kwargs = {"program": program, "index": 4, "language": "go", "target": target}
     assert services.record_execution(result=_result(Outcome.TERMINATED), **kwargs) is not None
     assert services.record_execution(result=_result(Outcome.TERMINATED), **kwargs) is None
@@ -94,11 +94,11 @@ def test_one_execution_per_target_and_index() -> None:
 
 def test_findings_are_deduplicated_by_signature_with_the_shortest_example() -> None:
     _, target = _campaign()
-    long = services.store_program(
-        services.build_from_effect("Spawn(Put(c1)) ; Spawn(Get(c2)) ; Get(c1) ; Get(c3)")
+    long = programs.store_program(
+        programs.build_from_effect("Spawn(Put(c1)) ; Spawn(Get(c2)) ; Get(c1) ; Get(c3)")
     )
-    short = services.store_program(services.build_from_effect("Get(c1)"))
-    other = services.store_program(services.build_from_effect("Get(c2) ; Get(c1)"))
+    short = programs.store_program(programs.build_from_effect("Get(c1)"))
+    other = programs.store_program(programs.build_from_effect("Get(c2) ; Get(c1)"))
     sig = "crystal | hang"
     for index, program in enumerate([long, short, long]):
         services.record_execution(
@@ -127,7 +127,7 @@ def test_findings_are_deduplicated_by_signature_with_the_shortest_example() -> N
 
 
 def test_reproduction_rate() -> None:
-    program = services.store_program(services.build_from_effect("Get(c1)"))
+    program = programs.store_program(programs.build_from_effect("Get(c1)"))
     repro = Reproduction(program=program, times=4, timeout_s=1, repetitions=1)
     assert repro.rate is None
     repro.completed, repro.crashed, repro.hung = 4, 1, 2

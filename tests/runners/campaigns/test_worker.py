@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.utils import timezone
 from django_rq.workers import get_worker_class
 
-from runners.campaigns import services
+from runners.campaigns import chunks, queueing, services
 from runners.campaigns.models import Chunk
 from runners.campaigns.worker import SWEEP_EVERY_S, SWEEP_LOCK_KEY, ChanfuzzWorker
 from tests.runners.conftest import require_toolchain
@@ -31,7 +31,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def queue(redis_url: str) -> Iterator[object]:
     with override_settings(RQ_QUEUES={"default": {"URL": redis_url}}):
-        q = services.get_queue()
+        q = queueing.get_queue()
         q.connection.flushdb()
         yield q
 
@@ -45,11 +45,11 @@ def _dead_chunks(count: int, django_capture_on_commit_callbacks: object) -> list
     with django_capture_on_commit_callbacks(execute=True):
         campaign = services.create_campaign(targets=[("go", go)], count=count, chunk_size=1)
     long_ago = timezone.now() - timedelta(hours=1)
-    chunks = list(Chunk.objects.filter(target__campaign=campaign).order_by("start"))
-    Chunk.objects.filter(pk__in=[c.pk for c in chunks]).update(
+    dead = list(Chunk.objects.filter(target__campaign=campaign).order_by("start"))
+    Chunk.objects.filter(pk__in=[c.pk for c in dead]).update(
         state="running", heartbeat_at=long_ago, started_at=long_ago, attempts=1
     )
-    return chunks
+    return dead
 
 
 def test_manage_rqworker_runs_the_chanfuzz_worker() -> None:
@@ -99,7 +99,7 @@ def test_a_database_error_is_logged_and_the_worker_goes_on(
     def down(**_: object) -> list[Chunk]:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services, "requeue_stale_chunks", down)
+    monkeypatch.setattr(chunks, "requeue_stale_chunks", down)
     worker = _worker(queue)
     assert worker.requeue_stale_chunks() == []
     assert "requeueing stale chunks failed" in caplog.text

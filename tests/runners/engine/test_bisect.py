@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from runners.campaigns.models import Finding
-from runners.campaigns.services import build_from_effect, store_program
+from runners.campaigns.programs import build_from_effect, store_program
 from runners.engine.bisect import VersionResult, bisect_program, boundary
 from runners.engine.sandbox import get_sandbox
 from runners.engine.toolchains import installed_toolchains

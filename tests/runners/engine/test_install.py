@@ -19,7 +19,7 @@ from runners.engine.toolchains import Toolchain, find_toolchain, known_toolchain
 from runners.targets import go as go_target
 from runners.targets import kotlin_install
 from runners.targets.go import go_proxy_versions, parse_go_proxy_versions
-from runners.targets.kotlin import (
+from runners.targets.kotlin_releases import (
     KOTLIN_OLDEST_ON_JDK17,
     KotlinRelease,
     kotlin_pairing,

@@ -17,7 +17,7 @@ from runners.engine.toolchains import (
     find_toolchain,
 )
 from runners.targets.base import INSTALL_HINT
-from runners.targets.kotlin import KOTLIN_VERSIONS_FILE, KotlinSpec, kotlin_specs
+from runners.targets.kotlin_releases import KOTLIN_VERSIONS_FILE, KotlinSpec, kotlin_specs
 
 
 def make_goroot(root: Path, version: str) -> Path:

@@ -21,7 +21,7 @@ import pytest
 from generator.effects import parse
 from generator.settings import GeneratorSettings
 from generator.termination import check_effect
-from runners.campaigns.services import build_from_effect, build_generated, render_seed_for
+from runners.campaigns.programs import build_from_effect, build_generated, render_seed_for
 from runners.engine.bisect import runs_on
 from runners.engine.sandbox import get_sandbox
 from runners.kotlin_study.report import is_select_overflow

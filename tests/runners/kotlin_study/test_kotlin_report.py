@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from runners.campaigns import services
+from runners.campaigns import programs, services
 from runners.engine.execute import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome, classify_run
 from runners.kotlin_study import report
@@ -79,7 +79,7 @@ def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
     # The hang hung again in its first re-run.
     hang_attempts = tuple(map(attempt, (Outcome.TIMEOUT, Outcome.TIMEOUT, Outcome.TERMINATED)))
     for index, verdict in enumerate(verdicts):
-        row = services.store_program(services.campaign_program(campaign, index))
+        row = programs.store_program(programs.campaign_program(campaign, index))
         attempts = hang_attempts if verdict.outcome is Outcome.TIMEOUT else ()
         services.record_execution(
             program=row,
@@ -91,12 +91,12 @@ def test_table2_rows_count_programs_that_revealed_the_bug() -> None:
     (row,) = report.table2_rows(plan, [campaign])
     assert (row["programs"], row["revealing"], row["other_findings"], row["errors"]) == (4, 1, 1, 1)
     assert row["percent"] == 25.0 and row["paper"] == 148
-    first = services.campaign_program(campaign, 0).id
+    first = programs.campaign_program(campaign, 0).id
     assert row["example"] == first
     assert report.shortest_revealing_program([campaign]).id == first
     assert report.shortest_revealing_program([campaign], min_channels=99) is None
     assert (
-        report.shortest_repeating_hang([campaign]).id == services.campaign_program(campaign, 2).id
+        report.shortest_repeating_hang([campaign]).id == programs.campaign_program(campaign, 2).id
     )
     findings = report.report_findings([campaign])
     # One program each; ties in the order first seen.
@@ -208,7 +208,7 @@ def test_fixture_bisection_is_stored_on_the_finding_it_matches() -> None:
 
     require_toolchain("kotlin", "0.19")
     require_toolchain("kotlin", "1.3.0")
-    program = services.store_program(fixture_program())
+    program = programs.store_program(fixture_program())
     now = timezone.now()
     common = {"language": "kotlin", "first_seen": now, "last_seen": now, "example": program}
     overflow = Finding.objects.create(

@@ -1,4 +1,4 @@
-"""The home page and the WSGI/ASGI entry points."""
+"""The about page and the WSGI/ASGI entry points."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from django.test import Client
 from django.urls import reverse
 
 
-def test_home_page_says_what_chanfuzz_is(client: Client) -> None:
-    response = client.get(reverse("home"))
+def test_about_page_says_what_chanfuzz_is(client: Client) -> None:
+    response = client.get(reverse("about"))
     assert response.status_code == 200
     body = response.content.decode()
     assert "<title>chanfuzz</title>" in body

@@ -1,0 +1,121 @@
+"""Program identity and storage: what a stored Program is, and how to build it again.
+
+A program's id is derived from its λ_chan text (`program_id`), so the same
+program is the same row whichever campaign, playground run or command made
+it. Nothing here enqueues or runs anything: services, selectors, jobs, the
+site and the Kotlin study all build and store programs through this module.
+
+Program i of a generated campaign has seed `campaign.seed + i`, so the chunk
+that runs it needs only the campaign's row to regenerate it (`campaign_program`).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import random
+from dataclasses import dataclass
+
+from generator import effects as effects_mod
+from generator import lambda_chan
+from generator.pipeline import GENERATOR_VERSION, generate_program
+from generator.settings import GeneratorSettings
+from generator.synthesis import synthesize
+from runners.campaigns.models import Campaign, Program
+
+
+def program_id(lambda_text: str) -> str:
+    """The permalink id of a program: 12 base32 characters of the sha256 of its λ_chan text."""
+    digest = hashlib.sha256(lambda_text.encode()).digest()
+    return base64.b32encode(digest).decode().lower()[:12]
+
+
+def render_seed_for(pid: str) -> int:
+    """The seed a program is rendered with on its own page, derived from its id."""
+    return int.from_bytes(hashlib.sha256(f"render:{pid}".encode()).digest()[:4], "big")
+
+
+@dataclass(frozen=True)
+class BuiltProgram:
+    """A λ_chan program with what is needed to store it (and to build it again)."""
+
+    effect: effects_mod.Effect
+    program: lambda_chan.Program
+    source: str  # Program.Source
+    seed: int
+    settings: dict[str, int] | None
+    version: str
+    fired: tuple[str, ...] = ()  # the rules that built it, for generated programs
+
+    @functools.cached_property
+    def lambda_text(self) -> str:
+        # Used for the id and for display: printed once.
+        return lambda_chan.to_text(self.program)
+
+    @property
+    def id(self) -> str:
+        return program_id(self.lambda_text)
+
+
+def build_generated(seed: int, settings: GeneratorSettings) -> BuiltProgram:
+    g = generate_program(seed, settings)
+    return BuiltProgram(
+        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version, g.fired
+    )
+
+
+def build_from_effect(effect_text: str, seed: int = 0) -> BuiltProgram:
+    """A program with the given effect (parsed; ValueError on bad syntax), synthesised with `seed`.
+
+    The effect need not terminate: this is how known hangs are fed to a target.
+    """
+    effect = effects_mod.parse(effect_text)
+    program = synthesize(effect, random.Random(seed))
+    return BuiltProgram(effect, program, Program.Source.EFFECT, seed, None, GENERATOR_VERSION)
+
+
+def campaign_program(campaign: Campaign, index: int) -> BuiltProgram:
+    """Program `index` of `campaign`."""
+    if campaign.fixed_programs:
+        spec = campaign.fixed_programs[index]
+        return build_from_effect(spec["effect"], spec["seed"])
+    return build_generated(campaign.seed + index, GeneratorSettings(**campaign.settings))
+
+
+def program_object(program: Program) -> lambda_chan.Program:
+    """The λ_chan program a stored Program stands for, built again from its seed.
+
+    ValueError when the generator no longer builds the same program (it changed
+    since: the stored λ_chan text is then all that is left).
+    """
+    if program.source == Program.Source.EFFECT:
+        built = build_from_effect(program.effect_text, program.seed)
+    else:
+        built = build_generated(program.seed, GeneratorSettings(**program.settings))
+    if built.id != program.id:
+        raise ValueError(
+            f"program {program.id} was made by generator version {program.generator_version}; "
+            f"version {GENERATOR_VERSION} builds a different program from its seed"
+        )
+    return built.program
+
+
+def store_program(built: BuiltProgram) -> Program:
+    """The Program row of `built`, created the first time (same program, same row)."""
+    pid = built.id
+    effect_text = effects_mod.to_text(built.effect)
+    row, _ = Program.objects.get_or_create(
+        id=pid,
+        defaults={
+            "effect_text": effect_text,
+            "effect_size": len(effect_text),
+            "lambda_text": built.lambda_text,
+            "source": built.source,
+            "seed": built.seed,
+            "settings": built.settings,
+            "generator_version": built.version,
+            "render_seed": render_seed_for(pid),
+        },
+    )
+    return row

@@ -1,0 +1,49 @@
+"""The RQ queue campaigns and reproductions run through, and what is asked of it.
+
+Jobs are enqueued by dotted path ("runners.campaigns.jobs.run_chunk"), never by
+function object: the modules that enqueue (services, chunks) do not import
+runners.campaigns.jobs, which imports them. rq and django_rq are imported
+lazily, so importing this module needs neither Redis nor a worker.
+"""
+
+from __future__ import annotations
+
+QUEUE_NAME = "default"
+# How long compiling may take, on top of a job's runs, before RQ kills the job.
+COMPILE_ALLOWANCE_S = 900
+
+RUN_CHUNK = "runners.campaigns.jobs.run_chunk"
+RUN_REPRODUCTION = "runners.campaigns.jobs.run_reproduction"
+
+
+def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)
+    """The RQ queue campaigns run through (settings.RQ_QUEUES["default"], read on each call)."""
+    import django_rq
+
+    # Enqueue now: callers choose when (transaction.on_commit) themselves.
+    return django_rq.get_queue(QUEUE_NAME, commit_mode="auto")
+
+
+def job_statuses(job_ids: list[str]) -> dict[str, str | None]:
+    """RQ status of each job id (None: no such job, e.g. Redis lost it)."""
+    from rq.job import Job
+
+    queue = get_queue()
+    jobs = Job.fetch_many(job_ids, connection=queue.connection) if job_ids else []
+    return {
+        job_id: (str(job.get_status(refresh=False)) if job is not None else None)
+        for job_id, job in zip(job_ids, jobs, strict=True)
+    }
+
+
+def cancel_jobs(job_ids: list[str]) -> None:
+    """Take queued jobs off the queue (best effort: a job that started sees the status)."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    queue = get_queue()
+    for job_id in job_ids:
+        try:
+            Job.fetch(job_id, connection=queue.connection).cancel()
+        except (NoSuchJobError, Exception):  # noqa: BLE001 - finished, gone, or Redis down
+            continue
