@@ -43,17 +43,16 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from runners.engine.sandbox._process import supervise
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
-    OutputCapture,
     SandboxError,
     SandboxResult,
     SandboxUnavailable,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status
+from runners.engine.supervisor import OutputCapture, supervise
 
 LABEL = "chanfuzz"
 RUN_LABEL = "chanfuzz.run"
@@ -301,14 +300,15 @@ class DockerSandbox:
             waiter.start()
             outcome = supervise(
                 start=start,
+                timeout_s=limits.timeout_s,
                 streams={fds["stdout"]: "stdout", fds["stderr"]: "stderr"},
-                exit_fd=exit_r,
-                exited=ended.is_set,
                 capture=capture,
-                limits=limits,
-                dump_signal=dump_signal,
+                exited=ended.is_set,
                 send_signal=send,
                 kill_all=kill_all,
+                exit_fd=exit_r,
+                dump_signal=dump_signal,
+                dump_grace_s=limits.dump_grace_s,
                 aux_fds=(fds["status"],),
                 # The helper, PID 1, holds both FIFOs until it exits.
                 ended_by_streams_eof=True,
