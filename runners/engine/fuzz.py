@@ -1,13 +1,16 @@
 """A fuzzing run without a queue: generate, execute in batches, group findings.
 
-`fuzz()` is what `manage.py fuzz` calls; campaigns through RQ reuse the same
-pieces (generate_program, execute_batch) per chunk. Program i of a run has seed
-`seed + i`, so a finding is reproduced from its seed, the settings and the
-target alone.
+This module owns the in-process fuzz loop and its summary (`FuzzSummary`, with
+a `FuzzFinding` per signature; the database's findings are
+`runners.campaigns.models.Finding`). `fuzz()` is what `manage.py fuzz` calls;
+campaigns through RQ reuse the same pieces (generate_program, execute_batch)
+per chunk. Program i of a run has seed `seed + i`, so a finding is reproduced
+from its seed, the settings and the target alone.
 """
 
 from __future__ import annotations
 
+import functools
 import queue
 import shutil
 import tempfile
@@ -41,7 +44,7 @@ class _Stopped(Exception):
 
 
 @dataclass
-class Finding:
+class FuzzFinding:
     """Programs whose runs share one signature: one bug, however many programs show it."""
 
     signature: str
@@ -59,7 +62,7 @@ class FuzzSummary:
     seconds: float = 0.0
     compile_s: float = 0.0
     outcomes: Counter[Outcome] = field(default_factory=Counter)
-    findings: dict[str, Finding] = field(default_factory=dict)
+    findings: dict[str, FuzzFinding] = field(default_factory=dict)
     errors: list[tuple[int, Outcome, str]] = field(default_factory=list)  # compile/infra
     # When the first finding came: seconds since the run started (generation and
     # compiling included) and how many programs had run by then.
@@ -79,7 +82,7 @@ class FuzzSummary:
             if self.first_finding_s is None:
                 self.first_finding_s, self.first_finding_programs = elapsed_s, self.count
             finding = self.findings.setdefault(
-                verdict.signature, Finding(verdict.signature, verdict.outcome, verdict.reason)
+                verdict.signature, FuzzFinding(verdict.signature, verdict.outcome, verdict.reason)
             )
             finding.seeds.append(generated.seed)
             finding.confirmed_hangs += bool(execution.hang_confirmed)
@@ -119,102 +122,171 @@ def fuzz(
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
-    summary = FuzzSummary(target.label)
-    options = dict(target.render_options)
-    start = time.perf_counter()
-    # Everything the batches tell this thread, in one queue: (batch, execution,
-    # recorded) per result, whose thread waits for `recorded` and so learns of a
-    # stop before it starts another run; and each batch's future when it ends.
-    results: queue.Queue[Any] = queue.Queue()
-    stopping = threading.Event()
-
-    def batches() -> Iterator[list[Generated]]:
-        next_seed = seed
-        for first in range(0, count, batch_size):
-            chunk: list[Generated] = []
-            while len(chunk) < min(batch_size, count - first):
-                generated = generate_program(next_seed, settings, target.spec.capabilities)
-                next_seed += 1
-                if target.spec.supports(generated.program, **options):
-                    chunk.append(generated)
-                else:
-                    summary.skipped += 1
-            yield chunk
-
-    def run_batch(chunk: list[Generated], build_dir: Path) -> BatchReport:
-        def forward(execution: ProgramRun) -> None:
-            recorded = threading.Event()
-            results.put((chunk, execution, recorded))
-            while not (recorded.is_set() or stopping.is_set()):
-                recorded.wait(0.05)
-            if stopping.is_set():
-                raise _Stopped
-
-        try:
-            return execute_batch(
-                [g.program for g in chunk],
-                target,
-                workdir=build_dir,
-                sandbox=sandbox,
-                limits=limits,
-                render_seed=chunk[0].seed if chunk else 0,
-                triage=triage,
-                on_result=forward,
-                use_cache=use_cache,
-            )
-        except _Stopped:
-            return BatchReport()
-
-    def record(chunk: list[Generated], execution: ProgramRun) -> None:
-        generated = chunk[execution.index]
-        summary.record(generated, execution, time.perf_counter() - start)
-        if on_result:
-            on_result(generated, execution)
-        if (stop_at_first and summary.findings) or (
-            stop_when is not None and stop_when(generated, execution)
-        ):
-            summary.seconds = time.perf_counter() - start
-            summary.stopped_early = True
-            stopping.set()
-
+    run = _FuzzRun(
+        target=target,
+        settings=settings,
+        count=count,
+        seed=seed,
+        batch_size=batch_size,
+        execute=functools.partial(
+            execute_batch,
+            target=target,
+            sandbox=sandbox,
+            limits=limits,
+            triage=triage,
+            use_cache=use_cache,
+        ),
+        on_result=on_result,
+        stop_at_first=stop_at_first,
+        stop_when=stop_when,
+    )
     with (
         tempfile.TemporaryDirectory(prefix="chanfuzz-fuzz-") as tmp,
         ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="chanfuzz-batch") as pool,
     ):
-        # One build at a time per workdir (runners.engine.build): each batch gets its own.
-        root = workdir or Path(tmp)
-        root.mkdir(parents=True, exist_ok=True)
-        root.chmod(0o755)  # the sandbox's user reaches the batches' artifacts through it
-        pending = enumerate(batches())
+        run.drive(pool, _batches_root(workdir or Path(tmp)), jobs)
+    # Leaving the pool has waited for the batches: their time counts, unless
+    # the run stopped early, whose time is that of the stop.
+    return run.finish()
+
+
+def _batches_root(root: Path) -> Path:
+    # One build at a time per workdir (runners.engine.build): each batch gets
+    # its own directory under this one.
+    root.mkdir(parents=True, exist_ok=True)
+    root.chmod(0o755)  # the sandbox's user reaches the batches' artifacts through it
+    return root
+
+
+class _FuzzRun:
+    """One fuzz() run: the batches it generates, hands to the pool and records.
+
+    Everything the batches tell the driving thread goes through one queue:
+    ``(chunk, execution, recorded)`` per result, whose batch thread waits for
+    ``recorded`` and so learns of a stop before it starts another run; and each
+    batch's future when the batch ends. Only the driving thread records.
+    """
+
+    def __init__(
+        self,
+        *,
+        target: Target,
+        settings: GeneratorSettings,
+        count: int,
+        seed: int,
+        batch_size: int,
+        execute: Callable[..., BatchReport],
+        on_result: Callable[[Generated, ProgramRun], None] | None,
+        stop_at_first: bool,
+        stop_when: Callable[[Generated, ProgramRun], bool] | None,
+    ) -> None:
+        self._target = target
+        self._settings = settings
+        self._count = count
+        self._seed = seed
+        self._batch_size = batch_size
+        self._execute = execute
+        self._on_result = on_result
+        self._stop_at_first = stop_at_first
+        self._stop_when = stop_when
+        self.summary = FuzzSummary(target.label)
+        self._start = time.perf_counter()
+        self._results: queue.Queue[Any] = queue.Queue()
+        self._stopping = threading.Event()
+
+    # --- in the driving thread ------------------------------------------------------
+
+    def drive(self, pool: ThreadPoolExecutor, root: Path, jobs: int) -> None:
+        """Keep `jobs` batches under way and record their results until all are done."""
+        pending = enumerate(self._batches())
         running: dict[Future[BatchReport], Path] = {}
 
         def submit_next() -> None:
             n, chunk = next(pending, (None, None))
             if chunk is not None:
                 build_dir = root / f"batch-{n}"
-                future = pool.submit(run_batch, chunk, build_dir)
+                future = pool.submit(self._run_batch, chunk, build_dir)
                 running[future] = build_dir
-                future.add_done_callback(results.put)
+                future.add_done_callback(self._results.put)
 
         try:
             for _ in range(jobs):
                 submit_next()
             while running:
-                item = results.get()
+                item = self._results.get()
                 if isinstance(item, Future):
-                    shutil.rmtree(running.pop(item), ignore_errors=True)
-                    summary.compile_s += item.result().compile_s  # a batch's error, raised
-                    if not stopping.is_set():
+                    self._batch_done(item, running.pop(item))
+                    if not self._stopping.is_set():
                         submit_next()
                     continue
                 chunk, execution, recorded = item
-                if not stopping.is_set():
-                    record(chunk, execution)
+                if not self._stopping.is_set():
+                    self._record(chunk, execution)
                 recorded.set()
         finally:
-            # An error here or in a batch, or a stop: the other batches end after
-            # their current run, and leaving the pool waits for them.
-            stopping.set()
-    if not summary.stopped_early:
-        summary.seconds = time.perf_counter() - start
-    return summary
+            # An error here or in a batch, or a stop: the other batches end
+            # after their current run, and leaving the pool waits for them.
+            self._stopping.set()
+
+    def finish(self) -> FuzzSummary:
+        if not self.summary.stopped_early:
+            self.summary.seconds = time.perf_counter() - self._start
+        return self.summary
+
+    def _batches(self) -> Iterator[list[Generated]]:
+        """Chunks of `batch_size` programs the target can express, seed after seed."""
+        options = dict(self._target.render_options)
+        next_seed = self._seed
+        for first in range(0, self._count, self._batch_size):
+            chunk: list[Generated] = []
+            while len(chunk) < min(self._batch_size, self._count - first):
+                generated = generate_program(
+                    next_seed, self._settings, self._target.spec.capabilities
+                )
+                next_seed += 1
+                if self._target.spec.supports(generated.program, **options):
+                    chunk.append(generated)
+                else:
+                    self.summary.skipped += 1
+            yield chunk
+
+    def _batch_done(self, future: Future[BatchReport], build_dir: Path) -> None:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        self.summary.compile_s += future.result().compile_s  # a batch's error, raised
+
+    def _record(self, chunk: list[Generated], execution: ProgramRun) -> None:
+        generated = chunk[execution.index]
+        self.summary.record(generated, execution, time.perf_counter() - self._start)
+        if self._on_result:
+            self._on_result(generated, execution)
+        if self._should_stop(generated, execution):
+            self.summary.seconds = time.perf_counter() - self._start
+            self.summary.stopped_early = True
+            self._stopping.set()
+
+    def _should_stop(self, generated: Generated, execution: ProgramRun) -> bool:
+        if self._stop_at_first and self.summary.findings:
+            return True
+        return self._stop_when is not None and self._stop_when(generated, execution)
+
+    # --- in a batch's thread --------------------------------------------------------
+
+    def _run_batch(self, chunk: list[Generated], build_dir: Path) -> BatchReport:
+        try:
+            return self._execute(
+                [g.program for g in chunk],
+                workdir=build_dir,
+                render_seed=chunk[0].seed if chunk else 0,
+                on_result=lambda execution: self._forward(chunk, execution),
+            )
+        except _Stopped:
+            return BatchReport()
+
+    def _forward(self, chunk: list[Generated], execution: ProgramRun) -> None:
+        """Hand one result to the driving thread; wait until it is recorded or the run stops."""
+        recorded = threading.Event()
+        self._results.put((chunk, execution, recorded))
+        while not (recorded.is_set() or self._stopping.is_set()):
+            recorded.wait(0.05)
+        if self._stopping.is_set():
+            raise _Stopped

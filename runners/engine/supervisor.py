@@ -1,25 +1,418 @@
-"""The one process supervisor: run an argv in its own process group, bounded and killed whole.
+"""The one process supervisor: timeouts, process-group kill, bounded output, rlimits.
 
-This module owns how chanfuzz runs any process it does not trust to end by itself
-(a compiler on generated code, a program under test): a new session and process
-group, stdin from /dev/null, output read without ever letting a full pipe block
-the process and cut at a limit, a wall-clock timeout with an optional dump signal
-and grace period first, and SIGKILL of everything left in the group at the end.
+This module owns how chanfuzz watches a process it does not trust to end by
+itself -- a compiler on generated code, a program under test, the sandbox
+around one. One event loop, :func:`supervise`, does it for builds and runs alike:
+
+- it reads stdout and stderr as they come into an :class:`OutputCapture`, which
+  keeps the first bytes of each stream and counts the rest: neither a full pipe
+  blocks the program nor a flood the caller;
+- it enforces the wall-clock deadline; there, optionally, it sends a dump
+  signal (SIGQUIT: Go prints every goroutine's stack, the JVM a thread dump) and
+  waits a grace period for the dump to be printed;
+- then, or as soon as the run has ended, it kills everything the run started
+  and drains what is left in the pipes.
+
+*How* the end is noticed, a signal delivered and everything killed differs with
+what runs, so the caller says it with callbacks. :func:`run_argv` (builds, and
+artifacts run without a sandbox) runs an argv as the leader of its own process
+group, with optional :class:`RLimits` set in the child before exec; the sandbox
+backends (``runners.engine.sandbox``) signal their PID-1 helper or a container
+engine instead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+import resource
 import selectors
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-OUTPUT_LIMIT = 64 * 1024  # bytes of stdout and of stderr kept per run
+OUTPUT_LIMIT = 64 * 1024  # bytes of stdout and of stderr run_argv keeps by default
+
+# After the run has ended or been killed, how long to keep reading pipes that
+# are still open. Only a process that escaped the kill (one that called
+# setsid(), in a plain process group) can hold them open that long.
+DRAIN_S = 2.0
+_CHUNK = 65536
+_POLL_S = 0.05  # how often to ask whether the run ended, without an fd that says so
+
+
+class OutputCapture:
+    """Bounded capture of a program's stdout and stderr.
+
+    Keeps the first ``limit`` bytes of each stream and counts the rest, so the
+    program is never blocked by a full pipe and the caller never by a flood.
+    With a ``dump_limit``, everything from either stream after
+    :meth:`start_dump` goes to the dump instead (up to ``dump_limit`` bytes);
+    without one, a dump stays in the streams it was written to. Thread-safe, so
+    a caller may feed it from a reader thread.
+    """
+
+    def __init__(self, limit: int, dump_limit: int | None = None) -> None:
+        self._limit = limit
+        self._dump_limit = dump_limit
+        self._buffers = {"stdout": bytearray(), "stderr": bytearray()}
+        self._dropped = {"stdout": 0, "stderr": 0}
+        self._dump: bytearray | None = None
+        self._lock = threading.Lock()
+
+    def feed(self, stream: str, data: bytes) -> None:
+        with self._lock:
+            if self._dump is not None and self._dump_limit is not None:
+                room = max(0, self._dump_limit - len(self._dump))
+                self._dump += data[:room]
+                return
+            buf = self._buffers[stream]
+            room = max(0, self._limit - len(buf))
+            buf += data[:room]
+            self._dropped[stream] += max(0, len(data) - room)
+
+    def start_dump(self) -> None:
+        with self._lock:
+            if self._dump is None and self._dump_limit is not None:
+                self._dump = bytearray()
+
+    def text(self, stream: str) -> str:
+        with self._lock:
+            return self._buffers[stream].decode("utf-8", errors="replace")
+
+    def truncated(self, stream: str) -> bool:
+        with self._lock:
+            return self._dropped[stream] > 0
+
+    def dump_text(self) -> str | None:
+        with self._lock:
+            return None if self._dump is None else self._dump.decode("utf-8", errors="replace")
+
+
+# --- the event loop ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Supervised:
+    """How a supervised run went, as far as the loop can tell.
+
+    ``end`` is the monotonic time the run ended or was killed; ``timeout_at``
+    when its time ran out (None if it did not). ``aux`` holds what was read
+    from each auxiliary fd. ``returncode`` is the child's, as :mod:`subprocess`
+    reports it, when :func:`supervise_process` watched a child process.
+    """
+
+    timed_out: bool
+    end: float
+    timeout_at: float | None
+    aux: Mapping[int, bytes]
+    returncode: int | None = None
+
+
+def supervise(
+    *,
+    start: float,
+    timeout_s: float,
+    streams: Mapping[int, str],
+    capture: OutputCapture,
+    exited: Callable[[], bool],
+    send_signal: Callable[[int], None],
+    kill_all: Callable[[], None],
+    exit_fd: int | None = None,
+    dump_signal: int | None = None,
+    dump_grace_s: float = 0.0,
+    aux_fds: tuple[int, ...] = (),
+    ended_by_streams_eof: bool = False,
+    drain_s: float = DRAIN_S,
+) -> Supervised:
+    """Run the loop until the run has ended (or been killed) and its output is drained.
+
+    ``streams`` maps read fds to "stdout"/"stderr", fed into ``capture``.
+    ``exited()`` says whether the run has ended; ``exit_fd``, if given, becomes
+    readable when it does (a pidfd, or a pipe a waiter thread writes to), else
+    ``exited()`` is polled. At ``start + timeout_s``, when ``dump_signal`` is
+    set and ``dump_grace_s`` > 0, the capture starts its dump and
+    ``send_signal(dump_signal)`` goes to the program, which then has
+    ``dump_grace_s`` seconds. ``kill_all()`` SIGKILLs everything the run
+    started: it is called when the time (and grace) is up, once the run has
+    ended (for whatever it left behind), and on an exception here. ``aux_fds``
+    are read to EOF and returned. With ``ended_by_streams_eof``, EOF on every
+    stream also means the run has ended: true when the sandbox's PID 1 holds
+    the streams open until it exits and its exit empties the sandbox (the
+    helper in a container), and known sooner than from a container engine.
+    The caller owns (and closes) every fd.
+    """
+    aux: dict[int, bytearray] = {fd: bytearray() for fd in aux_fds}
+    selector = selectors.DefaultSelector()
+    if exit_fd is not None:
+        selector.register(exit_fd, selectors.EVENT_READ, "exit")
+    for fd in (*streams, *aux):
+        os.set_blocking(fd, False)
+        selector.register(fd, selectors.EVENT_READ, "pipe")
+    open_pipes = len(streams) + len(aux)
+    open_streams = len(streams)
+
+    deadline = start + timeout_s
+    phase = "running"  # -> "dumping" (timeout with a dump signal) -> "draining"
+    timeout_at: float | None = None
+    end: float | None = None
+
+    def finish(now: float) -> None:
+        # The run ended or its time is up: kill what is left, then drain the
+        # pipes for a moment.
+        nonlocal phase, end, deadline
+        kill_all()
+        phase = "draining"
+        end = now if end is None else end
+        deadline = now + drain_s
+
+    try:
+        while True:
+            now = time.monotonic()
+            done = exited() or (ended_by_streams_eof and open_streams == 0)
+            if done and phase != "draining":
+                finish(now)
+            if phase == "draining" and done and open_pipes == 0:
+                break
+            if now >= deadline:
+                if phase == "draining":
+                    break
+                if phase == "running":
+                    timeout_at = now
+                    if dump_signal is not None and dump_grace_s > 0:
+                        capture.start_dump()
+                        send_signal(dump_signal)
+                        phase = "dumping"
+                        deadline = now + dump_grace_s
+                        continue
+                finish(now)
+                continue
+            wait = deadline - now if exit_fd is not None else min(deadline - now, _POLL_S)
+            for key, _ in selector.select(timeout=max(0.0, wait)):
+                if key.data == "exit":
+                    selector.unregister(key.fd)
+                    continue
+                try:
+                    data = os.read(key.fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    selector.unregister(key.fd)
+                    open_pipes -= 1
+                    open_streams -= key.fd in streams
+                elif key.fd in streams:
+                    capture.feed(streams[key.fd], data)
+                else:
+                    aux[key.fd] += data
+    finally:
+        if phase != "draining":
+            kill_all()  # an exception in the loop: still leave nothing behind
+        selector.close()
+    return Supervised(
+        timed_out=timeout_at is not None,
+        end=end if end is not None else time.monotonic(),
+        timeout_at=timeout_at,
+        aux={fd: bytes(buf) for fd, buf in aux.items()},
+    )
+
+
+# --- child processes ---------------------------------------------------------------
+
+
+def process_exited(pid: int) -> bool:
+    """Whether our child ``pid`` has ended, without reaping it.
+
+    Until it is reaped its pid -- and, for a group leader, its process group id
+    -- cannot be reused, so signalling it or its group cannot reach a stranger.
+    """
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True  # already reaped
+
+
+def _pidfd(pid: int) -> int | None:
+    # A pidfd becomes readable when the process exits: exit and output wake the
+    # same select() without polling (Linux >= 5.3; else the loop polls).
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def supervise_process(
+    proc: subprocess.Popen[bytes],
+    *,
+    start: float,
+    timeout_s: float,
+    capture: OutputCapture,
+    send_signal: Callable[[int], None],
+    kill_all: Callable[[], None],
+    dump_signal: int | None = None,
+    dump_grace_s: float = 0.0,
+    aux_fds: tuple[int, ...] = (),
+    drain_s: float = DRAIN_S,
+) -> Supervised:
+    """:func:`supervise` for a child process with piped stdout and stderr.
+
+    The child's exit is noticed without reaping it (see :func:`process_exited`);
+    it is reaped, and its pipes closed, before this returns. The result's
+    ``returncode`` is the child's.
+    """
+    assert proc.stdout is not None and proc.stderr is not None
+    pidfd = _pidfd(proc.pid)
+    try:
+        outcome = supervise(
+            start=start,
+            timeout_s=timeout_s,
+            streams={proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"},
+            capture=capture,
+            exited=lambda: process_exited(proc.pid),
+            send_signal=send_signal,
+            kill_all=kill_all,
+            exit_fd=pidfd,
+            dump_signal=dump_signal,
+            dump_grace_s=dump_grace_s,
+            aux_fds=aux_fds,
+            drain_s=drain_s,
+        )
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        if proc.returncode is None:
+            # kill_all() has been called: cannot happen unless the child
+            # escaped it. Make it loud rather than leave a zombie unnoticed.
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    return dataclasses.replace(outcome, returncode=proc.returncode)
+
+
+class ProcessGroup:
+    """The callbacks for a child that leads its own process group.
+
+    For a child started with ``start_new_session=True``: signals go to the
+    leader only (a dump is the program's business, not its children's), the
+    kill to the whole group.
+    """
+
+    def __init__(self, pgid: int) -> None:
+        self.pgid = pgid
+
+    def signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pgid, sig)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGKILL)
+
+    def kill_and_wait(self, limit_s: float = 2.0) -> None:
+        """SIGKILL the group and wait until none of it runs any more.
+
+        killpg only queues the signal: without waiting, a caller could see the
+        program's children still running (and still holding CPU) afterwards.
+        """
+        deadline = time.monotonic() + limit_s
+        while True:
+            self.kill()
+            try:
+                os.killpg(self.pgid, 0)
+            except (ProcessLookupError, PermissionError):
+                return  # the common case: nothing left at all, one system call
+            # Members remain, perhaps only as zombies waiting for init to reap them.
+            if not self._live_members() or time.monotonic() > deadline:
+                return
+            time.sleep(0.002)
+
+    def _live_members(self) -> bool:
+        """Whether a process of the group is still alive (zombies are dead)."""
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue  # exited meanwhile
+            if int(fields[2]) == self.pgid and fields[0] not in (b"Z", b"X"):
+                return True
+        return False
+
+
+# --- rlimits -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RLimits:
+    """Resource limits a child gets before it execs, inherited by all it starts.
+
+    Core dumps are always off: a compiler that crashes on generated code must
+    not fill the disk with cores. ``cpu_s`` is CPU seconds per process (SIGXCPU
+    at the limit, SIGKILL a second later), ``file_bytes`` the largest file a
+    process may write (SIGXFSZ beyond), ``data_bytes`` its data segment --
+    RLIMIT_DATA, not RLIMIT_AS, which breaks Go and the JVM: they reserve far
+    more address space than they use. None leaves a limit as inherited. A limit
+    above this process's own hard limit is lowered to it, since only root may
+    raise a hard limit.
+    """
+
+    cpu_s: int | None = None
+    file_bytes: int | None = None
+    data_bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("cpu_s", "file_bytes", "data_bytes"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive or None, not {value}")
+
+    def settings(
+        self, current: Callable[[int], tuple[int, int]] = resource.getrlimit
+    ) -> list[tuple[int, tuple[int, int]]]:
+        """``(resource, (soft, hard))`` pairs for setrlimit, within the ``current`` hard limits."""
+        wanted = [(resource.RLIMIT_CORE, (0, 0))]
+        if self.cpu_s is not None:
+            wanted.append((resource.RLIMIT_CPU, (self.cpu_s, self.cpu_s + 1)))
+        if self.file_bytes is not None:
+            wanted.append((resource.RLIMIT_FSIZE, (self.file_bytes, self.file_bytes)))
+        if self.data_bytes is not None:
+            wanted.append((resource.RLIMIT_DATA, (self.data_bytes, self.data_bytes)))
+        settings = []
+        for which, (soft, hard) in wanted:
+            allowed = current(which)[1]
+            if allowed != resource.RLIM_INFINITY:
+                hard = min(hard, allowed)
+                soft = min(soft, hard)
+            settings.append((which, (soft, hard)))
+        return settings
+
+    def preexec(self) -> Callable[[], None]:
+        """A ``preexec_fn`` that sets these limits in the child, between fork and exec.
+
+        preexec_fn is unsafe in a threaded program (and the fuzzer builds from
+        several threads) when the function needs a lock another thread held at
+        the fork. This one only calls setrlimit with values computed here,
+        before the fork: it takes no lock.
+        """
+        settings = self.settings()
+
+        def apply() -> None:
+            for which, value in settings:
+                resource.setrlimit(which, value)
+
+        return apply
+
+
+# --- run_argv ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -40,58 +433,9 @@ class ProcessResult:
         return self.exit_code == 0 and not self.timed_out
 
 
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _live_members(pgid: int) -> bool:
-    """Whether a process of group ``pgid`` is still alive (zombies are dead)."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # exited meanwhile
-        if int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            return True
-    return False
-
-
-def _kill_group_and_wait(pgid: int, limit_s: float = 2.0) -> None:
-    """SIGKILL the group and wait until none of it runs any more.
-
-    killpg only queues the signal: without waiting, a caller could see the
-    program's children still running (and still holding CPU) after run().
-    """
-    deadline = time.monotonic() + limit_s
-    while True:
-        _kill_group(pgid)
-        try:
-            os.killpg(pgid, 0)
-        except (ProcessLookupError, PermissionError):
-            return  # the common case: nothing left at all, one system call
-        # Members remain, perhaps only as zombies waiting for init to reap them.
-        if not _live_members(pgid) or time.monotonic() > deadline:
-            return
-        time.sleep(0.002)
-
-
-def _exited(pid: int) -> bool:
-    # WNOWAIT: look without reaping, so the pid (= the process group id) cannot
-    # be reused by another process before the group has been killed.
-    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-
-
-def _pidfd(pid: int) -> int | None:
-    # A pidfd becomes readable when the process exits: the select loop then
-    # wakes up for exit and output alike, without polling (Linux >= 5.3).
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
+# What is left in the pipes after the group is killed comes at once; anything
+# holding them longer escaped the group, and waiting for it helps nobody.
+_GROUP_DRAIN_S = 1.0
 
 
 def run_argv(
@@ -103,6 +447,7 @@ def run_argv(
     output_limit: int = OUTPUT_LIMIT,
     dump_signal: int | None = None,
     dump_grace_s: float = 2.0,
+    limits: RLimits | None = None,
 ) -> ProcessResult:
     """Run ``argv`` in a new process group; kill the whole group when done or on timeout.
 
@@ -112,10 +457,16 @@ def run_argv(
     everything in the group is killed (SIGKILL) when ``timeout_s`` runs out.
     With ``dump_signal`` (SIGQUIT: Go prints every goroutine's stack and exits,
     the JVM prints a thread dump), the process first gets that signal on
-    timeout and ``dump_grace_s`` to print, so the dump ends up in the output.
+    timeout and ``dump_grace_s`` to print, so the dump ends up in the output;
+    ``duration_s`` stops at the timeout all the same.
+
+    ``limits`` (:class:`RLimits`) are set in the child before it execs, so
+    they bind the program and everything it starts: no core dumps, and
+    optionally CPU seconds, file size and data size. Without them the child
+    inherits this process's limits.
     """
+    capture = OutputCapture(output_limit)  # no dump limit: a dump stays in its stream
     start = time.monotonic()
-    deadline = start + timeout_s
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -124,86 +475,32 @@ def run_argv(
         cwd=cwd,
         env=env,
         start_new_session=True,  # own session and process group: killpg reaches every child
+        preexec_fn=limits.preexec() if limits is not None else None,
     )
-    assert proc.stdout is not None and proc.stderr is not None
-    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
-    chunks = {out_fd: bytearray(), err_fd: bytearray()}
-    dropped = {out_fd: 0, err_fd: 0}
-    open_pipes = 2
-    exited = False
-    end: float | None = None  # when it exited, or when its time ran out
-    timed_out = False
-    pidfd = _pidfd(proc.pid)
-    selector = selectors.DefaultSelector()
-
-    def on_exit() -> None:
-        nonlocal exited, end, deadline
-        exited = True
-        now = time.monotonic()
-        end = end if end is not None else now
-        # The program is done; what it spawned into its group is not, and
-        # would hold the pipes open. Then drain what is left, briefly.
-        _kill_group(proc.pid)
-        deadline = min(deadline, now + 1.0)
-
+    group = ProcessGroup(proc.pid)
     try:
-        for fd in (out_fd, err_fd):
-            os.set_blocking(fd, False)
-            selector.register(fd, selectors.EVENT_READ, "pipe")
-        if pidfd is not None:
-            selector.register(pidfd, selectors.EVENT_READ, "exit")
-        while True:
-            if not exited and pidfd is None and _exited(proc.pid):
-                on_exit()
-            if exited and open_pipes == 0:
-                break
-            now = time.monotonic()
-            if now >= deadline:
-                if exited or timed_out:
-                    break  # done draining, or the dump's grace is over
-                timed_out = True
-                end = now
-                if dump_signal is None:
-                    break
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, dump_signal)
-                deadline = now + dump_grace_s
-                continue
-            wait = deadline - now if pidfd is not None else min(deadline - now, 0.05)
-            for key, _ in selector.select(timeout=wait):
-                if key.data == "exit":
-                    selector.unregister(key.fd)
-                    on_exit()
-                    continue
-                try:
-                    data = os.read(key.fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    selector.unregister(key.fd)
-                    open_pipes -= 1
-                    continue
-                room = max(0, output_limit - len(chunks[key.fd]))
-                chunks[key.fd] += data[:room]
-                dropped[key.fd] += len(data) - min(room, len(data))
+        outcome = supervise_process(
+            proc,
+            start=start,
+            timeout_s=timeout_s,
+            capture=capture,
+            send_signal=group.signal,
+            kill_all=group.kill,
+            dump_signal=dump_signal,
+            dump_grace_s=dump_grace_s,
+            drain_s=_GROUP_DRAIN_S,
+        )
     finally:
-        # Normal end, timeout or an exception here: nothing of the group survives.
-        _kill_group(proc.pid)
-        proc.wait()
-        _kill_group_and_wait(proc.pid)
-        selector.close()
-        if pidfd is not None:
-            os.close(pidfd)
-        proc.stdout.close()
-        proc.stderr.close()
-    code = proc.returncode
+        group.kill_and_wait()  # nothing of the group survives, whatever happened
+    code = outcome.returncode
+    assert code is not None
     return ProcessResult(
         exit_code=code if code >= 0 else None,
         signal=-code if code < 0 else None,
-        duration_s=(end if end is not None else time.monotonic()) - start,
-        stdout=chunks[out_fd].decode("utf-8", errors="replace"),
-        stderr=chunks[err_fd].decode("utf-8", errors="replace"),
-        timed_out=timed_out,
-        stdout_truncated=dropped[out_fd] > 0,
-        stderr_truncated=dropped[err_fd] > 0,
+        duration_s=(outcome.end if outcome.timeout_at is None else outcome.timeout_at) - start,
+        stdout=capture.text("stdout"),
+        stderr=capture.text("stderr"),
+        timed_out=outcome.timed_out,
+        stdout_truncated=capture.truncated("stdout"),
+        stderr_truncated=capture.truncated("stderr"),
     )

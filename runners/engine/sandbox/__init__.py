@@ -18,9 +18,9 @@ in :mod:`.base`.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
+from runners import config
 from runners.engine.sandbox.base import (
     DEFAULT_ENV,
     Bind,
@@ -59,7 +59,7 @@ def get_sandbox(name: str | None = None, **options: Any) -> Sandbox:
     Raises :class:`SandboxUnavailable` when the backend cannot work here (never
     falls back to another one), ValueError for an unknown name.
     """
-    chosen = name or os.environ.get("CHANFUZZ_SANDBOX") or DEFAULT_BACKEND
+    chosen = name or config.sandbox_backend(DEFAULT_BACKEND)
     if chosen == "local":
         from runners.engine.sandbox.local import LocalSandbox
 

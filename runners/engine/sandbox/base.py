@@ -3,16 +3,15 @@
 This module owns the *contract* between the code that runs generated programs
 and the backends that contain them (``local``: bubblewrap; ``docker``: a
 container engine; ``none``: a plain subprocess, for debugging only). It holds
-no backend logic except the bounded output capture, which every backend shares
-so that "what is captured, what is dropped, what counts as the dump" means the
-same everywhere.
+no backend logic: watching a run (output capture, timeout, dump, kill) is
+``runners.engine.supervisor``'s, shared with builds, so that "what is captured,
+what is dropped, what counts as the dump" means the same everywhere.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -188,50 +187,3 @@ class Sandbox(Protocol):
 def program_env(env: Mapping[str, str] | None) -> dict[str, str]:
     """The environment a program gets: :data:`DEFAULT_ENV` overlaid with ``env``."""
     return {**DEFAULT_ENV, **(env or {})}
-
-
-class OutputCapture:
-    """Bounded capture of a program's stdout and stderr, shared by all backends.
-
-    Keeps the first ``limit`` bytes of each stream and counts the rest, so the
-    program is never blocked by a full pipe and the caller never by a flood.
-    After :meth:`start_dump`, everything from either stream goes to the dump
-    (up to ``dump_limit`` bytes). Thread-safe, so a backend may feed it from a
-    reader thread.
-    """
-
-    def __init__(self, limit: int, dump_limit: int) -> None:
-        self._limit = limit
-        self._dump_limit = dump_limit
-        self._buffers = {"stdout": bytearray(), "stderr": bytearray()}
-        self._dropped = {"stdout": 0, "stderr": 0}
-        self._dump: bytearray | None = None
-        self._lock = threading.Lock()
-
-    def feed(self, stream: str, data: bytes) -> None:
-        with self._lock:
-            if self._dump is not None:
-                room = max(0, self._dump_limit - len(self._dump))
-                self._dump += data[:room]
-                return
-            buf = self._buffers[stream]
-            room = max(0, self._limit - len(buf))
-            buf += data[:room]
-            self._dropped[stream] += max(0, len(data) - room)
-
-    def start_dump(self) -> None:
-        with self._lock:
-            if self._dump is None:
-                self._dump = bytearray()
-
-    def text(self, stream: str) -> str:
-        with self._lock:
-            return self._buffers[stream].decode("utf-8", errors="replace")
-
-    def truncated(self, stream: str) -> bool:
-        with self._lock:
-            return self._dropped[stream] > 0
-
-    def dump_text(self) -> str | None:
-        with self._lock:
-            return None if self._dump is None else self._dump.decode("utf-8", errors="replace")

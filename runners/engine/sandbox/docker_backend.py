@@ -43,17 +43,17 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from runners.engine.sandbox._process import supervise
+from runners import config
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
-    OutputCapture,
     SandboxError,
     SandboxResult,
     SandboxUnavailable,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status
+from runners.engine.supervisor import OutputCapture, Supervised, supervise
 
 LABEL = "chanfuzz"
 RUN_LABEL = "chanfuzz.run"
@@ -66,7 +66,7 @@ DEFAULT_IMAGE_PREFIX = "localhost/chanfuzz-"
 def image_for(language: str) -> str:
     """The runtime image for ``language``: ``$CHANFUZZ_DOCKER_IMAGE_PREFIX<language>``
     (default ``localhost/chanfuzz-go`` etc., what ``scripts/install_sandbox.sh`` builds)."""
-    prefix = os.environ.get("CHANFUZZ_DOCKER_IMAGE_PREFIX", DEFAULT_IMAGE_PREFIX)
+    prefix = config.docker_image_prefix(DEFAULT_IMAGE_PREFIX)
     return f"{prefix}{language}"
 
 
@@ -78,9 +78,8 @@ def engine_url() -> str | None:
     """Which engine to talk to: ``$CHANFUZZ_DOCKER_HOST``, else ``$DOCKER_HOST``,
     else Docker's socket, else the podman service ``scripts/install_sandbox.sh``
     starts -- whichever is set or exists first; None if none does."""
-    for configured in (os.environ.get("CHANFUZZ_DOCKER_HOST"), os.environ.get("DOCKER_HOST")):
-        if configured:
-            return configured
+    for configured in config.docker_hosts():
+        return configured
     for socket_path in (DOCKER_SOCKET, PODMAN_SOCKET):
         if os.path.exists(socket_path):
             return f"unix://{socket_path}"
@@ -137,7 +136,7 @@ class DockerSandbox:
         client: Any = None,
         nproc: int = 8192,
     ) -> None:
-        self.image = image or os.environ.get("CHANFUZZ_DOCKER_IMAGE") or image_for("go")
+        self.image = image or config.docker_image() or image_for("go")
         self._client = client if client is not None else connect(base_url)
         ensure_helper()  # fail now, not at the first run, if it cannot be built
         self._nproc = nproc
@@ -175,157 +174,94 @@ class DockerSandbox:
         limits: Limits | None = None,
         dump_signal: int | None = None,
     ) -> SandboxResult:
-        from docker.types import Mount
-
         if not argv:
             raise ValueError("empty argv")
         limits = limits or Limits()
         for bind in binds:
             bind.check()
-        run_id = uuid.uuid4().hex
-        # The program's stdout/stderr and the helper's status line come out
-        # through FIFOs bind-mounted one by one (a FIFO holds no data, so the
-        # program cannot fill the host's disk through them). Reading them
-        # directly is bounded and ~100 ms cheaper per run than `attach`.
-        io_dir = tempfile.mkdtemp(prefix="chanfuzz-io-")
-        fifos = {name: os.path.join(io_dir, name) for name in ("stdout", "stderr", "status")}
-        fds: dict[str, int] = {}
-        container: Any = None
-        waiter: threading.Thread | None = None
-        exit_r, exit_w = os.pipe2(os.O_CLOEXEC)
-        ended = threading.Event()
-        # Guards the fds against a waiter thread that outlives the run (an
-        # engine slow to answer): once `closed`, it must not touch them.
-        fd_lock = threading.Lock()
-        closed = False
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
+        run = _ContainerRun(uuid.uuid4().hex)
         try:
-            for name, path in fifos.items():
-                os.mkfifo(path)
-                os.chmod(path, 0o666)  # writable by the container's uid 65534
-                fds[name] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-            mounts = [
-                Mount(HELPER_PATH, str(ensure_helper()), type="bind", read_only=True),
-                *(
-                    Mount(f"/.chanfuzz-{name}", path, type="bind", read_only=False)
-                    for name, path in fifos.items()
-                ),
-                *(
-                    Mount(b.dest, os.path.realpath(b.source), type="bind", read_only=not b.writable)
-                    for b in binds
-                ),
-            ]
-            try:
-                container = self._client.containers.create(
-                    self.image,
-                    command=list(argv),
-                    entrypoint=[
-                        HELPER_PATH,
-                        "--stdout",
-                        "/.chanfuzz-stdout",
-                        "--stderr",
-                        "/.chanfuzz-stderr",
-                        "--status-file",
-                        "/.chanfuzz-status",
-                        "--",
-                    ],  # fmt: skip
-                    environment=program_env(env),
-                    working_dir=workdir,
-                    user=NOBODY,
-                    network_mode="none",
-                    ipc_mode="none",
-                    read_only=True,
-                    tmpfs={
-                        "/tmp": f"rw,nosuid,nodev,size={limits.tmp_bytes},mode=1777",
-                        "/var/tmp": "ro,nosuid,nodev,size=4k",
-                    },
-                    mounts=mounts,
-                    mem_limit=limits.memory_bytes,
-                    memswap_limit=limits.memory_bytes,  # no swap on top
-                    pids_limit=limits.max_procs,
-                    nano_cpus=int(limits.cpus * 1e9),
-                    cap_drop=["ALL"],
-                    security_opt=["no-new-privileges"],
-                    ulimits=self._ulimits(limits),
-                    labels={LABEL: "1", RUN_LABEL: run_id, CREATED_LABEL: str(int(time.time()))},
-                    log_config={"type": "none"},
-                    stdin_open=False,
-                    tty=False,
-                )
-            except Exception as exc:
-                raise SandboxError(f"cannot create a container from {self.image}: {exc}") from exc
-
-            def wait_for_exit() -> None:
-                # container.wait() blocks in the engine; the SDK's timeout only
-                # ends the HTTP request, so wait in rounds until it returns.
-                import requests
-
-                try:
-                    while True:
-                        try:
-                            container.wait(timeout=60)
-                            break
-                        except requests.exceptions.ReadTimeout:
-                            continue
-                except Exception:  # the engine went away: nothing left to wait for
-                    pass
-                finally:
-                    with fd_lock:
-                        if not closed:
-                            # Make sure every FIFO reports EOF, also those the
-                            # helper never opened (killed early, never started).
-                            for path in fifos.values():
-                                with contextlib.suppress(OSError):
-                                    os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-                            ended.set()
-                            os.write(exit_w, b"x")
-
-            def send(sig: int) -> None:
-                with contextlib.suppress(Exception):  # it may just have exited
-                    container.kill(signal=int(sig))
-
-            def kill_all() -> None:
-                if not ended.is_set():
-                    send(signal.SIGKILL)
-
-            try:
-                container.start()
-            except Exception as exc:
-                raise SandboxError(f"cannot start a container from {self.image}: {exc}") from exc
-            # The clock starts once the engine says the program runs: its own
-            # latency (tens to hundreds of ms on a busy machine) is not the
-            # program's time.
-            start = time.monotonic()
-            waiter = threading.Thread(target=wait_for_exit, name=f"chanfuzz-wait-{run_id[:8]}")
-            waiter.daemon = True
-            waiter.start()
-            outcome = supervise(
-                start=start,
-                streams={fds["stdout"]: "stdout", fds["stderr"]: "stderr"},
-                exit_fd=exit_r,
-                exited=ended.is_set,
-                capture=capture,
-                limits=limits,
-                dump_signal=dump_signal,
-                send_signal=send,
-                kill_all=kill_all,
-                aux_fds=(fds["status"],),
-                # The helper, PID 1, holds both FIFOs until it exits.
-                ended_by_streams_eof=True,
-            )
+            run.open_fifos()
+            run.container = self._create(run, argv, binds, workdir, env, limits)
+            start = run.start(self.image)
+            outcome = run.supervise(start, capture, limits, dump_signal)
         finally:
-            if container is not None:
-                with contextlib.suppress(Exception):
-                    container.remove(force=True, v=True)
-            if waiter is not None:
-                waiter.join(timeout=10)
-            with fd_lock:
-                closed = True
-                for fd in (*fds.values(), exit_r, exit_w):
-                    os.close(fd)
-            shutil.rmtree(io_dir, ignore_errors=True)
+            run.close()
+        return self._result(argv, run.status(outcome), outcome, start, capture)
 
-        status = outcome.aux[fds["status"]].decode(errors="replace")
+    def _create(
+        self,
+        run: _ContainerRun,
+        argv: Sequence[str],
+        binds: Sequence[Bind],
+        workdir: str,
+        env: Mapping[str, str] | None,
+        limits: Limits,
+    ) -> Any:
+        """The run's container, created (not started) with every limit in place."""
+        from docker.types import Mount
+
+        mounts = [
+            Mount(HELPER_PATH, str(ensure_helper()), type="bind", read_only=True),
+            *(
+                Mount(f"/.chanfuzz-{name}", path, type="bind", read_only=False)
+                for name, path in run.fifos.items()
+            ),
+            *(
+                Mount(b.dest, os.path.realpath(b.source), type="bind", read_only=not b.writable)
+                for b in binds
+            ),
+        ]
+        try:
+            return self._client.containers.create(
+                self.image,
+                command=list(argv),
+                entrypoint=[
+                    HELPER_PATH,
+                    "--stdout",
+                    "/.chanfuzz-stdout",
+                    "--stderr",
+                    "/.chanfuzz-stderr",
+                    "--status-file",
+                    "/.chanfuzz-status",
+                    "--",
+                ],  # fmt: skip
+                environment=program_env(env),
+                working_dir=workdir,
+                user=NOBODY,
+                network_mode="none",
+                ipc_mode="none",
+                read_only=True,
+                tmpfs={
+                    "/tmp": f"rw,nosuid,nodev,size={limits.tmp_bytes},mode=1777",
+                    "/var/tmp": "ro,nosuid,nodev,size=4k",
+                },
+                mounts=mounts,
+                mem_limit=limits.memory_bytes,
+                memswap_limit=limits.memory_bytes,  # no swap on top
+                pids_limit=limits.max_procs,
+                nano_cpus=int(limits.cpus * 1e9),
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                ulimits=self._ulimits(limits),
+                labels={LABEL: "1", RUN_LABEL: run.run_id, CREATED_LABEL: str(int(time.time()))},
+                log_config={"type": "none"},
+                stdin_open=False,
+                tty=False,
+            )
+        except Exception as exc:
+            raise SandboxError(f"cannot create a container from {self.image}: {exc}") from exc
+
+    def _result(
+        self,
+        argv: Sequence[str],
+        status: str,
+        outcome: Supervised,
+        start: float,
+        capture: OutputCapture,
+    ) -> SandboxResult:
+        """The run's result from the helper's status line, or why there is none."""
         exit_code, sig, exec_error = parse_status(status)
         if exec_error is not None:
             raise SandboxError(f"cannot start {argv[0]!r} in the container: {exec_error}")
@@ -346,6 +282,124 @@ class DockerSandbox:
             dump=capture.dump_text(),
             backend=self.name,
         )
+
+
+class _ContainerRun:
+    """One run's FIFOs, container and exit waiter, and how to end and remove them.
+
+    The program's stdout/stderr and the helper's status line come out through
+    FIFOs bind-mounted one by one (a FIFO holds no data, so the program cannot
+    fill the host's disk through them). Reading them directly is bounded and
+    ~100 ms cheaper per run than `attach`. A waiter thread blocks in the
+    engine's ``wait`` and tells the supervisor's loop through a pipe.
+    """
+
+    def __init__(self, run_id: str) -> None:
+        self.run_id = run_id
+        self.io_dir = tempfile.mkdtemp(prefix="chanfuzz-io-")
+        self.fifos = {
+            name: os.path.join(self.io_dir, name) for name in ("stdout", "stderr", "status")
+        }
+        self.fds: dict[str, int] = {}
+        self.container: Any = None
+        self._waiter: threading.Thread | None = None
+        self._exit_r, self._exit_w = os.pipe2(os.O_CLOEXEC)
+        self._ended = threading.Event()
+        # Guards the fds against a waiter thread that outlives the run (an
+        # engine slow to answer): once `_closed`, it must not touch them.
+        self._fd_lock = threading.Lock()
+        self._closed = False
+
+    def open_fifos(self) -> None:
+        for name, path in self.fifos.items():
+            os.mkfifo(path)
+            os.chmod(path, 0o666)  # writable by the container's uid 65534
+            self.fds[name] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+
+    def start(self, image: str) -> float:
+        """Start the container and its waiter; returns when the program's clock starts."""
+        try:
+            self.container.start()
+        except Exception as exc:
+            raise SandboxError(f"cannot start a container from {image}: {exc}") from exc
+        # The clock starts once the engine says the program runs: its own
+        # latency (tens to hundreds of ms on a busy machine) is not the
+        # program's time.
+        start = time.monotonic()
+        self._waiter = threading.Thread(
+            target=self._wait_for_exit, name=f"chanfuzz-wait-{self.run_id[:8]}", daemon=True
+        )
+        self._waiter.start()
+        return start
+
+    def supervise(
+        self, start: float, capture: OutputCapture, limits: Limits, dump_signal: int | None
+    ) -> Supervised:
+        return supervise(
+            start=start,
+            timeout_s=limits.timeout_s,
+            streams={self.fds["stdout"]: "stdout", self.fds["stderr"]: "stderr"},
+            capture=capture,
+            exited=self._ended.is_set,
+            send_signal=self.send_signal,
+            kill_all=self.kill_all,
+            exit_fd=self._exit_r,
+            dump_signal=dump_signal,
+            dump_grace_s=limits.dump_grace_s,
+            aux_fds=(self.fds["status"],),
+            # The helper, PID 1, holds both FIFOs until it exits.
+            ended_by_streams_eof=True,
+        )
+
+    def status(self, outcome: Supervised) -> str:
+        """The helper's status line, as read by :meth:`supervise`."""
+        return outcome.aux[self.fds["status"]].decode(errors="replace")
+
+    def send_signal(self, sig: int) -> None:
+        with contextlib.suppress(Exception):  # it may just have exited
+            self.container.kill(signal=int(sig))
+
+    def kill_all(self) -> None:
+        if not self._ended.is_set():
+            self.send_signal(signal.SIGKILL)
+
+    def _wait_for_exit(self) -> None:
+        # container.wait() blocks in the engine; the SDK's timeout only ends
+        # the HTTP request, so wait in rounds until it returns.
+        import requests
+
+        try:
+            while True:
+                try:
+                    self.container.wait(timeout=60)
+                    break
+                except requests.exceptions.ReadTimeout:
+                    continue
+        except Exception:  # the engine went away: nothing left to wait for
+            pass
+        finally:
+            with self._fd_lock:
+                if not self._closed:
+                    # Make sure every FIFO reports EOF, also those the helper
+                    # never opened (killed early, never started).
+                    for path in self.fifos.values():
+                        with contextlib.suppress(OSError):
+                            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                    self._ended.set()
+                    os.write(self._exit_w, b"x")
+
+    def close(self) -> None:
+        """Remove the container (killing what is left of it), then free the FIFOs."""
+        if self.container is not None:
+            with contextlib.suppress(Exception):
+                self.container.remove(force=True, v=True)
+        if self._waiter is not None:
+            self._waiter.join(timeout=10)
+        with self._fd_lock:
+            self._closed = True
+            for fd in (*self.fds.values(), self._exit_r, self._exit_w):
+                os.close(fd)
+        shutil.rmtree(self.io_dir, ignore_errors=True)
 
 
 def sweep_strays(older_than_s: float = 3600.0, *, client: Any = None) -> list[str]:

@@ -19,6 +19,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from runners import config
 from runners.engine.sandbox.base import Limits, SandboxUnavailable
 
 SOURCE = Path(__file__).resolve().with_name("init.c")
@@ -29,8 +30,7 @@ _lock = threading.Lock()
 
 def var_dir() -> Path:
     """``$CHANFUZZ_VAR_DIR``, by default ``<repo>/var`` (as in the Django settings)."""
-    configured = os.environ.get("CHANFUZZ_VAR_DIR")
-    return Path(configured) if configured else REPO_ROOT / "var"
+    return config.var_dir()
 
 
 _digests: dict[int, str] = {}  # init.c's mtime -> its hash: every run asks

@@ -37,17 +37,16 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
-from runners.engine.sandbox._process import supervise_popen
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
-    OutputCapture,
     SandboxError,
     SandboxResult,
     SandboxUnavailable,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.supervisor import OutputCapture, process_exited, supervise_process
 
 NOBODY = 65534
 HELPER_PATH = "/.chanfuzz-init"  # where the helper appears inside the sandbox
@@ -221,14 +220,15 @@ class LocalSandbox:
                 os.close(fd)
         helper = _HelperHandle(proc)
         try:
-            outcome = supervise_popen(
+            outcome = supervise_process(
                 proc,
                 start=start,
+                timeout_s=limits.timeout_s,
                 capture=capture,
-                limits=limits,
-                dump_signal=dump_signal,
                 send_signal=helper.signal,
                 kill_all=helper.kill_all,
+                dump_signal=dump_signal,
+                dump_grace_s=limits.dump_grace_s,
                 aux_fds=(status_r,),
             )
         finally:
@@ -276,7 +276,7 @@ class _HelperHandle:
         self._looked = True
         with contextlib.suppress(OSError, ValueError):
             children = _children(self._proc.pid)
-            if len(children) == 1 and self._proc.poll() is None:
+            if len(children) == 1 and not process_exited(self._proc.pid):
                 # pidfd first, then check it is still bwrap's child: no pid reuse.
                 fd = os.pidfd_open(children[0])
                 if _children(self._proc.pid) == children:
@@ -297,7 +297,7 @@ class _HelperHandle:
         # the helper too if it was not found). Once bwrap has exited there is
         # no helper to look for: bwrap outlives it, and the kernel empties a
         # PID namespace before its PID 1 is gone.
-        if self._proc.poll() is None:
+        if not process_exited(self._proc.pid):
             self.signal(signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, signal.SIGKILL)

@@ -12,24 +12,21 @@ are the same path). Use it to tell a sandbox problem from a program problem.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import subprocess
 import time
 import warnings
 from collections.abc import Mapping, Sequence
 
-from runners.engine.sandbox._process import supervise_popen
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
-    OutputCapture,
     SandboxError,
     SandboxResult,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.supervisor import OutputCapture, ProcessGroup, supervise_process
 
 
 class UnsandboxedRunner:
@@ -86,27 +83,23 @@ class UnsandboxedRunner:
         finally:
             os.close(status_w)
 
-        def send(sig: int) -> None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(sig)  # the helper relays it to the program
-
-        def kill_all() -> None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-
+        # The helper leads the group: it relays the dump signal to the program.
+        group = ProcessGroup(proc.pid)
         try:
-            outcome = supervise_popen(
+            outcome = supervise_process(
                 proc,
                 start=start,
+                timeout_s=limits.timeout_s,
                 capture=capture,
-                limits=limits,
+                send_signal=group.signal,
+                kill_all=group.kill,
                 dump_signal=dump_signal,
-                send_signal=send,
-                kill_all=kill_all,
+                dump_grace_s=limits.dump_grace_s,
                 aux_fds=(status_r,),
             )
         finally:
             os.close(status_r)
+            group.kill_and_wait()
         exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
         if exec_error is not None:
             raise SandboxError(f"cannot start {argv[0]!r}: {exec_error}")

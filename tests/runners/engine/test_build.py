@@ -1,12 +1,14 @@
-"""Building and running: cache keys and process handling (fast), and real
-compiles and runs of hand-written programs in every language (slow)."""
+"""Building and running: cache keys and running artifacts (fast), and real
+compiles and runs of hand-written programs in every language (slow).
+
+How a process is supervised (timeouts, group kill, output bounds, rlimits) is
+tested in test_supervisor.py."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -19,13 +21,14 @@ from runners.engine.build import (
     build,
     run,
 )
-from runners.engine.supervisor import OUTPUT_LIMIT, run_argv
+from runners.engine.supervisor import run_argv
 from runners.engine.toolchains import Toolchain, installed_toolchains
 from runners.targets import runnable_names
 from runners.targets.go import _go_language_version
 from runners.targets.kotlin import _kotlin_plan
 from tests.runners import programs
 from tests.runners.conftest import LANGUAGES, require_toolchain
+from tests.runners.engine.processes import alive, group_members
 
 GO = Toolchain(
     language="go",
@@ -35,30 +38,6 @@ GO = Toolchain(
     home=Path("/usr/local/go"),
     executable=Path("/usr/local/go/bin/go"),
 )
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie has finished: not alive)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    state = stat.rsplit(")", 1)[1].split()[0]
-    return state not in ("Z", "X")
-
-
-def group_members(pgid: int) -> list[int]:
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
-            members.append(int(entry.name))
-    return members
 
 
 # --- fast: keys and output bounds ----------------------------------------------------
@@ -103,62 +82,7 @@ def test_artifact_argv_appends_arguments() -> None:
     assert artifact.argv(3, "y") == ["/x/prog", "3", "y"]
 
 
-# --- fast: running processes ---------------------------------------------------------
-
-
-def test_run_reports_exit_code_and_output() -> None:
-    result = run_argv(["sh", "-c", "echo out; echo err >&2; exit 3"], 10)
-    assert (result.exit_code, result.signal, result.timed_out) == (3, None, False)
-    assert (result.stdout, result.stderr) == ("out\n", "err\n")
-    assert not result.ok
-
-
-def test_run_reports_a_fatal_signal() -> None:
-    result = run_argv(["sh", "-c", "kill -SEGV $$"], 10)
-    assert (result.exit_code, result.signal, result.timed_out) == (None, signal.SIGSEGV, False)
-
-
-def test_run_bounds_output_and_keeps_draining() -> None:
-    # 1 MB on stdout: the process must not block on a full pipe.
-    result = run_argv(["sh", "-c", "head -c 1000000 /dev/zero | tr '\\0' x; echo done >&2"], 10)
-    assert result.exit_code == 0
-    assert len(result.stdout) == OUTPUT_LIMIT
-    assert result.stdout_truncated and not result.stderr_truncated
-    assert result.stderr == "done\n"
-
-
-def test_timeout_kills_the_whole_process_group() -> None:
-    start = time.monotonic()
-    result = run_argv(["sh", "-c", "sleep 300 & echo $$ $!; sleep 300"], 1.0)
-    assert time.monotonic() - start < 5
-    assert result.timed_out and result.signal == signal.SIGKILL
-    assert 1.0 <= result.duration_s < 3
-    shell, child = map(int, result.stdout.split())
-    assert not alive(shell) and not alive(child)
-    assert group_members(shell) == []
-
-
-def test_leftovers_are_killed_when_the_program_exits() -> None:
-    # The background sleep keeps no pipe open (redirected) and would outlive sh.
-    result = run_argv(["sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $$ $!"], 10)
-    assert result.ok and result.duration_s < 5
-    shell, child = map(int, result.stdout.split())
-    assert not alive(child)
-    assert group_members(shell) == []
-
-
-def test_a_process_that_closes_its_output_is_still_waited_for() -> None:
-    result = run_argv(["sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"], 10)
-    assert result.exit_code == 4 and not result.timed_out
-    assert result.duration_s >= 0.3
-
-
-def test_dump_signal_gives_the_program_a_chance_to_print() -> None:
-    script = 'trap "echo dump; exit 2" QUIT; while :; do sleep 0.01; done'
-    result = run_argv(["sh", "-c", script], 0.5, dump_signal=signal.SIGQUIT, dump_grace_s=5)
-    assert result.timed_out
-    assert result.exit_code == 2 and result.stdout == "dump\n"
-    assert result.duration_s < 2  # the timeout's time, not the grace's
+# --- fast: running artifacts ----------------------------------------------------------
 
 
 def test_run_wraps_the_argv() -> None:

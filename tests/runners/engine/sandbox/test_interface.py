@@ -1,4 +1,4 @@
-"""The backend-independent parts: limits, binds, output capture, status lines,
+"""The backend-independent parts: limits, binds, status lines,
 backend selection, and the unsafe ``none`` backend on well-behaved programs
 only (it contains nothing, so no hostile program is ever run with it)."""
 
@@ -20,7 +20,7 @@ from runners.engine.sandbox import (
     SandboxUnavailable,
     get_sandbox,
 )
-from runners.engine.sandbox.base import DEFAULT_ENV, OutputCapture, Sandbox, program_env
+from runners.engine.sandbox.base import DEFAULT_ENV, Sandbox, program_env
 from runners.engine.sandbox.helper import ensure_helper, helper_path, parse_status
 from runners.engine.sandbox.unsafe import UnsandboxedRunner
 
@@ -90,35 +90,6 @@ def test_program_env_overlays_defaults() -> None:
     env = program_env({"HOME": "/work", "X": "1"})
     assert env["HOME"] == "/work" and env["X"] == "1"
     assert env["PATH"] == DEFAULT_ENV["PATH"]
-
-
-# --- output capture ---------------------------------------------------------------
-
-
-def test_capture_keeps_the_head_and_flags_truncation() -> None:
-    capture = OutputCapture(limit=5, dump_limit=100)
-    capture.feed("stdout", b"abc")
-    capture.feed("stdout", b"defgh")
-    capture.feed("stderr", b"12345")
-    assert capture.text("stdout") == "abcde" and capture.truncated("stdout")
-    assert capture.text("stderr") == "12345" and not capture.truncated("stderr")
-    assert capture.dump_text() is None
-
-
-def test_capture_sends_everything_after_the_dump_signal_to_the_dump() -> None:
-    capture = OutputCapture(limit=100, dump_limit=6)
-    capture.feed("stdout", b"before\n")
-    capture.start_dump()
-    capture.feed("stderr", b"goro")
-    capture.feed("stdout", b"utine")
-    assert capture.text("stdout") == "before\n" and capture.text("stderr") == ""
-    assert capture.dump_text() == "gorout"
-
-
-def test_capture_decodes_invalid_utf8_with_replacement() -> None:
-    capture = OutputCapture(limit=10, dump_limit=10)
-    capture.feed("stdout", b"a\xffb")
-    assert capture.text("stdout") == "a\ufffdb"
 
 
 # --- the helper's status line ----------------------------------------------------
