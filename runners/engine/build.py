@@ -9,7 +9,9 @@ This module owns turning one source text into something runnable and running it:
   toolchain, its version, the flags and the source, so building the same source
   again costs one directory lookup.
 - :func:`run` runs an artifact through the process supervisor
-  (:mod:`runners.engine.supervisor`); a ``wrap`` function lets a sandbox prefix the argv.
+  (:mod:`runners.engine.supervisor`), which also runs every compile (timeout,
+  process-group kill, bounded output, rlimits: ``COMPILE_LIMITS``); a ``wrap``
+  function lets a sandbox prefix the argv.
 
 How each language compiles (the source file's name, the compiler's argv and
 environment, what the build keeps and how it starts) is its target's business:
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runners import config
-from runners.engine.supervisor import ProcessResult, run_argv
+from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
 from runners.targets.base import Toolchain
 
@@ -41,6 +43,11 @@ BUILDER_VERSION = "1"
 
 COMPILE_OUTPUT_LIMIT = 16 * 1024  # bytes of compiler output kept in a CompileError
 COMPILE_TIMEOUT_S = 600.0
+# A compiler works on generated code: no core dumps (RLimits always), and no file
+# larger than any product or cache entry of ours could be (a runaway write ends
+# with SIGXFSZ instead of filling the disk). CPU and memory stay as inherited:
+# the wall-clock timeout bounds a compile, and kotlinc needs its heap.
+COMPILE_LIMITS = RLimits(file_bytes=1 << 30)
 
 
 class CompileError(Exception):
@@ -195,7 +202,12 @@ def build(
     elif plan.product.exists():
         plan.product.unlink()
     result = run_argv(
-        plan.argv, timeout_s, env=plan.env, cwd=plan.cwd, output_limit=4 * COMPILE_OUTPUT_LIMIT
+        plan.argv,
+        timeout_s,
+        env=plan.env,
+        cwd=plan.cwd,
+        output_limit=4 * COMPILE_OUTPUT_LIMIT,
+        limits=COMPILE_LIMITS,
     )
     output = _bounded((result.stdout + result.stderr).strip())
     if not result.ok or not plan.product.exists():
