@@ -17,6 +17,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from generator.capabilities import Capabilities
+from generator.settings import RULE_TITLES
 from runners.engine.verdicts import Outcome
 
 # Output kept per execution: enough for a traceback or a goroutine dump, not a
@@ -48,6 +50,9 @@ class Campaign(models.Model):
     # "A"…"F" (SPEC §7), "custom" when weights were given, "fixed" for fixed programs.
     heuristic = models.CharField(max_length=20)
     settings = models.JSONField(help_text="GeneratorSettings.as_dict()")
+    # What every target of the campaign can express (generator.capabilities):
+    # programs are generated for it. Empty means every capability.
+    capabilities = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(help_text="program i has seed `seed + i`")
     program_count = models.PositiveIntegerField()
     timeout_s = models.FloatField()
@@ -70,6 +75,17 @@ class Campaign(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    def generation_capabilities(self) -> Capabilities:
+        """What every target of the campaign can express: what its programs use."""
+        return Capabilities.from_dict(self.capabilities)
+
+    def rules_off(self) -> list[str]:
+        """The rules its settings weigh that its targets cannot express (never fired)."""
+        if self.fixed_programs:
+            return []
+        off = self.generation_capabilities().rules_off()
+        return [RULE_TITLES[r] for r in off if self.settings.get(r)]
 
 
 class CampaignTarget(models.Model):
@@ -104,6 +120,8 @@ class Program(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices)
     seed = models.BigIntegerField()
     settings = models.JSONField(null=True, blank=True)
+    # The capabilities it was generated for (with seed and settings, they make it).
+    capabilities = models.JSONField(default=dict, blank=True)
     generator_version = models.CharField(max_length=20)
     # The seed to render this program with, derived from the id, so the sources
     # shown on its page are the same every time.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from generator import effects as effects_mod
 from generator import lambda_chan
+from generator.capabilities import FULL, Capabilities
 from generator.pipeline import GENERATOR_VERSION, generate_program
 from generator.settings import GeneratorSettings
 from generator.synthesis import synthesize
@@ -47,6 +48,7 @@ class BuiltProgram:
     settings: dict[str, int] | None
     version: str
     fired: tuple[str, ...] = ()  # the rules that built it, for generated programs
+    capabilities: Capabilities = FULL  # what it was generated to be expressible in
 
     @functools.cached_property
     def lambda_text(self) -> str:
@@ -58,10 +60,19 @@ class BuiltProgram:
         return program_id(self.lambda_text)
 
 
-def build_generated(seed: int, settings: GeneratorSettings) -> BuiltProgram:
-    g = generate_program(seed, settings)
+def build_generated(
+    seed: int, settings: GeneratorSettings, capabilities: Capabilities = FULL
+) -> BuiltProgram:
+    g = generate_program(seed, settings, capabilities)
     return BuiltProgram(
-        g.effect, g.program, Program.Source.GENERATED, seed, settings.as_dict(), g.version, g.fired
+        g.effect,
+        g.program,
+        Program.Source.GENERATED,
+        seed,
+        settings.as_dict(),
+        g.version,
+        g.fired,
+        capabilities,
     )
 
 
@@ -80,7 +91,11 @@ def campaign_program(campaign: Campaign, index: int) -> BuiltProgram:
     if campaign.fixed_programs:
         spec = campaign.fixed_programs[index]
         return build_from_effect(spec["effect"], spec["seed"])
-    return build_generated(campaign.seed + index, GeneratorSettings(**campaign.settings))
+    return build_generated(
+        campaign.seed + index,
+        GeneratorSettings(**campaign.settings),
+        Capabilities.from_dict(campaign.capabilities),
+    )
 
 
 def program_object(program: Program) -> lambda_chan.Program:
@@ -92,7 +107,11 @@ def program_object(program: Program) -> lambda_chan.Program:
     if program.source == Program.Source.EFFECT:
         built = build_from_effect(program.effect_text, program.seed)
     else:
-        built = build_generated(program.seed, GeneratorSettings(**program.settings))
+        built = build_generated(
+            program.seed,
+            GeneratorSettings(**program.settings),
+            Capabilities.from_dict(program.capabilities),
+        )
     if built.id != program.id:
         raise ValueError(
             f"program {program.id} was made by generator version {program.generator_version}; "
@@ -114,6 +133,7 @@ def store_program(built: BuiltProgram) -> Program:
             "source": built.source,
             "seed": built.seed,
             "settings": built.settings,
+            "capabilities": {} if built.capabilities == FULL else built.capabilities.as_dict(),
             "generator_version": built.version,
             "render_seed": render_seed_for(pid),
         },

@@ -32,6 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from generator import effects as effects_mod
+from generator.capabilities import FULL, Capabilities, InexpressibleSettings
 from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
@@ -59,7 +60,7 @@ from runners.campaigns.queueing import (
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
-from runners.targets import runnable_names
+from runners.targets import runnable_names, shared_capabilities
 
 MAX_COUNT = 1_000_000
 MAX_CHUNK_SIZE = 1_000
@@ -261,6 +262,14 @@ def _create(
         if any(t.id == toolchain.id for _, _, t in resolved):
             raise ValueError(f"target {toolchain.id} is given twice")
         resolved.append((language, version or "", toolchain))
+    # Programs are generated for what every target can express: none is refused.
+    capabilities = shared_capabilities([language for language, _, _ in resolved])
+    if not fixed_programs:
+        try:
+            capabilities.restrict(settings)
+        except InexpressibleSettings as exc:
+            languages = ", ".join(language for language, _, _ in resolved)
+            raise ValueError(f"for {languages}: {exc}") from None
     from redis.exceptions import RedisError
 
     campaign: Campaign | None = None
@@ -270,7 +279,7 @@ def _create(
                 name=name, heuristic=heuristic, settings=settings, count=count,
                 timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
                 triage_retries=triage_retries, fixed_programs=fixed_programs, sandbox=sandbox,
-                resolved=resolved, enqueue=enqueue,
+                resolved=resolved, enqueue=enqueue, capabilities=capabilities,
             )  # fmt: skip
     except RedisError as exc:
         # Raised by an on_commit enqueue: the rows are committed by then.
@@ -295,8 +304,10 @@ def _insert_rows(
     sandbox: str,
     resolved: list[tuple[str, str, Toolchain]],
     enqueue: bool,
+    capabilities: Capabilities,
 ) -> Campaign:
     campaign = Campaign.objects.create(
+        capabilities={} if capabilities == FULL else capabilities.as_dict(),
         name=name.strip()[:200] or f"{heuristic} × {count}",
         heuristic=heuristic,
         settings=settings.as_dict(),
