@@ -31,7 +31,7 @@ from runners.targets.base import RunSettings, TargetSpec
 
 
 @dataclass(frozen=True)
-class Target:
+class RunTarget:
     """What programs run on: a toolchain plus how to render and build for it."""
 
     toolchain: Toolchain
@@ -59,21 +59,21 @@ def make_target(
     *,
     repetitions: int = 10,
     threads: int | None = None,
-) -> Target:
+) -> RunTarget:
     """The target for a language and version (ToolchainUnavailable when not installed)."""
     return target_for(find_toolchain(language, version), repetitions=repetitions, threads=threads)
 
 
 def target_for(
     toolchain: Toolchain, *, repetitions: int = 10, threads: int | None = None
-) -> Target:
+) -> RunTarget:
     """How programs are rendered and built for `toolchain`, as its target declares:
     its render options (package layout, duplicate clauses, a dispatcher pool of
     `threads` where the runtime has one; None: the target's default), and the
     build flags of the parallel scheduler."""
     spec = get_target(toolchain.language)
     options = spec.render_options(toolchain, RunSettings(repetitions=repetitions, threads=threads))
-    return Target(
+    return RunTarget(
         toolchain,
         repetitions=repetitions,
         render_options=tuple(sorted(options.items())),
@@ -139,7 +139,7 @@ def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
 
 
 def run_one(
-    target: Target,
+    target: RunTarget,
     artifact: Artifact,
     index: int,
     *,
@@ -214,7 +214,7 @@ Progress = Callable[[ProgramRun], None]
 
 def execute_batch(
     programs: Sequence[Program],
-    target: Target,
+    target: RunTarget,
     *,
     workdir: Path,
     sandbox: Sandbox,

@@ -29,7 +29,7 @@ from runners.engine.execute import (
     DEFAULT_TRIAGE,
     BatchReport,
     ProgramRun,
-    Target,
+    RunTarget,
     Triage,
     execute_batch,
 )
@@ -93,7 +93,7 @@ class FuzzSummary:
 
 def fuzz(
     *,
-    target: Target,
+    target: RunTarget,
     settings: GeneratorSettings,
     count: int,
     seed: int,
@@ -170,7 +170,7 @@ class _FuzzRun:
     def __init__(
         self,
         *,
-        target: Target,
+        target: RunTarget,
         settings: GeneratorSettings,
         count: int,
         seed: int,

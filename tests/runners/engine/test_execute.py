@@ -10,7 +10,7 @@ import pytest
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
-from runners.engine.execute import Target, Triage, execute_batch, make_target
+from runners.engine.execute import RunTarget, Triage, execute_batch, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from tests.runners.conftest import require_toolchain
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 STUCK = lc.Program(("c1", "c2"), lc.Then(lc.SpawnE(lc.Recv("c2")), lc.Recv("c1")))
 
 
-def _target(language: str, repetitions: int = 2) -> Target:
+def _target(language: str, repetitions: int = 2) -> RunTarget:
     require_toolchain(language)
     return make_target(language, repetitions=repetitions)
 
