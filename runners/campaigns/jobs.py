@@ -173,7 +173,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                         [p for _, _, p in to_run],
                         target,
                         workdir=Path(tmp),
-                        sandbox=get_sandbox(campaign.sandbox or None),
+                        sandbox=get_sandbox(campaign.sandbox or None, language=target.language),
                         limits=Limits(timeout_s=campaign.timeout_s),
                         render_seed=campaign.seed + chunk.start,
                         triage=Triage(retries=campaign.triage_retries),
@@ -218,7 +218,7 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
         options = dict(target.render_options)
         if not target.spec.supports(program, **options):
             raise ValueError(f"{target.language} cannot express program {repro.program_id}")
-        sandbox = get_sandbox()
+        sandbox = get_sandbox(language=target.language)
         limits = Limits(timeout_s=repro.timeout_s)
         with tempfile.TemporaryDirectory(prefix=f"chanfuzz-repro-{repro.pk}-") as tmp:
             workdir = Path(tmp)

@@ -48,7 +48,7 @@ class Command(BaseCommand):
             raise CommandError("--times must be from 1 to 1000", returncode=2)
         try:
             program = program_object(finding.example)
-            sandbox = get_sandbox(options["sandbox"])
+            sandbox = get_sandbox(options["sandbox"], language=finding.language)
         except SandboxUnavailable as exc:
             raise CommandError(exc.reason, returncode=2) from exc
         except ValueError as exc:

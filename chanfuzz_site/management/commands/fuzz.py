@@ -93,7 +93,7 @@ class Command(BaseCommand):
                 repetitions=options["repetitions"],
                 threads=options["threads"],
             )
-            sandbox = get_sandbox(options["sandbox"])
+            sandbox = get_sandbox(options["sandbox"], language=options["lang"])
         except (ToolchainUnavailable, SandboxUnavailable) as exc:
             raise CommandError(exc.reason, returncode=2) from exc
         except ValueError as exc:  # e.g. --threads out of range

@@ -134,7 +134,7 @@ class Command(BaseCommand):
         if not 1 <= plan.first_jobs <= MAX_JOBS:
             raise CommandError(f"--first-jobs must be from 1 to {MAX_JOBS}", returncode=2)
         try:
-            sandbox = get_sandbox(options["sandbox"])
+            sandbox = get_sandbox(options["sandbox"], language="kotlin")
         except SandboxUnavailable as exc:
             raise CommandError(exc.reason, returncode=2) from exc
 

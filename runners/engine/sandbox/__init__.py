@@ -52,10 +52,14 @@ __all__ = [
 ]
 
 
-def get_sandbox(name: str | None = None, **options: Any) -> Sandbox:
+def get_sandbox(
+    name: str | None = None, *, language: str | None = None, **options: Any
+) -> Sandbox:
     """The sandbox called ``name``, else ``$CHANFUZZ_SANDBOX``, else ``local``.
 
-    ``options`` go to the backend's constructor (e.g. ``image=`` for docker).
+    ``language`` is the target whose programs it will run: the docker backend then
+    runs them in that target's image (unless ``image=`` or ``$CHANFUZZ_DOCKER_IMAGE``
+    says otherwise). ``options`` go to the backend's constructor.
     Raises :class:`SandboxUnavailable` when the backend cannot work here (never
     falls back to another one), ValueError for an unknown name.
     """
@@ -65,8 +69,10 @@ def get_sandbox(name: str | None = None, **options: Any) -> Sandbox:
 
         return LocalSandbox(**options)
     if chosen == "docker":
-        from runners.engine.sandbox.docker_backend import DockerSandbox
+        from runners.engine.sandbox.docker_backend import DockerSandbox, image_for
 
+        if language is not None and "image" not in options and not config.docker_image():
+            options["image"] = image_for(language)
         return DockerSandbox(**options)
     if chosen == "none":
         from runners.engine.sandbox.unsafe import UnsandboxedRunner

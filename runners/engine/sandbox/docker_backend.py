@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runners import config
+from runners.targets import get_target
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
@@ -66,6 +67,8 @@ DEFAULT_IMAGE_PREFIX = "localhost/chanfuzz-"
 def image_for(language: str) -> str:
     """The runtime image for ``language``: ``$CHANFUZZ_DOCKER_IMAGE_PREFIX<language>``
     (default ``localhost/chanfuzz-go`` etc., what ``scripts/install_sandbox.sh`` builds)."""
+    if not get_target(language).dockerfile:
+        raise SandboxUnavailable(f"{language} declares no image: its programs cannot run here")
     prefix = config.docker_image_prefix(DEFAULT_IMAGE_PREFIX)
     return f"{prefix}{language}"
 

@@ -77,3 +77,17 @@ def test_container_is_unprivileged_and_isolated(docker_sandbox: DockerSandbox, m
     assert lines[3].split() == ["NoNewPrivs:", "1"]
     assert int(lines[4]) <= 5  # helper, sh, ls, grep: no host processes
     assert lines[5:] == ["lo"]
+
+
+def test_each_target_runs_in_its_own_image(
+    docker_sandbox: DockerSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Kotlin program needs the JVM of the Kotlin image, not the Go one.
+    from runners.engine.sandbox import get_sandbox
+    from runners.engine.sandbox.docker_backend import image_for
+
+    monkeypatch.delenv("CHANFUZZ_DOCKER_IMAGE", raising=False)
+    for language in ("go", "kotlin", "crystal"):
+        sandbox = get_sandbox("docker", language=language)
+        assert isinstance(sandbox, DockerSandbox)
+        assert sandbox.image == image_for(language) == f"localhost/chanfuzz-{language}"

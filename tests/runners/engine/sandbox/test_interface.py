@@ -202,3 +202,11 @@ def test_none_backend_cannot_remap_paths(unsafe: UnsandboxedRunner, programs: Pr
 def test_backends_implement_the_protocol(local_sandbox: Sandbox, unsafe: UnsandboxedRunner) -> None:
     assert isinstance(local_sandbox, Sandbox) and local_sandbox.safe
     assert isinstance(unsafe, Sandbox) and not unsafe.safe
+
+
+def test_a_render_only_target_has_no_image_to_run_in() -> None:
+    from runners.engine.sandbox import SandboxUnavailable
+    from runners.engine.sandbox.docker_backend import image_for
+
+    with pytest.raises(SandboxUnavailable, match="flix declares no image"):
+        image_for("flix")
