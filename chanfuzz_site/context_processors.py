@@ -1,7 +1,9 @@
-"""Template context every page gets: the site's navigation."""
+"""Template context every page gets: the site's navigation and the target languages."""
 
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+
+from runners.targets import TargetSpec, all_targets
 
 # (label, URL name); entries whose URL is not routed (yet) are left out.
 NAV = [
@@ -22,3 +24,8 @@ def site_nav(request: HttpRequest) -> dict[str, list[tuple[str, str]]]:
             continue
         routed.append((label, name))
     return {"site_nav": routed}
+
+
+def targets(request: HttpRequest) -> dict[str, tuple[TargetSpec, ...]]:
+    """Every target of the registry, in display order, for pages that name them."""
+    return {"targets_registry": all_targets()}

@@ -73,6 +73,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "chanfuzz_site.context_processors.site_nav",
+                "chanfuzz_site.context_processors.targets",
             ],
         },
     },
