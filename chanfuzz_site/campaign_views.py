@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import PurePosixPath
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
@@ -433,7 +434,8 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     except ValueError as exc:
         raise Http404(str(exc)) from None
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{get_target(language).source_file}"'
+    name = PurePosixPath(get_target(language).source_file).name  # Rust's is src/main.rs
+    response["Content-Disposition"] = f'inline; filename="{name}"'
     return response
 
 

@@ -70,6 +70,11 @@ VARIABLES: tuple[Variable, ...] = (
         "use this `crystal` binary instead of the one found",
     ),
     Variable(
+        "CHANFUZZ_CARGO",
+        "`cargo` on `PATH`, else rustup's or Debian's",
+        "the cargo (and the rustc beside it) the Rust targets build with",
+    ),
+    Variable(
         "CHANFUZZ_JAVA",
         "a Java 17 found via `JAVA_HOME`, `PATH` or `/usr/lib/jvm`",
         "the `java` Kotlin toolchains are installed and run with",

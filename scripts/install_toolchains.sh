@@ -107,10 +107,13 @@ if [ -z "$JAVA_BIN" ]; then
 fi
 JAVA_BIN="$(readlink -f "$JAVA_BIN")"
 
-# --- Kotlin: compiler + kotlinx-coroutines from Maven Central ----------------
-# The install logic is runners/engine/install.py (also behind `manage.py toolchains
-# install kotlin VERSION`); it needs only Python's standard library, so it runs
-# with the virtualenv's Python when there is one and the system's otherwise.
+# --- Every target's default toolchains ----------------------------------------
+# Kotlin: compiler + kotlinx-coroutines from Maven Central (toolchains/kotlin/versions.txt);
+# Rust: channel-crate releases from crates.io, built with the machine's cargo
+# (toolchains/rust/versions.txt). The install logic is each target's module under
+# runners/targets/ (also behind `manage.py toolchains install TARGET VERSION`); it
+# needs only Python's standard library, so it runs with the virtualenv's Python
+# when there is one and the system's otherwise.
 mkdir -p "$TOOLCHAINS_DIR"
 PYTHON_BIN="$REPO_ROOT/.venv/bin/python"
 [ -x "$PYTHON_BIN" ] || PYTHON_BIN="$(command -v python3)"
@@ -118,7 +121,7 @@ KOTLIN_INSTALLED=()
 # Prints one toolchain directory a line; progress and errors go to stderr.
 kotlin_out="$(cd "$REPO_ROOT" && CHANFUZZ_TOOLCHAINS_DIR="$TOOLCHAINS_DIR" JAVA_HOME="$(dirname "$(dirname "$JAVA_BIN")")" \
     PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON_BIN" -m runners.engine.install defaults)" \
-    || die "installing the Kotlin toolchains of toolchains/kotlin/versions.txt failed (see above)"
+    || die "installing the default toolchains of toolchains/*/versions.txt failed (see above)"
 while IFS= read -r dir; do
     [ -n "$dir" ] && KOTLIN_INSTALLED+=("$(basename "$dir")")
 done <<<"$kotlin_out"
@@ -134,7 +137,10 @@ echo "  crystal   $(command -v crystal): $(first_line crystal --version)"
 echo "  java      $JAVA_BIN: $(first_line "$JAVA_BIN" -version)"
 echo "  maven     $(first_line mvn -B -v | sed 's/\x1b\[[0-9;]*m//g')"
 for k in "${KOTLIN_INSTALLED[@]}"; do
-    echo "  kotlin    $TOOLCHAINS_DIR/$k"
+    echo "  ${k%%-*}$(printf '%*s' $((10 - ${#k%%-*})) '')$TOOLCHAINS_DIR/$k"
 done
+if command -v cargo >/dev/null 2>&1; then
+    echo "  cargo     $(first_line cargo --version)"
+fi
 echo "  redis     $(first_line redis-server --version)"
 echo "  bwrap     $(first_line bwrap --version)"

@@ -195,6 +195,7 @@ def build(
     workdir = workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     source_path = workdir / target.source_file
+    source_path.parent.mkdir(parents=True, exist_ok=True)  # Rust's src/main.rs
     source_path.write_text(source)
     plan = target.build_plan(toolchain, workdir, flags)
     if plan.product.is_dir():
@@ -212,18 +213,30 @@ def build(
     output = _bounded((result.stdout + result.stderr).strip())
     if not result.ok or not plan.product.exists():
         raise CompileError(toolchain.id, result.exit_code, output, timed_out=result.timed_out)
+    product = plan.product
+    if not product.is_relative_to(workdir):
+        # Built in a directory the toolchain shares (cargo's target directory):
+        # the product joins the work directory under the target's product name,
+        # so that an uncached artifact is where the caller's workdir is, and the
+        # shared directory does not collect one binary per batch.
+        kept = workdir / target.product
+        if kept.is_dir():
+            shutil.rmtree(kept)
+        kept.unlink(missing_ok=True)
+        shutil.move(str(product), str(kept))
+        product = kept
 
     if entry is None:
         return Artifact(
             toolchain.id,
             toolchain.language,
             key,
-            plan.product,
-            target.run_command(toolchain, plan.product),
+            product,
+            target.run_command(toolchain, product),
             cached=False,
             compile_s=result.duration_s,
         )
-    final = _publish(entry, toolchain, source_path, plan.product, key, result.duration_s, flags)
+    final = _publish(entry, toolchain, source_path, product, key, result.duration_s, flags)
     return Artifact(
         toolchain.id,
         toolchain.language,

@@ -151,9 +151,12 @@ def run_one(
     language = target.language
     binds = _binds(target.toolchain, artifact)
     dump_signal = get_target(language).dump_signal
+    run_env = dict(get_target(language).run_env) or None
 
     def attempt(lim: Limits, dump: int | None) -> tuple[Attempt, Classification]:
-        result = sandbox.run(artifact.argv(index), binds=binds, limits=lim, dump_signal=dump)
+        result = sandbox.run(
+            artifact.argv(index), binds=binds, env=run_env, limits=lim, dump_signal=dump
+        )
         verdict = classify_run(
             language,
             exit_code=result.exit_code,

@@ -17,7 +17,7 @@ Command line::
 
     python -m runners.engine.install kotlin 0.22.5 [--kotlin 1.2.71]
     python -m runners.engine.install go 1.22.12
-    python -m runners.engine.install defaults         # what toolchains/kotlin/versions.txt lists
+    python -m runners.engine.install defaults         # every target's toolchains/*/versions.txt
     python -m runners.engine.install kotlin-all       # every release in releases.txt
     python -m runners.engine.install kotlin-releases  # regenerate toolchains/kotlin/releases.txt
 """
@@ -28,18 +28,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from runners.targets import get_target
+from runners.targets import all_targets, get_target
 from runners.targets.base import InstallError, Log, stderr_log
 from runners.targets.go import go_proxy_versions
 from runners.targets.kotlin_install import (
     central_kotlin_releases,
     install_all_kotlin,
-    install_defaults,
     write_kotlin_releases,
 )
 from runners.targets.kotlin_releases import KOTLIN_RELEASES_FILE
 
-__all__ = ["InstallError", "install", "install_all_kotlin", "install_defaults", "main"]
+__all__ = ["InstallError", "install", "install_all_defaults", "install_all_kotlin", "main"]
 
 
 def install(
@@ -65,6 +64,12 @@ def install(
     return target.install(version, force=force, log=log, compiler=compiler)
 
 
+def install_all_defaults(log: Log = stderr_log) -> list[Path]:
+    """What every target installs by default (scripts/install_toolchains.sh)."""
+    return [path for target in all_targets() if target.install_defaults
+            for path in target.install_defaults(log)]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m runners.engine.install", description=__doc__.split("\n")[0]
@@ -77,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     go = sub.add_parser("go", help="install a Go release from the Go module proxy")
     go.add_argument("version")
     go.add_argument("--force", action="store_true")
-    sub.add_parser("defaults", help="install what toolchains/kotlin/versions.txt lists")
+    sub.add_parser("defaults", help="install every target's defaults (toolchains/*/versions.txt)")
     sub.add_parser("kotlin-all", help="install every release toolchains/kotlin/releases.txt lists")
     sub.add_parser(
         "kotlin-releases", help=f"regenerate {KOTLIN_RELEASES_FILE.name} from Maven Central"
@@ -95,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         elif args.command == "defaults":
-            for path in install_defaults():
+            for path in install_all_defaults():
                 print(path)
         elif args.command == "kotlin-all":
             failed = install_all_kotlin()

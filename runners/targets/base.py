@@ -331,7 +331,8 @@ class TargetSpec:
     ``render_options(toolchain, settings)`` tell the renderer what this toolchain
     accepts; ``binds(toolchain)`` are host paths a run must see.
 
-    Reading runs: ``dump_signal`` asks the runtime for its own dump on timeout;
+    Reading runs: ``run_env`` is added to a run's environment (a backtrace on a
+    panic, say); ``dump_signal`` asks the runtime for its own dump on timeout;
     ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
     describes what a hang's processes wait on.
 
@@ -355,6 +356,7 @@ class TargetSpec:
     install: Callable[..., Path] | None = None
     not_installable: str = ""
     compiler_choice: str = ""  # what ``install(..., compiler=V)`` chooses; "" when nothing
+    install_defaults: Callable[[Log], list[Path]] | None = None  # what setup installs
     build_plan: Callable[[Toolchain, Path, Sequence[str]], BuildPlan] | None = None
     product: str = "prog"
     run_command: Callable[[Toolchain, Path], tuple[str, ...]] = native_command
@@ -364,6 +366,7 @@ class TargetSpec:
     )
     binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
     dump_signal: int | None = None
+    run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
     read_crash: CrashReader = no_crash
     read_infra_error: Callable[[str], str | None] = lambda _text: None
     hang_shape: Callable[[str], str] = no_hang_shape

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from generator.capabilities import Capabilities
 from runners import config
-from runners.targets import jvm
+from runners.targets import jvm, kotlin_install
 from runners.targets.base import (
     INSTALL_HINT,
     BuildPlan,
@@ -347,6 +347,7 @@ TARGET = TargetSpec(
     candidates=_kotlin_candidates,
     known=_known_kotlin,
     install=_install,
+    install_defaults=lambda log: kotlin_install.install_defaults(log),
     compiler_choice="the Kotlin compiler version (default: the one the release was built with)",
     source_file=SOURCE_FILE,
     build_plan=_kotlin_plan,

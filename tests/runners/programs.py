@@ -325,3 +325,90 @@ func main() {
 	<-c
 }
 """
+
+# The Rust targets build the same std-only programs: the builder tests test the
+# build, run and cache machinery, which is the same for every channel crate (the
+# crates' own code is covered by the renderers' conformance runs).
+_RUST_HELLO = """\
+use std::sync::mpsc::sync_channel;
+
+fn main() {
+    let (s1, r1) = sync_channel::<()>(0);
+    let (s2, r2) = sync_channel::<()>(0);
+    let a = std::thread::spawn(move || s1.send(()).unwrap());
+    let b = std::thread::spawn(move || r2.recv().unwrap());
+    let mut got = 0;
+    r1.recv().unwrap();
+    got += 1;
+    s2.send(()).unwrap();
+    got += 1;
+    a.join().unwrap();
+    b.join().unwrap();
+    println!("hello {got}");
+}
+"""
+_RUST_BATCH = """\
+use std::sync::mpsc::sync_channel;
+
+fn program0() {
+    let (s, r) = sync_channel::<()>(0);
+    let h = std::thread::spawn(move || s.send(()).unwrap());
+    r.recv().unwrap();
+    h.join().unwrap();
+    println!("program 0");
+}
+
+fn program1() {
+    let (s, r) = sync_channel::<()>(0);
+    let h = std::thread::spawn(move || r.recv().unwrap());
+    s.send(()).unwrap();
+    h.join().unwrap();
+    println!("program 1");
+}
+
+fn program2() {
+    let (sa, ra) = sync_channel::<()>(0);
+    let (sb, rb) = sync_channel::<()>(0);
+    let a = std::thread::spawn(move || sa.send(()).unwrap());
+    let b = std::thread::spawn(move || rb.recv().unwrap());
+    ra.recv().unwrap();
+    sb.send(()).unwrap();
+    a.join().unwrap();
+    b.join().unwrap();
+    println!("program 2");
+}
+
+fn main() {
+    match std::env::args().nth(1).as_deref() {
+        Some("0") => program0(),
+        Some("1") => program1(),
+        Some("2") => program2(),
+        _ => {
+            eprintln!("no such program");
+            std::process::exit(64)
+        }
+    }
+}
+"""
+_RUST_COMPILE_ERROR = """\
+fn main() {
+    let (s, r) = std::sync::mpsc::sync_channel::<()>(0);
+    std::thread::spawn(move || s.send(nosuch).unwrap());
+    r.recv().unwrap();
+}
+"""
+_RUST_HANG = """\
+fn main() {
+    let child = std::process::Command::new("sleep").arg("300").spawn().unwrap();
+    println!("pids {} {}", std::process::id(), child.id());
+    use std::io::Write;
+    std::io::stdout().flush().unwrap();
+    let (_s, r) = std::sync::mpsc::sync_channel::<()>(0);
+    r.recv().unwrap();
+}
+"""
+for _target in ("rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std"):
+    HELLO[_target] = _RUST_HELLO
+    BATCH[_target] = _RUST_BATCH
+    COMPILE_ERROR[_target] = _RUST_COMPILE_ERROR
+    HANG[_target] = _RUST_HANG

@@ -14,7 +14,7 @@ def test_about_page_says_what_chanfuzz_is(client: Client) -> None:
     assert "terminating by construction" in body
     assert "manage.py verify" in body
     # The languages come from the target registry, not from the template's text.
-    assert "(Go, Kotlin, Crystal, Flix)" in body
+    assert "(Go, Kotlin, Crystal, Flix, Rust (crossbeam-channel)," in body
 
 
 def test_entry_points_import() -> None:

@@ -52,9 +52,7 @@ __all__ = [
 ]
 
 
-def get_sandbox(
-    name: str | None = None, *, language: str | None = None, **options: Any
-) -> Sandbox:
+def get_sandbox(name: str | None = None, *, language: str | None = None, **options: Any) -> Sandbox:
     """The sandbox called ``name``, else ``$CHANFUZZ_SANDBOX``, else ``local``.
 
     ``language`` is the target whose programs it will run: the docker backend then

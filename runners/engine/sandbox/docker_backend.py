@@ -44,7 +44,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runners import config
-from runners.targets import get_target
 from runners.engine.sandbox.base import (
     Bind,
     Limits,
@@ -55,6 +54,7 @@ from runners.engine.sandbox.base import (
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status
 from runners.engine.supervisor import OutputCapture, Supervised, supervise
+from runners.targets import get_target
 
 LABEL = "chanfuzz"
 RUN_LABEL = "chanfuzz.run"

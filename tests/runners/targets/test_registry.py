@@ -20,8 +20,9 @@ TARGETS = all_targets()
 
 
 def test_the_registry_finds_every_target_module_in_display_order() -> None:
-    assert names() == ("go", "kotlin", "crystal", "flix")
-    assert runnable_names() == ("go", "kotlin", "crystal")
+    rust = ("rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std")
+    assert names() == ("go", "kotlin", "crystal", "flix", *rust)
+    assert runnable_names() == ("go", "kotlin", "crystal", *rust)
     assert [t.position for t in TARGETS] == sorted(t.position for t in TARGETS)
 
 
@@ -29,7 +30,7 @@ def test_the_registry_finds_every_target_module_in_display_order() -> None:
 def test_every_target_declares_everything_it_needs(target: TargetSpec) -> None:
     assert re.fullmatch(r"[a-z][a-z0-9-]*", target.name)
     assert target.title and target.concurrency and target.bundle_script.strip()
-    assert re.fullmatch(r"[a-z0-9]+", target.extension)
+    assert re.fullmatch(r"[a-z0-9]+(\.[a-z0-9]+)?", target.extension)
     assert target.renderer in renderers(), f"no generator/render/{target.renderer}.py"
     get_lexer_by_name(target.lexer)  # a Pygments lexer that exists
     assert isinstance(target.capabilities, Capabilities)
@@ -52,7 +53,7 @@ def test_names_and_extensions_are_unique() -> None:
 
 
 def test_unknown_target_names_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="go, kotlin, crystal, flix"):
+    with pytest.raises(ValueError, match="go, kotlin, crystal, flix, rust-crossbeam"):
         get_target("cobol")
 
 

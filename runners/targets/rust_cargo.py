@@ -1,0 +1,678 @@
+"""What the Rust targets share: a channel crate's releases as toolchains, built with cargo.
+
+Each Rust target tests one channel library (crossbeam-channel, flume, flume on
+tokio, chan, or the standard library's ``sync_channel``) and is declared in its
+own module (``rust_crossbeam.py``, …) from a :class:`RustLibrary`. A *toolchain*
+of such a target is one release of its crate, built with the machine's
+rustc/cargo:
+
+- ``manage.py toolchains install rust-flume 0.10.14`` resolves that exact
+  release (a yanked one too, with ``cargo update --precise``), fetches it and
+  every dependency from crates.io into a cargo home shared by all Rust
+  toolchains (``$CHANFUZZ_TOOLCHAINS_DIR/.cargo-home``), and compiles the
+  dependencies once into the toolchain's own target directory
+  (``rust-<crate>-<version>/target``). ``toolchain.json`` is written last; a
+  release that does not build with this rustc is recorded as unavailable with
+  the compiler's words, and ``toolchains list`` says so.
+- Builds are then offline and locked (``cargo build --release --offline
+  --locked``): a batch's ``main.rs`` is the only thing compiled, its binary
+  named after the work directory so that batches built one after another in
+  the shared target directory never overwrite each other's product.
+- The list of releases comes from crates.io's sparse index, asked at most
+  once a day (cached beside the toolchains).
+
+The standard library's channels need no crate: the ``rust-std`` toolchain is
+the machine's rustc itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from runners import config
+from runners.targets.base import (
+    BuildPlan,
+    Candidate,
+    InstallError,
+    KnownToolchain,
+    Log,
+    RunSettings,
+    Toolchain,
+    ToolchainStatus,
+    ToolchainUnavailable,
+    clean_env,
+    clear_failure,
+    executable,
+    failure_reason,
+    known_from_status,
+    mtime_ns,
+    record_failure,
+    run_probe,
+    run_tool,
+    stderr_log,
+    tail,
+    version_key,
+)
+from runners.targets.reading import TOP_FRAMES, message
+
+SPARSE_INDEX = "https://index.crates.io"
+INDEX_MAX_AGE_S = 24 * 3600
+# Bump when the layout of a toolchain directory changes: older ones install again.
+LAYOUT = 1
+BUILD_TIMEOUT_S = 1800
+SOURCE_FILE = "src/main.rs"
+PACKAGE = "chanfuzzprog"
+# A panic prints its backtrace (symbol names stay in release builds): the frames sign it.
+RUN_ENV = {"RUST_BACKTRACE": "1"}
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """A crate every program of a flavour needs besides the library under test."""
+
+    name: str
+    requirement: str
+    features: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RustLibrary:
+    """One Rust channel library under test: what the target module declares.
+
+    ``crate`` None is the standard library (its version is rustc's). ``flavour``
+    is the Rust renderer's option. ``features`` are the crate's features the
+    renderer's code uses (default features too unless ``default_features`` is
+    False); ``extra`` are other crates the programs need (tokio).
+    """
+
+    target: str
+    crate: str | None
+    flavour: str
+    features: tuple[str, ...] = ()
+    default_features: bool = True
+    extra: tuple[Dependency, ...] = ()
+    threads_option: bool = False  # the renderer takes a `threads` option (tokio workers)
+
+
+# --- the machine's cargo and rustc --------------------------------------------------------
+
+
+def find_cargo() -> Path:
+    """``$CHANFUZZ_CARGO``, else cargo on PATH, else rustup's or Debian's."""
+    configured = config.binary_override("CHANFUZZ_CARGO")
+    if configured is not None:
+        return executable(configured, "cargo ($CHANFUZZ_CARGO)")
+    for candidate in (
+        shutil.which("cargo"),
+        str(Path.home() / ".cargo" / "bin" / "cargo"),
+        "/usr/bin/cargo",
+    ):
+        if candidate and Path(candidate).exists():
+            return executable(Path(candidate), "cargo")
+    raise ToolchainUnavailable("no cargo on this machine: apt-get install cargo (or rustup)")
+
+
+def _rustc_for(cargo: Path) -> Path:
+    beside = cargo.parent / "rustc"
+    if beside.exists():
+        return beside
+    found = shutil.which("rustc")
+    if found is None:
+        raise ToolchainUnavailable(f"no rustc beside {cargo} or on PATH")
+    return Path(found)
+
+
+def rustc_version(cargo: Path) -> str:
+    rustc = _rustc_for(cargo)
+    out = run_probe((str(rustc), "--version"), mtime_ns(rustc)).strip()
+    match = re.match(r"rustc (\d+\.\d+\.\d+\S*)", out)
+    if not match:
+        raise ToolchainUnavailable(f"cannot tell the version of {rustc} (got {out!r})")
+    return match.group(1)
+
+
+def cargo_home() -> Path:
+    """The cargo home every Rust toolchain shares: crates fetched once, builds offline."""
+    return config.toolchains_dir() / ".cargo-home"
+
+
+def _cargo_env(target_dir: Path) -> dict[str, str]:
+    # The caller's RUSTFLAGS, CARGO_* settings or rustup override must not change
+    # what gets built; rustup's own variables (RUSTUP_HOME, RUSTUP_TOOLCHAIN) are
+    # kept so that its cargo proxy finds its toolchain.
+    env = clean_env(("CARGO", "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC"))
+    env.update(
+        CARGO_HOME=str(cargo_home()),
+        CARGO_TARGET_DIR=str(target_dir),
+        CARGO_TERM_COLOR="never",
+        CARGO_INCREMENTAL="0",
+    )
+    return env
+
+
+# --- crates.io's releases -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CrateRelease:
+    version: str
+    yanked: bool
+
+
+def _index_path(crate: str) -> str:
+    name = crate.lower()
+    if len(name) <= 2:
+        return f"{len(name)}/{name}"
+    if len(name) == 3:
+        return f"3/{name[0]}/{name}"
+    return f"{name[:2]}/{name[2:4]}/{name}"
+
+
+def parse_index(text: str) -> list[CrateRelease]:
+    """Stable releases in a sparse-index file (one JSON object per line), oldest first."""
+    releases = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        version = entry["vers"]
+        if re.fullmatch(r"\d+\.\d+\.\d+", version):
+            releases.append(CrateRelease(version, bool(entry.get("yanked"))))
+    return sorted(releases, key=lambda r: version_key(r.version))
+
+
+def crate_releases(
+    crate: str, *, refresh: bool = False, offline: bool = False
+) -> list[CrateRelease]:
+    """Every stable release of ``crate`` on crates.io (asked at most daily)."""
+    cache = config.toolchains_dir() / ".cache" / f"crates-{crate}.json"
+    if not refresh and cache.is_file():
+        fresh = os.path.getmtime(cache) > time.time() - INDEX_MAX_AGE_S
+        if offline or fresh:
+            data = json.loads(cache.read_text())
+            return [CrateRelease(v, y) for v, y in data["releases"]]
+    if offline:
+        raise ToolchainUnavailable(f"offline, and no list of {crate}'s releases is cached")
+    url = f"{SPARSE_INDEX}/{_index_path(crate)}"
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - a fixed https URL
+            text = response.read().decode()
+    except (urllib.error.URLError, TimeoutError, OSError) as error:
+        raise ToolchainUnavailable(
+            f"crates.io's index did not answer for {crate}: {error}"
+        ) from None
+    releases = parse_index(text)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"releases": [[r.version, r.yanked] for r in releases]}) + "\n")
+    return releases
+
+
+# --- toolchains: discovery -------------------------------------------------------------------
+
+
+def toolchain_dir(library: RustLibrary, version: str) -> Path:
+    return config.toolchains_dir() / f"{library.target}-{version}"
+
+
+def _installed(library: RustLibrary, directory: Path) -> Toolchain:
+    manifest_path = directory / "toolchain.json"
+    if not manifest_path.is_file():
+        raise ToolchainUnavailable(f"{directory.name} is not installed completely")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+        version = manifest["version"]
+        built_with = manifest["rustc"]
+    except (ValueError, KeyError) as error:
+        raise ToolchainUnavailable(f"{manifest_path} is unreadable ({error})") from None
+    if manifest.get("layout") != LAYOUT:
+        raise ToolchainUnavailable(
+            f"{directory.name} has an old layout: manage.py toolchains install "
+            f"{library.target} {version} --force"
+        )
+    cargo = find_cargo()
+    rustc = rustc_version(cargo)
+    if rustc != built_with:
+        # Its dependencies were compiled by another rustc: they would all build again.
+        raise ToolchainUnavailable(
+            f"{directory.name} was installed with rustc {built_with}, this machine has "
+            f"{rustc}: manage.py toolchains install {library.target} {version} --force"
+        )
+    return Toolchain(
+        language=library.target,
+        version=version,
+        id=directory.name,
+        origin="installed",
+        home=directory,
+        executable=cargo,
+        components=(("crate", library.crate or "std"), ("rustc", rustc)),
+    )
+
+
+def _std_toolchain(library: RustLibrary) -> Toolchain:
+    cargo = find_cargo()
+    rustc = rustc_version(cargo)
+    return Toolchain(
+        language=library.target,
+        version=rustc,
+        id=f"{library.target}-{rustc}",
+        origin="machine",
+        home=config.cache_dir() / "cargo" / f"{library.target}-{rustc}",
+        executable=cargo,
+        components=(("rustc", rustc),),
+    )
+
+
+def candidates(library: RustLibrary) -> Callable[[], Iterator[Candidate]]:
+    def each() -> Iterator[Candidate]:
+        if library.crate is None:
+            yield Candidate(
+                library.target,
+                "machine",
+                Path("cargo"),
+                lambda: _std_toolchain(library),
+                "apt-get install cargo",
+            )
+            return
+        base = config.toolchains_dir()
+        # rust-flume-* also matches rust-flume-async-*: another target's releases.
+        own = re.compile(re.escape(library.target) + r"-\d+\.\d+\.\d+")
+        found = sorted(
+            (m.parent for m in base.glob(f"{library.target}-*/toolchain.json")
+             if own.fullmatch(m.parent.name)),
+            key=lambda d: version_key(d.name.rsplit("-", 1)[-1]),
+            reverse=True,  # newest first: find_toolchain prefers it
+        )  # fmt: skip
+        for directory in found:
+            yield Candidate(
+                library.target,
+                "installed",
+                directory,
+                lambda d=directory: _installed(library, d),
+            )
+        if not found:
+
+            def missing() -> Toolchain:
+                raise ToolchainUnavailable(
+                    f"no {library.crate} release installed: run manage.py toolchains install "
+                    f"{library.target} VERSION (toolchains list {library.target} shows them)"
+                )
+
+            yield Candidate(library.target, "installed", base / f"{library.target}-*", missing)
+
+    return each
+
+
+def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[KnownToolchain]]:
+    """Installed releases and every other release on crates.io, with why not installed."""
+
+    def listing(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
+        if library.crate is None:
+            return [known_from_status(s) for s in statuses]
+        found = [known_from_status(s) for s in statuses if s.toolchain is not None]
+        problems = [
+            known_from_status(s)
+            for s in statuses
+            if s.toolchain is None and "no " + library.crate not in s.reason
+        ]
+        have = {k.version for k in found}
+        try:
+            releases = crate_releases(library.crate, offline=offline)
+        except ToolchainUnavailable as error:
+            return [
+                *found,
+                *problems,
+                KnownToolchain(library.target, "*", "unavailable", error.reason, "crates.io"),
+            ]
+        listed = []
+        for release in releases:
+            note = "yanked on crates.io" if release.yanked else ""
+            if release.version in have:
+                listed += [
+                    KnownToolchain(
+                        k.language, k.version, k.state, k.detail, k.origin, k.toolchain, note
+                    )
+                    for k in found
+                    if k.version == release.version
+                ]
+                continue
+            failed = failure_reason(library.target, release.version)
+            if failed:
+                listed.append(
+                    KnownToolchain(
+                        library.target, release.version, "unavailable", failed, "crates.io", None,
+                        note,
+                    )
+                )  # fmt: skip
+            else:
+                hint = f"run manage.py toolchains install {library.target} {release.version}"
+                listed.append(
+                    KnownToolchain(
+                        library.target, release.version, "not installed", hint, "crates.io",
+                        None, note,
+                    )
+                )  # fmt: skip
+        return listed + problems
+
+    return listing
+
+
+# --- toolchains: install -------------------------------------------------------------------
+
+
+def manifest_text(library: RustLibrary, version: str, *, bin_name: str = PACKAGE) -> str:
+    """The Cargo.toml of every program of ``library`` at ``version``."""
+    lines = [
+        "[package]",
+        f'name = "{PACKAGE}"',
+        'version = "0.0.0"',
+        'edition = "2021"',
+        "publish = false",
+        "",
+        "[[bin]]",
+        f'name = "{bin_name}"',
+        f'path = "{SOURCE_FILE}"',
+        "",
+        "[dependencies]",
+    ]
+    if library.crate is not None:
+        spec = [f'version = "{_requirement(version)}"']
+        if not library.default_features:
+            spec.append("default-features = false")
+        if library.features:
+            spec.append("features = [" + ", ".join(f'"{f}"' for f in library.features) + "]")
+        lines.append(f"{library.crate} = {{ {', '.join(spec)} }}")
+    for dep in library.extra:
+        spec = [f'version = "{dep.requirement}"']
+        if dep.features:
+            spec.append("features = [" + ", ".join(f'"{f}"' for f in dep.features) + "]")
+        lines.append(f"{dep.name} = {{ {', '.join(spec)} }}")
+    lines += [
+        "",
+        "[profile.release]",
+        # Symbols stay (a panic's backtrace names its frames); no debug info: faster builds.
+        "debug = false",
+        "incremental = false",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _requirement(version: str) -> str:
+    # Cargo refuses to resolve a yanked release that is required exactly; the lock
+    # file pins the release instead (cargo update --precise), and builds are
+    # --locked, so the requirement only has to admit it.
+    return f"^{version}"
+
+
+def _probe_source() -> str:
+    # What the toolchain's dependencies are compiled for: any main will do, the
+    # dependency graph and its features come from Cargo.toml.
+    return "fn main() {}\n"
+
+
+def install(
+    library: RustLibrary,
+) -> Callable[..., Path]:
+    def install_release(version: str, *, force: bool = False, log: Log = stderr_log) -> Path:
+        if library.crate is None:
+            raise InstallError(
+                "the standard library comes with rustc: nothing to install (apt-get install cargo)"
+            )
+        try:
+            return _install(library, version, force=force, log=log)
+        except InstallError as error:
+            if "is not a release of" not in str(error):
+                record_failure(library.target, version, str(error))
+            raise
+        except (OSError, ToolchainUnavailable) as error:
+            reason = getattr(error, "reason", str(error))
+            record_failure(library.target, version, reason)
+            raise InstallError(reason) from None
+
+    return install_release
+
+
+def _install(library: RustLibrary, version: str, *, force: bool, log: Log) -> Path:
+    assert library.crate is not None
+    releases = {r.version: r for r in crate_releases(library.crate)}
+    if version not in releases:
+        stable = sorted(releases, key=version_key)
+        raise InstallError(
+            f"{version} is not a release of {library.crate} on crates.io; releases: "
+            f"{', '.join(stable)}"
+        )
+    dest = toolchain_dir(library, version)
+    cargo = find_cargo()
+    rustc = rustc_version(cargo)
+    if not force and (dest / "toolchain.json").is_file():
+        try:
+            _installed(library, dest)
+        except ToolchainUnavailable:
+            pass
+        else:
+            log(f"{dest.name} already installed")
+            clear_failure(library.target, version)
+            return dest
+    started = time.monotonic()
+    config.toolchains_dir().mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}-", dir=config.toolchains_dir()))
+    try:
+        (staging / "src").mkdir()
+        (staging / SOURCE_FILE).write_text(_probe_source())
+        (staging / "Cargo.toml").write_text(manifest_text(library, version))
+        # Dependencies are compiled into the final directory's target/, so build
+        # there: cargo keys its fingerprints on absolute paths of the sources,
+        # not of the target directory, but the directory must not move after.
+        env = _cargo_env(dest / "target")
+        log(f"resolving {library.crate} {version} and its dependencies on crates.io")
+        _cargo(cargo, ["generate-lockfile"], staging, env, "resolve the dependencies")
+        _cargo(
+            cargo,
+            ["update", "-p", library.crate, "--precise", version],
+            staging,
+            env,
+            f"pin {library.crate} {version}",
+        )
+        _cargo(cargo, ["fetch", "--locked"], staging, env, "fetch the crates")
+        if dest.exists():
+            shutil.rmtree(dest)
+        staging.rename(dest)
+        staging = dest
+        log(f"compiling {library.crate} {version} and its dependencies with rustc {rustc}")
+        _cargo(
+            cargo,
+            ["build", "--release", "--offline", "--locked", "--quiet"],
+            dest,
+            env,
+            f"build with rustc {rustc}",
+        )
+        manifest = {
+            "layout": LAYOUT,
+            "target": library.target,
+            "crate": library.crate,
+            "version": version,
+            "yanked": releases[version].yanked,
+            "rustc": rustc,
+            "cargo": str(cargo),
+            "installed_at": time.time(),
+        }
+        (dest / "toolchain.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    clear_failure(library.target, version)
+    log(f"installed {dest.name} in {time.monotonic() - started:.0f} s")
+    return dest
+
+
+def _cargo(cargo: Path, args: list[str], cwd: Path, env: dict[str, str], what: str) -> None:
+    done = run_tool([str(cargo), *args], timeout=BUILD_TIMEOUT_S, env=env, cwd=cwd)
+    if done.returncode != 0:
+        raise InstallError(f"cannot {what}: {tail(done.stderr + done.stdout)}")
+
+
+def install_defaults(library: RustLibrary, log: Log = stderr_log) -> list[Path]:
+    """The releases toolchains/rust/versions.txt names for this target (none without cargo:
+    the machine then simply has no Rust toolchain, and ``toolchains list`` says why)."""
+    try:
+        find_cargo()
+    except ToolchainUnavailable as missing:
+        log(f"{library.target}: skipped, {missing.reason}")
+        return []
+    return [install(library)(version, log=log) for version in default_versions(library)]
+
+
+VERSIONS_FILE = config.REPO_ROOT / "toolchains" / "rust" / "versions.txt"
+
+
+def default_versions(library: RustLibrary, path: Path = VERSIONS_FILE) -> list[str]:
+    versions = []
+    if not path.is_file():
+        return versions
+    for line in path.read_text().splitlines():
+        fields = line.split("#", 1)[0].split()
+        if len(fields) == 2 and fields[0] == library.target:
+            versions.append(fields[1])
+    return versions
+
+
+# --- building --------------------------------------------------------------------------------
+
+
+def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]], BuildPlan]:
+    def plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
+        # Batches of one toolchain build one after another in its target
+        # directory (cargo locks it); each names its binary after its work
+        # directory, so one batch's product is never another's.
+        bin_name = "prog_" + hashlib.sha256(str(workdir).encode()).hexdigest()[:12]
+        version = toolchain.version
+        (workdir / "Cargo.toml").write_text(manifest_text(library, version, bin_name=bin_name))
+        if library.crate is None:
+            target_dir = toolchain.home / "target"
+            target_dir.mkdir(parents=True, exist_ok=True)
+            locked: list[str] = []
+        else:
+            target_dir = toolchain.home / "target"
+            shutil.copyfile(toolchain.home / "Cargo.lock", workdir / "Cargo.lock")
+            locked = ["--locked"]
+        argv = (
+            str(toolchain.executable),
+            "build",
+            "--release",
+            "--offline",
+            *locked,
+            "--quiet",
+            *flags,
+        )
+        return BuildPlan(
+            argv,
+            _cargo_env(target_dir),
+            workdir,
+            target_dir / "release" / bin_name,
+        )
+
+    return plan
+
+
+def render_options(library: RustLibrary) -> Callable[[Toolchain, RunSettings], dict[str, object]]:
+    def options(_toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
+        chosen: dict[str, object] = {"flavour": library.flavour}
+        if library.threads_option and settings.threads:
+            chosen["threads"] = settings.threads
+        return chosen
+
+    return options
+
+
+# --- reading runs ----------------------------------------------------------------------------
+
+# Rust ≥ 1.73: "thread 'main' panicked at src/main.rs:3:5:\nmessage", from 1.92 or so
+# with the thread's id after its name ("thread 'main' (4242) panicked at …"); before
+# 1.73: "thread 'main' panicked at 'message', src/main.rs:3:5".
+_THREAD = r"^thread '([^']*)'(?: \(\d+\))?"
+_PANIC_NEW = re.compile(_THREAD + r" panicked at ([^\n]+?):(\d+):(\d+):\n(.*)$", re.M)
+_PANIC_OLD = re.compile(_THREAD + r" panicked at '(.*)', ([^\n]+?):(\d+):(\d+)$", re.M)
+_OVERFLOW = re.compile(_THREAD + r" has overflowed its stack$", re.M)
+_FATAL = re.compile(r"^fatal runtime error: (.*)$", re.M)
+_FRAME = re.compile(r"^\s+\d+: (\S+)$", re.M)
+# Frames of panicking itself: the same for every panic, no part of where the bug is.
+_PANIC_MACHINERY = re.compile(
+    r"^(std::|core::|rust_begin_unwind|__rustc::|__rust|<alloc::|alloc::|<core::|<std::)"
+)
+
+
+def _where(path: str, line: str) -> str:
+    """A panic's location as part of a signature: the program's own lines vary by program
+    (left out); a library's file and line name the check that failed (kept, its version
+    taken out so that one bug over several releases stays one finding)."""
+    if path.startswith("src/main.rs") or path.endswith("/main.rs"):
+        return "the program"
+    path = re.sub(r"^.*/registry/src/[^/]+/", "", path)
+    path = re.sub(r"^([A-Za-z_][\w-]*?)-\d+\.\d+\.\d+[^/]*/", r"\1/", path)
+    return f"{path}:{line}"
+
+
+def read_crash(text: str) -> tuple[str, str] | None:
+    m = _OVERFLOW.search(text)
+    if m:
+        return "stack overflow", "stack overflow"
+    new = _PANIC_NEW.search(text)
+    old = _PANIC_OLD.search(text)
+    if new is not None and (old is None or new.start() <= old.start()):
+        what, where = new.group(5), _where(new.group(2), new.group(3))
+    elif old is not None:
+        what, where = old.group(2), _where(old.group(3), old.group(4))
+    else:
+        fatal = _FATAL.search(text)
+        if fatal is None:
+            return None
+        return f"fatal runtime error: {fatal.group(1)}", f"fatal | {message(fatal.group(1))}"
+    # Thread names and numbers vary from run to run; the message does not.
+    said = message(re.sub(r"\b(?:prog|p)\d+\b", "prog", what.splitlines()[0] if what else ""))
+    frames = [
+        f
+        for f in _FRAME.findall(text[(new or old).end() :])
+        if not _PANIC_MACHINERY.match(f) and not re.match(r"(chanfuzzprog|prog_[0-9a-f]+)::", f)
+    ]
+    frames = [re.sub(r"::h[0-9a-f]{16}$", "", f) for f in frames][:TOP_FRAMES]
+    signature = f"panic | {said} | at {where}"
+    if frames:
+        signature += " | " + " < ".join(frames)
+    return f"panic: {said} (at {where})", signature
+
+
+# --- reproducer bundles -----------------------------------------------------------------------
+
+
+def bundle_script(library: RustLibrary) -> str:
+    """The run script of a reproducer bundle: a cargo project pinning the release under test."""
+    versions = default_versions(library)
+    manifest = manifest_text(library, "$VERSION").replace('"^$VERSION"', '"=$VERSION"')
+    pin = (
+        f"# VERSION: the {library.crate} release under test.\nVERSION=${{VERSION:-{versions[0]}}}\n"
+        if library.crate is not None and versions
+        else f': "${{VERSION:=}}"  # {library.crate or "std"}: the release under test\n'
+        if library.crate is not None
+        else ""
+    )
+    return (
+        "CARGO=${CARGO:-cargo}\n"
+        + pin
+        + "mkdir -p src && mv main.rs src/main.rs\n"
+        + "cat > Cargo.toml <<EOF\n"
+        + manifest
+        + "EOF\n"
+        + '"$CARGO" build --release --quiet || exit 3\n'
+        + f'timeout -k 5 "$TIMEOUT" ./target/release/{PACKAGE}\n'
+    )

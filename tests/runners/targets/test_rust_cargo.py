@@ -1,0 +1,144 @@
+"""The Rust targets' shared machinery: crates.io releases, manifests, installs, panics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from runners.engine.verdicts import Outcome, classify_run
+from runners.targets import get_target
+from runners.targets.base import InstallError, ToolchainUnavailable
+from runners.targets.rust_cargo import (
+    CrateRelease,
+    RustLibrary,
+    _index_path,
+    bundle_script,
+    candidates,
+    install,
+    manifest_text,
+    parse_index,
+    read_crash,
+)
+from runners.targets.rust_flume_async import LIBRARY as FLUME_ASYNC
+
+SAMPLES = Path(__file__).parents[1] / "samples"
+FLUME = RustLibrary(target="rust-flume", crate="flume", flavour="flume")
+
+
+def test_index_paths_follow_the_sparse_index_layout() -> None:
+    assert _index_path("flume") == "fl/um/flume"
+    assert _index_path("chan") == "ch/an/chan"
+    assert _index_path("sha") == "3/s/sha"
+    assert _index_path("cc") == "2/cc"
+
+
+def test_the_index_gives_stable_releases_oldest_first_with_yanked_marked() -> None:
+    text = "\n".join(
+        json.dumps({"name": "x", "vers": v, "yanked": y})
+        for v, y in [("0.10.0", False), ("0.2.0", False), ("0.3.0-alpha", False), ("0.10.6", True)]
+    )
+    assert parse_index(text) == [
+        CrateRelease("0.2.0", False),
+        CrateRelease("0.10.0", False),
+        CrateRelease("0.10.6", True),
+    ]
+
+
+def test_the_manifest_admits_the_locked_release_and_names_the_extra_crates() -> None:
+    text = manifest_text(FLUME_ASYNC, "0.12.0", bin_name="prog_1")
+    assert 'flume = { version = "^0.12.0" }' in text
+    assert 'tokio = { version = "1", features = ["rt-multi-thread", "macros"] }' in text
+    assert 'name = "prog_1"' in text and 'path = "src/main.rs"' in text
+    std = manifest_text(RustLibrary(target="rust-std", crate=None, flavour="std"), "1.95.0")
+    assert "[dependencies]\n\n" in std
+
+
+def test_a_bundle_builds_the_pinned_release_without_chanfuzz() -> None:
+    script = bundle_script(FLUME)
+    assert "VERSION=${VERSION:-0.12.0}" in script
+    assert 'flume = { version = "=$VERSION" }' in script
+    assert "cargo" in script and "./target/release/chanfuzzprog" in script
+
+
+def test_a_program_panic_is_signed_by_its_message_not_its_line() -> None:
+    text = (SAMPLES / "rust_panic_program.txt").read_text()
+    reason, signature = read_crash(text) or ("", "")
+    assert signature == (
+        "panic | index out of bounds: the len is 0 but the index is 3 | at the program"
+    )
+    assert "index out of bounds" in reason
+
+
+def test_a_library_panic_keeps_its_file_and_line_without_the_release() -> None:
+    # flume#176: an empty Selector with eventual-fairness panics in fastrand (0.12.0).
+    text = (SAMPLES / "rust_flume_176_panic.txt").read_text()
+    _, signature = read_crash(text) or ("", "")
+    assert signature == (
+        "panic | empty range: Included(0)..Excluded(0) | at fastrand/src/lib.rs:663"
+        " | fastrand::Rng::usize::{{closure}}"
+    )
+
+
+def test_old_panic_format_and_stack_overflow_are_read() -> None:
+    old = (
+        "thread '<unnamed>' panicked at 'oops', /x/registry/src/index/chan-0.1.23/src/lib.rs:12:9\n"
+    )
+    assert read_crash(old) == (
+        "panic: oops (at chan/src/lib.rs:12)",
+        "panic | oops | at chan/src/lib.rs:12",
+    )
+    overflow = "\nthread 'main' (7) has overflowed its stack\nfatal runtime error: stack overflow\n"
+    assert read_crash(overflow) == ("stack overflow", "stack overflow")
+    assert read_crash("all fine\n") is None
+
+
+def test_a_rust_panic_is_a_crash_finding() -> None:
+    text = (SAMPLES / "rust_flume_176_panic.txt").read_text()
+    verdict = classify_run(
+        "rust-flume", exit_code=101, signal=None, timed_out=False, stdout="", stderr=text
+    )
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.signature.startswith("rust-flume | panic | empty range")
+
+
+def test_an_unknown_release_names_the_ones_that_exist(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    cache = tmp_path / ".cache" / "crates-flume.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text(json.dumps({"releases": [["0.10.14", False], ["0.11.1", False]]}))
+    with pytest.raises(
+        InstallError, match=r"9\.9\.9 is not a release of flume.*0\.10\.14, 0\.11\.1"
+    ):
+        install(FLUME)("9.9.9", log=lambda _m: None)
+    assert not (tmp_path / ".failed").exists()  # a typo is not a broken release
+
+
+def test_no_installed_release_says_how_to_install_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    (only,) = list(candidates(FLUME)())
+    with pytest.raises(ToolchainUnavailable, match="toolchains install rust-flume VERSION"):
+        only.locate()
+
+
+def test_rust_flume_does_not_see_rust_flume_async_releases(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    other = tmp_path / "rust-flume-async-0.12.0"
+    other.mkdir()
+    (other / "toolchain.json").write_text("{}")
+    (only,) = list(candidates(FLUME)())
+    with pytest.raises(ToolchainUnavailable, match="no flume release installed"):
+        only.locate()
+
+
+def test_rust_std_has_no_select_and_installs_nothing() -> None:
+    std = get_target("rust-std")
+    assert std.capabilities.select is False
+    assert std.install is None and "comes with rustc" in std.not_installable
