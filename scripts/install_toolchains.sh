@@ -65,7 +65,8 @@ java_major() {  # $1 = java executable; prints e.g. 17
 }
 
 # --- What is needed from apt --------------------------------------------------
-APT_PACKAGES=(crystal redis-server bubblewrap)
+# gdb dumps the threads of a hung Rust program (its runtime prints nothing on SIGQUIT).
+APT_PACKAGES=(crystal redis-server bubblewrap gdb)
 command -v python3 >/dev/null 2>&1 || APT_PACKAGES+=(python3)
 
 GO_BIN=""

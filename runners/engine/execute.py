@@ -150,12 +150,18 @@ def run_one(
     """Run program `index` of a built batch; triage it if it times out."""
     language = target.language
     binds = _binds(target.toolchain, artifact)
-    dump_signal = get_target(language).dump_signal
-    run_env = dict(get_target(language).run_env) or None
+    spec = get_target(language)
+    run_env = dict(spec.run_env) or None
 
-    def attempt(lim: Limits, dump: int | None) -> tuple[Attempt, Classification]:
+    def attempt(lim: Limits, dump: bool) -> tuple[Attempt, Classification]:
+        # Only the first attempt is dumped: the re-runs only tell whether it hangs again.
         result = sandbox.run(
-            artifact.argv(index), binds=binds, env=run_env, limits=lim, dump_signal=dump
+            artifact.argv(index),
+            binds=binds,
+            env=run_env,
+            limits=lim,
+            dump_signal=spec.dump_signal if dump else None,
+            dump_command=spec.dump_command if dump else None,
         )
         verdict = classify_run(
             language,
@@ -182,7 +188,7 @@ def run_one(
         )
 
     try:
-        first, verdict = attempt(limits, dump_signal)
+        first, verdict = attempt(limits, True)
     except SandboxError as exc:
         return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
     attempts = [first]
@@ -191,7 +197,7 @@ def run_one(
     longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
     for _ in range(triage.retries):
         try:
-            retry, _ = attempt(longer, None)
+            retry, _ = attempt(longer, False)
         except SandboxError as exc:
             return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
         attempts.append(retry)

@@ -129,6 +129,7 @@ def supervise(
     aux_fds: tuple[int, ...] = (),
     ended_by_streams_eof: bool = False,
     drain_s: float = DRAIN_S,
+    dump_action: Callable[[], None] | None = None,
 ) -> Supervised:
     """Run the loop until the run has ended (or been killed) and its output is drained.
 
@@ -138,7 +139,9 @@ def supervise(
     ``exited()`` is polled. At ``start + timeout_s``, when ``dump_signal`` is
     set and ``dump_grace_s`` > 0, the capture starts its dump and
     ``send_signal(dump_signal)`` goes to the program, which then has
-    ``dump_grace_s`` seconds. ``kill_all()`` SIGKILLs everything the run
+    ``dump_grace_s`` seconds; ``dump_action()`` replaces the signal for a runtime
+    that prints nothing on one (it dumps from outside, say a debugger attaching,
+    and writes the dump into the capture itself). ``kill_all()`` SIGKILLs everything the run
     started: it is called when the time (and grace) is up, once the run has
     ended (for whatever it left behind), and on an exception here. ``aux_fds``
     are read to EOF and returned. With ``ended_by_streams_eof``, EOF on every
@@ -184,9 +187,12 @@ def supervise(
                     break
                 if phase == "running":
                     timeout_at = now
-                    if dump_signal is not None and dump_grace_s > 0:
+                    if (dump_signal is not None or dump_action is not None) and dump_grace_s > 0:
                         capture.start_dump()
-                        send_signal(dump_signal)
+                        if dump_action is not None:
+                            dump_action()
+                        else:
+                            send_signal(dump_signal)
                         phase = "dumping"
                         deadline = now + dump_grace_s
                         continue
@@ -257,6 +263,7 @@ def supervise_process(
     dump_grace_s: float = 0.0,
     aux_fds: tuple[int, ...] = (),
     drain_s: float = DRAIN_S,
+    dump_action: Callable[[], None] | None = None,
 ) -> Supervised:
     """:func:`supervise` for a child process with piped stdout and stderr.
 
@@ -280,6 +287,7 @@ def supervise_process(
             dump_grace_s=dump_grace_s,
             aux_fds=aux_fds,
             drain_s=drain_s,
+            dump_action=dump_action,
         )
     finally:
         if pidfd is not None:
@@ -504,3 +512,30 @@ def run_argv(
         stdout_truncated=capture.truncated("stdout"),
         stderr_truncated=capture.truncated("stderr"),
     )
+
+
+def external_dump(
+    argv: Sequence[str], capture: OutputCapture, *, timeout_s: float, stream: str = "stdout"
+) -> None:
+    """Run a dump tool (a debugger attaching to the hung program) and keep what it prints.
+
+    For runtimes that print nothing on a signal. The tool is ours, not the
+    program under test: it runs with a plain timeout, and its output goes to
+    ``capture`` (into the dump, once :meth:`OutputCapture.start_dump` was called).
+    A tool that fails or times out leaves a line saying so instead of a dump.
+    """
+    try:
+        done = subprocess.run(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=timeout_s,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        capture.feed(stream, f"[chanfuzz: no dump: {argv[0]}: {error}]\n".encode())
+        return
+    capture.feed(stream, done.stdout)
+    if done.returncode != 0:
+        capture.feed(stream, f"[chanfuzz: {argv[0]} exited {done.returncode}]\n".encode())
+        capture.feed(stream, done.stderr[-2000:])

@@ -333,7 +333,8 @@ class TargetSpec:
 
     Reading runs: ``run_env`` is added to a run's environment (a backtrace on a
     panic, say); ``dump_signal`` asks the runtime for its own dump on timeout;
-    ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
+    ``dump_command(pid)`` dumps from outside a runtime that prints nothing on a
+    signal; ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
     describes what a hang's processes wait on.
 
     Sandbox and bundles: ``dockerfile`` builds its image; ``bundle_script`` is the
@@ -366,6 +367,9 @@ class TargetSpec:
     )
     binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
     dump_signal: int | None = None
+    # For runtimes that print nothing on a signal: given the hung program's pid,
+    # the argv of a tool that dumps every thread from outside (gdb -batch).
+    dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
     read_crash: CrashReader = no_crash
     read_infra_error: Callable[[str], str | None] = lambda _text: None

@@ -64,7 +64,7 @@ from runners.targets.base import (
     tail,
     version_key,
 )
-from runners.targets.reading import TOP_FRAMES, message
+from runners.targets.reading import TOP_FRAMES, message, shape
 
 SPARSE_INDEX = "https://index.crates.io"
 INDEX_MAX_AGE_S = 24 * 3600
@@ -650,6 +650,51 @@ def read_crash(text: str) -> tuple[str, str] | None:
     if frames:
         signature += " | " + " < ".join(frames)
     return f"panic: {said} (at {where})", signature
+
+
+# --- hangs ------------------------------------------------------------------------------------
+
+
+def gdb_dump(pid: int) -> list[str]:
+    """gdb's stack of every thread of a hung program: Rust's runtime prints nothing on
+    SIGQUIT, so its dump is taken from outside (the sandbox runs this at the timeout)."""
+    gdb = shutil.which("gdb") or "/usr/bin/gdb"
+    return [
+        gdb, "-p", str(pid), "-batch", "-nx", "-q",
+        "-ex", "set pagination off",
+        "-ex", "thread apply all bt",
+    ]  # fmt: skip
+
+
+_GDB_THREAD = re.compile(r"^Thread \d+ \(.*\):$", re.M)
+_GDB_FRAME = re.compile(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+)", re.M)
+# Where a blocked thread waits, named by the first frame in a channel or runtime
+# library (not the program's own functions, not the OS's futex wait).
+_WAITS_IN = re.compile(
+    r"^(crossbeam_channel|crossbeam_utils|flume|chan|tokio|std::sync::(?:mpsc|mpmc))::"
+)
+
+
+def _frame_name(raw: str) -> str:
+    name = re.sub(r"::h[0-9a-f]{16}$", "", raw)
+    name = re.sub(r"\[[0-9a-f]{16}\]", "", name)  # std[e28293b1aa0f68bd]::…
+    name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name))  # generics, two levels
+    return name.replace("::{{closure}}", "")
+
+
+def hang_shape(dump: str) -> str:
+    """What the program's threads wait in, from gdb's stacks: e.g.
+    "crossbeam_channel::flavors::zero::Channel::recv×2"."""
+    starts = [m.end() for m in _GDB_THREAD.finditer(dump)]
+    states = []
+    for start in starts:
+        end = _GDB_THREAD.search(dump, start)
+        block = dump[start : end.start() if end else len(dump)]
+        names = [_frame_name(f) for f in _GDB_FRAME.findall(block)]
+        waits = next((n for n in names if _WAITS_IN.match(n)), None)
+        if waits is not None:
+            states.append(waits)
+    return shape(states)
 
 
 # --- reproducer bundles -----------------------------------------------------------------------

@@ -39,6 +39,8 @@ TARGET = TargetSpec(
     render_options=rust_cargo.render_options(LIBRARY),
     read_crash=rust_cargo.read_crash,
     run_env=rust_cargo.RUN_ENV,
+    dump_command=rust_cargo.gdb_dump,
+    hang_shape=rust_cargo.hang_shape,
     dockerfile="docker/rust.Dockerfile",
     bundle_script=rust_cargo.bundle_script(LIBRARY),
 )

@@ -24,6 +24,7 @@ from runners import config
 from runners.engine.sandbox.base import (
     DEFAULT_ENV,
     Bind,
+    DumpCommand,
     KiB,
     Limits,
     MiB,
@@ -40,6 +41,7 @@ __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
     "DEFAULT_ENV",
+    "DumpCommand",
     "Bind",
     "KiB",
     "Limits",

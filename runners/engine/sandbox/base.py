@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -27,6 +27,10 @@ DEFAULT_ENV: Mapping[str, str] = {
     "HOME": "/tmp",
     "LANG": "C.UTF-8",
 }
+
+
+# Given the program's pid as the host sees it, the argv that prints its dump.
+DumpCommand = Callable[[int], Sequence[str]]
 
 
 class SandboxError(RuntimeError):
@@ -167,6 +171,7 @@ class Sandbox(Protocol):
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         dump_signal: int | None = None,
+        dump_command: DumpCommand | None = None,
     ) -> SandboxResult:
         """Run ``argv`` (``argv[0]`` as seen inside the sandbox) in ``workdir``.
 
@@ -174,8 +179,11 @@ class Sandbox(Protocol):
         :data:`DEFAULT_ENV`. On timeout, when ``dump_signal`` is set, that signal
         goes to the program first (SIGQUIT: Go prints its goroutines and exits,
         the JVM prints its threads and goes on); what it writes in the next
-        ``limits.dump_grace_s`` seconds becomes ``dump``. Then everything the run
-        started is killed. Nothing of the run is left when this returns.
+        ``limits.dump_grace_s`` seconds becomes ``dump``. A runtime that prints
+        nothing on a signal is dumped from outside instead: ``dump_command(pid)``
+        (the program's pid as this host sees it) gives an argv run then, e.g. a
+        debugger printing every thread's stack, and its output becomes ``dump``.
+        Then everything the run started is killed. Nothing of the run is left when this returns.
 
         Raises :class:`SandboxError` when the program could not be started at
         all (e.g. ``argv[0]`` missing inside the sandbox): that is never a

@@ -46,6 +46,7 @@ from typing import Any
 from runners import config
 from runners.engine.sandbox.base import (
     Bind,
+    DumpCommand,
     Limits,
     SandboxError,
     SandboxResult,
@@ -176,6 +177,7 @@ class DockerSandbox:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         dump_signal: int | None = None,
+        dump_command: DumpCommand | None = None,  # not here: no debugger in the images
     ) -> SandboxResult:
         if not argv:
             raise ValueError("empty argv")

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 
 from runners.engine.sandbox.base import (
     Bind,
+    DumpCommand,
     Limits,
     SandboxError,
     SandboxResult,
@@ -46,7 +47,12 @@ from runners.engine.sandbox.base import (
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
-from runners.engine.supervisor import OutputCapture, process_exited, supervise_process
+from runners.engine.supervisor import (
+    OutputCapture,
+    external_dump,
+    process_exited,
+    supervise_process,
+)
 
 NOBODY = 65534
 HELPER_PATH = "/.chanfuzz-init"  # where the helper appears inside the sandbox
@@ -171,6 +177,7 @@ class LocalSandbox:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         dump_signal: int | None = None,
+        dump_command: DumpCommand | None = None,
     ) -> SandboxResult:
         if not argv:
             raise ValueError("empty argv")
@@ -230,6 +237,11 @@ class LocalSandbox:
                 dump_signal=dump_signal,
                 dump_grace_s=limits.dump_grace_s,
                 aux_fds=(status_r,),
+                dump_action=(
+                    None
+                    if dump_command is None
+                    else lambda: helper.dump_from_outside(dump_command, capture, limits)
+                ),
             )
         finally:
             helper.close()
@@ -290,6 +302,19 @@ class _HelperHandle:
         if fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(fd, sig)
+
+    def dump_from_outside(
+        self, command: DumpCommand, capture: OutputCapture, limits: Limits
+    ) -> None:
+        """Run ``command`` on the program (the helper's child): its output is the dump."""
+        helpers = _children(self._proc.pid)
+        programs = _children(helpers[0]) if helpers else []
+        if not programs:
+            capture.feed("stdout", b"[chanfuzz: no dump: the program is gone]\n")
+            return
+        # A debugger needs a few seconds to attach and walk every thread, more
+        # than a runtime printing its own dump: at least 20 s.
+        external_dump(command(programs[0]), capture, timeout_s=max(20.0, limits.dump_grace_s))
 
     def kill_all(self) -> None:
         # SIGKILL to the sandbox's PID 1 kills every process in its namespace;

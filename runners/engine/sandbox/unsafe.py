@@ -20,13 +20,19 @@ from collections.abc import Mapping, Sequence
 
 from runners.engine.sandbox.base import (
     Bind,
+    DumpCommand,
     Limits,
     SandboxError,
     SandboxResult,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
-from runners.engine.supervisor import OutputCapture, ProcessGroup, supervise_process
+from runners.engine.supervisor import (
+    OutputCapture,
+    ProcessGroup,
+    external_dump,
+    supervise_process,
+)
 
 
 class UnsandboxedRunner:
@@ -52,6 +58,7 @@ class UnsandboxedRunner:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         dump_signal: int | None = None,
+        dump_command: DumpCommand | None = None,
     ) -> SandboxResult:
         if not argv:
             raise ValueError("empty argv")
@@ -96,6 +103,11 @@ class UnsandboxedRunner:
                 dump_signal=dump_signal,
                 dump_grace_s=limits.dump_grace_s,
                 aux_fds=(status_r,),
+                dump_action=(
+                    None
+                    if dump_command is None
+                    else lambda: _dump_program(proc.pid, dump_command, capture, limits)
+                ),
             )
         finally:
             os.close(status_r)
@@ -119,3 +131,18 @@ class UnsandboxedRunner:
             dump=capture.dump_text(),
             backend=self.name,
         )
+
+
+def _dump_program(
+    helper_pid: int, command: DumpCommand, capture: OutputCapture, limits: Limits
+) -> None:
+    """Run ``command`` on the program, the helper's child."""
+    try:
+        with open(f"/proc/{helper_pid}/task/{helper_pid}/children") as f:
+            programs = [int(p) for p in f.read().split()]
+    except OSError:
+        programs = []
+    if not programs:
+        capture.feed("stdout", b"[chanfuzz: no dump: the program is gone]\n")
+        return
+    external_dump(command(programs[0]), capture, timeout_s=max(20.0, limits.dump_grace_s))

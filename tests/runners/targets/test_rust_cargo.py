@@ -16,6 +16,8 @@ from runners.targets.rust_cargo import (
     _index_path,
     bundle_script,
     candidates,
+    gdb_dump,
+    hang_shape,
     install,
     manifest_text,
     parse_index,
@@ -142,3 +144,30 @@ def test_rust_std_has_no_select_and_installs_nothing() -> None:
     std = get_target("rust-std")
     assert std.capabilities.select is False
     assert std.install is None and "comes with rustc" in std.not_installable
+
+
+def test_a_hang_is_signed_by_where_its_threads_wait_in_the_library() -> None:
+    # gdb's stacks of a hung crossbeam program (recorded): one thread blocked in a
+    # rendezvous send, main joining it (no library frame: not part of the shape).
+    dump = (SAMPLES / "rust_gdb_hang_dump.txt").read_text()
+    assert hang_shape(dump) == "crossbeam_channel::flavors::zero::Channel::send"
+    verdict = classify_run(
+        "rust-crossbeam",
+        exit_code=None,
+        signal=None,
+        timed_out=True,
+        stdout="",
+        stderr="",
+        dump=dump,
+    )
+    assert verdict.outcome is Outcome.TIMEOUT
+    assert verdict.signature == (
+        "rust-crossbeam | hang | crossbeam_channel::flavors::zero::Channel::send"
+    )
+
+
+def test_the_dump_is_gdb_attaching_to_the_program() -> None:
+    argv = gdb_dump(4242)
+    assert argv[0].endswith("gdb") and argv[1:3] == ["-p", "4242"] and "-batch" in argv
+    assert "thread apply all bt" in argv
+    assert get_target("rust-flume").dump_command is gdb_dump

@@ -210,3 +210,34 @@ def test_a_render_only_target_has_no_image_to_run_in() -> None:
 
     with pytest.raises(SandboxUnavailable, match="flix declares no image"):
         image_for("flix")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["local", "none"])
+def test_a_dump_command_dumps_the_hung_program_from_outside(
+    backend: str, request: pytest.FixtureRequest, programs: Programs, marker: str
+) -> None:
+    # For runtimes that print nothing on a signal (Rust): the sandbox runs the
+    # command on the program's pid at the timeout, and its output is the dump.
+    sandbox = (
+        request.getfixturevalue("local_sandbox")
+        if backend == "local"
+        else UnsandboxedRunner(quiet=True)
+    )
+    seen: list[int] = []
+
+    def dump_with(pid: int) -> list[str]:
+        seen.append(pid)
+        return ["sh", "-c", f"echo dumped; tr '\\0' ' ' < /proc/{pid}/cmdline"]
+
+    inside = backend == "local"
+    result = sandbox.run(
+        [programs.path("sleeper", inside=inside)],
+        binds=(programs.bind(),) if inside else (),
+        env=marker_env(marker),
+        limits=Limits(timeout_s=0.5),
+        dump_command=dump_with,
+    )
+    assert result.timed_out and len(seen) == 1
+    assert result.dump is not None and result.dump.startswith("dumped\n")
+    assert "sleeper" in result.dump  # the program's own pid, not the helper's
