@@ -533,11 +533,6 @@ def check(effect: Effect) -> Check:
     return Check(verdict, trace, elapsed)
 
 
-def check_effect_text(text: str) -> Check:
-    """Parse (PlaygroundError on bad or oversized input) and check an effect text."""
-    return check(parse_effect_text(text))
-
-
 # ---------------------------------------------------------------- the view model
 
 
@@ -558,10 +553,6 @@ class ProgramView:
     channels: int
     spawns: int
     elapsed_ms: float
-
-    @property
-    def share_query(self) -> str:
-        return self.state.query()
 
     @property
     def state_json(self) -> str:
@@ -591,11 +582,6 @@ def program_view(state: State) -> ProgramView:
         spawns=effects_mod.count_spawns(built.effect),
         elapsed_ms=(time.perf_counter() - start) * 1000,
     )
-
-
-def generate_view_model(params: Mapping[str, str], *, reset_weights: bool = False) -> ProgramView:
-    """parse_state + program_view: what the generate endpoint shows."""
-    return program_view(parse_state(params, reset_weights=reset_weights))
 
 
 # ---------------------------------------------------------------- sharing and running
