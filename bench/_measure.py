@@ -16,11 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator.pipeline import generate_program  # noqa: E402
-from generator.render import supports  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
 from runners.engine.execute import execute_batch, make_target  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
+from runners.targets import get_target  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -41,12 +41,14 @@ def pin_to_one_core() -> None:
 
 
 def programs(language: str, count: int, first_seed: int, options: dict) -> list:
+    """`count` programs of heuristic A generated for what `language` can express."""
+    spec = get_target(language)
     settings = settings_for("A")
     result = []
     seed = first_seed
     while len(result) < count:
-        g = generate_program(seed, settings)
-        if supports(g.program, language, **options):
+        g = generate_program(seed, settings, spec.capabilities)
+        if spec.supports(g.program, **options):
             result.append(g.program)
         seed += 1
     return result

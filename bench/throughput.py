@@ -1,6 +1,6 @@
 """Fuzzing throughput per core: naive (one compile per program, as the paper did) vs ours.
 
-    python bench/throughput.py [--naive 10] [--batched 200] [--languages go,kotlin,crystal]
+    python bench/throughput.py [--naive 10] [--batched 200] [--languages go,kotlin,...]
 
 Pinned to one core. Both ways run the same kind of generated programs through
 the same sandbox with the same verdict logic; "ours" compiles `--batch-size`
@@ -14,7 +14,9 @@ import argparse
 
 from _measure import pin_to_one_core, report
 
-BATCH_SIZES = {"go": 200, "crystal": 200, "kotlin": 200}
+from runners.targets import runnable_names
+
+BATCH_SIZE = 200  # programs per compilation unit, for every target
 
 
 def main() -> None:
@@ -22,21 +24,25 @@ def main() -> None:
     parser.add_argument("--naive", type=int, default=10)
     parser.add_argument("--batched", type=int, default=200)
     parser.add_argument("--repetitions", type=int, default=10)
-    parser.add_argument("--languages", default="go,kotlin,crystal")
+    parser.add_argument(
+        "--languages",
+        default=",".join(runnable_names()),
+        help="targets of the registry (default: every one that runs programs)",
+    )
     parser.add_argument("--sandbox", default="local")
     args = parser.parse_args()
     pin_to_one_core()
     print(
         f"one core, sandbox {args.sandbox}, {args.repetitions} repetitions per program; "
         f"naive: {args.naive} programs, one compile each; "
-        f"ours: {args.batched} programs, batches of {BATCH_SIZES}"
+        f"ours: {args.batched} programs, batches of {BATCH_SIZE}"
     )
     for language in args.languages.split(","):
         report(
             [language],
             naive=args.naive,
             batched=args.batched,
-            batch_size=BATCH_SIZES.get(language, 100),
+            batch_size=BATCH_SIZE,
             sandbox=args.sandbox,
             repetitions=args.repetitions,
         )
