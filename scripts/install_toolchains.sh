@@ -138,7 +138,7 @@ echo "  crystal   $(command -v crystal): $(first_line crystal --version)"
 echo "  java      $JAVA_BIN: $(first_line "$JAVA_BIN" -version)"
 echo "  maven     $(first_line mvn -B -v | sed 's/\x1b\[[0-9;]*m//g')"
 for k in "${KOTLIN_INSTALLED[@]}"; do
-    echo "  ${k%%-*}$(printf '%*s' $((10 - ${#k%%-*})) '')$TOOLCHAINS_DIR/$k"
+    printf '  %-9s %s\n' "${k%%-*}" "$TOOLCHAINS_DIR/$k"
 done
 if command -v cargo >/dev/null 2>&1; then
     echo "  cargo     $(first_line cargo --version)"
