@@ -85,7 +85,8 @@ class UnsupportedProgram(ValueError):
 
 # ---------------------------------------------------------------- names
 
-# Keywords and predeclared names of Go, Kotlin, Crystal and Flix (both eras),
+# Keywords and predeclared names of Go, Kotlin, Crystal, Flix (both eras) and Rust
+# (strict and reserved keywords, 2024's `gen` included),
 # plus the names the renderers use for their own helpers. A λ_chan name in this
 # set gets a suffix; so do names that a helper pattern (`prog3`, `join2`) could
 # produce.
@@ -105,6 +106,7 @@ RESERVED = frozenset(
     vararg when where while with wg yield i j n cap copy panic iota os fmt args strconv
     puts raise sleep abort gets rand launch async job await coroutinecontext coroutinescope
     runblocking commonpool dispatchers atomic
+    crate fn impl mod move pub static trait unsafe dyn become box priv unsized virtual gen
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _HELPER_PATTERN = re.compile(r"(prog|join|jobs|rep)\d*\Z")

@@ -1,0 +1,514 @@
+"""Rust renderer: λ_chan programs as one binary crate's `main.rs`, on five channel libraries.
+
+`flavour` chooses the library (default "crossbeam"):
+
+* "crossbeam": crossbeam-channel, `crossbeam_channel::bounded::<()>(0)`,
+  processes are `std::thread::spawn` threads, `crossbeam_channel::select!`
+  with `recv(r) -> x => { … }` and `send(s, ()) -> res_ => { … }` arms whose
+  bodies follow the operation inside the macro.
+* "flume": flume, `flume::bounded::<()>(0)`, threads, selection with
+  `flume::Selector::new().recv(&r, |x| …).send(&s, (), |res_| …).wait()`.
+  A closure only checks its result and returns its case's index; the case's
+  body runs after `wait()` in a `match` on that index, outside the Selector.
+* "flume-async": flume's `send_async(()).await` / `recv_async().await` on a
+  multi-threaded tokio runtime built by `main`
+  (`Builder::new_multi_thread().worker_threads(threads)`; option `threads`,
+  default 4, only for this flavour). Each program's run is an `async fn`
+  driven by `block_on`; processes are `tokio::spawn`ed tasks. Selection is
+  `tokio::select!` over the `send_async`/`recv_async` futures, whose branches
+  only check the result and give the case's index; the body runs after the
+  select in a `match` (`tokio::select!` drops the futures it did not pick).
+* "chan": the old `chan` crate (0.1.x; `#[macro_use] extern crate chan;`),
+  `chan::sync(0)`, threads, `chan_select!`. Its macro only takes arms of the
+  form `ident.recv() [-> pat] => expr` and `ident.send(expr) => expr`, and it
+  shadows each arm's channel identifier with the select's handle inside the
+  macro; two arms with the same identifier do not compile, and chan keys a
+  select's operations by channel end, so a second operation on the same end
+  would replace the first. The renderer therefore writes one arm per channel
+  end (a receive and a send on one channel are two ends and two arms): cases
+  sharing an end are merged, and the arm picks one of their indices at run
+  time (`pick_`, std's randomly keyed SipHash, no extra crate); every
+  execution is still one the select allows. An arm only assigns the index
+  (`arm_ = 1`); the body runs after the macro in a `match`.
+* "std": `std::sync::mpsc::sync_channel::<()>(0)`, threads, no select: a
+  program with a select cannot be expressed (`unsupported_reason` says so,
+  `render` raises `UnsupportedProgram`). `Receiver` is not `Clone`, so each
+  channel's receiver is shared as `Arc<Mutex<Receiver<()>>>` and a receive is
+  `rx.lock().unwrap().recv()`, the guard dropped at the end of the statement.
+  This keeps every terminating program terminating: all receivers of one
+  channel are interchangeable (a unit value carries nothing, and which process
+  takes it is exactly the nondeterminism λ_chan already has), and a receiver
+  waiting for the mutex waits for the same send it would have waited for:
+  the lock is held only by a receiver blocked in `recv`, which returns as soon
+  as any send on that channel happens, and then the next waiter gets the lock.
+  No process ever holds two locks or holds a lock while sending.
+
+Every flavour: a run (`progN_once`) creates its channels with capacity 0, so
+they are rendezvous channels carrying `()`, and is repeated `repetitions`
+times by `progN`, each time with fresh channels (SPEC §8a). Every handle is
+`Clone` (the std receiver through its `Arc`), so before each `move` closure
+the spawn clones exactly the channel ends its process and its descendants
+use, in a seeded order. Joins: a process that spawns collects its children's
+`JoinHandle`s in `handles_` and, as its last act, joins them all
+(`h_.join().unwrap()` for threads, `h_.await.unwrap()` for tasks). A child
+therefore ends only after its own children ended, and a run only after every
+process it spawned, transitively; a stuck process shows as a hang, never
+hidden by `main` returning, and a child's panic propagates to `main` (exit
+code 101). Every channel end outlives all processes that use it (the run's
+originals are dropped after the joins), so no operation fails on a
+disconnected channel; each result is `unwrap()`ed anyway.
+
+With `dispatcher=True`, `main` runs program i given as the first
+command-line argument (`std::env::args().nth(1)`) and exits with status 2 for
+anything else. Generated variables are never read, so the file starts with
+`#![allow(unused)]` (and `non_snake_case`: λ_chan names may have capitals).
+
+Crates and features each flavour needs in Cargo.toml (`CRATE_FEATURES`):
+crossbeam: `crossbeam-channel` (default features); flume: `flume` with
+feature `select` (a default feature, named so in 0.10, 0.11 and 0.12);
+flume-async: `flume` with feature `async` (also default in 0.10–0.12; in
+0.10 `async` pulls in `pin-project`) and `tokio` 1 with `rt-multi-thread` and
+`macros`; chan: `chan` 0.1 (no features); std: nothing.
+
+What the libraries do with these programs (chan 0.1.23, flume 0.11.1 and
+0.12.0, seen running generated programs and minimal reproducers; crossbeam and
+std run every generated program they can express). None of it is the
+renderer's doing, and the output keeps it visible rather than avoiding it:
+* chan: a `chan_select!` send never meets a `chan_select!` receive on a
+  rendezvous channel, both wait forever (BurntSushi/chan#20, closed unfixed).
+* flume: a `Selector` registers all its sends at once, and receivers can take
+  more than one of them while `wait()` reports one; a `Selector` receive
+  leaves a value it was offered in the bounded(0) channel when it picks
+  another case.
+* flume-async: with a `recv_async` waiting, `send_async` on bounded(0)
+  completes leaving the value in the channel, where the sender's own next
+  `recv_async` can take it back (a process then meets itself; zesterer/flume
+  #134, #145), and a pending `send_async` dropped by `tokio::select!` may
+  already have delivered its value (zesterer/flume#104). Programs without a
+  select hang too when a process sends and then receives on one channel.
+
+Seeded variation: channel declarations and the clones before a spawn in
+shuffled order, receives that bind a named variable or not (also the `->`
+binding of chan's receive arms), `if` without an `else` when the else branch
+is empty, a `for` or a `while` loop for the repetitions, mirrored comparisons
+in conditions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from generator.lambda_chan import Program
+from generator.render._common import (
+    C_LIKE,
+    Block,
+    CaseS,
+    IfS,
+    Lowered,
+    RecvS,
+    SelectS,
+    SendS,
+    SpawnS,
+    UnsupportedProgram,
+    Writer,
+    lower,
+    render_cond,
+    shuffled,
+    spawn_sites,
+    take_options,
+    used_channels,
+    walk,
+)
+
+HEADER = "// Code generated by chanfuzz. DO NOT EDIT."
+FLAVOURS = ("crossbeam", "flume", "flume-async", "chan", "std")
+DEFAULT_FLAVOUR = "crossbeam"
+DEFAULT_THREADS = 4
+MAX_THREADS = 256
+
+# The crates each flavour's file uses, with the Cargo features it needs of them.
+CRATE_FEATURES: dict[str, dict[str, tuple[str, ...]]] = {
+    "crossbeam": {"crossbeam-channel": ()},
+    "flume": {"flume": ("select",)},
+    "flume-async": {"flume": ("async",), "tokio": ("rt-multi-thread", "macros")},
+    "chan": {"chan": ()},
+    "std": {},
+}
+
+
+def _flavour(value: object) -> str:
+    if value not in FLAVOURS:
+        raise ValueError(f"flavour must be one of {', '.join(FLAVOURS)}, not {value!r}")
+    return str(value)
+
+
+def _threads(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {value!r}")
+    return value
+
+
+OPTIONS = {"flavour": _flavour, "threads": _threads}
+
+
+def _settings(options: dict[str, object]) -> tuple[str, int]:
+    opts = take_options(options, OPTIONS, "rust")
+    flavour = str(opts.get("flavour", DEFAULT_FLAVOUR))
+    if "threads" in opts and flavour != "flume-async":
+        raise ValueError(f"threads applies to flavour flume-async only, not to {flavour!r}")
+    threads = opts.get("threads", DEFAULT_THREADS)
+    assert isinstance(threads, int)
+    return flavour, threads
+
+
+def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
+    """Why this Rust flavour cannot express the program, or None if it can."""
+    flavour, _ = _settings(options)
+    if flavour == "std" and any(isinstance(s, SelectS) for s in walk(lowered.body)):
+        return "std::sync::mpsc has no select; this program has a select"
+    return None
+
+
+def _tx(chan: str) -> str:
+    return f"{chan}_tx"
+
+
+def _rx(chan: str) -> str:
+    return f"{chan}_rx"
+
+
+def _ends(block: Block) -> set[str]:
+    """The channel ends (`c1_tx`, `c1_rx`) a process and all its descendants use."""
+    ends: set[str] = set()
+    for s in walk(block):
+        if isinstance(s, RecvS):
+            ends.add(_rx(s.chan))
+        elif isinstance(s, SendS):
+            ends.add(_tx(s.chan))
+        elif isinstance(s, SelectS):
+            for c in s.cases:
+                ends.add(_rx(c.chan) if c.direction == "get" else _tx(c.chan))
+    return ends
+
+
+def _groups(select: SelectS) -> list[list[int]]:
+    """Indices of a select's cases grouped by channel end, in order of first appearance."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, case in enumerate(select.cases):
+        groups.setdefault((case.chan, case.direction), []).append(i)
+    return list(groups.values())
+
+
+class _ProgramWriter:
+    def __init__(self, w: Writer, rng: random.Random, flavour: str) -> None:
+        self.w = w
+        self.rng = rng
+        self.flavour = flavour
+        self.is_async = flavour == "flume-async"
+        self.uses_pick = False
+
+    # ---- processes
+
+    def process(self, block: Block) -> None:
+        """A process's body: its statements, then the join of every child it spawned."""
+        w = self.w
+        spawns = bool(spawn_sites(block))
+        if spawns:
+            handle = (
+                "tokio::task::JoinHandle<()>" if self.is_async else "std::thread::JoinHandle<()>"
+            )
+            w.line(f"let mut handles_: Vec<{handle}> = Vec::new();")
+        self.block(block)
+        if spawns:
+            w.line("for h_ in handles_ {")
+            with w.indent():
+                w.line("h_.await.unwrap();" if self.is_async else "h_.join().unwrap();")
+            w.line("}")
+
+    def spawn(self, s: SpawnS) -> None:
+        w = self.w
+        clones = shuffled(sorted(_ends(s.body)), self.rng)
+        opener = "tokio::spawn(async move {" if self.is_async else "std::thread::spawn(move || {"
+        if not s.body:
+            w.line(f"handles_.push({opener}}}));")
+            return
+        if clones:
+            w.line("handles_.push({")
+            w.depth += 1
+            for end in clones:
+                w.line(f"let {end} = {end}.clone();")
+            w.line(opener)
+        else:
+            w.line(f"handles_.push({opener}")
+        with w.indent():
+            self.process(s.body)
+        if clones:
+            w.line("})")
+            w.depth -= 1
+            w.line("});")
+        else:
+            w.line("}));")
+
+    # ---- statements
+
+    def recv(self, chan: str) -> str:
+        rx = _rx(chan)
+        if self.flavour == "std":
+            return f"{rx}.lock().unwrap().recv().unwrap()"
+        if self.is_async:
+            return f"{rx}.recv_async().await.unwrap()"
+        return f"{rx}.recv().unwrap()"  # chan's recv gives an Option, the others a Result
+
+    def send(self, chan: str) -> str:
+        tx = _tx(chan)
+        if self.flavour == "chan":
+            return f"{tx}.send(())"  # chan 0.1's send returns nothing
+        if self.is_async:
+            return f"{tx}.send_async(()).await.unwrap()"
+        return f"{tx}.send(()).unwrap()"
+
+    def block(self, block: Block) -> None:
+        w = self.w
+        for s in block:
+            if isinstance(s, RecvS):
+                if s.var is not None and self.rng.random() < 0.5:
+                    w.line(f"let {s.var} = {self.recv(s.chan)};")
+                else:
+                    w.line(f"{self.recv(s.chan)};")
+            elif isinstance(s, SendS):
+                w.line(f"{self.send(s.chan)};")
+            elif isinstance(s, SpawnS):
+                self.spawn(s)
+            elif isinstance(s, IfS):
+                w.line(f"if {render_cond(s.cond, C_LIKE, self.rng)} {{")
+                with w.indent():
+                    self.block(s.then)
+                if s.orelse or self.rng.random() < 0.5:
+                    w.line("} else {")
+                    with w.indent():
+                        self.block(s.orelse)
+                w.line("}")
+            elif isinstance(s, SelectS):
+                self.select(s)
+            else:  # pragma: no cover - the statement tree has no other node
+                raise TypeError(s)
+
+    # ---- select
+
+    def select(self, s: SelectS) -> None:
+        if self.flavour == "crossbeam":
+            self.select_crossbeam(s)
+            return
+        if self.flavour == "flume":
+            self.select_flume(s)
+        elif self.flavour == "flume-async":
+            self.select_tokio(s)
+        elif self.flavour == "chan":
+            self.select_chan(s)
+        else:  # pragma: no cover - unsupported_reason refuses std's selects first
+            raise UnsupportedProgram("std::sync::mpsc has no select")
+        self.dispatch(s.cases)
+
+    def result_name(self, case: CaseS) -> str:
+        """The name a case's result is bound to: the λ_chan variable of a receive, if any."""
+        if case.direction == "get" and case.var is not None and self.rng.random() < 0.5:
+            return case.var
+        return "res_"
+
+    def select_crossbeam(self, s: SelectS) -> None:
+        w = self.w
+        w.line("crossbeam_channel::select! {")
+        with w.indent():
+            for case in s.cases:
+                res = self.result_name(case)
+                if case.direction == "get":
+                    w.line(f"recv({_rx(case.chan)}) -> {res} => {{")
+                else:
+                    w.line(f"send({_tx(case.chan)}, ()) -> {res} => {{")
+                with w.indent():
+                    w.line(f"{res}.unwrap();")
+                    self.block(case.body)
+                w.line("}")
+        w.line("}")
+
+    def select_flume(self, s: SelectS) -> None:
+        w = self.w
+        w.line("let arm_ = flume::Selector::new()")
+        with w.indent():
+            for i, case in enumerate(s.cases):
+                res = self.result_name(case)
+                if case.direction == "get":
+                    w.line(f".recv(&{_rx(case.chan)}, |{res}| {{")
+                else:
+                    w.line(f".send(&{_tx(case.chan)}, (), |{res}| {{")
+                with w.indent():
+                    w.line(f"{res}.unwrap();")
+                    w.line(str(i))
+                w.line("})")
+            w.line(".wait();")
+
+    def select_tokio(self, s: SelectS) -> None:
+        w = self.w
+        w.line("let arm_ = tokio::select! {")
+        with w.indent():
+            for i, case in enumerate(s.cases):
+                res = self.result_name(case)
+                if case.direction == "get":
+                    w.line(f"{res} = {_rx(case.chan)}.recv_async() => {{")
+                else:
+                    w.line(f"{res} = {_tx(case.chan)}.send_async(()) => {{")
+                with w.indent():
+                    w.line(f"{res}.unwrap();")
+                    w.line(str(i))
+                w.line("}")
+        w.line("};")
+
+    def select_chan(self, s: SelectS) -> None:
+        w = self.w
+        w.line("let arm_: usize;")
+        w.line("chan_select! {")
+        with w.indent():
+            for group in _groups(s):
+                first = s.cases[group[0]]
+                if len(group) == 1:
+                    assign = f"arm_ = {group[0]}"
+                else:
+                    self.uses_pick = True
+                    assign = f"arm_ = pick_(&[{', '.join(map(str, group))}])"
+                if first.direction == "put":
+                    w.line(f"{_tx(first.chan)}.send(()) => {assign},")
+                elif first.var is not None and self.rng.random() < 0.5:
+                    w.line(f"{_rx(first.chan)}.recv() -> {first.var} => {assign},")
+                else:
+                    w.line(f"{_rx(first.chan)}.recv() => {assign},")
+        w.line("}")
+
+    def dispatch(self, cases: Sequence[CaseS]) -> None:
+        """After a select that gave `arm_`: run the chosen case's body."""
+        w = self.w
+        w.line("match arm_ {")
+        with w.indent():
+            for i, case in enumerate(cases):
+                if case.body:
+                    w.line(f"{i} => {{")
+                    with w.indent():
+                        self.block(case.body)
+                    w.line("}")
+                else:
+                    w.line(f"{i} => {{}}")
+            w.line("_ => unreachable!(),")
+        w.line("}")
+
+
+_CHANNEL = {
+    "crossbeam": "crossbeam_channel::bounded::<()>(0)",
+    "flume": "flume::bounded::<()>(0)",
+    "flume-async": "flume::bounded::<()>(0)",
+    "chan": "chan::sync::<()>(0)",
+    "std": "std::sync::mpsc::sync_channel::<()>(0)",
+}
+
+_PICK = """\
+// One of a merged select arm's case indices, at random (std's SipHash with fresh random keys).
+fn pick_(arms: &[usize]) -> usize {
+    use std::hash::{BuildHasher, Hasher};
+    let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
+    arms[(r % arms.len() as u64) as usize]
+}"""
+
+
+def render_file(
+    programs: Sequence[Program],
+    *,
+    rng: random.Random,
+    repetitions: int,
+    dispatcher: bool,
+    **options: object,
+) -> str:
+    """The file `main.rs`: `progN` per program and `main` (see the module docstring)."""
+    flavour, threads = _settings(options)
+    lowered = [lower(p) for p in programs]
+    for i, lw in enumerate(lowered):
+        reason = unsupported_reason(lw, **options)
+        if reason is not None:
+            raise UnsupportedProgram(f"program {i}: {reason}")
+    is_async = flavour == "flume-async"
+    fn = "async fn" if is_async else "fn"
+    call = ".await" if is_async else ""
+
+    w = Writer("    ")
+    w.line(HEADER)
+    crates = ", ".join(
+        f"{name} ({', '.join(feats)})" if feats else name
+        for name, feats in CRATE_FEATURES[flavour].items()
+    )
+    w.line(f"// Flavour {flavour}; crates (features): {crates or 'none, std only'}.")
+    w.line("#![allow(unused)]")
+    w.line("#![allow(non_snake_case)]")
+    if flavour == "chan":
+        w.line()
+        w.line("#[macro_use]")
+        w.line("extern crate chan;")
+
+    writer = _ProgramWriter(w, rng, flavour)
+    for i, lw in enumerate(lowered):
+        w.line()
+        w.line(f"{fn} prog{i}_once() {{")
+        with w.indent():
+            for c in shuffled(used_channels(lw), rng):
+                w.line(f"let ({_tx(c)}, {_rx(c)}) = {_CHANNEL[flavour]};")
+                if flavour == "std":
+                    w.line(f"let {_rx(c)} = std::sync::Arc::new(std::sync::Mutex::new({_rx(c)}));")
+            writer.process(lw.body)
+        w.line("}")
+        w.line()
+        w.line(f"{fn} prog{i}() {{")
+        with w.indent():
+            if rng.random() < 0.5:
+                w.line(f"for _ in 0..{repetitions} {{")
+                with w.indent():
+                    w.line(f"prog{i}_once(){call};")
+                w.line("}")
+            else:
+                w.line("let mut rep_ = 0;")
+                w.line(f"while rep_ < {repetitions} {{")
+                with w.indent():
+                    w.line(f"prog{i}_once(){call};")
+                    w.line("rep_ += 1;")
+                w.line("}")
+        w.line("}")
+    if writer.uses_pick:
+        w.line()
+        for line in _PICK.splitlines():
+            w.line(line)
+
+    def run(i: int) -> str:
+        return f"rt_.block_on(prog{i}())" if is_async else f"prog{i}()"
+
+    w.line()
+    w.line("fn main() {")
+    with w.indent():
+        if is_async:
+            w.line("let rt_ = tokio::runtime::Builder::new_multi_thread()")
+            with w.indent():
+                w.line(f".worker_threads({threads})")
+                w.line(".enable_all()")
+                w.line(".build()")
+                w.line(".unwrap();")
+        if not dispatcher:
+            w.line(f"{run(0)};")
+        else:
+            w.line("match std::env::args().nth(1).as_deref() {")
+            with w.indent():
+                for i in range(len(lowered)):
+                    w.line(f'Some("{i}") => {run(i)},')
+                w.line("_ => {")
+                with w.indent():
+                    last = len(lowered) - 1
+                    w.line(f'eprintln!("usage: main N (a program from 0 to {last})");')
+                    w.line("std::process::exit(2);")
+                w.line("}")
+            w.line("}")
+    w.line("}")
+    return w.text()

@@ -1,0 +1,696 @@
+"""Rust renderer, every flavour: golden files, joins, clones, selects, options, determinism;
+slow: build each flavour with cargo and run generated programs."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator import effects as fx
+from generator import lambda_chan as lc
+from generator.capabilities import Capabilities, InexpressibleSettings
+from generator.effects import parse
+from generator.pipeline import generate_program
+from generator.render import UnsupportedProgram, render, render_batch, supports
+from generator.render._common import (
+    Lowered,
+    RecvS,
+    SelectS,
+    SendS,
+    SpawnS,
+    lower,
+    spawn_sites,
+    walk,
+)
+from generator.render.rust import CRATE_FEATURES, FLAVOURS
+from generator.settings import settings_for
+from generator.synthesis import synthesize
+from tests.generator.render.helpers import (
+    GOLDEN_REPETITIONS,
+    GOLDEN_SEED,
+    Variant,
+    check_golden,
+    need,
+    run,
+)
+from tests.generator.render.programs import LONE_RECV, PROGRAMS, STUCK_CHILD, from_effect
+from tests.generator.strategies import effects
+
+VARIANTS = {f: Variant(f"rust-{f}", "rust", "rs", {"flavour": f}) for f in FLAVOURS}
+NO_SELECT = Capabilities(select=False, select_send=False)
+
+
+def _seq(*exprs: lc.Expr) -> lc.Expr:
+    result = exprs[-1]
+    for e in reversed(exprs[:-1]):
+        result = lc.Then(e, result)
+    return result
+
+
+# Programs without a select, so that the std flavour has something to show: a chain of
+# processes, and several receivers of one channel (std shares them behind a mutex) with
+# nested spawns, a let-bound receive, a spawn of nothing and spawns in a branch.
+PIPELINE = from_effect(
+    parse(
+        "Spawn(Get(c3) ; Put(c4)) ; Spawn(Get(c2) ; Put(c3)) ; Spawn(Get(c1) ; Put(c2)) ; "
+        "Put(c1) ; Get(c4)"
+    )
+)
+SHARED = lc.Program(
+    ("c1", "c2", "c3", "c4"),
+    _seq(
+        lc.SpawnE(lc.Send("c1")),
+        lc.SpawnE(lc.Send("c1")),
+        lc.SpawnE(_seq(lc.Recv("c1"), lc.Send("c2"))),
+        lc.Recv("c1"),
+        lc.Let(
+            "got",
+            lc.Recv("c2"),
+            _seq(
+                lc.SpawnE(_seq(lc.SpawnE(lc.Send("c3")), lc.Recv("c4"))),
+                lc.If(
+                    lc.Compare("<", 2, 7),
+                    _seq(lc.Recv("c3"), lc.Send("c4")),
+                    _seq(lc.SpawnE(lc.Unit()), lc.Recv("c3"), lc.Send("c4")),
+                ),
+            ),
+        ),
+    ),
+)
+# λ_chan names that are Rust keywords, for channels, receives and select cases.
+KEYWORDS = lc.Program(
+    ("fn", "move", "gen"),
+    _seq(
+        lc.SpawnE(lc.Send("fn")),
+        lc.Let(
+            "static",
+            lc.Recv("fn"),
+            _seq(
+                lc.SpawnE(lc.Let("impl", lc.Recv("move"), lc.Var("impl"))),
+                lc.Send("move"),
+                lc.SpawnE(lc.Send("gen")),
+                lc.Let("dyn", lc.Recv("gen"), lc.Var("dyn")),
+            ),
+        ),
+    ),
+)
+KEYWORDS_SELECT = lc.Program(
+    ("fn", "loop"),
+    _seq(
+        lc.SpawnE(lc.Send("fn")),
+        lc.SelectE(
+            (
+                lc.Case("get", "fn", "match", lc.SpawnE(lc.Send("loop"))),
+                lc.Case("get", "fn", "mod", lc.SpawnE(lc.Send("loop"))),
+            )
+        ),
+        lc.Let("unsafe", lc.Recv("loop"), lc.Var("unsafe")),
+    ),
+)
+EXTRA = {
+    "pipeline": PIPELINE,
+    "shared": SHARED,
+    "keywords": KEYWORDS,
+    "keywords_select": KEYWORDS_SELECT,
+}
+ALL = {**PROGRAMS, **EXTRA}
+
+RUST_KEYWORDS = frozenset(
+    """as break const continue crate else enum extern false fn for if impl in let loop match
+    mod move mut pub ref return self static struct super trait true type unsafe use where
+    while async await dyn abstract become box do final macro override priv typeof unsized
+    virtual yield try gen""".split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _select(lowered: Lowered) -> bool:
+    return any(isinstance(s, SelectS) for s in walk(lowered.body))
+
+
+def _has_select(program: lc.Program) -> bool:
+    return _select(lower(program))
+
+
+def _golden_cases(variant: Variant) -> list[tuple[str, str]]:
+    """As helpers.golden_cases, over PROGRAMS and the select-free programs above."""
+    progs = {n: p for n, p in ALL.items() if supports(p, "rust", **variant.options)}
+    cases = [
+        (
+            f"{name}.{variant.name}.{variant.ext}",
+            render(p, "rust", seed=GOLDEN_SEED, **variant.options),
+        )
+        for name, p in progs.items()
+    ]
+    batch = render_batch(
+        list(progs.values()),
+        "rust",
+        seed=GOLDEN_SEED,
+        repetitions=GOLDEN_REPETITIONS,
+        **variant.options,
+    )
+    cases.append((f"batch.{variant.name}.{variant.ext}", batch))
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("filename", "text"),
+    [case for v in VARIANTS.values() for case in _golden_cases(v)],
+    ids=lambda x: str(x)[:40],
+)
+def test_golden(filename: str, text: str) -> None:
+    check_golden(filename, text)
+
+
+# ---------------------------------------------------------------- joins and clones
+
+
+def _ends(block) -> set[str]:
+    ends: set[str] = set()
+    for s in walk(block):
+        if isinstance(s, RecvS):
+            ends.add(f"{s.chan}_rx")
+        elif isinstance(s, SendS):
+            ends.add(f"{s.chan}_tx")
+        elif isinstance(s, SelectS):
+            ends |= {f"{c.chan}_{'rx' if c.direction == 'get' else 'tx'}" for c in s.cases}
+    return ends
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+@pytest.mark.parametrize("name", list(ALL))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed: int) -> None:
+    program = ALL[name]
+    if not supports(program, "rust", flavour=flavour):
+        return
+    lowered = lower(program)
+    lines = render(program, "rust", seed=seed, flavour=flavour).splitlines()
+    stripped = [line.strip() for line in lines]
+    opener = (
+        "tokio::spawn(async move {"
+        if flavour == "flume-async"
+        else ("std::thread::spawn(move || {")
+    )
+    join = "h_.await.unwrap();" if flavour == "flume-async" else "h_.join().unwrap();"
+
+    # Spawns appear in the text in the statement tree's pre-order.
+    spawns = [s for s in walk(lowered.body) if isinstance(s, SpawnS)]
+    pushes = [i for i, line in enumerate(stripped) if line.startswith("handles_.push(")]
+    assert len(pushes) == len(spawns)
+    for spawn, i in zip(spawns, pushes, strict=True):
+        if not spawn.body:
+            assert stripped[i] == f"handles_.push({opener}}}));"
+            continue
+        if not _ends(spawn.body):
+            assert stripped[i] == f"handles_.push({opener}"
+            continue
+        # Exactly the ends the process and its descendants use, cloned right before it.
+        assert stripped[i] == "handles_.push({"
+        j = i + 1
+        cloned = []
+        while stripped[j] != opener:
+            m = re.fullmatch(r"let (\w+) = (\w+)\.clone\(\);", stripped[j])
+            assert m and m.group(1) == m.group(2), stripped[j]
+            cloned.append(m.group(1))
+            j += 1
+        assert len(cloned) == len(set(cloned))
+        assert set(cloned) == _ends(spawn.body)
+
+    # One handle list per process that spawns, joined by its last statement.
+    spawning = int(bool(spawn_sites(lowered.body))) + sum(1 for s in spawns if spawn_sites(s.body))
+    lists = [i for i, line in enumerate(stripped) if line.startswith("let mut handles_:")]
+    loops = [i for i, line in enumerate(stripped) if line == "for h_ in handles_ {"]
+    assert len(lists) == len(loops) == spawning
+    for i in loops:
+        assert stripped[i + 1] == join and stripped[i + 2] == "}"
+        # The next line closes the process, one level out.
+        assert stripped[i + 3] in ("}", "})", "}));")
+        assert _indent(lines[i + 3]) == _indent(lines[i]) - 4
+
+
+def test_names_are_never_rust_keywords() -> None:
+    for program in (KEYWORDS, KEYWORDS_SELECT):
+        lowered = lower(program)
+        names = set(lowered.channels)
+        for s in walk(lowered.body):
+            if isinstance(s, RecvS) and s.var:
+                names.add(s.var)
+            elif isinstance(s, SelectS):
+                names |= {c.var for c in s.cases if c.var}
+        assert len(names) > 3 and not names & RUST_KEYWORDS
+        for flavour in FLAVOURS:
+            if not supports(program, "rust", flavour=flavour):
+                continue
+            for seed in range(6):
+                text = render(program, "rust", seed=seed, flavour=flavour)
+                assert "let (fn2_tx, fn2_rx) = " in text
+                assert not re.search(r"(let|->|\|) ?(static|impl|dyn|unsafe|match|mod)\b", text)
+
+
+# ---------------------------------------------------------------- selects
+
+
+def _block_after(lines: list[str], start: int, end: str) -> list[str]:
+    """The stripped lines after lines[start] up to the first line that is `end`."""
+    j = start + 1
+    while lines[j].strip() != end:
+        j += 1
+    return [line.strip() for line in lines[start + 1 : j]]
+
+
+@pytest.mark.parametrize("name", list(ALL))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_flume_selector_closures_only_pick_the_case(name: str, seed: int) -> None:
+    program = ALL[name]
+    text = render(program, "rust", seed=seed, flavour="flume")
+    lines = text.splitlines()
+    starts = [
+        i for i, line in enumerate(lines) if line.strip() == "let arm_ = flume::Selector::new()"
+    ]
+    selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
+    assert len(starts) == len(selects) == text.count("match arm_ {")
+    for i, select in zip(starts, selects, strict=True):
+        inner = _block_after(lines, i, ".wait();")
+        assert len(inner) == 4 * len(select.cases)
+        for k, case in enumerate(select.cases):
+            head, check, index, close = inner[4 * k : 4 * k + 4]
+            end = f"{case.chan}_rx, " if case.direction == "get" else f"{case.chan}_tx, (), "
+            m = re.fullmatch(rf"\.(recv|send)\(&{re.escape(end)}\|(\w+)\| \{{", head)
+            assert m and m.group(1) == ("recv" if case.direction == "get" else "send"), head
+            assert check == f"{m.group(2)}.unwrap();" and index == str(k) and close == "})"
+
+
+@pytest.mark.parametrize("name", list(ALL))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tokio_select_branches_only_pick_the_case(name: str, seed: int) -> None:
+    program = ALL[name]
+    text = render(program, "rust", seed=seed, flavour="flume-async")
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == "let arm_ = tokio::select! {"]
+    selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
+    assert len(starts) == len(selects) == text.count("match arm_ {")
+    for i, select in zip(starts, selects, strict=True):
+        inner = _block_after(lines, i, "};")
+        assert len(inner) == 4 * len(select.cases)
+        for k, case in enumerate(select.cases):
+            head, check, index, close = inner[4 * k : 4 * k + 4]
+            op = (
+                f"{case.chan}_rx.recv_async()"
+                if case.direction == "get"
+                else f"{case.chan}_tx.send_async(())"
+            )
+            m = re.fullmatch(rf"(\w+) = {re.escape(op)} => \{{", head)
+            assert m, head
+            assert check == f"{m.group(1)}.unwrap();" and index == str(k) and close == "}"
+
+
+CHAN_ARM = re.compile(
+    r"(\w+)_(?:rx\.recv\(\)(?: -> \w+)?|tx\.send\(\(\)\)) => arm_ = (\d+|pick_\(&\[[\d, ]+\]\)),"
+)
+
+
+@pytest.mark.parametrize("name", list(ALL))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_chan_select_has_one_arm_per_channel_end(name: str, seed: int) -> None:
+    """chan_select! shadows each arm's identifier and keys operations by channel end: one
+    arm per end, of the forms its macro accepts, whose index picks among merged cases."""
+    program = ALL[name]
+    text = render(program, "rust", seed=seed, flavour="chan")
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == "chan_select! {"]
+    selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
+    assert len(starts) == len(selects)
+    for i, select in zip(starts, selects, strict=True):
+        assert lines[i - 1].strip() == "let arm_: usize;"
+        arms = _block_after(lines, i, "}")
+        groups: dict[str, list[int]] = {}
+        for k, case in enumerate(select.cases):
+            end = f"{case.chan}_{'rx' if case.direction == 'get' else 'tx'}"
+            groups.setdefault(end, []).append(k)
+        assert len(arms) == len(groups)
+        for arm, (end, indices) in zip(arms, groups.items(), strict=True):
+            m = CHAN_ARM.fullmatch(arm)
+            assert m, arm
+            assert arm.startswith(end + ".")
+            expected = str(indices[0]) if len(indices) == 1 else f"pick_(&{indices})"
+            assert m.group(2) == expected
+    assert text.count("fn pick_(") == int("pick_(&[" in text)
+
+
+def test_chan_keeps_a_send_and_a_receive_on_one_channel_apart() -> None:
+    program = from_effect(parse("Spawn(Put(c1)) ; SelGet(c1, eps) (+) SelPut(c1, eps)"))
+    text = render(program, "rust", flavour="chan")
+    assert "c1_rx.recv() => arm_ = 0," in text or "c1_rx.recv() -> x1 => arm_ = 0," in text
+    assert "c1_tx.send(()) => arm_ = 1," in text
+    assert "pick_" not in text
+
+
+def test_crossbeam_bodies_follow_their_operation() -> None:
+    text = render(PROGRAMS["crystal"], "rust", flavour="crossbeam", seed=1)
+    assert "crossbeam_channel::select! {" in text
+    assert re.search(r"send\(c3_tx, \(\)\) -> res_ => \{\n\s+res_\.unwrap\(\);\n\s+c1_tx", text)
+    assert "arm_" not in text
+
+
+# ---------------------------------------------------------------- std
+
+
+def test_std_refuses_selects() -> None:
+    for name, program in ALL.items():
+        assert supports(program, "rust", flavour="std") == (not _has_select(program)), name
+    with pytest.raises(UnsupportedProgram, match="no select"):
+        render(PROGRAMS["flix2"], "rust", flavour="std")
+    with pytest.raises(UnsupportedProgram, match="program 1: .*no select"):
+        render_batch([PIPELINE, PROGRAMS["flix2"]], "rust", flavour="std")
+
+
+def test_std_shares_each_receiver_behind_a_mutex() -> None:
+    text = render(SHARED, "rust", flavour="std", seed=3)
+    for c in ("c1", "c2", "c3", "c4"):
+        assert f"let ({c}_tx, {c}_rx) = std::sync::mpsc::sync_channel::<()>(0);" in text
+        assert f"let {c}_rx = std::sync::Arc::new(std::sync::Mutex::new({c}_rx));" in text
+    assert "c1_rx.lock().unwrap().recv().unwrap();" in text
+    assert "c1_tx.send(()).unwrap();" in text
+    # The guard is a temporary of its statement: never held across another operation.
+    assert "let guard" not in text and ".lock().unwrap();" not in text
+
+
+# ---------------------------------------------------------------- options and main
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"flavour": "tokio"},
+        {"flavour": None},
+        {"flavour": "flume-async", "threads": 0},
+        {"flavour": "flume-async", "threads": "4"},
+        {"flavour": "flume-async", "threads": True},
+        {"flavour": "flume-async", "threads": 257},
+        {"flavour": "crossbeam", "threads": 4},
+        {"threads": 2},
+        {"colour": "blue"},
+    ],
+)
+def test_bad_options(options: dict) -> None:
+    with pytest.raises(ValueError):
+        render(PIPELINE, "rust", **options)
+    with pytest.raises(ValueError):
+        supports(PIPELINE, "rust", **options)
+
+
+def test_default_flavour_is_crossbeam_and_threads_default_to_four() -> None:
+    assert render(PIPELINE, "rust", seed=2) == render(PIPELINE, "rust", seed=2, flavour="crossbeam")
+    text = render(PIPELINE, "rust", flavour="flume-async")
+    assert ".worker_threads(4)" in text and "new_multi_thread()" in text
+    assert ".worker_threads(7)" in render(PIPELINE, "rust", flavour="flume-async", threads=7)
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_header_names_the_crates_and_features(flavour: str) -> None:
+    header = render(PIPELINE, "rust", flavour=flavour).splitlines()[1]
+    for name, features in CRATE_FEATURES[flavour].items():
+        assert name in header and all(f in header for f in features)
+    assert ("#[macro_use]\nextern crate chan;" in render(PIPELINE, "rust", flavour=flavour)) == (
+        flavour == "chan"
+    )
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_batch_dispatches_on_the_first_argument(flavour: str) -> None:
+    programs = [p for p in ALL.values() if supports(p, "rust", flavour=flavour)]
+    text = render_batch(programs, "rust", repetitions=9, flavour=flavour)
+    assert "match std::env::args().nth(1).as_deref() {" in text
+    for i in range(len(programs)):
+        call = f"rt_.block_on(prog{i}())" if flavour == "flume-async" else f"prog{i}()"
+        assert f'Some("{i}") => {call},' in text
+    assert text.count("prog0_once()") == 2  # defined once, called once
+    assert "std::process::exit(2);" in text
+    assert "0..9 {" in text or "rep_ < 9 {" in text
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_different_seeds_can_differ(flavour: str) -> None:
+    program = SHARED if flavour == "std" else PROGRAMS["mixed"]
+    outputs = {render(program, "rust", seed=s, flavour=flavour) for s in range(12)}
+    assert len(outputs) > 1
+
+
+# ---------------------------------------------------------------- every program, deterministically
+
+
+def _check_all_flavours(program: lc.Program, seed: int) -> None:
+    select = _has_select(program)
+    for flavour in FLAVOURS:
+        if flavour == "std" and select:
+            assert not supports(program, "rust", flavour=flavour)
+            with pytest.raises(UnsupportedProgram):
+                render(program, "rust", seed=seed, flavour=flavour)
+            continue
+        assert supports(program, "rust", flavour=flavour)
+        one = render(program, "rust", seed=seed, repetitions=3, flavour=flavour)
+        assert one == render(program, "rust", seed=seed, repetitions=3, flavour=flavour)
+        batch = [program, PIPELINE]
+        assert render_batch(batch, "rust", seed=seed, flavour=flavour) == render_batch(
+            batch, "rust", seed=seed, flavour=flavour
+        )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    heuristic=st.sampled_from("ABCDEF"),
+    seed=st.integers(0, 2**32),
+    render_seed=st.integers(0, 2**32),
+)
+def test_every_flavour_renders_generated_programs_deterministically(
+    heuristic: str, seed: int, render_seed: int
+) -> None:
+    _check_all_flavours(generate_program(seed, settings_for(heuristic)).program, render_seed)
+    try:
+        no_select = generate_program(seed, settings_for(heuristic), NO_SELECT).program
+    except InexpressibleSettings:  # a heuristic that only generates with G-Select
+        return
+    assert not _has_select(no_select)
+    _check_all_flavours(no_select, render_seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(effect=effects(max_leaves=10), seed=st.integers(0, 2**32), synth_seed=st.integers(0, 99))
+def test_every_flavour_renders_arbitrary_programs_deterministically(
+    effect, seed: int, synth_seed: int
+) -> None:
+    _check_all_flavours(synthesize(effect, random.Random(synth_seed)), seed)
+
+
+# ---------------------------------------------------------------- real toolchain
+
+PINS = {"crossbeam-channel": "=0.5.15", "flume": "=0.11.1", "chan": "=0.1.23", "tokio": "1"}
+HEURISTICS = "ABCDEF"
+SEEDS = range(7)
+REPETITIONS = 5
+TIMEOUT = 30
+
+
+def _select_send(lowered: Lowered) -> bool:
+    return any(
+        isinstance(s, SelectS) and any(c.direction == "put" for c in s.cases)
+        for s in walk(lowered.body)
+    )
+
+
+def _sends_and_receives(lowered: Lowered) -> bool:
+    """Whether some process itself both sends and receives on one channel."""
+
+    def ops(block) -> tuple[set[str], set[str]]:
+        puts: set[str] = set()
+        gets: set[str] = set()
+        for s in walk(block, into_spawns=False):
+            if isinstance(s, SendS):
+                puts.add(s.chan)
+            elif isinstance(s, RecvS):
+                gets.add(s.chan)
+            elif isinstance(s, SelectS):
+                for c in s.cases:
+                    (gets if c.direction == "get" else puts).add(c.chan)
+        return puts, gets
+
+    processes = [lowered.body] + [s.body for s in walk(lowered.body) if isinstance(s, SpawnS)]
+    return any(puts & gets for puts, gets in map(ops, processes))
+
+
+@dataclass(frozen=True)
+class KnownBug:
+    """A library bug the runs hit, and which programs it can make hang: a failure of any
+    other program is a renderer bug."""
+
+    text: str
+    applies: Callable[[Lowered], bool]
+
+
+KNOWN_BUGS = {
+    "chan": KnownBug(
+        "chan 0.1.23: a chan_select! send never meets a chan_select! receive on a rendezvous "
+        "channel (BurntSushi/chan#20, closed unfixed; the crate is deprecated)",
+        _select_send,
+    ),
+    "flume": KnownBug(
+        "flume 0.11.1 (also 0.12.0): a Selector offers all its sends at once and receivers "
+        "can take more than one of them while wait() reports one; a Selector's receive "
+        "leaves a sent value in the bounded(0) channel when it picks another case",
+        _select,
+    ),
+    "flume-async": KnownBug(
+        "flume 0.11.1 (also 0.12.0): with an async receiver waiting, send_async on a "
+        "bounded(0) channel completes leaving the value in the channel, where the sender's "
+        "own next recv_async can take it back (zesterer/flume#145, #134); send_async is "
+        "not cancel-safe in tokio::select! (zesterer/flume#104)",
+        lambda lw: _select(lw) or _sends_and_receives(lw),
+    ),
+}
+
+
+def _cargo() -> str | None:
+    found = os.environ.get("CHANFUZZ_CARGO") or shutil.which("cargo")
+    home = Path.home() / ".cargo" / "bin" / "cargo"
+    return found or (str(home) if home.exists() else None)
+
+
+@pytest.fixture(scope="session")
+def cargo_target(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One CARGO_TARGET_DIR for every flavour (and every xdist worker: cargo locks it)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    target = base / "cargo-target"
+    target.mkdir(exist_ok=True)
+    return target
+
+
+def _cargo_toml(flavour: str) -> str:
+    deps = []
+    for name, features in CRATE_FEATURES[flavour].items():
+        if features:
+            # No default features: the ones named must be enough.
+            listed = ", ".join(f'"{f}"' for f in features)
+            deps.append(
+                f'{name} = {{ version = "{PINS[name]}", default-features = false, '
+                f"features = [{listed}] }}"
+            )
+        else:
+            deps.append(f'{name} = "{PINS[name]}"')
+    return "\n".join(
+        [
+            "[package]",
+            f'name = "chanfuzz-rust-{flavour}"',
+            'version = "0.1.0"',
+            'edition = "2021"',
+            "",
+            "[dependencies]",
+            *deps,
+            "",
+            "[profile.release]",
+            "debug = false",
+            "",
+        ]
+    )
+
+
+def _build(flavour: str, source: str, project: Path, target: Path) -> tuple[Path, float]:
+    cargo = _cargo()
+    need(cargo, "cargo (set CHANFUZZ_CARGO)")
+    assert cargo is not None
+    (project / "src").mkdir(parents=True)
+    (project / "Cargo.toml").write_text(_cargo_toml(flavour))
+    (project / "src" / "main.rs").write_text(source)
+    env = {**os.environ, "CARGO_TARGET_DIR": str(target), "CARGO_TERM_COLOR": "never"}
+    start = time.monotonic()
+    out = run([cargo, "build", "--release"], timeout=900, env=env, cwd=project)
+    took = time.monotonic() - start
+    assert out.returncode == 0, f"cargo build failed:\n{out.stdout}\n{out.stderr}"
+    assert "warning" not in out.stderr, out.stderr
+    return target / "release" / f"chanfuzz-rust-{flavour}", took
+
+
+def _programs(flavour: str) -> list[tuple[str, lc.Program, bool]]:
+    """(name, program, whether a known library bug can make it hang) to run."""
+    sets = [("no select", NO_SELECT)]
+    if flavour != "std":
+        sets.insert(0, ("full", Capabilities()))
+    known = KNOWN_BUGS.get(flavour)
+    out = []
+    for label, capabilities in sets:
+        for h in HEURISTICS:
+            for seed in SEEDS:
+                try:
+                    g = generate_program(seed, settings_for(h), capabilities)
+                except InexpressibleSettings:  # E generates only with G-Select
+                    break
+                name = f"{h} seed {seed} ({label}): {fx.to_text(g.effect)}"
+                out.append((name, g.program, bool(known and known.applies(lower(g.program)))))
+    for name, program in ALL.items():
+        if supports(program, "rust", flavour=flavour):
+            out.append((name, program, bool(known and known.applies(lower(program)))))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target: Path) -> None:
+    """Generated programs (heuristics A–F, seeds 0–6; std: only without select), the same
+    generated without select, and the programs above: all in one binary, each run with a
+    30 s timeout, must exit 0, except where a known library bug explains a failure (then
+    the test xfails naming the bug and every failing program). Two programs that must
+    hang close the batch: a stuck process is not hidden by main returning."""
+    programs = _programs(flavour)
+    stuck = [LONE_RECV, STUCK_CHILD]
+    source = render_batch(
+        [p for _, p, _ in programs] + stuck,
+        "rust",
+        seed=4,
+        repetitions=REPETITIONS,
+        flavour=flavour,
+    )
+    binary, took = _build(flavour, source, tmp_path / flavour, cargo_target)
+    print(f"{flavour}: built {len(programs) + 2} programs in {took:.1f} s")
+
+    def execute(i: int):
+        return run([str(binary), str(i)], timeout=TIMEOUT)
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        outcomes = list(pool.map(execute, range(len(programs))))
+    for i in range(len(programs), len(programs) + len(stuck)):
+        assert run([str(binary), str(i)], timeout=3).timed_out, f"program {i} should hang"
+    assert run([str(binary), str(len(programs) + len(stuck))], timeout=10).returncode == 2
+
+    failures = [
+        (i, name, known, out)
+        for i, ((name, _, known), out) in enumerate(zip(programs, outcomes, strict=True))
+        if out.returncode != 0
+    ]
+
+    def report(items) -> str:
+        return "\n".join(
+            f"program {i} ({name}): "
+            + ("timeout" if out.timed_out else f"exit {out.returncode}: {out.stderr[-400:]}")
+            for i, name, _, out in items
+        )
+
+    unexplained = [f for f in failures if not f[2]]
+    assert not unexplained, report(unexplained)
+    if failures:
+        pytest.xfail(f"{KNOWN_BUGS[flavour].text}; hit by:\n{report(failures)}")
