@@ -215,8 +215,8 @@ def test_kotlin_experimental_runs_every_program(tmp_path: Path) -> None:
     """The pre-1.0 layout on a real pre-1.0 release (installed on demand, ~30 s cold)."""
     from runners.engine.build import build
     from runners.engine.build import run as run_artifact
-    from runners.engine.install import install_kotlin
     from runners.engine.toolchains import find_toolchain
+    from runners.targets.kotlin_install import install_kotlin
 
     install_kotlin("0.22.5")
     toolchain = find_toolchain("kotlin", "0.22.5")

@@ -503,7 +503,8 @@ PINS = {"crossbeam-channel": "=0.5.15", "flume": "=0.11.1", "chan": "=0.1.23", "
 HEURISTICS = "ABCDEF"
 SEEDS = range(7)
 REPETITIONS = 5
-TIMEOUT = 30
+# Generated programs at 5 repetitions end in well under a second; a hang waits this out.
+TIMEOUT = 8
 
 
 def _select_send(lowered: Lowered) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pygments.lexers import get_lexer_by_name
 
-from generator.capabilities import Capabilities
+from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.pipeline import generate_program
 from generator.render import renderers
 from generator.settings import PRESETS
@@ -34,7 +34,8 @@ def test_every_target_declares_everything_it_needs(target: TargetSpec) -> None:
     assert target.renderer in renderers(), f"no generator/render/{target.renderer}.py"
     get_lexer_by_name(target.lexer)  # a Pygments lexer that exists
     assert isinstance(target.capabilities, Capabilities)
-    assert target.source_file and "/" not in target.source_file
+    source = Path(target.source_file)
+    assert target.source_file and not source.is_absolute() and ".." not in source.parts
     assert list(target.candidates()), "no place to look for a toolchain"
     assert target.install is not None or target.not_installable, "say why nothing installs"
     if target.runnable:
@@ -62,6 +63,11 @@ def test_unknown_target_names_the_known_ones() -> None:
 def test_every_target_renders_every_program_generated_for_it(
     target: TargetSpec, heuristic: str
 ) -> None:
+    if not target.capabilities.select and heuristic == "E":
+        # E generates with G-Select alone: a target without select is told so.
+        with pytest.raises(InexpressibleSettings, match="G-Select"):
+            generate_program(0, PRESETS[heuristic], target.capabilities)
+        return
     for seed in range(25):
         generated = generate_program(seed, PRESETS[heuristic], target.capabilities)
         assert target.supports(generated.program), (target.name, heuristic, seed)
