@@ -1,4 +1,4 @@
-"""Renderers: λ_chan programs as complete source files in Go, Kotlin, Crystal and Flix.
+"""Renderers: λ_chan programs as complete source files in Go, Kotlin, Crystal, Flix and Rust.
 
 `render` gives a standalone program; `render_batch` gives one compilation unit
 holding several programs, each its own function, and a dispatcher `main` that
@@ -14,12 +14,15 @@ Semantics kept in every language (SPEC §2, §8, §8a): channels are unbuffered,
 carry unit and are created at the top of each run; every spawned process is
 joined, transitively, before the run ends; a run is repeated `repetitions`
 times, each time with fresh channels. How each language joins is told in its
-module: `go`, `kotlin`, `crystal`, `flix`.
+module: `go`, `kotlin`, `crystal`, `flix`, `rust`. A module of this package that
+defines `render_file` is a renderer, found by its file name (`renderers()`); the
+target registry (runners/targets/) says which renderer and options each target uses.
 
 Options (keyword arguments, checked: an unknown one is a ValueError):
   go:      gomaxprocs=int
   kotlin:  package_layout="modern" | "experimental"
   flix:    flix_version="current" | "0.5"
+  rust:    flavour="crossbeam" | "flume" | "flume-async" | "chan" | "std", threads=int
 Flix's `select` can only receive, in both syntaxes: a program with a put case
 in a select raises `UnsupportedProgram` (a ValueError); `supports` tells in
 advance.
