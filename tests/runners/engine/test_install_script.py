@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from runners.engine.toolchains import REPO_ROOT, installed_toolchains
+from runners.targets import runnable_names
 
 SCRIPT = REPO_ROOT / "scripts" / "install_toolchains.sh"
 
@@ -31,7 +32,7 @@ def test_rerun_changes_nothing_and_lists_everything() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    for tool in ("go ", "crystal ", "java ", "maven ", "kotlin ", "redis ", "bwrap "):
+    for tool in ("go ", "crystal ", "java ", "maven ", "kotlin ", "rust ", "cargo ", "redis "):
         assert f"  {tool}" in done.stdout, done.stdout
     kotlin_after = {
         t.id: (t.home / "toolchain.json").stat().st_mtime_ns for t in installed_toolchains("kotlin")
@@ -39,4 +40,4 @@ def test_rerun_changes_nothing_and_lists_everything() -> None:
     for toolchain_id, mtime in kotlin_before.items():
         assert kotlin_after.get(toolchain_id) == mtime, f"{toolchain_id} was installed again"
     # Everything the registry knows by default is there after the script ran.
-    assert {t.language for t in installed_toolchains()} == {"go", "crystal", "kotlin"}
+    assert {t.language for t in installed_toolchains()} == set(runnable_names())
