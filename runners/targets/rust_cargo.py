@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.capabilities import Capabilities
 from runners import config
 from runners.targets.base import (
     BuildPlan,
@@ -48,6 +49,7 @@ from runners.targets.base import (
     KnownToolchain,
     Log,
     RunSettings,
+    TargetSpec,
     Toolchain,
     ToolchainStatus,
     ToolchainUnavailable,
@@ -720,4 +722,48 @@ def bundle_script(library: RustLibrary) -> str:
         + "EOF\n"
         + '"$CARGO" build --release --quiet || exit 3\n'
         + f'timeout -k 5 "$TIMEOUT" ./target/release/{PACKAGE}\n'
+    )
+
+
+# --- the declaration every Rust target shares ----------------------------------------------
+
+
+def target_spec(
+    library: RustLibrary,
+    *,
+    title: str,
+    extension: str,
+    position: int,
+    capabilities: Capabilities,
+    concurrency: str,
+    known_bugs: tuple[str, ...] = (),
+) -> TargetSpec:
+    """The TargetSpec of a Rust target: everything but what tells the libraries apart."""
+    is_std = library.crate is None
+    return TargetSpec(
+        name=library.target,
+        title=title,
+        extension=extension,
+        lexer="rust",
+        position=position,
+        renderer="rust",
+        capabilities=capabilities,
+        concurrency=concurrency,
+        candidates=candidates(library),
+        known=known(library),
+        install=None if is_std else install(library),
+        install_defaults=None if is_std else (lambda log: install_defaults(library, log)),
+        not_installable="the standard library comes with rustc: apt-get install cargo"
+        if is_std
+        else "",
+        source_file=SOURCE_FILE,
+        build_plan=build_plan(library),
+        render_options=render_options(library),
+        read_crash=read_crash,
+        run_env=RUN_ENV,
+        dump_command=gdb_dump,
+        hang_shape=hang_shape,
+        dockerfile="docker/rust.Dockerfile",
+        bundle_script=bundle_script(library),
+        known_bugs=known_bugs,
     )
