@@ -10,7 +10,8 @@ This module owns the path from λ_chan programs to verdicts:
 3. Run each program as its own process in the sandbox, program index as the
    argument, and classify the run (runners.engine.verdicts).
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
-   (SIGQUIT: Go's goroutines, the JVM's threads); then the program is re-run
+   (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
+   the tool its target declares attaches from outside: gdb for Rust); then the program is re-run
    with a longer limit a few times. Every attempt is recorded; a hang is
    confirmed when every re-run hangs too.
 """
