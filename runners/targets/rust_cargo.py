@@ -27,6 +27,7 @@ the machine's rustc itself.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -310,7 +311,10 @@ def candidates(library: RustLibrary) -> Callable[[], Iterator[Candidate]]:
                     f"{library.target} VERSION (toolchains list {library.target} shows them)"
                 )
 
-            yield Candidate(library.target, "installed", base / f"{library.target}-*", missing)
+            hint = f"manage.py toolchains install {library.target} VERSION"
+            yield Candidate(
+                library.target, "installed", base / f"{library.target}-*", missing, hint
+            )
 
     return each
 
@@ -321,50 +325,31 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
     def listing(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
         if library.crate is None:
             return [known_from_status(s) for s in statuses]
-        found = [known_from_status(s) for s in statuses if s.toolchain is not None]
-        problems = [
-            known_from_status(s)
-            for s in statuses
-            if s.toolchain is None and "no " + library.crate not in s.reason
-        ]
-        have = {k.version for k in found}
+        installed = {s.toolchain.version: known_from_status(s) for s in statuses if s.toolchain}
+        # Broken installs; the place holder saying how to install one (it has a
+        # hint) is what the release list below says release by release.
+        problems = [known_from_status(s) for s in statuses if not s.toolchain and not s.hint]
         try:
             releases = crate_releases(library.crate, offline=offline)
         except ToolchainUnavailable as error:
-            return [
-                *found,
-                *problems,
-                KnownToolchain(library.target, "*", "unavailable", error.reason, "crates.io"),
-            ]
+            unlisted = KnownToolchain(library.target, "*", "unavailable", error.reason, "crates.io")
+            return [*installed.values(), *problems, unlisted]
         listed = []
         for release in releases:
             note = "yanked on crates.io" if release.yanked else ""
-            if release.version in have:
-                listed += [
-                    KnownToolchain(
-                        k.language, k.version, k.state, k.detail, k.origin, k.toolchain, note
-                    )
-                    for k in found
-                    if k.version == release.version
-                ]
-                continue
-            failed = failure_reason(library.target, release.version)
-            if failed:
-                listed.append(
-                    KnownToolchain(
-                        library.target, release.version, "unavailable", failed, "crates.io", None,
-                        note,
-                    )
-                )  # fmt: skip
+            if release.version in installed:
+                entry = installed.pop(release.version)
+            elif failed := failure_reason(library.target, release.version):
+                entry = KnownToolchain(
+                    library.target, release.version, "unavailable", failed, "crates.io"
+                )
             else:
                 hint = f"run manage.py toolchains install {library.target} {release.version}"
-                listed.append(
-                    KnownToolchain(
-                        library.target, release.version, "not installed", hint, "crates.io",
-                        None, note,
-                    )
-                )  # fmt: skip
-        return listed + problems
+                entry = KnownToolchain(
+                    library.target, release.version, "not installed", hint, "crates.io"
+                )
+            listed.append(dataclasses.replace(entry, note=note))
+        return [*listed, *installed.values(), *problems]
 
     return listing
 
@@ -423,19 +408,25 @@ def _probe_source() -> str:
     return "fn main() {}\n"
 
 
-def install(
-    library: RustLibrary,
-) -> Callable[..., Path]:
+def install(library: RustLibrary) -> Callable[..., Path]:
     def install_release(version: str, *, force: bool = False, log: Log = stderr_log) -> Path:
         if library.crate is None:
             raise InstallError(
                 "the standard library comes with rustc: nothing to install (apt-get install cargo)"
             )
         try:
-            return _install(library, version, force=force, log=log)
+            releases = {r.version: r for r in crate_releases(library.crate)}
+        except ToolchainUnavailable as error:
+            raise InstallError(error.reason) from None  # the index, not the release
+        if version not in releases:  # a typo, not a broken release: nothing recorded
+            raise InstallError(
+                f"{version} is not a release of {library.crate} on crates.io; releases: "
+                f"{', '.join(sorted(releases, key=version_key))}"
+            )
+        try:
+            return _install(library, releases[version], force=force, log=log)
         except InstallError as error:
-            if "is not a release of" not in str(error):
-                record_failure(library.target, version, str(error))
+            record_failure(library.target, version, str(error))
             raise
         except (OSError, ToolchainUnavailable) as error:
             reason = getattr(error, "reason", str(error))
@@ -445,15 +436,9 @@ def install(
     return install_release
 
 
-def _install(library: RustLibrary, version: str, *, force: bool, log: Log) -> Path:
+def _install(library: RustLibrary, release: CrateRelease, *, force: bool, log: Log) -> Path:
     assert library.crate is not None
-    releases = {r.version: r for r in crate_releases(library.crate)}
-    if version not in releases:
-        stable = sorted(releases, key=version_key)
-        raise InstallError(
-            f"{version} is not a release of {library.crate} on crates.io; releases: "
-            f"{', '.join(stable)}"
-        )
+    version = release.version
     dest = toolchain_dir(library, version)
     cargo = find_cargo()
     rustc = rustc_version(cargo)
@@ -504,7 +489,7 @@ def _install(library: RustLibrary, version: str, *, force: bool, log: Log) -> Pa
             "target": library.target,
             "crate": library.crate,
             "version": version,
-            "yanked": releases[version].yanked,
+            "yanked": release.yanked,
             "rustc": rustc,
             "cargo": str(cargo),
             "installed_at": time.time(),
@@ -560,12 +545,10 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
         bin_name = "prog_" + hashlib.sha256(str(workdir).encode()).hexdigest()[:12]
         version = toolchain.version
         (workdir / "Cargo.toml").write_text(manifest_text(library, version, bin_name=bin_name))
-        if library.crate is None:
-            target_dir = toolchain.home / "target"
-            target_dir.mkdir(parents=True, exist_ok=True)
-            locked: list[str] = []
-        else:
-            target_dir = toolchain.home / "target"
+        target_dir = toolchain.home / "target"
+        target_dir.mkdir(parents=True, exist_ok=True)
+        locked: list[str] = []
+        if library.crate is not None:  # std has no dependency to lock
             shutil.copyfile(toolchain.home / "Cargo.lock", workdir / "Cargo.lock")
             locked = ["--locked"]
         argv = (
@@ -704,15 +687,12 @@ def hang_shape(dump: str) -> str:
 
 def bundle_script(library: RustLibrary) -> str:
     """The run script of a reproducer bundle: a cargo project pinning the release under test."""
-    versions = default_versions(library)
     manifest = manifest_text(library, "$VERSION").replace('"^$VERSION"', '"=$VERSION"')
-    pin = (
-        f"# VERSION: the {library.crate} release under test.\nVERSION=${{VERSION:-{versions[0]}}}\n"
-        if library.crate is not None and versions
-        else f': "${{VERSION:=}}"  # {library.crate or "std"}: the release under test\n'
-        if library.crate is not None
-        else ""
-    )
+    pin = ""
+    if library.crate is not None:
+        versions = default_versions(library)
+        default = f"${{VERSION:-{versions[0]}}}" if versions else "${VERSION:?set VERSION}"
+        pin = f"# VERSION: the {library.crate} release under test.\nVERSION={default}\n"
     return (
         "CARGO=${CARGO:-cargo}\n"
         + pin

@@ -171,3 +171,25 @@ def test_the_dump_is_gdb_attaching_to_the_program() -> None:
     assert argv[0].endswith("gdb") and argv[1:3] == ["-p", "4242"] and "-batch" in argv
     assert "thread apply all bt" in argv
     assert get_target("rust-flume").dump_command is gdb_dump
+
+
+def test_the_listing_has_every_release_with_why_it_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from runners.engine.toolchains import available_toolchains
+    from runners.targets.base import record_failure
+    from runners.targets.rust_cargo import known
+
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    cache = tmp_path / ".cache" / "crates-flume.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text(json.dumps({"releases": [["0.10.6", True], ["0.10.14", False]]}))
+    record_failure("rust-flume", "0.10.6", "cannot build with rustc 1.95.0: error[E0658]")
+    listed = known(FLUME)(True, available_toolchains("rust-flume"))
+    # No line for the place holder that says "none installed": the releases say it.
+    assert [(k.version, k.state, k.note) for k in listed] == [
+        ("0.10.6", "unavailable", "yanked on crates.io"),
+        ("0.10.14", "not installed", ""),
+    ]
+    assert "E0658" in listed[0].detail
+    assert listed[1].detail == "run manage.py toolchains install rust-flume 0.10.14"
