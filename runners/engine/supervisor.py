@@ -514,6 +514,45 @@ def run_argv(
     )
 
 
+_HAVE_CHILDREN_FILES = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+
+
+def child_pids(pid: int) -> list[int]:
+    """The pids of ``pid``'s children, in order (empty once it has exited)."""
+    if _HAVE_CHILDREN_FILES:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                return sorted(int(p) for p in f.read().split())
+        except FileNotFoundError:  # pid has exited
+            return []
+    else:  # scan /proc for processes whose parent is pid
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError):
+                    with open(f"/proc/{entry}/stat") as f:
+                        # The command name (field 2) may hold spaces: split after it.
+                        fields = f.read().rpartition(")")[2].split()
+                    if int(fields[1]) == pid:
+                        found.append(int(entry))
+        return sorted(found)
+
+
+# A debugger needs a few seconds to attach and walk every thread: more than a
+# runtime printing its own dump is given.
+EXTERNAL_DUMP_MIN_S = 20.0
+
+
+def dump_program(
+    pid: int | None, command: Callable[[int], Sequence[str]], capture: OutputCapture, grace_s: float
+) -> None:
+    """The dump of the program ``pid`` (None: it is gone) by ``command(pid)``, into ``capture``."""
+    if pid is None:
+        capture.feed("stdout", b"[chanfuzz: no dump: the program is gone]\n")
+        return
+    external_dump(command(pid), capture, timeout_s=max(EXTERNAL_DUMP_MIN_S, grace_s))
+
+
 def external_dump(
     argv: Sequence[str], capture: OutputCapture, *, timeout_s: float, stream: str = "stdout"
 ) -> None:

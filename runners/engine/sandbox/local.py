@@ -49,7 +49,8 @@ from runners.engine.sandbox.base import (
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
 from runners.engine.supervisor import (
     OutputCapture,
-    external_dump,
+    child_pids,
+    dump_program,
     process_exited,
     supervise_process,
 )
@@ -287,11 +288,11 @@ class _HelperHandle:
             return self._pidfd
         self._looked = True
         with contextlib.suppress(OSError, ValueError):
-            children = _children(self._proc.pid)
+            children = child_pids(self._proc.pid)
             if len(children) == 1 and not process_exited(self._proc.pid):
                 # pidfd first, then check it is still bwrap's child: no pid reuse.
                 fd = os.pidfd_open(children[0])
-                if _children(self._proc.pid) == children:
+                if child_pids(self._proc.pid) == children:
                     self._pidfd = fd
                 else:
                     os.close(fd)
@@ -307,14 +308,9 @@ class _HelperHandle:
         self, command: DumpCommand, capture: OutputCapture, limits: Limits
     ) -> None:
         """Run ``command`` on the program (the helper's child): its output is the dump."""
-        helpers = _children(self._proc.pid)
-        programs = _children(helpers[0]) if helpers else []
-        if not programs:
-            capture.feed("stdout", b"[chanfuzz: no dump: the program is gone]\n")
-            return
-        # A debugger needs a few seconds to attach and walk every thread, more
-        # than a runtime printing its own dump: at least 20 s.
-        external_dump(command(programs[0]), capture, timeout_s=max(20.0, limits.dump_grace_s))
+        helpers = child_pids(self._proc.pid)
+        programs = child_pids(helpers[0]) if helpers else []
+        dump_program(programs[0] if programs else None, command, capture, limits.dump_grace_s)
 
     def kill_all(self) -> None:
         # SIGKILL to the sandbox's PID 1 kills every process in its namespace;
@@ -334,29 +330,6 @@ class _HelperHandle:
 
 
 # Kernels without CONFIG_PROC_CHILDREN have no .../task/<tid>/children files.
-_HAVE_CHILDREN_FILES = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
-
-
-def _children(pid: int) -> list[int]:
-    if _HAVE_CHILDREN_FILES:
-        try:
-            with open(f"/proc/{pid}/task/{pid}/children") as f:
-                return sorted(int(p) for p in f.read().split())
-        except FileNotFoundError:  # pid has exited
-            return []
-    else:  # scan /proc for processes whose parent is pid
-        found = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                with contextlib.suppress(OSError):
-                    with open(f"/proc/{entry}/stat") as f:
-                        # The command name (field 2) may hold spaces: split after it.
-                        fields = f.read().rpartition(")")[2].split()
-                    if int(fields[1]) == pid:
-                        found.append(int(entry))
-        return sorted(found)
-
-
 def _bind_hint(stderr: str) -> str:
     if "Can't find source path" in stderr and "Permission denied" in stderr:
         return (

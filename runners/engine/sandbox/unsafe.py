@@ -30,7 +30,8 @@ from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_ar
 from runners.engine.supervisor import (
     OutputCapture,
     ProcessGroup,
-    external_dump,
+    child_pids,
+    dump_program,
     supervise_process,
 )
 
@@ -106,7 +107,12 @@ class UnsandboxedRunner:
                 dump_action=(
                     None
                     if dump_command is None
-                    else lambda: _dump_program(proc.pid, dump_command, capture, limits)
+                    else lambda: dump_program(
+                        next(iter(child_pids(proc.pid)), None),  # the helper's child
+                        dump_command,
+                        capture,
+                        limits.dump_grace_s,
+                    )
                 ),
             )
         finally:
@@ -131,18 +137,3 @@ class UnsandboxedRunner:
             dump=capture.dump_text(),
             backend=self.name,
         )
-
-
-def _dump_program(
-    helper_pid: int, command: DumpCommand, capture: OutputCapture, limits: Limits
-) -> None:
-    """Run ``command`` on the program, the helper's child."""
-    try:
-        with open(f"/proc/{helper_pid}/task/{helper_pid}/children") as f:
-            programs = [int(p) for p in f.read().split()]
-    except OSError:
-        programs = []
-    if not programs:
-        capture.feed("stdout", b"[chanfuzz: no dump: the program is gone]\n")
-        return
-    external_dump(command(programs[0]), capture, timeout_s=max(20.0, limits.dump_grace_s))
