@@ -151,7 +151,7 @@ def run_one(
     """Run program `index` of a built batch; triage it if it times out."""
     language = target.language
     binds = _binds(target.toolchain, artifact)
-    spec = get_target(language)
+    spec = target.spec
     run_env = dict(spec.run_env) or None
 
     def attempt(lim: Limits, dump: bool) -> tuple[Attempt, Classification]:

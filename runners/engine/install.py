@@ -66,8 +66,11 @@ def install(
 
 def install_all_defaults(log: Log = stderr_log) -> list[Path]:
     """What every target installs by default (scripts/install_toolchains.sh)."""
-    return [path for target in all_targets() if target.install_defaults
-            for path in target.install_defaults(log)]  # fmt: skip
+    paths: list[Path] = []
+    for target in all_targets():
+        if target.install_defaults is not None:
+            paths += target.install_defaults(log)
+    return paths
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,6 @@ Run ``python -m runners.engine.toolchains`` to print what is installed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from runners import config
 from runners.targets import all_targets, get_target, runnable_names
 from runners.targets.base import (
     INSTALL_HINT,
@@ -39,14 +36,8 @@ __all__ = [
     "installed_toolchains",
     "known_from_status",
     "known_toolchains",
-    "toolchains_dir",
     "version_key",
 ]
-
-
-def toolchains_dir() -> Path:
-    """Where installed toolchains live (``$CHANFUZZ_TOOLCHAINS_DIR``)."""
-    return config.toolchains_dir()
 
 
 def known_toolchains(language: str | None = None, *, offline: bool = False) -> list[KnownToolchain]:

@@ -374,7 +374,6 @@ class TargetSpec:
     read_crash: CrashReader = no_crash
     read_infra_error: Callable[[str], str | None] = lambda _text: None
     hang_shape: Callable[[str], str] = no_hang_shape
-    notes: Mapping[str, str] = field(default_factory=dict)
     # Runtime bugs of the releases chanfuzz installs by default that generated
     # programs are known to hit (upstream issues, what chanfuzz saw): a finding
     # matching one is that bug again, and conformance runs expect them.

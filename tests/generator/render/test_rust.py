@@ -6,11 +6,9 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -36,6 +34,9 @@ from generator.render._common import (
 from generator.render.rust import CRATE_FEATURES, FLAVOURS
 from generator.settings import settings_for
 from generator.synthesis import synthesize
+from runners.targets import get_target
+from runners.targets.base import ToolchainUnavailable
+from runners.targets.rust_cargo import find_cargo
 from tests.generator.render.helpers import (
     GOLDEN_REPETITIONS,
     GOLDEN_SEED,
@@ -534,41 +535,37 @@ def _sends_and_receives(lowered: Lowered) -> bool:
     return any(puts & gets for puts, gets in map(ops, processes))
 
 
-@dataclass(frozen=True)
-class KnownBug:
-    """A library bug the runs hit, and which programs it can make hang: a failure of any
-    other program is a renderer bug."""
-
-    text: str
-    applies: Callable[[Lowered], bool]
-
-
-KNOWN_BUGS = {
-    "chan": KnownBug(
-        "chan 0.1.23: a chan_select! send never meets a chan_select! receive on a rendezvous "
-        "channel (BurntSushi/chan#20, closed unfixed; the crate is deprecated)",
-        _select_send,
-    ),
-    "flume": KnownBug(
-        "flume 0.11.1 (also 0.12.0): a Selector offers all its sends at once and receivers "
-        "can take more than one of them while wait() reports one; a Selector's receive "
-        "leaves a sent value in the bounded(0) channel when it picks another case",
-        _select,
-    ),
-    "flume-async": KnownBug(
-        "flume 0.11.1 (also 0.12.0): with an async receiver waiting, send_async on a "
-        "bounded(0) channel completes leaving the value in the channel, where the sender's "
-        "own next recv_async can take it back (zesterer/flume#145, #134); send_async is "
-        "not cancel-safe in tokio::select! (zesterer/flume#104)",
-        lambda lw: _select(lw) or _sends_and_receives(lw),
-    ),
+# Which programs each library's known bugs can make hang: a failure of any other
+# program is a renderer bug. What the bugs are is said once, by the target
+# (runners/targets/rust_*.py: known_bugs).
+KNOWN_BUG_PROGRAMS: dict[str, Callable[[Lowered], bool]] = {
+    "chan": _select_send,
+    "flume": _select,
+    "flume-async": lambda lw: _select(lw) or _sends_and_receives(lw),
+}
+TARGET_OF = {
+    "crossbeam": "rust-crossbeam",
+    "flume": "rust-flume",
+    "flume-async": "rust-flume-async",
+    "chan": "rust-chan",
+    "std": "rust-std",
 }
 
 
+def _known_bugs(flavour: str) -> str:
+    return " ".join(get_target(TARGET_OF[flavour]).known_bugs)
+
+
+def test_targets_declare_the_bugs_these_runs_expect() -> None:
+    for flavour, target in TARGET_OF.items():
+        assert bool(get_target(target).known_bugs) == (flavour in KNOWN_BUG_PROGRAMS), flavour
+
+
 def _cargo() -> str | None:
-    found = os.environ.get("CHANFUZZ_CARGO") or shutil.which("cargo")
-    home = Path.home() / ".cargo" / "bin" / "cargo"
-    return found or (str(home) if home.exists() else None)
+    try:
+        return str(find_cargo())
+    except ToolchainUnavailable:
+        return None
 
 
 @pytest.fixture(scope="session")
@@ -632,7 +629,7 @@ def _programs(flavour: str) -> list[tuple[str, lc.Program, bool]]:
     sets = [("no select", NO_SELECT)]
     if flavour != "std":
         sets.insert(0, ("full", Capabilities()))
-    known = KNOWN_BUGS.get(flavour)
+    known = KNOWN_BUG_PROGRAMS.get(flavour)
     out = []
     for label, capabilities in sets:
         for h in HEURISTICS:
@@ -642,10 +639,10 @@ def _programs(flavour: str) -> list[tuple[str, lc.Program, bool]]:
                 except InexpressibleSettings:  # E generates only with G-Select
                     break
                 name = f"{h} seed {seed} ({label}): {fx.to_text(g.effect)}"
-                out.append((name, g.program, bool(known and known.applies(lower(g.program)))))
+                out.append((name, g.program, bool(known and known(lower(g.program)))))
     for name, program in ALL.items():
         if supports(program, "rust", flavour=flavour):
-            out.append((name, program, bool(known and known.applies(lower(program)))))
+            out.append((name, program, bool(known and known(lower(program)))))
     return out
 
 
@@ -694,4 +691,4 @@ def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target
     unexplained = [f for f in failures if not f[2]]
     assert not unexplained, report(unexplained)
     if failures:
-        pytest.xfail(f"{KNOWN_BUGS[flavour].text}; hit by:\n{report(failures)}")
+        pytest.xfail(f"{_known_bugs(flavour)}; hit by:\n{report(failures)}")
