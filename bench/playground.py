@@ -2,7 +2,7 @@
 
 Starts `manage.py runserver` against a throwaway SQLite database (or measures
 a server given with --url) and times GET /playground/program/ — generate,
-check, render four languages, highlight — for N different seeds at the default
+check, render every target of the registry, highlight — for N different seeds at the default
 size (preset A). Prints p50/p95/max in milliseconds; the target is p95 < 150 ms.
 
     .venv/bin/python bench/playground.py [--requests 300] [--url http://127.0.0.1:8000]

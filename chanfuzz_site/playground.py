@@ -405,14 +405,12 @@ def highlight_html(text: str, kind: str) -> str:
 
 
 def render_options(language: str, target: Toolchain | None) -> dict[str, Any]:
-    """Options for rendering `language`: the target's if it is of that language, else the
-    newest installed toolchain's (Kotlin's package layout depends on the release)."""
-    if target is not None and target.language == language:
-        return dict(target.render_options())
-    for t in targets():
-        if t.language == language:
-            return dict(t.render_options())
-    return {}
+    """Options for rendering `language`: its target's, with the chosen toolchain's if it is of
+    that language, else the newest installed one's (Kotlin's package layout depends on the
+    release)."""
+    if target is None or target.language != language:
+        target = next((t for t in targets() if t.language == language), None)
+    return get_target(language).source_options(target)
 
 
 @dataclass(frozen=True)

@@ -215,13 +215,13 @@ def program_source(
     None; the language's defaults if none is installed). ValueError when the
     language cannot express the program or the generator changed since.
     """
-    options: dict[str, object] = {}
-    try:
-        options = dict(find_toolchain(language, version).render_options())
-    except (ToolchainUnavailable, ValueError):
-        options = {}
-    lc_program = program_object(program)
     spec = get_target(language)
+    try:
+        toolchain = find_toolchain(language, version)
+    except (ToolchainUnavailable, ValueError):
+        toolchain = None
+    options = spec.source_options(toolchain)
+    lc_program = program_object(program)
     if not spec.supports(lc_program, **options):
         raise ValueError(f"{spec.title} cannot express program {program.id}")
     return spec.render(lc_program, seed=program.render_seed, repetitions=repetitions, **options)

@@ -73,7 +73,7 @@ def target_for(
     `threads` where the runtime has one; None: the target's default), and the
     build flags of the parallel scheduler."""
     spec = get_target(toolchain.language)
-    options = spec.render_options(toolchain, RunSettings(repetitions=repetitions, threads=threads))
+    options = spec.run_options(toolchain, RunSettings(repetitions=repetitions, threads=threads))
     return RunTarget(
         toolchain,
         repetitions=repetitions,

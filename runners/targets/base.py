@@ -328,8 +328,10 @@ class TargetSpec:
     ``source_file`` is what the source is saved as; ``build_plan(toolchain,
     workdir, flags)``; ``product`` names what a build keeps; ``run_command``
     starts it; ``build_flags`` put the runtime on its parallel scheduler;
-    ``render_options(toolchain, settings)`` tell the renderer what this toolchain
-    accepts; ``binds(toolchain)`` are host paths a run must see.
+    ``renderer_options`` are what the renderer is always told for this target,
+    ``render_options(toolchain, settings)`` what a run on this toolchain adds
+    (:meth:`run_options`; :meth:`source_options` for a program's pages);
+    ``binds(toolchain)`` are host paths a run must see.
 
     Reading runs: ``run_env`` is added to a run's environment (a backtrace on a
     panic, say); ``dump_signal`` asks the runtime for its own dump on timeout;
@@ -362,6 +364,9 @@ class TargetSpec:
     product: str = "prog"
     run_command: Callable[[Toolchain, Path], tuple[str, ...]] = native_command
     build_flags: tuple[str, ...] = ()
+    # Options this target always renders with (a Rust library's flavour), and those
+    # a toolchain and a run's settings add (Kotlin's package layout, its threads).
+    renderer_options: Mapping[str, object] = field(default_factory=dict)
     render_options: Callable[[Toolchain, RunSettings], dict[str, object]] = field(
         default=lambda toolchain, _settings: toolchain.render_options()
     )
@@ -387,6 +392,16 @@ class TargetSpec:
     @property
     def dockerfile_path(self) -> Path | None:
         return REPO_ROOT / self.dockerfile if self.dockerfile else None
+
+    def run_options(self, toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
+        """What programs are rendered with to run on ``toolchain`` with ``settings``."""
+        return {**self.renderer_options, **self.render_options(toolchain, settings)}
+
+    def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
+        """What a program's page shows it rendered with: this target's own options and
+        those ``toolchain`` needs (a release's package layout), none of a run's settings."""
+        own = toolchain.render_options() if toolchain is not None else {}
+        return {**self.renderer_options, **own}
 
     def render(
         self, program: Program, *, seed: int = 0, repetitions: int = 1, **options: object

@@ -571,11 +571,12 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
 
 
 def render_options(library: RustLibrary) -> Callable[[Toolchain, RunSettings], dict[str, object]]:
+    """What a run adds to the flavour: tokio's worker count, where the library runs on it."""
+
     def options(_toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
-        chosen: dict[str, object] = {"flavour": library.flavour}
         if library.threads_option and settings.threads:
-            chosen["threads"] = settings.threads
-        return chosen
+            return {"threads": settings.threads}
+        return {}
 
     return options
 
@@ -738,6 +739,7 @@ def target_spec(
         else "",
         source_file=SOURCE_FILE,
         build_plan=build_plan(library),
+        renderer_options={"flavour": library.flavour},
         render_options=render_options(library),
         read_crash=read_crash,
         run_env=RUN_ENV,

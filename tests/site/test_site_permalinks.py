@@ -255,3 +255,13 @@ def test_reproduction_partial_stops_polling_when_done(client: Client) -> None:
     body = done.content.decode()
     assert "hx-trigger" not in body and "rate 50 %" in body
     assert client.get(reverse("reproduction_status", args=[999999])).status_code == 404
+
+
+def test_each_rust_target_raw_source_uses_its_own_library(client: Client) -> None:
+    program = programs.store_program(programs.build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    flume = client.get(f"/p/{program.id}.flume.rs").content.decode()
+    crossbeam = client.get(f"/p/{program.id}.crossbeam.rs").content.decode()
+    std = client.get(f"/p/{program.id}.std.rs").content.decode()
+    assert "flume::bounded" in flume and "crossbeam" not in flume
+    assert "crossbeam_channel::bounded" in crossbeam
+    assert "sync_channel" in std

@@ -105,3 +105,22 @@ def test_no_module_outside_the_registry_names_a_target_language() -> None:
 def test_language_tables_are_gone_from_the_generator_package() -> None:
     init = Path(REPO_ROOT / "generator" / "render" / "__init__.py").read_text()
     assert "LANGUAGES" not in init and "SOURCE_FILE" not in init
+
+
+def test_targets_sharing_a_renderer_show_their_own_library_on_pages() -> None:
+    # A page renders without a run's settings (source_options): a Rust target's
+    # flavour must still be its own, not the renderer's default.
+    program = generate_program(
+        3, PRESETS["B"], Capabilities(select=False, select_send=False)
+    ).program
+    sources = {t.name: t.render(program, seed=3, **t.source_options(None)) for t in TARGETS}
+    markers = {
+        "rust-crossbeam": "crossbeam_channel::",
+        "rust-flume": "flume::bounded",
+        "rust-flume-async": "recv_async",
+        "rust-chan": "chan::sync",
+        "rust-std": "sync_channel",
+    }
+    for name, marker in markers.items():
+        assert marker in sources[name], name
+    assert len({sources[name] for name in markers}) == len(markers)
