@@ -106,3 +106,12 @@ def test_lang_rejects_unknown_renderer_option_with_exit_2(manage: Manage) -> Non
     result = manage("generate", "--seed", "3", "--lang", "go", "--option", "nonsense=1")
     assert result.returncode == 2
     assert "nonsense" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "marker"),
+    [("rust-flume", "flume::bounded"), ("rust-chan", "chan::sync"), ("rust-std", "sync_channel")],
+)
+def test_lang_renders_with_the_targets_own_library(lang: str, marker: str) -> None:
+    text = generate("--seed", "5", "--heuristic", "B", "--lang", lang)
+    assert marker in text

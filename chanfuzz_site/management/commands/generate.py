@@ -15,6 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from generator import effects, lambda_chan
+from generator.capabilities import FULL
 from generator.pipeline import Generated, generate_program
 from generator.settings import PRESETS, settings_for
 from runners.targets import get_target, names
@@ -67,15 +68,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         target = get_target(options["lang"]) if options["lang"] else None
         try:
+            capabilities = target.capabilities if target else FULL
             generated = generate_program(
-                options["seed"],
-                settings_for(options["heuristic"]),
-                *([target.capabilities] if target else []),
+                options["seed"], settings_for(options["heuristic"]), capabilities
             )
         except ValueError as exc:  # settings the target can express nothing of
             raise CommandError(str(exc), returncode=2) from exc
         if target is not None:
-            render_options = dict(_option(o) for o in options["option"])
+            # The target's own options (a Rust library's flavour), then the user's.
+            render_options = {
+                **target.source_options(None),
+                **dict(_option(o) for o in options["option"]),
+            }
             try:
                 text = target.render(
                     generated.program,
