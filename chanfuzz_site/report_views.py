@@ -1,8 +1,9 @@
 """Reports in the web app: docs/<name>-report.md as a page, with links into its campaigns.
 
 The Markdown is written by the command that regenerates it (`manage.py
-kotlin_report`); this page only renders what is on disk, so the page and the
-file in docs/ never differ.
+kotlin_report`, `manage.py rust_report`); this page only renders what is on disk,
+so the page and the file in docs/ never differ. The bug-report projects the Rust
+report links to are served beside it, as text.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-REPORTS = {"kotlin": "kotlin-report.md"}
+REPORTS = {"kotlin": "kotlin-report.md", "rust": "rust-report.md"}
 
 
 def report(request: HttpRequest, name: str) -> HttpResponse:
@@ -24,3 +25,19 @@ def report(request: HttpRequest, name: str) -> HttpResponse:
     # The file is ours (written by the report command, reviewed in git), not user input.
     html = markdown.markdown(path.read_text(), extensions=["tables", "fenced_code"])
     return render(request, "reports/page.html", {"name": name, "body": mark_safe(html)})
+
+
+# Files a report links to beside it (the Rust report's bug-report projects), served as text.
+REPORT_FILES = {"rust": "rust-bugs"}
+
+
+def report_file(request: HttpRequest, name: str, path: str) -> HttpResponse:
+    folder = REPORT_FILES.get(name)
+    if folder is None or not path.startswith(folder + "/"):
+        raise Http404("no such file")
+    root = (settings.BASE_DIR / "docs" / folder).resolve()
+    wanted = (settings.BASE_DIR / "docs" / path).resolve()
+    # resolve() folds "..", so a path outside the folder is refused, not followed.
+    if not wanted.is_relative_to(root) or not wanted.is_file():
+        raise Http404("no such file")
+    return HttpResponse(wanted.read_text(), content_type="text/plain; charset=utf-8")

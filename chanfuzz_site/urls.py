@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("chanfuzz_site.urls_playground")),
     path("about/", views.about, name="about"),
     path("reports/<slug:name>/", report_views.report, name="report"),
+    path("reports/<slug:name>/<path:path>", report_views.report_file, name="report_file"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -31,18 +31,15 @@ from __future__ import annotations
 import functools
 import re
 import statistics
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
-from django.utils import timezone
 
 from generator import effects
 from generator.settings import PRESETS, settings_for
-from runners.campaigns import selectors, services
+from runners.campaigns import services, studies
 from runners.campaigns.models import Campaign, Execution, Finding, Program
 from runners.campaigns.programs import program_object
 from runners.engine.bisect import VersionResult, bisect_program
@@ -136,20 +133,10 @@ def kotlin_releases(only: Sequence[str] = ()) -> list[Toolchain]:
 # ---------------------------------------------------------------- campaigns
 
 
-def _find_or_create(name: str, create: Callable[[], Campaign]) -> Campaign:
-    """The campaign called `name` that was not cancelled, resumed if paused; else a new one."""
-    existing = Campaign.objects.filter(name=name).exclude(status=Campaign.Status.CANCELLED).first()
-    if existing is None:
-        return create()
-    if existing.status == Campaign.Status.PAUSED:
-        return services.resume_campaign(campaign=existing)
-    return existing
-
-
 def table2_campaigns(plan: ReportPlan) -> list[Campaign]:
     """One campaign per heuristic on the buggy release (created and queued when missing)."""
     return [
-        _find_or_create(
+        studies.find_or_create(
             plan.table2_name(h),
             lambda h=h: services.create_campaign(
                 name=plan.table2_name(h),
@@ -187,7 +174,7 @@ def sweep_campaign(
     chosen = revealing_programs(table2)[: plan.sweep_programs]
     if not chosen and not Campaign.objects.filter(name=name).exists():
         return None
-    return _find_or_create(
+    return studies.find_or_create(
         name,
         lambda: services.campaign_from_programs(
             name=name,
@@ -201,27 +188,6 @@ def sweep_campaign(
             chunk_size=plan.chunk_size,
         ),
     )
-
-
-def wait_for(
-    campaigns: Sequence[Campaign],
-    *,
-    poll_s: float = 10.0,
-    on_progress: Callable[[Campaign, selectors.CampaignProgress], None] | None = None,
-) -> None:
-    """Block until every campaign is done (or cancelled). The workers requeue the
-    chunks of dead workers (runners.campaigns.worker), so a killed worker delays, never stalls."""
-    pending = {c.pk for c in campaigns}
-    while pending:
-        for campaign in Campaign.objects.filter(pk__in=pending):
-            if on_progress:
-                on_progress(campaign, selectors.campaign_progress(campaign))
-            if campaign.status == Campaign.Status.PAUSED:
-                raise RuntimeError(f"campaign {campaign.pk} was paused; resume it to go on")
-            if not campaign.is_active:
-                pending.discard(campaign.pk)
-        if pending:
-            time.sleep(poll_s)
 
 
 # ---------------------------------------------------------------- reading campaigns
@@ -240,12 +206,6 @@ class TargetFigures:
     errors: int  # compile or infrastructure errors
     seconds: float  # wall clock of the whole campaign
     example: str | None  # the shortest program that revealed it
-
-
-def _campaign_seconds(campaign: Campaign) -> float:
-    if campaign.started_at and campaign.finished_at:
-        return (campaign.finished_at - campaign.started_at).total_seconds()
-    return 0.0
 
 
 def target_figures(campaign: Campaign) -> list[TargetFigures]:
@@ -276,7 +236,7 @@ def target_figures(campaign: Campaign) -> list[TargetFigures]:
                 revealing=len({e.program_id for e in revealing}),
                 other_findings=findings.count() - len(revealing),
                 errors=counts["errors"],
-                seconds=_campaign_seconds(campaign),
+                seconds=studies.campaign_seconds(campaign),
                 example=shortest,
             )
         )
@@ -580,25 +540,6 @@ def bisect_fixture(
 # ---------------------------------------------------------------- the document
 
 
-def campaign_dict(campaign: Campaign) -> dict[str, Any]:
-    return {
-        "id": campaign.pk,
-        "name": campaign.name,
-        "status": campaign.status,
-        "heuristic": campaign.heuristic,
-        "programs": campaign.program_count,
-        "targets": campaign.targets.count(),
-        "seconds": _campaign_seconds(campaign),
-        "started_at": _iso(campaign.started_at),
-        "finished_at": _iso(campaign.finished_at),
-        "url": f"/campaigns/{campaign.pk}/",
-    }
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat(timespec="seconds") if moment else None
-
-
 def table2_rows(plan: ReportPlan, campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
     rows = []
     for campaign in campaigns:
@@ -644,10 +585,6 @@ def plan_dict(plan: ReportPlan) -> dict[str, Any]:
         "threads": DEFAULT_KOTLIN_THREADS,
         "settings": {h: PRESETS[h].as_dict() for h in plan.heuristics},
     }
-
-
-def now_iso() -> str:
-    return timezone.now().isoformat(timespec="seconds")
 
 
 # ---------------------------------------------------------------- the Markdown

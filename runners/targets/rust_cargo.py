@@ -716,6 +716,9 @@ def bundle_script(library: RustLibrary) -> str:
 
 # --- the declaration every Rust target shares ----------------------------------------------
 
+# Each Rust target's library, by target name (filled in as the registry loads them).
+LIBRARIES: dict[str, RustLibrary] = {}
+
 
 def target_spec(
     library: RustLibrary,
@@ -728,6 +731,7 @@ def target_spec(
     known_bugs: tuple[str, ...] = (),
 ) -> TargetSpec:
     """The TargetSpec of a Rust target: everything but what tells the libraries apart."""
+    LIBRARIES[library.target] = library
     is_std = library.crate is None
     return TargetSpec(
         name=library.target,

@@ -27,3 +27,40 @@ def test_unknown_report_is_404(client: Client) -> None:
 
 def test_campaign_list_links_to_the_report(client: Client) -> None:
     assert 'href="/reports/kotlin/"' in client.get("/campaigns/").content.decode()
+
+
+def test_rust_report_files_are_served_as_text(client: Client, settings, tmp_path) -> None:
+    settings.BASE_DIR = tmp_path
+    project = tmp_path / "docs" / "rust-bugs" / "rust-flume-3"
+    (project / "src").mkdir(parents=True)
+    (project / "Cargo.toml").write_text('[dependencies]\nflume = { version = "=0.12.0" }\n')
+    (tmp_path / "docs" / "secret.txt").write_text("not for you")
+    response = client.get("/reports/rust/rust-bugs/rust-flume-3/Cargo.toml")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    assert b'"=0.12.0"' in response.content
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "rust-bugs/../secret.txt",
+        "rust-bugs/%2e%2e/secret.txt",
+        "secret.txt",
+        "rust-bugs/rust-flume-3/src",  # a directory
+        "rust-bugs/nothing-here.md",
+    ],
+)
+def test_rust_report_files_outside_the_bug_folder_are_404(
+    client: Client, settings, tmp_path, path: str
+) -> None:
+    settings.BASE_DIR = tmp_path
+    (tmp_path / "docs" / "rust-bugs" / "rust-flume-3" / "src").mkdir(parents=True)
+    (tmp_path / "docs" / "secret.txt").write_text("not for you")
+    response = client.get(f"/reports/rust/{path}")
+    assert response.status_code == 404
+    assert b"not for you" not in response.content
+
+
+def test_kotlin_report_has_no_files_beside_it(client: Client) -> None:
+    assert client.get("/reports/kotlin/rust-bugs/x/README.md").status_code == 404

@@ -35,6 +35,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
+from runners.campaigns import studies
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Program
 from runners.campaigns.selectors import CampaignProgress
@@ -186,7 +187,7 @@ class Command(BaseCommand):
             data["first_finding"] = {
                 **report.trials_summary(trials),
                 "jobs": plan.first_jobs,
-                "measured_at": report.now_iso(),
+                "measured_at": studies.now_iso(),
             }
             # Each --first-jobs measured keeps its trials, for the side-by-side table.
             by_jobs = data.setdefault("first_finding_by_jobs", {})
@@ -232,14 +233,14 @@ class Command(BaseCommand):
                 )
             table2 = report.table2_campaigns(plan)
             self.stdout.write(f"waiting for {len(table2)} Table 2 campaign(s) on {url}")
-            report.wait_for(table2, on_progress=show)
+            studies.wait_for(table2, on_progress=show)
             # The sweep runs Table 2's crashing programs, so it comes after it.
             if plan.sweep_programs:
                 sweep = report.sweep_campaign(plan, releases, table2)
                 if sweep is None:
                     self.stdout.write("no program revealed the bug: no release sweep")
                 else:
-                    report.wait_for([sweep], on_progress=show)
+                    studies.wait_for([sweep], on_progress=show)
 
     def _read_campaigns(
         self, plan: report.ReportPlan, releases: list[Any], data: dict[str, Any]
@@ -260,7 +261,7 @@ class Command(BaseCommand):
         )
         self.table2 = table2
         everything = [*table2, *([sweep] if sweep else [])]
-        data["campaigns"] = [report.campaign_dict(c) for c in everything]
+        data["campaigns"] = [studies.campaign_dict(c) for c in everything]
         data["table2"] = report.table2_rows(plan, table2)
         data["duplicate_clauses"] = report.duplicate_clause_figures(table2)
         data["hangs"] = report.hang_figures(table2)
@@ -385,12 +386,12 @@ class Command(BaseCommand):
         result = report.bisect_fixture(
             program, plan, sandbox=sandbox, spec=spec, on_result=show, must_crash=sorted(must_crash)
         )
-        data[key] = cache[pid] = {**vars(result), "measured_at": report.now_iso()}
+        data[key] = cache[pid] = {**vars(result), "measured_at": studies.now_iso()}
         self._write(data)  # a later step cut off loses nothing of this one
         return result
 
     def _write(self, data: dict[str, Any]) -> None:
-        data["generated_at"] = report.now_iso()
+        data["generated_at"] = studies.now_iso()
         self.output.mkdir(parents=True, exist_ok=True)
         text = json.dumps(data, indent=2, default=str) + "\n"
         (self.output / "kotlin-report.json").write_text(text)

@@ -1,0 +1,539 @@
+"""The Rust channel crates study (issue #13): the campaigns it runs and the figures it reads back.
+
+For every Rust target of the registry (the targets rendered by generator/render/rust.py):
+
+- **Campaigns**: one per heuristic A–F on the newest installed release of the
+  crate, and the same on the oldest installed release that still builds
+  generated programs with this rustc. A campaign asks for `programs / 6`
+  programs and is paused when its share of the time budget runs out, so the
+  report says how many ran in how long (a hang costs its whole limit; on a
+  crate where many programs hang, fewer fit).
+- **Findings per heuristic** (the paper's Table 2): programs that crashed or
+  hung, and the distinct findings (signatures) among them.
+- **Time to the first finding**: from a campaign's first chunk to its first
+  finding, per heuristic.
+- **Bisection**: for the most common findings on the newest release, the
+  shortest program that showed it runs on every installed release of the
+  crate (first bad, last bad, first good); stored on the finding.
+- **Bug reports**: for each such finding, a standalone cargo project (the
+  program, a Cargo.toml pinning the release) with the rate at which it fails
+  and the thread dump of a hang, ready to send upstream.
+
+Campaigns are ordinary ones (chunk jobs through RQ, rows in the database), so
+the web app shows them; they are found again by name, and a campaign paused at
+its budget counts as done: running the report again reads it instead of
+extending it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db.models import Count, Q
+
+from generator.capabilities import InexpressibleSettings
+from generator.settings import PRESETS
+from runners.campaigns import selectors, services, studies
+from runners.campaigns.models import Campaign, Execution, Finding, Program
+from runners.campaigns.programs import program_object
+from runners.engine.bisect import Bisection, VersionResult, bisect_program, runs_on
+from runners.engine.execute import Triage, target_for
+from runners.engine.fuzz import fuzz
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
+from runners.targets import TargetSpec, all_targets, get_target
+from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
+
+NAME_PREFIX = "rust report:"
+FINDING_OUTCOMES = ("crash", "timeout")
+
+
+def rust_targets() -> list[TargetSpec]:
+    """The Rust targets of the registry, in its order."""
+    return [t for t in all_targets() if t.renderer == "rust"]
+
+
+def releases(target: str, only: Sequence[str] = ()) -> list[Toolchain]:
+    """The installed toolchains (crate releases) of `target` (those of the versions
+    `only`, when given), oldest first."""
+    chosen = [t for t in installed_toolchains(target) if not only or t.version in only]
+    return sorted(chosen, key=lambda t: (version_key(t.version), t.id))
+
+
+@dataclass(frozen=True)
+class StudyPlan:
+    """How big each experiment is; the defaults are what docs/rust-report.md was made with."""
+
+    targets: tuple[str, ...] = ()  # () for every Rust target
+    releases: tuple[str, ...] = ()  # the crate releases used; () for every installed one
+    heuristics: str = "ABCDEF"
+    programs: int = 20_000  # asked per target and release, split over the heuristics
+    newest_budget_s: float = 600.0  # per target, split evenly over the heuristics
+    oldest_budget_s: float = 180.0
+    timeout_s: float = 2.0  # per run: a generated program ends in milliseconds
+    repetitions: int = 10
+    chunk_size: int = 100
+    seed: int = 0
+    bisect_findings: int = 2  # per target: the most common findings on the newest release
+    bisect_runs: int = 5  # per release; a release stops at its first bad run
+    rate_runs: int = 40  # runs of a bug report's program, for its failure rate
+
+    def chosen_targets(self) -> list[TargetSpec]:
+        return [t for t in rust_targets() if not self.targets or t.name in self.targets]
+
+    def per_heuristic(self) -> int:
+        return -(-self.programs // len(self.heuristics))
+
+    def campaign_name(self, target: str, version: str, heuristic: str) -> str:
+        return (
+            f"{NAME_PREFIX} {target} {version} heuristic {heuristic}"
+            f" ({self.per_heuristic()} programs asked)"
+        )
+
+
+# ---------------------------------------------------------------- which releases
+
+
+@dataclass(frozen=True)
+class Probe:
+    version: str
+    builds: bool
+    why: str = ""  # the first compile or infrastructure error when it does not
+
+
+def probe(toolchain: Toolchain, *, sandbox: Sandbox, count: int = 6) -> Probe:
+    """Whether `count` generated programs (heuristic A) compile and run on `toolchain`."""
+    summary = fuzz(
+        target=target_for(toolchain, repetitions=1),
+        settings=PRESETS["A"],
+        count=count,
+        seed=0,
+        sandbox=sandbox,
+        limits=Limits(timeout_s=10.0),
+        batch_size=count,
+        triage=Triage(retries=0),
+    )
+    if summary.errors or not summary.count:
+        why = summary.errors[0][2] if summary.errors else "no program ran"
+        return Probe(toolchain.version, False, why.strip().splitlines()[0][:300] if why else "")
+    return Probe(toolchain.version, True)
+
+
+def oldest_building(
+    target: str,
+    *,
+    sandbox: Sandbox,
+    only: Sequence[str] = (),
+    on_probe: Callable[[Probe], None] | None = None,
+) -> tuple[Toolchain | None, list[Probe]]:
+    """The oldest installed release of `target` older than the newest whose programs
+    build with this rustc (None when there is none), and the releases probed.
+
+    A release builds the programs once its crate has every API they use, and then
+    on; so the releases are bisected (a probe compiles a batch: 10-20 s)."""
+    older = releases(target, only)[:-1]
+    tried: list[Probe] = []
+    low, high, found = 0, len(older) - 1, None
+    while low <= high:
+        middle = (low + high) // 2
+        result = probe(older[middle], sandbox=sandbox)
+        tried.append(result)
+        if on_probe:
+            on_probe(result)
+        if result.builds:
+            found, high = older[middle], middle - 1
+        else:
+            low = middle + 1
+    return found, tried
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+def campaign_for(plan: StudyPlan, target: str, toolchain: Toolchain, heuristic: str) -> Campaign:
+    """The study's campaign of `heuristic` on `toolchain` (created and queued when missing)."""
+    name = plan.campaign_name(target, toolchain.version, heuristic)
+    existing = Campaign.objects.filter(name=name).exclude(status=Campaign.Status.CANCELLED).first()
+    if existing is not None:
+        return existing
+    return services.create_campaign(
+        name=name,
+        heuristic=heuristic,
+        targets=[(target, toolchain.id)],
+        count=plan.per_heuristic(),
+        timeout_s=plan.timeout_s,
+        repetitions=plan.repetitions,
+        seed=plan.seed,
+        chunk_size=plan.chunk_size,
+        # A hang is confirmed by one re-run: triage, not finding, and each costs its limit.
+        triage_retries=1,
+    )
+
+
+def expressible(plan: StudyPlan, target: str) -> str:
+    """The plan's heuristics that generate programs `target` can express (not E on
+    rust-std: G-Select alone, and it has no select)."""
+    capabilities = get_target(target).capabilities
+    kept = ""
+    for heuristic in plan.heuristics:
+        try:
+            capabilities.restrict(PRESETS[heuristic])
+        except InexpressibleSettings:
+            continue
+        kept += heuristic
+    return kept
+
+
+def run_campaigns(
+    plan: StudyPlan,
+    target: str,
+    toolchain: Toolchain,
+    *,
+    budget_s: float,
+    on_progress: studies.ProgressHook | None = None,
+) -> list[Campaign]:
+    """One campaign per heuristic on `toolchain`, one after another, each paused when
+    its share of `budget_s` runs out. A campaign already paused or done is kept."""
+    heuristics = expressible(plan, target)
+    share = budget_s / max(1, len(heuristics))
+    campaigns = []
+    for heuristic in heuristics:
+        campaign = campaign_for(plan, target, toolchain, heuristic)
+        if campaign.is_active:
+            studies.wait_for(
+                [campaign], poll_s=5.0, on_progress=on_progress, deadline=time.monotonic() + share
+            )
+        campaigns.append(campaign)
+    return campaigns
+
+
+def study_campaigns(plan: StudyPlan, target: str, version: str) -> list[Campaign]:
+    """The study's campaigns on `target` at `version`, heuristic by heuristic (those that exist)."""
+    names = [plan.campaign_name(target, version, h) for h in plan.heuristics]
+    found = {
+        c.name: c
+        for c in Campaign.objects.filter(name__in=names).exclude(status=Campaign.Status.CANCELLED)
+    }
+    return [found[n] for n in names if n in found]
+
+
+# ---------------------------------------------------------------- reading campaigns
+
+
+def is_hang(signature: str) -> bool:
+    """Whether a finding signature is a hang (runners.engine.verdicts: "<target> | hang | …")."""
+    return signature.split(" | ")[1:2] == ["hang"]
+
+
+def campaign_figures(campaign: Campaign) -> dict[str, Any]:
+    """What one heuristic's campaign showed: programs run, programs revealing a bug, when first."""
+    executions = Execution.objects.filter(campaign=campaign)
+    counts = executions.aggregate(
+        ran=Count("id", filter=~Q(outcome="skipped")),
+        errors=Count("id", filter=Q(outcome__in=["compile_error", "infra_error"])),
+        crashes=Count("program", filter=Q(outcome="crash"), distinct=True),
+        hangs=Count("program", filter=Q(outcome="timeout"), distinct=True),
+    )
+    findings = executions.filter(outcome__in=FINDING_OUTCOMES)
+    first = findings.order_by("created_at").values_list("created_at", flat=True).first()
+    seconds = studies.campaign_seconds(campaign)
+    revealing = findings.values("program").distinct().count()
+    return {
+        "campaign": campaign.pk,
+        "heuristic": campaign.heuristic,
+        "asked": campaign.program_count,
+        "programs": counts["ran"],
+        "errors": counts["errors"],
+        "revealing": revealing,
+        "crashes": counts["crashes"],
+        "hangs": counts["hangs"],
+        "signatures": findings.values("signature").distinct().count(),
+        "percent": 100 * revealing / counts["ran"] if counts["ran"] else 0.0,
+        "seconds": seconds,
+        "minutes": seconds / 60,
+        "per_minute": 60 * counts["ran"] / seconds if seconds else 0.0,
+        "first_finding_s": (first - campaign.started_at).total_seconds()
+        if first and campaign.started_at
+        else None,
+        "stopped_at_budget": campaign.status == Campaign.Status.PAUSED,
+        "url": f"/campaigns/{campaign.pk}/",
+    }
+
+
+def release_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The totals of one release's heuristic rows."""
+    ran = sum(r["programs"] for r in rows)
+    seconds = sum(r["seconds"] for r in rows)
+    firsts = [r["first_finding_s"] for r in rows if r["first_finding_s"] is not None]
+    return {
+        "programs": ran,
+        "asked": sum(r["asked"] for r in rows),
+        "revealing": sum(r["revealing"] for r in rows),
+        "errors": sum(r["errors"] for r in rows),
+        "seconds": seconds,
+        "minutes": seconds / 60,
+        "per_minute": 60 * ran / seconds if seconds else 0.0,
+        "percent": 100 * sum(r["revealing"] for r in rows) / ran if ran else 0.0,
+        "first_finding_s": rows[0]["first_finding_s"] if rows else None,
+        "median_first_finding_s": statistics.median(firsts) if firsts else None,
+        "stopped_at_budget": any(r["stopped_at_budget"] for r in rows),
+    }
+
+
+def findings_of(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
+    """The distinct findings of `campaigns`, most programs first, each with its shortest
+    program here and the bisection stored on it."""
+    ids = [c.pk for c in campaigns]
+    rows = []
+    findings = (
+        Finding.objects.filter(executions__campaign_id__in=ids)
+        .annotate(
+            here=Count(
+                "executions__program", filter=Q(executions__campaign_id__in=ids), distinct=True
+            )
+        )
+        .order_by("-here", "pk")
+    )
+    for f in findings:
+        shortest = (
+            Program.objects.filter(executions__finding=f, executions__campaign_id__in=ids)
+            .order_by("effect_size", "id")
+            .first()
+        )
+        rows.append(
+            {
+                "id": f.pk,
+                "url": f"/findings/{f.pk}/",
+                "outcome": f.outcome,
+                "is_hang": is_hang(f.signature),
+                "title": f.title[:300],
+                "signature": f.signature,
+                "programs": f.here,
+                "confirmed_hangs": f.confirmed_hangs,
+                "shortest": shortest.id if shortest else None,
+                "shortest_url": f"/p/{shortest.id}" if shortest else None,
+                "bisection": f.bisection,
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------- bisection
+
+
+def bisect_finding(
+    finding: Finding,
+    program: Program,
+    target: str,
+    plan: StudyPlan,
+    *,
+    sandbox: Sandbox,
+    on_result: Callable[[VersionResult], None] | None = None,
+) -> Bisection:
+    """Run `program` on every installed release of `target`; a run is bad when it is a
+    finding of the same kind (a hang's shape names functions a release may have
+    renamed, so any hang counts for a hang, any crash for a crash). Stored on `finding`."""
+    kind = "hang" if is_hang(finding.signature) else "crash"
+    bisection = bisect_program(
+        program_object(program),
+        target,
+        sandbox=sandbox,
+        times=plan.bisect_runs,
+        repetitions=plan.repetitions,
+        timeout_s=plan.timeout_s,
+        matches=lambda s: is_hang(s) if kind == "hang" else not is_hang(s),
+        stop_at_bad=True,
+        toolchains=releases(target, plan.releases),
+        on_result=on_result,
+    )
+    services.record_bisection(finding=finding, bisection=bisection)
+    return bisection
+
+
+def bisection_summary(bisection: dict[str, Any] | None) -> dict[str, Any] | None:
+    """First bad, last bad, first good after it, and the releases that could not run it."""
+    if not bisection:
+        return None
+    results = bisection.get("results", [])
+    bad = [r["version"] for r in results if r["bad_runs"]]
+    return {
+        "first_bad": bad[0] if bad else None,
+        "last_bad": bisection.get("last_bad"),
+        "first_good": bisection.get("first_good"),
+        "bad": bad,
+        "good": [r["version"] for r in results if not r["bad_runs"] and not r["errors"]],
+        "errors": [r["version"] for r in results if r["errors"] and not r["bad_runs"]],
+        "tried": len(results),
+    }
+
+
+# ---------------------------------------------------------------- bug reports
+
+
+def bug_report_manifest(target: TargetSpec, toolchain: Toolchain) -> str:
+    """The Cargo.toml of a standalone reproducer: the crate release pinned exactly."""
+    text = manifest_text(LIBRARIES[target.name], toolchain.version)
+    return text.replace(f'"^{toolchain.version}"', f'"={toolchain.version}"')
+
+
+def failure_rate(
+    program: Program, toolchain: Toolchain, plan: StudyPlan, *, sandbox: Sandbox
+) -> VersionResult:
+    """`plan.rate_runs` runs of `program` on `toolchain`: how often it hangs or crashes."""
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-rate-") as tmp:
+        workdir = Path(tmp)
+        workdir.chmod(0o755)
+        return runs_on(
+            program_object(program),
+            toolchain,
+            sandbox=sandbox,
+            times=plan.rate_runs,
+            repetitions=plan.repetitions,
+            timeout_s=plan.timeout_s,
+            workdir=workdir,
+        )
+
+
+def write_bug_report(
+    finding: Finding,
+    program: Program,
+    target: TargetSpec,
+    toolchain: Toolchain,
+    plan: StudyPlan,
+    *,
+    rate: VersionResult,
+    directory: Path,
+    site_url: str,
+) -> dict[str, Any]:
+    """A cargo project in `directory` (Cargo.toml, src/main.rs, README.md) that shows
+    `finding` on `toolchain`, with the measured failure rate and the dump."""
+    source = selectors.program_source(
+        program, target.name, version=toolchain.version, repetitions=plan.repetitions
+    )
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "src").mkdir(exist_ok=True)
+    (directory / "src" / "main.rs").write_text(source)
+    (directory / "Cargo.toml").write_text(bug_report_manifest(target, toolchain))
+    example = (
+        Execution.objects.filter(finding=finding, program=program).exclude(dump="").first()
+        or Execution.objects.filter(finding=finding).exclude(dump="").first()
+        or Execution.objects.filter(finding=finding, program=program).first()
+    )
+    dump = (example.dump or example.stderr) if example else ""
+    summary = {
+        "finding": finding.pk,
+        "target": target.name,
+        "version": toolchain.version,
+        "program": program.id,
+        "directory": str(directory),
+        "runs": rate.runs,
+        "bad_runs": rate.bad_runs,
+        "errors": rate.errors,
+        "signatures": list(rate.signatures),
+    }
+    (directory / "README.md").write_text(
+        _bug_readme(finding, program, target, toolchain, plan, rate, dump, site_url)
+    )
+    return summary
+
+
+def _bug_readme(
+    finding: Finding,
+    program: Program,
+    target: TargetSpec,
+    toolchain: Toolchain,
+    plan: StudyPlan,
+    rate: VersionResult,
+    dump: str,
+    site_url: str,
+) -> str:
+    kind = "hangs (no end within the limit)" if is_hang(finding.signature) else "crashes"
+    library = LIBRARIES[target.name]
+    crate = library.crate or "the standard library's sync_channel"
+    lines = [
+        f"# {target.title} {toolchain.version}: a generated program {kind.split(' ')[0]}",
+        "",
+        f"Found by chanfuzz (finding {site_url}/findings/{finding.pk}/, program"
+        f" {site_url}/p/{program.id}). The program was generated from a terminating effect:",
+        "every run must end with exit status 0 on a correct runtime. Its processes are",
+        f"threads (or tasks), its channels {crate} rendezvous channels; `main` runs the",
+        f"program {plan.repetitions} times with fresh channels.",
+        "",
+        "## Run it",
+        "",
+        "```sh",
+        "cargo build --release && timeout 10 ./target/release/" + PACKAGE,
+        "```",
+        "",
+        f"Built with {toolchain.describe()}.",
+        "",
+        "## How often it fails",
+        "",
+        f"{rate.bad_runs} of {rate.runs} runs {kind}"
+        f" (limit {plan.timeout_s:g} s a run; compile or infrastructure errors: {rate.errors}).",
+        "",
+        f"Signature: `{finding.signature}`",
+        "",
+        f"What happened first: {finding.title[:500]}",
+        "",
+    ]
+    if dump:
+        shown = "\n".join(dump.strip().splitlines()[:120])
+        lines += ["## Dump (every thread, at the limit)", "", "```", shown, "```", ""]
+    lines += ["## The effect the program was generated from", "", "```", program.effect_text, "```"]
+    return "\n".join(lines) + "\n"
+
+
+def plan_dict(plan: StudyPlan) -> dict[str, Any]:
+    return {
+        **asdict(plan),
+        "per_heuristic": plan.per_heuristic(),
+        "settings": {h: PRESETS[h].as_dict() for h in plan.heuristics},
+    }
+
+
+def target_title(name: str) -> str:
+    return get_target(name).title
+
+
+# ---------------------------------------------------------------- the Markdown
+
+
+def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
+    """What templates/reports/rust.md needs, derived from the JSON document."""
+    targets = []
+    for name, entry in data.get("targets", {}).items():
+        releases_shown = []
+        for version, release in (entry.get("releases") or {}).items():
+            findings = release["findings"]
+            for f in findings:
+                f["bisected"] = bisection_summary(f.get("bisection"))
+            releases_shown.append(
+                {
+                    "version": version,
+                    "role": "newest" if version == entry.get("newest") else "oldest that builds",
+                    **release,
+                }
+            )
+        bisected = [
+            {"finding": f, "summary": f["bisected"]}
+            for r in releases_shown[:1]
+            for f in r["findings"]
+            if f.get("bisected")
+        ]
+        targets.append({"name": name, **entry, "shown": releases_shown, "bisected": bisected})
+    all_rows = [r for t in targets for r in t["shown"]]
+    return {
+        "data": data,
+        "plan": data.get("plan", {}),
+        "targets": targets,
+        "total_programs": sum(r["total"]["programs"] for r in all_rows),
+        "total_seconds": sum(r["total"]["seconds"] for r in all_rows),
+        "bug_reports": data.get("bug_reports", []),
+    }

@@ -1,0 +1,115 @@
+"""The Rust study's pure parts: which heuristics a target can take, the pinned
+manifest of a bug report, bisection summaries, and the Markdown it renders."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+
+from runners.rust_study import report
+from runners.targets import get_target
+from runners.targets.base import Toolchain
+
+
+def test_every_rust_target_is_studied() -> None:
+    names = [t.name for t in report.rust_targets()]
+    assert names == ["rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std"]
+
+
+def test_rust_std_skips_the_heuristic_that_only_selects() -> None:
+    plan = report.StudyPlan()
+    assert report.expressible(plan, "rust-std") == "ABCDF"
+    assert report.expressible(plan, "rust-flume") == "ABCDEF"
+
+
+def test_programs_are_split_over_the_heuristics_rounding_up() -> None:
+    plan = report.StudyPlan(programs=20_000, heuristics="ABCDEF")
+    assert plan.per_heuristic() == 3334
+    assert "rust-chan 0.1.23 heuristic C (3334 programs asked)" in plan.campaign_name(
+        "rust-chan", "0.1.23", "C"
+    )
+
+
+def test_bug_report_manifest_pins_the_release_exactly(tmp_path) -> None:
+    toolchain = Toolchain(
+        "rust-flume", "0.11.1", "rust-flume-0.11.1", "installed", tmp_path, tmp_path
+    )
+    manifest = report.bug_report_manifest(get_target("rust-flume"), toolchain)
+    assert 'flume = { version = "=0.11.1"' in manifest
+    # The program builds as the fuzzer built it.
+    assert "[profile.release.package.chanfuzzprog]\nopt-level = 0" in manifest
+
+
+def test_bisection_summary_names_first_bad_last_bad_and_first_good() -> None:
+    bisection = {
+        "last_bad": "0.11.1",
+        "first_good": None,
+        "results": [
+            {"version": "0.1.0", "runs": 5, "bad_runs": 0, "errors": 5},
+            {"version": "0.10.14", "runs": 5, "bad_runs": 0, "errors": 0},
+            {"version": "0.11.0", "runs": 1, "bad_runs": 1, "errors": 0},
+            {"version": "0.11.1", "runs": 2, "bad_runs": 1, "errors": 0},
+        ],
+    }
+    summary = report.bisection_summary(bisection)
+    assert summary is not None
+    assert (summary["first_bad"], summary["last_bad"]) == ("0.11.0", "0.11.1")
+    assert summary["good"] == ["0.10.14"] and summary["errors"] == ["0.1.0"]
+    assert report.bisection_summary(None) is None
+
+
+@pytest.mark.parametrize(
+    ("signature", "hang"),
+    [("rust-flume | hang | flume::Hook::wait_send×2", True), ("rust-chan | crash | x", False)],
+)
+def test_hangs_are_told_from_crashes_by_signature(signature: str, hang: bool) -> None:
+    assert report.is_hang(signature) is hang
+
+
+def _heuristic_row(h: str, revealing: int) -> dict:
+    return {
+        "campaign": 7, "heuristic": h, "asked": 100, "programs": 80, "errors": 0,
+        "revealing": revealing, "crashes": 0, "hangs": revealing, "signatures": 1,
+        "percent": revealing * 1.25, "seconds": 60.0, "minutes": 1.0, "per_minute": 80.0,
+        "first_finding_s": 3.5 if revealing else None, "stopped_at_budget": True,
+        "url": "/campaigns/7/",
+    }  # fmt: skip
+
+
+def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
+    rows = [_heuristic_row("A", 4), _heuristic_row("B", 0)]
+    finding = {
+        "id": 3, "url": "/findings/3/", "outcome": "timeout", "is_hang": True, "title": "hang",
+        "signature": "rust-flume | hang | flume::select::Selector::wait_inner", "programs": 4,
+        "confirmed_hangs": 4, "shortest": "abcdefghijkl", "shortest_url": "/p/abcdefghijkl",
+        "bisection": {"last_bad": "0.12.0", "first_good": None, "results": [
+            {"version": "0.10.14", "runs": 5, "bad_runs": 0, "errors": 0},
+            {"version": "0.12.0", "runs": 1, "bad_runs": 1, "errors": 0},
+        ]},
+    }  # fmt: skip
+    data = {
+        "generated_at": "2026-11-23T12:00:00+00:00",
+        "plan": report.plan_dict(report.StudyPlan()),
+        "targets": {
+            "rust-flume": {
+                "title": "Rust (flume)", "capabilities": "select with send cases",
+                "known_bugs": ["a known one"], "installed": ["0.10.14", "0.12.0"],
+                "newest": "0.12.0",
+                "releases": {"0.12.0": {
+                    "heuristics": rows, "total": report.release_figures(rows),
+                    "findings": [finding],
+                }},
+            }
+        },
+        "bug_reports": [{
+            "finding": 3, "target": "rust-flume", "version": "0.12.0",
+            "program": "abcdefghijkl", "directory": "rust-bugs/rust-flume-3", "runs": 40,
+            "bad_runs": 9, "errors": 0, "signatures": [],
+        }],
+    }  # fmt: skip
+    text = render_to_string("reports/rust.md", report.markdown_context(data))
+    assert "| `rust-flume` | 0.12.0 (newest) | 160 (200) |" in text
+    assert "| A | 80 (100) | **4** | 5.00 |" in text
+    assert "[#3](/findings/3/) | hang | 4 |" in text
+    assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
+    assert "| 9 of 40 | [rust-bugs/rust-flume-3](rust-bugs/rust-flume-3/README.md) |" in text
