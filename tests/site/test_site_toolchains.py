@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from runners.targets.base import failure_record
+
 
 @pytest.fixture
 def toolchains_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -63,3 +65,17 @@ def test_install_refuses_what_cannot_be_installed(toolchains_dir: Path) -> None:
         call_command("toolchains", "install", "crystal", "1.6.0", stdout=StringIO())
     with pytest.raises(CommandError, match="--compiler does not apply to go"):
         call_command("toolchains", "install", "go", "1.22.12", "--kotlin", "1.3.0")
+
+
+def test_list_says_a_release_that_no_longer_builds_in_one_line(toolchains_dir: Path) -> None:
+    complaint = "cannot build with rustc 1.95.0: error[E0119]: conflicting implementations\n"
+    record = failure_record("rust-chan", "0.1.2")
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps({"reason": complaint + "  --> src/lib.rs:7:1\n  |\n"}))
+    lines = _list("rust-chan").splitlines()
+    (line,) = [x for x in lines if x.split()[:2] == ["rust-chan", "0.1.2"]]
+    assert "unavailable" in line and line.endswith("conflicting implementations […]")
+    # The whole complaint is kept for --json.
+    entries = json.loads(_list("rust-chan", "--json"))
+    entry = next(e for e in entries if e["version"] == "0.1.2")
+    assert entry["detail"].endswith("  |\n")

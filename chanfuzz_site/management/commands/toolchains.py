@@ -96,7 +96,9 @@ class Command(BaseCommand):
             if entry.toolchain is not None:
                 line += f"{entry.toolchain.id}  {entry.toolchain.describe()}"
             else:
-                line += entry.detail
+                # One line per version: a compiler's whole complaint is in --json.
+                first, _, rest = entry.detail.partition("\n")
+                line += first + (" […]" if rest.strip() else "")
             if entry.note:
                 line += f"  [{entry.note}]"
             self.stdout.write(line)
