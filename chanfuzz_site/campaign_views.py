@@ -387,16 +387,29 @@ def _program_page(
     request: HttpRequest, program: Program, form: ReproduceForm | None, status: int = 200
 ) -> HttpResponse:
     repetitions, versions = bundles.observed_settings(program)
+    original = selectors.original_runs(program)
     if form is None:
-        # The form starts on the toolchain the program last showed a finding on, if any.
-        initial = {"target": next(iter(versions.values()))} if versions else {}
+        # The form starts with the settings the program last showed a finding with, so
+        # that a reproduction is a fair test of it (10 repetitions cannot show a bug
+        # found with 1,000).
+        initial: dict[str, object] = {"target": next(iter(versions.values()))} if versions else {}
+        if original is not None:
+            initial.update(
+                target=original.toolchain_id,
+                repetitions=original.repetitions,
+                timeout_s=original.timeout_s,
+            )
         form = ReproduceForm(initial=initial)
+    reproductions = list(selectors.program_reproductions(program)[:20])
+    for r in reproductions:
+        r.verdict = selectors.reproduction_verdict(r, original)
     context = {
         "program": program,
         "sources": _sources(program),
         "page": _page(request, selectors.program_executions(program), 20),
         "findings": list(selectors.program_findings(program)),
-        "reproductions": list(selectors.program_reproductions(program)[:20]),
+        "reproductions": reproductions,
+        "original": original,
         "form": form,
         "bundle_repetitions": repetitions,
         "permalink": request.build_absolute_uri(reverse("program", args=[program.id])),
@@ -486,6 +499,9 @@ def reproduction_status(request: HttpRequest, pk: int) -> HttpResponse:
         reproduction = selectors.get_reproduction(pk)
     except Reproduction.DoesNotExist:
         raise Http404(f"no reproduction {pk}") from None
+    reproduction.verdict = selectors.reproduction_verdict(
+        reproduction, selectors.original_runs(reproduction.program)
+    )
     response = render(request, "programs/_reproduction.html", {"r": reproduction})
     finished = reproduction.status in (Reproduction.Status.DONE, Reproduction.Status.FAILED)
     if finished and request.headers.get("HX-Request"):

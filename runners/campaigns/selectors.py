@@ -198,6 +198,91 @@ def program_findings(program: Program) -> QuerySet[Finding]:
     return Finding.objects.filter(executions__program=program).distinct().order_by("-last_seen")
 
 
+@dataclass(frozen=True)
+class OriginalRuns:
+    """How a program showed its finding in campaigns: the settings it ran with, and
+    how many of its runs there (re-runs of a hang included) failed."""
+
+    language: str
+    toolchain_id: str
+    repetitions: int
+    timeout_s: float
+    bad_runs: int
+    runs: int
+
+    @property
+    def rate(self) -> float:
+        return self.bad_runs / self.runs if self.runs else 0.0
+
+    def chance_of_none(self, times: int) -> float:
+        """The chance that `times` runs all pass if each fails at the original rate."""
+        return (1.0 - self.rate) ** times
+
+
+def original_runs(program: Program) -> OriginalRuns | None:
+    """The campaign settings and failure rate of the program's latest finding (None
+    when no campaign found one): what a reproduction must match to be a fair test."""
+    execution = (
+        Execution.objects.filter(program=program, finding__isnull=False, campaign__isnull=False)
+        .select_related("target", "campaign")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if execution is None or execution.target is None or execution.campaign is None:
+        return None
+    bad = runs = 0
+    for attempts in Execution.objects.filter(program=program, target=execution.target).values_list(
+        "attempts", flat=True
+    ):
+        for attempt in attempts or []:
+            runs += 1
+            bad += attempt.get("outcome") in ("crash", "timeout")
+    return OriginalRuns(
+        language=execution.target.language,
+        toolchain_id=execution.target.toolchain_id,
+        repetitions=execution.campaign.repetitions,
+        timeout_s=execution.campaign.timeout_s,
+        bad_runs=bad,
+        runs=runs,
+    )
+
+
+def reproduction_verdict(reproduction: Reproduction, original: OriginalRuns | None) -> str:
+    """What a finished reproduction means beside the original runs ("" while running,
+    or when nothing is known of the original)."""
+    if original is None or reproduction.status != Reproduction.Status.DONE:
+        return ""
+    differs = [
+        f"{name} {mine:g} (found with {theirs:g})"
+        for name, mine, theirs in (
+            ("repetitions", reproduction.repetitions, original.repetitions),
+            ("timeout", reproduction.timeout_s, original.timeout_s),
+        )
+        if mine != theirs
+    ]
+    if reproduction.toolchain_id != original.toolchain_id:
+        differs.append(f"toolchain {reproduction.toolchain_id} (found on {original.toolchain_id})")
+    parts = [
+        f"Originally {original.bad_runs} of {original.runs} run(s) failed"
+        f" ({100 * original.rate:.0f} %)."
+    ]
+    if differs:
+        # Another toolchain or fewer repetitions is another experiment: no verdict.
+        parts.append("Not the same settings: " + "; ".join(differs) + ".")
+    elif reproduction.crashed + reproduction.hung == 0 and original.rate and reproduction.completed:
+        chance = original.chance_of_none(reproduction.completed)
+        parts.append(
+            f"At that rate, {reproduction.completed} passing run(s) in a row happen with"
+            f" chance {100 * chance:.1f} %"
+            + (
+                ": the bug is most likely not present with these settings."
+                if chance < 0.05
+                else ": too few runs to tell; run more."
+            )
+        )
+    return " ".join(parts)
+
+
 def program_reproductions(program: Program) -> QuerySet[Reproduction]:
     return Reproduction.objects.filter(program=program).order_by("-created_at", "-id")
 

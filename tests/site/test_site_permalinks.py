@@ -265,3 +265,46 @@ def test_each_rust_target_raw_source_uses_its_own_library(client: Client) -> Non
     assert "flume::bounded" in flume and "crossbeam" not in flume
     assert "crossbeam_channel::bounded" in crossbeam
     assert "sync_channel" in std
+
+
+def _hang_with_attempts(outcomes: list[str]):  # noqa: ANN202
+    """The seeded campaign's hanging program, its runs there having had `outcomes`."""
+    seeded = seed_campaign()
+    program = seeded.programs[4]
+    execution = program.executions.get()
+    execution.attempts = [{"outcome": o, "timeout_s": 10.0} for o in outcomes]
+    execution.save(update_fields=["attempts"])
+    return seeded, program
+
+
+def test_reproduce_form_starts_with_the_findings_own_settings(client: Client) -> None:
+    seeded, program = _hang_with_attempts(["timeout", "timeout"])
+    body = client.get(f"/p/{program.id}").content.decode()
+    assert f"Found on <code>{seeded.target.toolchain_id}</code> with 3 repetitions" in body
+    assert "2 of 2 runs failed there" in body
+    assert 'name="repetitions" value="3"' in body
+    assert 'name="timeout_s" value="10.0"' in body
+    assert f'<option value="{seeded.target.toolchain_id}" selected>' in body
+
+
+@pytest.mark.parametrize(
+    ("completed", "repetitions", "says"),
+    [
+        (10, 3, "chance 0.1 %: the bug is most likely not present with these settings."),
+        (2, 3, "chance 25.0 %: too few runs to tell; run more."),
+        (10, 1, "Not the same settings: repetitions 1 (found with 3)."),
+    ],
+)
+def test_a_reproduction_that_never_failed_says_what_that_means(
+    client: Client, completed: int, repetitions: int, says: str
+) -> None:
+    seeded, program = _hang_with_attempts(["timeout", "terminated"])
+    repro = Reproduction.objects.create(
+        program=program, language="go", toolchain_id=seeded.target.toolchain_id,
+        times=completed, timeout_s=10.0, repetitions=repetitions, status="done",
+        completed=completed, finished_at=timezone.now(),
+    )  # fmt: skip
+    body = client.get(reverse("reproduction_status", args=[repro.pk])).content.decode()
+    assert "Originally 1 of 2 run(s) failed (50 %)." in body
+    assert says in body
+    assert says in client.get(f"/p/{program.id}").content.decode()
