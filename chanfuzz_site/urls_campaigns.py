@@ -20,6 +20,8 @@ RAW_EXTENSIONS = "|".join(re.escape(t.extension) for t in all_targets())
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign_list"),
     path("campaigns/new", views.campaign_new, name="campaign_new"),
+    # Typed by hand with the slash every other page has: the same form, not a 404.
+    path("campaigns/new/", views.campaign_new),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:pk>/live", views.campaign_live, name="campaign_live"),
     path("campaigns/<int:pk>/<str:action>", views.campaign_action, name="campaign_action"),

@@ -141,6 +141,12 @@ def test_campaign_form_lists_rules_targets_and_sizes(client: Client) -> None:
     assert 'value="F"' in body and 'value="custom"' in body
 
 
+def test_campaign_form_answers_with_a_trailing_slash_too(client: Client) -> None:
+    response = client.get("/campaigns/new/")
+    assert response.status_code == 200
+    assert 'name="w_g_select"' in response.content.decode()
+
+
 def test_campaign_form_creates_a_preset_campaign(client: Client) -> None:
     go = require_toolchain("go").id
     response = client.post(reverse("campaign_new"), _form_data(go, s_max_depth=4))
