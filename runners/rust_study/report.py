@@ -453,11 +453,12 @@ def _bug_readme(
     dump: str,
     site_url: str,
 ) -> str:
-    kind = "hangs (no end within the limit)" if is_hang(finding.signature) else "crashes"
+    hang = is_hang(finding.signature)
     library = LIBRARIES[target.name]
     crate = library.crate or "the standard library's sync_channel"
     lines = [
-        f"# {target.title} {toolchain.version}: a generated program {kind.split(' ')[0]}",
+        f"# {target.title} {toolchain.version}: a generated program"
+        + (" hangs" if hang else " crashes"),
         "",
         f"Found by chanfuzz (finding {site_url}/findings/{finding.pk}/, program"
         f" {site_url}/p/{program.id}). The program was generated from a terminating effect:",
@@ -471,11 +472,13 @@ def _bug_readme(
         "cargo build --release && timeout 10 ./target/release/" + PACKAGE,
         "```",
         "",
-        f"Built with {toolchain.describe()}.",
+        f"Built with rustc {toolchain.component('rustc') or '?'}"
+        + (f" and {library.crate} {toolchain.version}" if library.crate else "")
+        + " (Cargo.toml pins the release exactly).",
         "",
         "## How often it fails",
         "",
-        f"{rate.bad_runs} of {rate.runs} runs {kind}"
+        f"{rate.bad_runs} of {rate.runs} runs {'hung' if hang else 'crashed'}"
         f" (limit {plan.timeout_s:g} s a run; compile or infrastructure errors: {rate.errors}).",
         "",
         f"Signature: `{finding.signature}`",

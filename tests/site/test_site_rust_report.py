@@ -83,7 +83,9 @@ def test_flume_study_runs_bisects_and_writes_a_bug_report(tmp_path: Path) -> Non
         assert 'flume = { version = "=0.12.0" }' in (project / "Cargo.toml").read_text()
         assert "fn main" in (project / "src" / "main.rs").read_text()
         readme = (project / "README.md").read_text()
-        assert f"{bug['bad_runs']} of 5 runs" in readme
+        verb = "hung" if finding["is_hang"] else "crashed"
+        assert f"{bug['bad_runs']} of 5 runs {verb}" in readme
+        assert "Cargo.toml pins the release exactly" in readme
     else:  # the race did not show: still a complete report, saying so
         assert "No crash or hang." in markdown
 
