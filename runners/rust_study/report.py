@@ -91,10 +91,16 @@ class StudyPlan:
         return -(-self.programs // len(self.heuristics))
 
     def campaign_name(self, target: str, version: str, heuristic: str) -> str:
-        return (
-            f"{NAME_PREFIX} {target} {version} heuristic {heuristic}"
-            f" ({self.per_heuristic()} programs asked)"
-        )
+        # Another --seed is another round of programs: campaigns beside the first
+        # round's, which the report adds up (each keeps its own clean timing).
+        seeds = f", seeds {self.seed}…" if self.seed else ""
+        stem = campaign_stem(target, version, heuristic)
+        return f"{stem}{self.per_heuristic()} programs asked{seeds})"
+
+
+def campaign_stem(target: str, version: str, heuristic: str) -> str:
+    """The start of the name of every round's campaign of `heuristic` on `version`."""
+    return f"{NAME_PREFIX} {target} {version} heuristic {heuristic} ("
 
 
 # ---------------------------------------------------------------- which releases
@@ -213,14 +219,19 @@ def run_campaigns(
     return campaigns
 
 
-def study_campaigns(plan: StudyPlan, target: str, version: str) -> list[Campaign]:
-    """The study's campaigns on `target` at `version`, heuristic by heuristic (those that exist)."""
-    names = [plan.campaign_name(target, version, h) for h in plan.heuristics]
-    found = {
-        c.name: c
-        for c in Campaign.objects.filter(name__in=names).exclude(status=Campaign.Status.CANCELLED)
-    }
-    return [found[n] for n in names if n in found]
+def study_campaigns(plan: StudyPlan, target: str, version: str) -> dict[str, list[Campaign]]:
+    """The study's campaigns on `target` at `version` by heuristic, every round (seed)
+    of them, oldest first; heuristics without a campaign are left out."""
+    found: dict[str, list[Campaign]] = {}
+    for heuristic in plan.heuristics:
+        campaigns = list(
+            Campaign.objects.filter(name__startswith=campaign_stem(target, version, heuristic))
+            .exclude(status=Campaign.Status.CANCELLED)
+            .order_by("pk")
+        )
+        if campaigns:
+            found[heuristic] = campaigns
+    return found
 
 
 # ---------------------------------------------------------------- reading campaigns
@@ -231,9 +242,27 @@ def is_hang(signature: str) -> bool:
     return signature.split(" | ")[1:2] == ["hang"]
 
 
-def campaign_figures(campaign: Campaign) -> dict[str, Any]:
-    """What one heuristic's campaign showed: programs run, programs revealing a bug, when first."""
-    executions = Execution.objects.filter(campaign=campaign)
+def _first_finding_s(campaigns: Sequence[Campaign]) -> float | None:
+    """Seconds of campaigning until the first finding: the rounds before the one that
+    found it count whole."""
+    elapsed = 0.0
+    for campaign in campaigns:
+        first = (
+            Execution.objects.filter(campaign=campaign, outcome__in=FINDING_OUTCOMES)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if first is not None and campaign.started_at is not None:
+            return elapsed + (first - campaign.started_at).total_seconds()
+        elapsed += studies.campaign_seconds(campaign)
+    return None
+
+
+def heuristic_figures(campaigns: Sequence[Campaign]) -> dict[str, Any]:
+    """What one heuristic's campaigns (its rounds) showed: programs run, programs
+    revealing a bug, distinct findings, how long, and when the first finding came."""
+    executions = Execution.objects.filter(campaign__in=list(campaigns))
     counts = executions.aggregate(
         ran=Count("id", filter=~Q(outcome="skipped")),
         errors=Count("id", filter=Q(outcome__in=["compile_error", "infra_error"])),
@@ -241,13 +270,12 @@ def campaign_figures(campaign: Campaign) -> dict[str, Any]:
         hangs=Count("program", filter=Q(outcome="timeout"), distinct=True),
     )
     findings = executions.filter(outcome__in=FINDING_OUTCOMES)
-    first = findings.order_by("created_at").values_list("created_at", flat=True).first()
-    seconds = studies.campaign_seconds(campaign)
+    seconds = sum(studies.campaign_seconds(c) for c in campaigns)
     revealing = findings.values("program").distinct().count()
     return {
-        "campaign": campaign.pk,
-        "heuristic": campaign.heuristic,
-        "asked": campaign.program_count,
+        "campaigns": [{"id": c.pk, "url": f"/campaigns/{c.pk}/"} for c in campaigns],
+        "heuristic": campaigns[0].heuristic,
+        "asked": sum(c.program_count for c in campaigns),
         "programs": counts["ran"],
         "errors": counts["errors"],
         "revealing": revealing,
@@ -258,11 +286,8 @@ def campaign_figures(campaign: Campaign) -> dict[str, Any]:
         "seconds": seconds,
         "minutes": seconds / 60,
         "per_minute": 60 * counts["ran"] / seconds if seconds else 0.0,
-        "first_finding_s": (first - campaign.started_at).total_seconds()
-        if first and campaign.started_at
-        else None,
-        "stopped_at_budget": campaign.status == Campaign.Status.PAUSED,
-        "url": f"/campaigns/{campaign.pk}/",
+        "first_finding_s": _first_finding_s(campaigns),
+        "stopped_at_budget": any(c.status == Campaign.Status.PAUSED for c in campaigns),
     }
 
 

@@ -73,7 +73,8 @@ def test_flume_study_runs_bisects_and_writes_a_bug_report(tmp_path: Path) -> Non
     assert row["heuristic"] == "A" and row["programs"] == 24 and not row["stopped_at_budget"]
     assert flume["releases"]["0.10.14"]["heuristics"][0]["programs"] > 0
     markdown = (out / "rust-report.md").read_text()
-    assert f"[#{row['campaign']}](/campaigns/{row['campaign']}/)" in markdown
+    (campaign,) = row["campaigns"]
+    assert f"[#{campaign['id']}](/campaigns/{campaign['id']}/)" in markdown
     if newest["findings"]:
         finding = newest["findings"][0]
         tried = [r["version"] for r in finding["bisection"]["results"]]

@@ -231,8 +231,9 @@ class Command(BaseCommand):
             ]
             entry["releases"] = {}
             for version in dict.fromkeys(versions):
-                campaigns = report.study_campaigns(self.plan, target.name, version)
-                rows = [report.campaign_figures(c) for c in campaigns]
+                by_heuristic = report.study_campaigns(self.plan, target.name, version)
+                rows = [report.heuristic_figures(c) for c in by_heuristic.values()]
+                campaigns = [c for rounds in by_heuristic.values() for c in rounds]
                 entry["releases"][version] = {
                     "heuristics": rows,
                     "total": report.release_figures(rows),

@@ -30,6 +30,16 @@ def test_programs_are_split_over_the_heuristics_rounding_up() -> None:
     )
 
 
+def test_another_seed_is_another_round_with_the_same_stem() -> None:
+    first = report.StudyPlan().campaign_name("rust-chan", "0.1.1", "A")
+    second = report.StudyPlan(seed=10**6).campaign_name("rust-chan", "0.1.1", "A")
+    assert first != second and second.endswith("(3334 programs asked, seeds 1000000…)")
+    stem = report.campaign_stem("rust-chan", "0.1.1", "A")
+    assert first.startswith(stem) and second.startswith(stem)
+    # One release's stem is not the start of another's (0.1.1 / 0.1.10).
+    assert not report.StudyPlan().campaign_name("rust-chan", "0.1.10", "A").startswith(stem)
+
+
 def test_bug_report_manifest_pins_the_release_exactly(tmp_path) -> None:
     toolchain = Toolchain(
         "rust-flume", "0.11.1", "rust-flume-0.11.1", "installed", tmp_path, tmp_path
@@ -68,11 +78,11 @@ def test_hangs_are_told_from_crashes_by_signature(signature: str, hang: bool) ->
 
 def _heuristic_row(h: str, revealing: int) -> dict:
     return {
-        "campaign": 7, "heuristic": h, "asked": 100, "programs": 80, "errors": 0,
+        "campaigns": [{"id": 7, "url": "/campaigns/7/"}, {"id": 9, "url": "/campaigns/9/"}],
+        "heuristic": h, "asked": 100, "programs": 80, "errors": 0,
         "revealing": revealing, "crashes": 0, "hangs": revealing, "signatures": 1,
         "percent": revealing * 1.25, "seconds": 60.0, "minutes": 1.0, "per_minute": 80.0,
         "first_finding_s": 3.5 if revealing else None, "stopped_at_budget": True,
-        "url": "/campaigns/7/",
     }  # fmt: skip
 
 
@@ -110,6 +120,7 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
     text = render_to_string("reports/rust.md", report.markdown_context(data))
     assert "| `rust-flume` | 0.12.0 (newest) | 160 (200) |" in text
     assert "| A | 80 (100) | **4** | 5.00 |" in text
+    assert "| [#7](/campaigns/7/) [#9](/campaigns/9/) |" in text
     assert "[#3](/findings/3/) | hang | 4 |" in text
     assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
     assert "| 9 of 40 | [rust-bugs/rust-flume-3](rust-bugs/rust-flume-3/README.md) |" in text
