@@ -542,6 +542,8 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
             findings = release["findings"]
             for f in findings:
                 f["bisected"] = bisection_summary(f.get("bisection"))
+                # A pipe ends a Markdown table cell, even inside a code span.
+                f["signature_shown"] = f["signature"].replace(" | ", " · ")
             releases_shown.append(
                 {
                     "version": version,
