@@ -185,6 +185,18 @@ class Command(BaseCommand):
                 last[campaign.pk] = line
                 self.stdout.write(line)
 
+        # Each run of the step is a round the report lists: its budgets and workers
+        # made the figures, and a later round may use others.
+        data.setdefault("rounds", []).append(
+            {
+                "started_at": studies.now_iso(),
+                "seed": self.plan.seed,
+                "targets": [t.name for t in self.plan.chosen_targets()],
+                "newest_budget_s": self.plan.newest_budget_s,
+                "oldest_budget_s": self.plan.oldest_budget_s,
+                "workers": workers,
+            }
+        )
         with local_workers(workers):
             for target in self.plan.chosen_targets():
                 chosen = report.releases(target.name, self.plan.releases)
