@@ -210,15 +210,20 @@ class Command(BaseCommand):
                     budget_s=self.plan.newest_budget_s, on_progress=show,
                 )  # fmt: skip
                 entry = data["targets"].setdefault(target.name, {})
-                oldest, tried = report.oldest_building(
-                    target.name,
-                    sandbox=self.sandbox,
-                    only=self.plan.releases,
-                    on_probe=lambda p, t=target.name: self.stdout.write(
-                        f"  {t} {p.version}: " + ("builds" if p.builds else f"does not: {p.why}")
-                    ),
-                )
-                entry["oldest_probes"] = [vars(p) for p in tried]
+                # A later round keeps the oldest release an earlier one probed for (each
+                # probe compiles a batch), as long as it is still installed and wanted.
+                oldest = next((t for t in chosen[:-1] if t.version == entry.get("oldest")), None)
+                if oldest is None:
+                    oldest, tried = report.oldest_building(
+                        target.name,
+                        sandbox=self.sandbox,
+                        only=self.plan.releases,
+                        on_probe=lambda p, t=target.name: self.stdout.write(
+                            f"  {t} {p.version}: "
+                            + ("builds" if p.builds else f"does not: {p.why}")
+                        ),
+                    )
+                    entry["oldest_probes"] = [vars(p) for p in tried]
                 if oldest is None:
                     self.stdout.write(f"{target.name}: no older release builds its programs")
                     continue
