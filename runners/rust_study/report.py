@@ -52,6 +52,9 @@ from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
 
 NAME_PREFIX = "rust report:"
 FINDING_OUTCOMES = ("crash", "timeout")
+# A hang whose re-run ended is not counted as revealing a bug: a stalled machine makes
+# those too (they are counted apart, since a rare race can also fail to repeat).
+UNCONFIRMED = Q(outcome="timeout", hang_confirmed=False)
 
 
 def rust_targets() -> list[TargetSpec]:
@@ -249,6 +252,7 @@ def _first_finding_s(campaigns: Sequence[Campaign]) -> float | None:
     for campaign in campaigns:
         first = (
             Execution.objects.filter(campaign=campaign, outcome__in=FINDING_OUTCOMES)
+            .exclude(UNCONFIRMED)
             .order_by("created_at")
             .values_list("created_at", flat=True)
             .first()
@@ -267,9 +271,10 @@ def heuristic_figures(campaigns: Sequence[Campaign]) -> dict[str, Any]:
         ran=Count("id", filter=~Q(outcome="skipped")),
         errors=Count("id", filter=Q(outcome__in=["compile_error", "infra_error"])),
         crashes=Count("program", filter=Q(outcome="crash"), distinct=True),
-        hangs=Count("program", filter=Q(outcome="timeout"), distinct=True),
+        hangs=Count("program", filter=Q(outcome="timeout") & ~UNCONFIRMED, distinct=True),
+        unconfirmed=Count("program", filter=UNCONFIRMED, distinct=True),
     )
-    findings = executions.filter(outcome__in=FINDING_OUTCOMES)
+    findings = executions.filter(outcome__in=FINDING_OUTCOMES).exclude(UNCONFIRMED)
     seconds = sum(studies.campaign_seconds(c) for c in campaigns)
     revealing = findings.values("program").distinct().count()
     return {
@@ -281,6 +286,7 @@ def heuristic_figures(campaigns: Sequence[Campaign]) -> dict[str, Any]:
         "revealing": revealing,
         "crashes": counts["crashes"],
         "hangs": counts["hangs"],
+        "unconfirmed": counts["unconfirmed"],
         "signatures": findings.values("signature").distinct().count(),
         "percent": 100 * revealing / counts["ran"] if counts["ran"] else 0.0,
         "seconds": seconds,
@@ -300,12 +306,14 @@ def release_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "programs": ran,
         "asked": sum(r["asked"] for r in rows),
         "revealing": sum(r["revealing"] for r in rows),
+        "unconfirmed": sum(r.get("unconfirmed", 0) for r in rows),
         "errors": sum(r["errors"] for r in rows),
         "seconds": seconds,
         "minutes": seconds / 60,
         "per_minute": 60 * ran / seconds if seconds else 0.0,
         "percent": 100 * sum(r["revealing"] for r in rows) / ran if ran else 0.0,
-        "first_finding_s": rows[0]["first_finding_s"] if rows else None,
+        # Heuristics ran one after another, each from a fresh start: the quickest.
+        "first_finding_s": min(firsts) if firsts else None,
         "median_first_finding_s": statistics.median(firsts) if firsts else None,
         "stopped_at_budget": any(r["stopped_at_budget"] for r in rows),
     }
@@ -546,6 +554,9 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
                 f["signature_shown"] = f["signature"].replace(" | ", " · ")
             releases_shown.append(
                 {
+                    "confirmed_findings": sum(
+                        1 for f in findings if not f["is_hang"] or f["confirmed_hangs"]
+                    ),
                     "version": version,
                     "role": "newest" if version == entry.get("newest") else "oldest that builds",
                     **release,

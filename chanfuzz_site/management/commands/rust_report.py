@@ -263,7 +263,12 @@ class Command(BaseCommand):
         newest = entry.get("newest")
         if not newest:
             return []
-        return entry["releases"][newest]["findings"][: self.plan.bisect_findings]
+        confirmed = [
+            f
+            for f in entry["releases"][newest]["findings"]
+            if not f["is_hang"] or f["confirmed_hangs"]
+        ]
+        return confirmed[: self.plan.bisect_findings]
 
     def _bisect(self, data: dict[str, Any]) -> None:
         for target in self.plan.chosen_targets():

@@ -81,6 +81,7 @@ def _heuristic_row(h: str, revealing: int) -> dict:
         "campaigns": [{"id": 7, "url": "/campaigns/7/"}, {"id": 9, "url": "/campaigns/9/"}],
         "heuristic": h, "asked": 100, "programs": 80, "errors": 0,
         "revealing": revealing, "crashes": 0, "hangs": revealing, "signatures": 1,
+        "unconfirmed": 2,
         "percent": revealing * 1.25, "seconds": 60.0, "minutes": 1.0, "per_minute": 80.0,
         "first_finding_s": 3.5 if revealing else None, "stopped_at_budget": True,
     }  # fmt: skip
@@ -107,7 +108,10 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
                 "newest": "0.12.0",
                 "releases": {"0.12.0": {
                     "heuristics": rows, "total": report.release_figures(rows),
-                    "findings": [finding],
+                    "findings": [finding, {
+                        **finding, "id": 4, "url": "/findings/4/", "programs": 1,
+                        "confirmed_hangs": 0, "bisection": None,
+                    }],
                 }},
             }
         },
@@ -119,10 +123,13 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
     }  # fmt: skip
     text = render_to_string("reports/rust.md", report.markdown_context(data))
     assert "| `rust-flume` | 0.12.0 (newest) | 160 (200) |" in text
-    assert "| A | 80 (100) | **4** | 5.00 |" in text
+    # Distinct findings: the confirmed one only; 4 unconfirmed hangs; the first after 3.5 s.
+    assert "| **4** | 2.50 | 1 | 4 | 3.5 s | yes |" in text
+    assert "| A | 80 (100) | **4** | 5.00 | 0 | 4 | 1 | 2 | 0 |" in text
     assert "| [#7](/campaigns/7/) [#9](/campaigns/9/) |" in text
     # The signature's pipes would split the table's row: shown with dots.
     shown = "`rust-flume · hang · flume::select::Selector::wait_inner`"
     assert f"[#3](/findings/3/) | hang | 4 | {shown} |" in text
+    assert "[#4](/findings/4/) | hang, not confirmed (its re-run ended) | 1 |" in text
     assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
     assert "| 9 of 40 | [rust-bugs/rust-flume-3](rust-bugs/rust-flume-3/README.md) |" in text
