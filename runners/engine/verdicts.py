@@ -63,6 +63,11 @@ def hang_signature(language: str, dump: str | None) -> str:
     return f"{language} | hang | {shape}" if shape else f"{language} | hang"
 
 
+def is_hang_signature(signature: str) -> bool:
+    """Whether `signature` is one hang_signature made (the reports tell hangs from crashes)."""
+    return signature.split(" | ")[1:2] == ["hang"]
+
+
 def classify_run(
     language: str,
     *,

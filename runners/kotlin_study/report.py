@@ -47,6 +47,7 @@ from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
+from runners.engine.verdicts import is_hang_signature
 from runners.targets.kotlin import DEFAULT_KOTLIN_THREADS
 
 # The paper's Table 2, Kotlin column: programs out of 5,000 that revealed the bug.
@@ -72,15 +73,11 @@ def is_select_overflow(signature: str) -> bool:
     return bool(_SELECT_OVERFLOW.search(signature))
 
 
-def is_hang(signature: str) -> bool:
-    """Whether a finding signature is a hang (runners.engine.verdicts: "<language> | hang | …")."""
-    return signature.split(" | ")[1:2] == ["hang"]
-
-
 def is_parked_hang(signature: str) -> bool:
     """A hang with every thread of the dispatcher pool parked: nothing can run any more
     (a program merely slow under load has running pool threads)."""
-    return is_hang(signature) and f"WAITING parking×{DEFAULT_KOTLIN_THREADS}" in signature
+    parked = f"WAITING parking×{DEFAULT_KOTLIN_THREADS}"
+    return is_hang_signature(signature) and parked in signature
 
 
 @dataclass(frozen=True)

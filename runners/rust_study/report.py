@@ -47,6 +47,7 @@ from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
+from runners.engine.verdicts import is_hang_signature
 from runners.targets import TargetSpec, all_targets, get_target
 from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
 
@@ -240,11 +241,6 @@ def study_campaigns(plan: StudyPlan, target: str, version: str) -> dict[str, lis
 # ---------------------------------------------------------------- reading campaigns
 
 
-def is_hang(signature: str) -> bool:
-    """Whether a finding signature is a hang (runners.engine.verdicts: "<target> | hang | …")."""
-    return signature.split(" | ")[1:2] == ["hang"]
-
-
 def _first_finding_s(campaigns: Sequence[Campaign]) -> float | None:
     """Seconds of campaigning until the first finding: the rounds before the one that
     found it count whole."""
@@ -344,7 +340,7 @@ def findings_of(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
                 "id": f.pk,
                 "url": f"/findings/{f.pk}/",
                 "outcome": f.outcome,
-                "is_hang": is_hang(f.signature),
+                "is_hang": is_hang_signature(f.signature),
                 "title": f.title[:300],
                 "signature": f.signature,
                 "programs": f.here,
@@ -372,7 +368,7 @@ def bisect_finding(
     """Run `program` on every installed release of `target`; a run is bad when it is a
     finding of the same kind (a hang's shape names functions a release may have
     renamed, so any hang counts for a hang, any crash for a crash). Stored on `finding`."""
-    kind = "hang" if is_hang(finding.signature) else "crash"
+    hang = is_hang_signature(finding.signature)
     bisection = bisect_program(
         program_object(program),
         target,
@@ -380,7 +376,7 @@ def bisect_finding(
         times=plan.bisect_runs,
         repetitions=plan.repetitions,
         timeout_s=plan.timeout_s,
-        matches=lambda s: is_hang(s) if kind == "hang" else not is_hang(s),
+        matches=lambda s: is_hang_signature(s) == hang,
         stop_at_bad=True,
         toolchains=releases(target, plan.releases),
         on_result=on_result,
@@ -486,7 +482,7 @@ def _bug_readme(
     dump: str,
     site_url: str,
 ) -> str:
-    hang = is_hang(finding.signature)
+    hang = is_hang_signature(finding.signature)
     library = LIBRARIES[target.name]
     crate = library.crate or "the standard library's sync_channel"
     lines = [

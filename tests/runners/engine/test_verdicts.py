@@ -7,7 +7,9 @@ a Crystal send on a closed channel.
 
 from pathlib import Path
 
-from runners.engine.verdicts import Outcome, classify_run
+import pytest
+
+from runners.engine.verdicts import Outcome, classify_run, hang_signature, is_hang_signature
 from runners.targets.go import go_blocked_shape
 from runners.targets.reading import normalise_frame
 
@@ -194,3 +196,19 @@ def test_select_stack_overflows_cut_at_different_frames_are_one_finding():
     signature = send_side
     assert signature.startswith("kotlin | java.lang.StackOverflowError | recursion through ")
     assert "SelectBuilderImpl.trySelect" in signature
+
+
+@pytest.mark.parametrize(
+    ("signature", "hang"),
+    [
+        ("rust-flume | hang | flume::Hook::wait_send×2", True),
+        ("go | hang", True),  # no dump, no shape
+        ("rust-chan | crash | x", False),
+        ("kotlin | java.lang.IllegalStateException | hang", False),
+    ],
+)
+def test_hang_signatures_are_read_back_as_hangs(signature: str, hang: bool) -> None:
+    assert is_hang_signature(signature) is hang
+    if hang:
+        language = signature.split(" | ")[0]
+        assert hang_signature(language, None) == f"{language} | hang"

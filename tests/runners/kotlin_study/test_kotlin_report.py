@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from runners.campaigns import programs, services
 from runners.engine.execute import Attempt, ProgramRun
-from runners.engine.verdicts import Classification, Outcome, classify_run
+from runners.engine.verdicts import Classification, Outcome, classify_run, is_hang_signature
 from runners.kotlin_study import report
 from tests.runners.conftest import require_toolchain
 
@@ -183,9 +183,9 @@ def test_markdown_sets_the_first_finding_trials_of_each_jobs_setting_side_by_sid
 
 
 def test_hang_signatures_are_told_from_crashes() -> None:
-    assert report.is_hang("kotlin | hang | RUNNABLE×8, WAITING parking×8")
-    assert not report.is_hang(_jvm_signature("jvm_select_stackoverflow_5.txt"))
-    assert not report.is_hang("kotlin | java.lang.IllegalStateException | hang")
+    assert is_hang_signature("kotlin | hang | RUNNABLE×8, WAITING parking×8")
+    assert not is_hang_signature(_jvm_signature("jvm_select_stackoverflow_5.txt"))
+    assert not is_hang_signature("kotlin | java.lang.IllegalStateException | hang")
     parked = "kotlin | hang | RUNNABLE×8, TIMED_WAITING parking, WAITING parking×8"
     assert report.is_parked_hang(parked)
     assert not report.is_parked_hang("kotlin | hang | RUNNABLE×14, WAITING parking×2")

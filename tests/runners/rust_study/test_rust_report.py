@@ -3,7 +3,6 @@ manifest of a bug report, bisection summaries, and the Markdown it renders."""
 
 from __future__ import annotations
 
-import pytest
 from django.template.loader import render_to_string
 
 from runners.rust_study import report
@@ -66,14 +65,6 @@ def test_bisection_summary_names_first_bad_last_bad_and_first_good() -> None:
     assert (summary["first_bad"], summary["last_bad"]) == ("0.11.0", "0.11.1")
     assert summary["good"] == ["0.10.14"] and summary["errors"] == ["0.1.0"]
     assert report.bisection_summary(None) is None
-
-
-@pytest.mark.parametrize(
-    ("signature", "hang"),
-    [("rust-flume | hang | flume::Hook::wait_send×2", True), ("rust-chan | crash | x", False)],
-)
-def test_hangs_are_told_from_crashes_by_signature(signature: str, hang: bool) -> None:
-    assert report.is_hang(signature) is hang
 
 
 def _heuristic_row(h: str, revealing: int) -> dict:
