@@ -407,8 +407,7 @@ def bisection_summary(bisection: dict[str, Any] | None) -> dict[str, Any] | None
 
 def bug_report_manifest(target: TargetSpec, toolchain: Toolchain) -> str:
     """The Cargo.toml of a standalone reproducer: the crate release pinned exactly."""
-    text = manifest_text(LIBRARIES[target.name], toolchain.version)
-    return text.replace(f'"^{toolchain.version}"', f'"={toolchain.version}"')
+    return manifest_text(LIBRARIES[target.name], toolchain.version, exact=True)
 
 
 def failure_rate(

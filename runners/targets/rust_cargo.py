@@ -357,8 +357,11 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
 # --- toolchains: install -------------------------------------------------------------------
 
 
-def manifest_text(library: RustLibrary, version: str, *, bin_name: str = PACKAGE) -> str:
-    """The Cargo.toml of every program of ``library`` at ``version``."""
+def manifest_text(
+    library: RustLibrary, version: str, *, bin_name: str = PACKAGE, exact: bool = False
+) -> str:
+    """The Cargo.toml of every program of ``library`` at ``version``; ``exact`` pins the
+    release in the manifest itself (a standalone project has no lock file of ours)."""
     lines = [
         "[package]",
         f'name = "{PACKAGE}"',
@@ -373,7 +376,7 @@ def manifest_text(library: RustLibrary, version: str, *, bin_name: str = PACKAGE
         "[dependencies]",
     ]
     if library.crate is not None:
-        spec = [f'version = "{_requirement(version)}"']
+        spec = [f'version = "{"=" + version if exact else _requirement(version)}"']
         if not library.default_features:
             spec.append("default-features = false")
         if library.features:
@@ -696,7 +699,7 @@ def hang_shape(dump: str) -> str:
 
 def bundle_script(library: RustLibrary) -> str:
     """The run script of a reproducer bundle: a cargo project pinning the release under test."""
-    manifest = manifest_text(library, "$VERSION").replace('"^$VERSION"', '"=$VERSION"')
+    manifest = manifest_text(library, "$VERSION", exact=True)
     pin = ""
     if library.crate is not None:
         versions = default_versions(library)

@@ -55,6 +55,9 @@ def test_the_manifest_admits_the_locked_release_and_names_the_extra_crates() -> 
     assert 'name = "prog_1"' in text and 'path = "src/main.rs"' in text
     std = manifest_text(RustLibrary(target="rust-std", crate=None, flavour="std"), "1.95.0")
     assert "[dependencies]\n\n" in std
+    # A standalone project pins the release itself; the extra crates stay as they were.
+    exact = manifest_text(FLUME_ASYNC, "0.12.0", exact=True)
+    assert 'flume = { version = "=0.12.0" }' in exact and 'tokio = { version = "1"' in exact
 
 
 def test_a_bundle_builds_the_pinned_release_without_chanfuzz() -> None:
