@@ -499,8 +499,11 @@ def reproduction_status(request: HttpRequest, pk: int) -> HttpResponse:
         reproduction = selectors.get_reproduction(pk)
     except Reproduction.DoesNotExist:
         raise Http404(f"no reproduction {pk}") from None
-    reproduction.verdict = selectors.reproduction_verdict(
-        reproduction, selectors.original_runs(reproduction.program)
+    # Polled every 2 s while it runs: the original's runs are read once it is done.
+    reproduction.verdict = (
+        selectors.reproduction_verdict(reproduction, selectors.original_runs(reproduction.program))
+        if reproduction.status == Reproduction.Status.DONE
+        else ""
     )
     response = render(request, "programs/_reproduction.html", {"r": reproduction})
     finished = reproduction.status in (Reproduction.Status.DONE, Reproduction.Status.FAILED)
