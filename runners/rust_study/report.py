@@ -302,7 +302,7 @@ def release_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "programs": ran,
         "asked": sum(r["asked"] for r in rows),
         "revealing": sum(r["revealing"] for r in rows),
-        "unconfirmed": sum(r.get("unconfirmed", 0) for r in rows),
+        "unconfirmed": sum(r["unconfirmed"] for r in rows),
         "errors": sum(r["errors"] for r in rows),
         "seconds": seconds,
         "minutes": seconds / 60,
