@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
+from runners.campaigns.reductions import MAX_CANDIDATES, MAX_JOBS, MAX_SECONDS
 from runners.campaigns.services import (
     MAX_CAMPAIGN_REPETITIONS,
     MAX_CHUNK_SIZE,
@@ -153,4 +154,24 @@ class ReproduceForm(forms.Form):
             "times": d["times"],
             "timeout_s": d["timeout_s"],
             "repetitions": d["repetitions"],
+        }
+
+
+class ReduceForm(forms.Form):
+    """The budget of a reduction; toolchain, repetitions and timeout are the finding's own."""
+
+    max_candidates = forms.IntegerField(
+        min_value=1, max_value=MAX_CANDIDATES, initial=200, label="Candidates at most"
+    )
+    max_minutes = forms.FloatField(min_value=1, max_value=MAX_SECONDS / 60, initial=60,
+                                   label="Minutes at most")  # fmt: skip
+    jobs = forms.IntegerField(min_value=1, max_value=MAX_JOBS, initial=2, label="Parallel runs")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of runners.campaigns.reductions.start_reduction (budget only)."""
+        d = self.cleaned_data
+        return {
+            "max_candidates": d["max_candidates"],
+            "max_seconds": d["max_minutes"] * 60,
+            "jobs": d["jobs"],
         }

@@ -34,7 +34,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import bundles
-from chanfuzz_site.campaign_forms import CampaignForm, ReproduceForm, preset_table
+from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
+from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
 from runners.campaigns import selectors, services
 from runners.campaigns.models import (
@@ -356,6 +357,10 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "page": _page(request, selectors.finding_executions(finding), 25),
             "campaigns": list(selectors.finding_campaigns(finding)[:100]),
             "hits": selectors.finding_hits_by_target(finding),
+            "reductions": [
+                reduction_context(r) for r in selectors.finding_reductions(finding)[:10]
+            ],
+            "reduce_form": ReduceForm(),
         },
     )
 

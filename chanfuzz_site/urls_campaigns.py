@@ -10,6 +10,7 @@ import re
 from django.urls import path, re_path
 
 from chanfuzz_site import campaign_views as views
+from chanfuzz_site import reduction_views
 from runners.targets import all_targets
 
 PROGRAM_ID = r"(?P<pid>[A-Za-z2-7]{12})"
@@ -27,6 +28,9 @@ urlpatterns = [
     path("campaigns/<int:pk>/<str:action>", views.campaign_action, name="campaign_action"),
     path("findings/", views.finding_list, name="finding_list"),
     path("findings/<int:pk>/", views.finding_detail, name="finding_detail"),
+    path("findings/<int:pk>/reduce", reduction_views.finding_reduce, name="finding_reduce"),
+    path("reductions/<int:pk>/", reduction_views.reduction_status, name="reduction_status"),
+    path("reductions/<int:pk>/cancel", reduction_views.reduction_cancel, name="reduction_cancel"),
     re_path(rf"^p/{PROGRAM_ID}$", views.program_detail, name="program"),
     re_path(rf"^p/{PROGRAM_ID}\.(?P<ext>{RAW_EXTENSIONS})$", views.program_raw, name="program_raw"),
     re_path(rf"^p/{PROGRAM_ID}\.zip$", views.program_bundle, name="program_bundle"),

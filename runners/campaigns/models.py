@@ -228,6 +228,53 @@ class Reproduction(models.Model):
         return (self.crashed + self.hung) / self.completed if self.completed else None
 
 
+class Reduction(models.Model):
+    """A finding's program made as small as it can be while it still fails the same way,
+    as often (runners.engine.reduce); `state` is the reducer's ReductionState, saved
+    after every candidate, so a killed reduction resumes where it was."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="reductions")
+    program = models.ForeignKey(Program, on_delete=models.CASCADE, related_name="+")
+    reduced = models.ForeignKey(
+        Program, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    language = models.CharField(max_length=20)
+    toolchain_id = models.CharField(max_length=200)
+    toolchain_description = models.TextField(blank=True)
+    signature = models.CharField(max_length=MAX_SIGNATURE_CHARS)
+    timeout_s = models.FloatField()
+    repetitions = models.PositiveIntegerField()
+    jobs = models.PositiveSmallIntegerField(default=2)
+    baseline_runs = models.PositiveIntegerField(default=16)
+    keep_ratio = models.FloatField(default=0.5)
+    alpha = models.FloatField(default=0.05)
+    max_candidates = models.PositiveIntegerField(default=200)
+    max_seconds = models.FloatField(default=3600.0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    state = models.JSONField(null=True, blank=True)
+    rq_job_id = models.CharField(max_length=64, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"reduction of {self.program_id} on {self.toolchain_id}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
 class Execution(models.Model):
     target = models.ForeignKey(
         CampaignTarget, null=True, blank=True, on_delete=models.CASCADE, related_name="executions"

@@ -14,6 +14,7 @@ COMPILE_ALLOWANCE_S = 900
 
 RUN_CHUNK = "runners.campaigns.jobs.run_chunk"
 RUN_REPRODUCTION = "runners.campaigns.jobs.run_reproduction"
+RUN_REDUCTION = "runners.campaigns.reductions.run_reduction"
 
 
 def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)

@@ -20,6 +20,7 @@ from runners.campaigns.models import (
     Execution,
     Finding,
     Program,
+    Reduction,
     Reproduction,
 )
 from runners.campaigns.programs import program_object
@@ -281,6 +282,14 @@ def reproduction_verdict(reproduction: Reproduction, original: OriginalRuns | No
             )
         )
     return " ".join(parts)
+
+
+def finding_reductions(finding: Finding) -> QuerySet[Reduction]:
+    return Reduction.objects.filter(finding=finding).select_related("program", "reduced")
+
+
+def get_reduction(reduction_id: int) -> Reduction:
+    return Reduction.objects.select_related("program", "reduced", "finding").get(pk=reduction_id)
 
 
 def program_reproductions(program: Program) -> QuerySet[Reproduction]:

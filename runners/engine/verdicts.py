@@ -19,6 +19,7 @@ signature is the shape of what its processes wait on, from the runtime's dump.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -66,6 +67,23 @@ def hang_signature(language: str, dump: str | None) -> str:
 def is_hang_signature(signature: str) -> bool:
     """Whether `signature` is one hang_signature made (the reports tell hangs from crashes)."""
     return signature.split(" | ")[1:2] == ["hang"]
+
+
+_MULTIPLICITY = re.compile(r"×\d+(?=, |$)")
+
+
+def same_bug(wanted: str, seen: str) -> bool:
+    """Whether a run with signature `seen` shows the bug of signature `wanted`.
+
+    Crashes must match exactly. A hang's shape counts how many processes wait
+    in each state; a smaller program that hangs the same way has fewer of them,
+    so for hangs only the set of states must match, not their counts.
+    """
+    if wanted == seen:
+        return True
+    if not (is_hang_signature(wanted) and is_hang_signature(seen)):
+        return False
+    return _MULTIPLICITY.sub("", wanted) == _MULTIPLICITY.sub("", seen)
 
 
 def classify_run(

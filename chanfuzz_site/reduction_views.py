@@ -1,0 +1,102 @@
+"""Pages of reductions: the Reduce button of a finding, its polled progress, and cancel.
+
+The work is in runners.campaigns.reductions (service and job); these views read
+the form, call it, and show the saved state.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from chanfuzz_site.campaign_forms import ReduceForm
+from runners.campaigns import reductions, selectors
+from runners.campaigns.models import Finding, Reduction
+from runners.engine.rates import RateTest
+
+STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
+
+
+def _reduction_or_404(pk: int) -> Reduction:
+    try:
+        return selectors.get_reduction(pk)
+    except Reduction.DoesNotExist:
+        raise Http404(f"no reduction {pk}") from None
+
+
+def reduction_context(reduction: Reduction) -> dict[str, object]:
+    """What the reduction partial shows: the saved state, read for a person."""
+    state = reduction.state or {}
+    tried = state.get("tried", [])
+    kept = [s for s in tried if s["decision"] == "keeps"]
+    baseline = (state.get("baseline_failures", 0), state.get("baseline_runs", 0))
+    final = (state.get("final_failures", 0), state.get("final_runs", 0))
+    return {
+        "x": reduction,
+        "state": state,
+        "tried": len(tried),
+        "kept": kept,
+        "last": tried[-1] if tried else None,
+        "baseline": baseline,
+        "baseline_pct": round(100 * baseline[0] / baseline[1]) if baseline[1] else None,
+        "final": final,
+        "final_pct": round(100 * final[0] / final[1]) if final[1] else None,
+        "polling": reduction.is_active,
+        # The rule the reducer applied (runners.engine.reduce.Reducer.rate_test).
+        "rule": (
+            RateTest(
+                threshold=reduction.keep_ratio * baseline[0] / baseline[1], alpha=reduction.alpha
+            ).describe()
+            if baseline[0]
+            else ""
+        ),
+    }
+
+
+@require_POST
+def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        finding = selectors.get_finding(pk)
+    except Finding.DoesNotExist:
+        raise Http404(f"no finding {pk}") from None
+    form = ReduceForm(request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            reductions.start_reduction(finding=finding, **form.service_kwargs())
+        except ValueError as exc:
+            error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - Redis refused the job: tell, don't 500
+            from redis.exceptions import RedisError
+
+            if not isinstance(exc, RedisError):
+                raise
+            error = f"the queue is unavailable ({exc}); start Redis and retry"
+        else:
+            return redirect(reverse("finding_detail", args=[pk]) + "#reduction")
+    else:
+        error = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+    return render(
+        request,
+        "findings/_reduce_error.html",
+        {"finding": finding, "error": error},
+        status=503 if "queue is unavailable" in error else 400,
+    )
+
+
+@require_GET
+def reduction_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The polled view of one reduction; 286 once it has ended."""
+    reduction = _reduction_or_404(pk)
+    response = render(request, "findings/_reduction.html", reduction_context(reduction))
+    if not reduction.is_active and request.headers.get("HX-Request"):
+        response.status_code = STOP_POLLING
+    return response
+
+
+@require_POST
+def reduction_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    reduction = reductions.cancel_reduction(reduction=_reduction_or_404(pk))
+    return redirect(reverse("finding_detail", args=[reduction.finding_id]) + "#reduction")
