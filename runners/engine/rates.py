@@ -15,6 +15,7 @@ confidence.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from enum import StrEnum
@@ -28,6 +29,7 @@ def _at_least(k: int, n: int, p: float) -> float:
     return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
+@functools.lru_cache(maxsize=4096)  # a test asks for the same few (k, n) over and over
 def lower_bound(k: int, n: int, alpha: float) -> float:
     """The one-sided (1 − α) Clopper–Pearson lower bound of a rate seen k times in n."""
     if k <= 0:

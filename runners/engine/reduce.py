@@ -176,6 +176,7 @@ class Reducer:
     budget: Budget = field(default_factory=Budget)
     on_state: Callable[[ReductionState], None] | None = None
     should_stop: Callable[[], bool] | None = None
+    _latest: ReductionState | None = field(default=None, init=False, repr=False)
 
     # ------------------------------------------------------------ running
 
@@ -275,6 +276,7 @@ class Reducer:
     def run(self, program: Program, state: ReductionState | None = None) -> ReductionState:
         """Reduce `program` (or resume `state`) until a local minimum, the budget or a stop."""
         began = time.monotonic()
+        self._latest = None
         with tempfile.TemporaryDirectory(prefix="chanfuzz-reduce-") as tmp:
             root = Path(tmp)
             root.chmod(0o755)  # the sandbox's user reaches uncached artifacts here
@@ -297,7 +299,8 @@ class Reducer:
                 state = replace(state, final_runs=runs, final_failures=failures,
                                 elapsed_s=spent + time.monotonic() - began)  # fmt: skip
             except _Stopped:
-                state = replace(state, stop_reason="stopped",
+                # Stopped deep inside the search: go on from the last state it published.
+                state = replace(self._latest or state, stop_reason="stopped",
                                 elapsed_s=spent + time.monotonic() - began)  # fmt: skip
             self._publish(state)
             return state
@@ -364,6 +367,7 @@ class Reducer:
         return path
 
     def _publish(self, state: ReductionState) -> None:
+        self._latest = state
         if self.on_state:
             self.on_state(state)
 

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from runners.engine.verdicts import Outcome, classify_run, hang_signature, is_hang_signature
+from runners.engine.verdicts import (
+    Outcome,
+    classify_run,
+    hang_signature,
+    is_hang_signature,
+    same_bug,
+)
 from runners.targets.go import go_blocked_shape
 from runners.targets.reading import normalise_frame
 
@@ -212,3 +218,14 @@ def test_hang_signatures_are_read_back_as_hangs(signature: str, hang: bool) -> N
     if hang:
         language = signature.split(" | ")[0]
         assert hang_signature(language, None) == f"{language} | hang"
+
+
+def test_a_smaller_hang_in_the_same_states_is_the_same_bug() -> None:
+    wanted = "rust-chan | hang | chan::select::Select::select×2"
+    assert same_bug(wanted, "rust-chan | hang | chan::select::Select::select")
+    assert same_bug("go | hang | chan receive×3, select", "go | hang | chan receive, select×2")
+    # Waiting somewhere else is another bug; so is any difference in a crash.
+    assert not same_bug("go | hang | chan receive×2, select", "go | hang | chan receive")
+    assert not same_bug("go | hang | chan receive", "go | hang | chan send")
+    assert not same_bug("go | panic: x | main.a", "go | panic: x | main.b")
+    assert not same_bug("go | hang", "rust-chan | hang")

@@ -1,0 +1,112 @@
+"""Reductions of findings: the service's checks, and a real reduction through the CLI
+and a real RQ worker (a redis-server, a file database, chan 0.1.23's real hang)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.utils import timezone
+
+from runners.campaigns import reductions
+from runners.campaigns.models import Finding, Reduction
+from runners.campaigns.programs import build_from_effect, store_program
+from tests.runners.campaigns.test_jobs import Site, _create, site  # noqa: F401 - the fixture
+from tests.runners.conftest import require_toolchain
+
+CHAN_HANG = "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; SelPut(c1, eps)"
+REDUCED = "Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)"
+
+
+def _finding(example=None) -> Finding:  # noqa: ANN001
+    now = timezone.now()
+    return Finding.objects.create(
+        signature="go | hang", outcome="timeout", language="go", title="no exit",
+        first_seen=now, last_seen=now, example=example,
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_a_finding_without_a_program_cannot_be_reduced() -> None:
+    with pytest.raises(ValueError, match="no example program"):
+        reductions.start_reduction(finding=_finding(), enqueue=False)
+
+
+@pytest.mark.django_db
+def test_a_program_no_campaign_ran_needs_a_toolchain_named() -> None:
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    with pytest.raises(ValueError, match="give the version"):
+        reductions.start_reduction(finding=_finding(program), enqueue=False)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "value"), [("jobs", 0), ("max_candidates", 0), ("keep_ratio", 2.0), ("alpha", 0.9)]
+)
+def test_bad_settings_are_refused_with_their_name(field: str, value: float) -> None:
+    go = require_toolchain("go")
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    with pytest.raises(ValueError, match=field):
+        reductions.start_reduction(
+            finding=_finding(program), version=go.id, enqueue=False, **{field: value}
+        )
+    assert not Reduction.objects.exists()
+
+
+@pytest.mark.django_db
+def test_cancelling_a_queued_reduction_keeps_it_as_cancelled() -> None:
+    go = require_toolchain("go")
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    reduction = reductions.start_reduction(finding=_finding(program), version=go.id, enqueue=False)
+    assert reduction.status == "queued" and reduction.toolchain_id == go.id
+    cancelled = reductions.cancel_reduction(reduction=reduction)
+    assert cancelled.status == "cancelled" and cancelled.finished_at is not None
+    # A job that starts after the cancel does nothing.
+    assert reductions.run_reduction(reduction.pk)["skipped"] == "already cancelled"
+
+
+@pytest.mark.slow
+def test_a_campaigns_hang_is_reduced_by_a_worker_and_by_the_command(site: Site) -> None:  # noqa: F811
+    chan = require_toolchain("rust-chan", "0.1.23")
+    cid = _create(
+        site, "--target", f"rust-chan:{chan.id}", "--effect", CHAN_HANG, "--timeout", "1",
+        "--retries", "1", "--repetitions", "2", "--seed", "77",
+    )  # fmt: skip
+    worker = site.worker()
+    out, _ = worker.communicate(timeout=600)
+    assert worker.returncode == 0, out
+    [finding] = site.show(cid)["findings"]
+
+    queued = site.manage("reduce", str(finding["id"]), "--queue", "--max-candidates", "3",
+                         "--baseline-runs", "4")  # fmt: skip
+    assert queued.returncode == 0, queued.stderr
+    assert "queued as RQ job reduce-" in queued.stdout
+    worker = site.worker()
+    out, _ = worker.communicate(timeout=600)
+    assert worker.returncode == 0, out
+    [(status, state, reduced, timeout, repetitions)] = site.query(
+        "SELECT status, state, reduced_id, timeout_s, repetitions FROM runners_reduction"
+    )
+    state = json.loads(state)
+    # It ran with the campaign's own settings, and kept the hang at its rate.
+    assert (status, timeout, repetitions) == ("done", 1.0, 2)
+    assert state["current"] == REDUCED and state["current_size"] < state["original_size"]
+    assert state["final_failures"] == state["final_runs"] == state["baseline_runs"] == 4
+    # The reduced program has a permalink of its own, built from the effect and the seed.
+    assert reduced == build_from_effect(REDUCED, 77).id
+
+    inline = site.manage("reduce", str(finding["id"]), "--max-candidates", "2",
+                         "--baseline-runs", "4")  # fmt: skip
+    assert inline.returncode == 0, inline.stderr
+    lines = inline.stdout.strip().splitlines()
+    assert lines[-1] == REDUCED
+    assert "original: 10 nodes, failed 4 of 4 runs" in inline.stdout
+    assert "candidate budget spent" in lines[-2] or "no single edit" in lines[-2]
+
+
+@pytest.mark.slow
+def test_the_command_refuses_bad_arguments(site: Site) -> None:  # noqa: F811
+    assert site.manage("reduce").returncode == 2
+    missing = site.manage("reduce", "999")
+    assert missing.returncode == 2 and "no finding 999" in missing.stderr
+    assert site.manage("reduce", "--resume", "5").returncode == 2

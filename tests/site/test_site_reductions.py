@@ -1,0 +1,112 @@
+"""The Reduce button of a finding, the polled progress of a reduction, and cancel."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from runners.campaigns.models import Reduction
+from tests.site.test_site_campaign_pages import seed_campaign
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = {"max_candidates": 50, "max_minutes": 10, "jobs": 2}
+
+
+def test_a_finding_page_offers_to_reduce_its_example(client: Client) -> None:
+    seeded = seed_campaign()
+    body = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()
+    assert reverse("finding_reduce", args=[seeded.hang.pk]) in body
+    assert 'name="max_candidates"' in body and "Not reduced yet" in body
+
+
+def test_reduce_queues_a_reduction_with_the_findings_own_settings(client: Client) -> None:
+    seeded = seed_campaign()
+    url = reverse("finding_reduce", args=[seeded.hang.pk])
+    response = client.post(url, BUDGET)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("finding_detail", args=[seeded.hang.pk]) + "#reduction"
+    reduction = Reduction.objects.get()
+    assert (reduction.program_id, reduction.signature) == (
+        seeded.hang.example_id,
+        seeded.hang.signature,
+    )
+    # The campaign's toolchain, repetitions and timeout, not the defaults of a form.
+    assert (reduction.toolchain_id, reduction.repetitions, reduction.timeout_s) == (
+        seeded.target.toolchain_id,
+        3,
+        seeded.campaign.timeout_s,
+    )
+    assert (reduction.max_candidates, reduction.max_seconds, reduction.status) == (
+        50,
+        600,
+        "queued",
+    )
+    assert reduction.rq_job_id.startswith(f"reduce-{reduction.pk}-")
+    page = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()
+    assert f'id="reduction-{reduction.pk}"' in page
+    assert reverse("reduction_status", args=[reduction.pk]) in page
+    assert client.get(url).status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"max_candidates": 0}, "greater than or equal to 1"),
+        ({"jobs": 99}, "less than or equal to 16"),
+        ({"max_minutes": "soon"}, "Enter a number"),
+    ],
+)
+def test_reduce_refuses_bad_budgets(client: Client, data: dict, message: str) -> None:
+    seeded = seed_campaign()
+    response = client.post(reverse("finding_reduce", args=[seeded.hang.pk]), {**BUDGET, **data})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Reduction.objects.exists()
+
+
+def test_reduce_of_an_unknown_finding_is_404(client: Client) -> None:
+    assert client.post(reverse("finding_reduce", args=[999999]), BUDGET).status_code == 404
+    assert client.get(reverse("reduction_status", args=[999999])).status_code == 404
+
+
+def test_the_progress_stops_polling_when_the_reduction_ends(client: Client) -> None:
+    seeded = seed_campaign()
+    client.post(reverse("finding_reduce", args=[seeded.hang.pk]), BUDGET)
+    reduction = Reduction.objects.get()
+    url = reverse("reduction_status", args=[reduction.pk])
+    queued = client.get(url, headers={"HX-Request": "true"})
+    assert queued.status_code == 200 and 'hx-trigger="every 2s"' in queued.content.decode()
+    step = {"description": "drop channel c2", "effect": "Spawn(Put(c1)) ; Get(c1)", "size": 4,
+            "runs": 8, "failures": 8, "decision": "keeps"}  # fmt: skip
+    state = {
+        "original": "Spawn(Put(c1)) ; Spawn(Put(c2)) ; Get(c1) ; Get(c2)", "original_size": 8,
+        "baseline_runs": 16, "baseline_failures": 12, "current": step["effect"],
+        "current_size": 4, "tried": [step], "elapsed_s": 30.0, "done": True,
+        "final_runs": 16, "final_failures": 11, "stop_reason": "no single edit keeps the failure",
+    }  # fmt: skip
+    Reduction.objects.filter(pk=reduction.pk).update(
+        status="done", state=state, finished_at=timezone.now()
+    )
+    done = client.get(url, headers={"HX-Request": "true"})
+    assert done.status_code == 286
+    body = done.content.decode()
+    assert "hx-trigger" not in body
+    assert "failed 12 of 16 runs (75 %)" in body and "failed 11 of 16 runs (69 %)" in body
+    assert "Spawn(Put(c1)) ; Get(c1)" in body and "drop channel c2" in body
+    # The rule it applied: half the original's rate, at 95 %.
+    assert "fails in at least 38 % of runs, with confidence 95 %" in body
+
+
+def test_cancel_stops_a_reduction(client: Client) -> None:
+    seeded = seed_campaign()
+    client.post(reverse("finding_reduce", args=[seeded.hang.pk]), BUDGET)
+    reduction = Reduction.objects.get()
+    response = client.post(reverse("reduction_cancel", args=[reduction.pk]))
+    assert response.status_code == 302
+    reduction.refresh_from_db()
+    assert reduction.status == "cancelled"
+    body = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()
+    assert "cancelled" in body
