@@ -34,6 +34,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import bundles
+from chanfuzz_site.bug_report_views import bug_report
 from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
 from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
@@ -361,6 +362,7 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 reduction_context(r) for r in selectors.finding_reductions(finding)[:10]
             ],
             "reduce_form": ReduceForm(),
+            "report": bug_report(request, finding),
         },
     )
 

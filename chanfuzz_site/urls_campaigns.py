@@ -9,8 +9,8 @@ import re
 
 from django.urls import path, re_path
 
+from chanfuzz_site import bug_report_views, reduction_views
 from chanfuzz_site import campaign_views as views
-from chanfuzz_site import reduction_views
 from runners.targets import all_targets
 
 PROGRAM_ID = r"(?P<pid>[A-Za-z2-7]{12})"
@@ -28,6 +28,12 @@ urlpatterns = [
     path("campaigns/<int:pk>/<str:action>", views.campaign_action, name="campaign_action"),
     path("findings/", views.finding_list, name="finding_list"),
     path("findings/<int:pk>/", views.finding_detail, name="finding_detail"),
+    path("findings/<int:pk>/report.md", bug_report_views.finding_report, name="finding_report"),
+    path(
+        "findings/<int:pk>/reproduce.sh",
+        bug_report_views.finding_reproducer,
+        name="finding_reproducer",
+    ),
     path("findings/<int:pk>/reduce", reduction_views.finding_reduce, name="finding_reduce"),
     path("reductions/<int:pk>/", reduction_views.reduction_status, name="reduction_status"),
     path("reductions/<int:pk>/cancel", reduction_views.reduction_cancel, name="reduction_cancel"),

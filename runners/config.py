@@ -62,6 +62,11 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHANFUZZ_TOOLCHAINS_DIR", "`<repo>/var/toolchains`", "installed toolchains"),
     Variable("CHANFUZZ_CACHE_DIR", "`<repo>/var/cache`", "artifact cache and compiler caches"),
     Variable(
+        "CHANFUZZ_LOAD_DOCUMENTED",
+        "`1`",
+        "`migrate` loads the programs README.md and docs/ link to (`0`: an empty database)",
+    ),
+    Variable(
         "CHANFUZZ_GO", "found on the machine", "use this `go` binary instead of the ones found"
     ),
     Variable(
@@ -235,6 +240,10 @@ def toolchains_dir() -> Path:
 
 def cache_dir() -> Path:
     return path("CHANFUZZ_CACHE_DIR", REPO_ROOT / "var" / "cache")
+
+
+def load_documented() -> bool:
+    return flag("CHANFUZZ_LOAD_DOCUMENTED", True)
 
 
 def sandbox_backend(default: str) -> str:

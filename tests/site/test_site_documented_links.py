@@ -1,19 +1,47 @@
-"""Every /p/<id> link in README.md and docs/ resolves on a database that only ran
-`migrate` (the test database): the data migration loaded the documented programs."""
+"""Every /p/<id> link in README.md and docs/ resolves on a fresh database after
+`manage.py migrate` alone: migration 0005 loads the documented programs.
+
+The database is a file of its own, migrated by a `manage.py` process with the
+default environment (the suite's own test databases start empty)."""
 
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from django.test import Client
 
 from runners.campaigns import documented
-from runners.campaigns.models import Finding, Program
-
-pytestmark = pytest.mark.django_db
+from tests.site.site_helpers import REPO, clean_env
 
 IDS = documented.documented_ids(documented.documentation_files())
+
+# Fetches every documented permalink with Django's test client, one "<status> <id>" a line.
+FETCH = """
+from django.test import Client
+client = Client(HTTP_HOST="localhost")
+import os
+for pid in os.environ["DOCUMENTED_IDS"].split(","):
+    response = client.get(f"/p/{pid}")
+    ok = response.status_code == 200 and pid in response.content.decode()
+    print(response.status_code if ok else f"bad-{response.status_code}", pid)
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    db = tmp_path_factory.mktemp("fresh") / "db.sqlite3"
+    env = clean_env(DATABASE_URL=f"sqlite:///{db}")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return {"db": str(db), **env}
 
 
 def test_the_docs_link_programs_and_the_fixture_holds_exactly_them() -> None:
@@ -24,19 +52,32 @@ def test_the_docs_link_programs_and_the_fixture_holds_exactly_them() -> None:
     )
 
 
-def test_every_documented_program_is_in_the_database_after_migrate_alone() -> None:
-    assert set(Program.objects.filter(id__in=IDS).values_list("id", flat=True)) == set(IDS)
+def test_migrate_alone_loads_every_documented_program(fresh_site: dict[str, str]) -> None:
+    with sqlite3.connect(fresh_site["db"]) as conn:
+        have = {row[0] for row in conn.execute("SELECT id FROM runners_program")}
+        findings = conn.execute("SELECT COUNT(*) FROM runners_finding").fetchone()[0]
+    assert set(IDS) <= have
+    assert findings == len(json.loads(documented.FIXTURE.read_text())["findings"])
 
 
 @pytest.mark.slow  # 73 pages, each rendering its sources for every target
-@pytest.mark.parametrize("pid", IDS)
-def test_every_documented_permalink_resolves_after_migrate_alone(client: Client, pid: str) -> None:
-    response = client.get(f"/p/{pid}")
-    assert response.status_code == 200
-    assert pid in response.content.decode()
+def test_every_documented_permalink_resolves_on_it(fresh_site: dict[str, str]) -> None:
+    env = {k: v for k, v in fresh_site.items() if k != "db"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", FETCH],
+        cwd=REPO, env={**env, "DOCUMENTED_IDS": ",".join(IDS)},
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answers = {m[2]: m[1] for m in re.finditer(r"^(\S+) ([a-z2-7]{12})$", done.stdout, re.M)}
+    assert {pid: answers.get(pid) for pid in IDS} == {pid: "200" for pid in IDS}
 
 
-def test_loading_again_adds_nothing_and_keeps_findings_counts() -> None:
-    Finding.objects.filter(language="rust-chan").update(execution_count=12345)
-    assert documented.load(Program, Finding) == (0, 0)
-    assert Finding.objects.filter(language="rust-chan", execution_count=12345).exists()
+def test_loading_twice_adds_nothing(fresh_site: dict[str, str], tmp_path: Path) -> None:
+    env = {k: v for k, v in fresh_site.items() if k != "db"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "documented_programs", "load"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "loaded 0 program(s) and 0 finding(s)" in done.stdout

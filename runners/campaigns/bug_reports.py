@@ -1,0 +1,234 @@
+"""What a finding gives a runtime maintainer: a standalone reproducer and a bug report.
+
+`reproducer_script` is one file that needs nothing of chanfuzz: a shell script
+holding the program's source in the target language, which builds it with the
+release the finding was seen on (versions pinned where a package manager pins
+them, named in the header where the user supplies the toolchain) and runs it
+again and again until a run fails, each run in a fresh process with a time
+limit, as chanfuzz ran it. `report_markdown` is the upstream bug report to
+paste: title, versions, how often it failed, the dump, the program and the
+command. Both take the finding's smallest known program: the result of its
+last finished reduction when there is one, else its example.
+
+Every target's `bundle_script` builds, then runs on its last line (a
+`timeout …` command): the reproducer builds once and repeats that line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from runners.campaigns import selectors
+from runners.campaigns.models import Execution, Finding, Program, Reduction
+from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
+from runners.engine.verdicts import is_hang_signature
+from runners.targets import get_target
+
+DEFAULT_RUNS = 1000
+DUMP_LINES = 60
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The program a report shows, and how often it failed, and where."""
+
+    program: Program
+    reduced_from: Program | None
+    toolchain_id: str
+    toolchain_description: str
+    version: str
+    repetitions: int
+    timeout_s: float
+    failures: int
+    runs: int
+    dump: str
+
+    @property
+    def rate_text(self) -> str:
+        if not self.runs:
+            return "rate not measured"
+        return (
+            f"{self.failures} of {self.runs} runs failed ({100 * self.failures / self.runs:.0f} %)"
+        )
+
+
+def evidence(finding: Finding) -> Evidence | None:
+    """The smallest program known to show `finding`, with its rate; None without a program."""
+    reduction = (
+        Reduction.objects.filter(finding=finding, status=Reduction.Status.DONE)
+        .exclude(reduced=None)
+        .select_related("reduced", "program")
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+    example = finding.example
+    if example is None and reduction is None:
+        return None
+    # A hang's dump, or a crash's own output (its message and stack).
+    shown = (
+        Execution.objects.filter(finding=finding).exclude(dump="").order_by("-id").first()
+        or Execution.objects.filter(finding=finding).order_by("-id").first()
+    )
+    dump = (shown.dump or shown.stderr or shown.stdout) if shown else ""
+    if reduction is not None:
+        state = reduction.state or {}
+        return Evidence(
+            program=reduction.reduced,
+            reduced_from=reduction.program,
+            toolchain_id=reduction.toolchain_id,
+            toolchain_description=reduction.toolchain_description,
+            version=_version(finding.language, reduction.toolchain_id),
+            repetitions=reduction.repetitions,
+            timeout_s=reduction.timeout_s,
+            failures=state.get("final_failures", 0),
+            runs=state.get("final_runs", 0),
+            dump=dump,
+        )
+    original = selectors.original_runs(example)
+    toolchain_id = original.toolchain_id if original else ""
+    return Evidence(
+        program=example,
+        reduced_from=None,
+        toolchain_id=toolchain_id,
+        toolchain_description=_describe(finding.language, toolchain_id),
+        version=_version(finding.language, toolchain_id),
+        repetitions=original.repetitions if original else 1,
+        timeout_s=original.timeout_s if original else 10.0,
+        failures=original.bad_runs if original else 0,
+        runs=original.runs if original else 0,
+        dump=dump,
+    )
+
+
+def _toolchain(language: str, toolchain_id: str):  # noqa: ANN202 - Toolchain | None
+    try:
+        return find_toolchain(language, toolchain_id or None)
+    except (ToolchainUnavailable, ValueError):
+        return None
+
+
+def _version(language: str, toolchain_id: str) -> str:
+    toolchain = _toolchain(language, toolchain_id)
+    return toolchain.version if toolchain else ""
+
+
+def _describe(language: str, toolchain_id: str) -> str:
+    toolchain = _toolchain(language, toolchain_id)
+    return toolchain.describe() if toolchain else toolchain_id
+
+
+def reproducer_name(finding: Finding) -> str:
+    return f"chanfuzz-finding-{finding.pk}.sh"
+
+
+def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
+    """The standalone reproducer: build once, run until a run fails (ValueError when the
+    target cannot express the program)."""
+    target = get_target(finding.language)
+    source = selectors.program_source(
+        ev.program, finding.language, version=ev.version or None, repetitions=ev.repetitions
+    )
+    *build, run = target.bundle_script.strip().splitlines()
+    name = PurePosixPath(target.source_file).name
+    marker = "CHANFUZZ_SOURCE_END"
+    # A package manager pins the release (Rust's Cargo.toml reads $VERSION): the one seen.
+    pins = (
+        f"VERSION=${{VERSION:-{ev.version}}}"
+        if ev.version and "$VERSION" in "\n".join(build)
+        else ""
+    )
+    hang = is_hang_signature(finding.signature)
+    lines = [
+        "#!/bin/sh",
+        f"# chanfuzz finding {finding.pk}: {target.title} — a program that must terminate"
+        + (" hangs." if hang else " crashes."),
+        f"# Program {ev.program.id} ({permalink}), seen on {ev.toolchain_description}.",
+        f"# Signature: {finding.signature}",
+        f"# Observed: {ev.rate_text}, {ev.timeout_s:g} s a run, main repeating the"
+        f" program {ev.repetitions} times.",
+        "#",
+        f"# Usage: sh {reproducer_name(finding)}   (TIMEOUT=seconds a run, RUNS=most runs)",
+        "# Builds once, then runs until a run fails: exit 124 is a hang, 3 a rejected",
+        "# build, anything else but 0 a crash; 0 when every run terminated.",
+        "set -u",
+        f"TIMEOUT=${{TIMEOUT:-{max(ev.timeout_s, 1.0):g}}}",
+        f"RUNS=${{RUNS:-{DEFAULT_RUNS}}}",
+        pins or None,
+        "work=$(mktemp -d)",
+        "trap 'rm -rf \"$work\"' EXIT",
+        'cd "$work"',
+        f"cat > {name} <<'{marker}'",
+        source.rstrip("\n"),
+        marker,
+        *build,
+        "n=0",
+        'while [ "$n" -lt "$RUNS" ]; do',
+        f"  {run}",
+        "  status=$?",
+        '  [ "$status" -ne 0 ] && break',
+        "  n=$((n + 1))",
+        "done",
+        "case ${status:-0} in",
+        '  0) echo "no failure in $RUNS runs" ;;',
+        '  124) echo "hung (no end within ${TIMEOUT}s) after $n passing runs" ;;',
+        '  *) echo "crashed (exit $status) after $n passing runs" ;;',
+        "esac",
+        'exit "${status:-0}"',
+        "",
+    ]
+    return "\n".join(line for line in lines if line is not None)
+
+
+def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_url: str) -> str:
+    """The upstream bug report, in Markdown, ready to paste."""
+    target = get_target(finding.language)
+    hang = is_hang_signature(finding.signature)
+    source = selectors.program_source(
+        ev.program, finding.language, version=ev.version or None, repetitions=ev.repetitions
+    )
+    what = "hangs" if hang else "crashes"
+    lines = [
+        f"# {target.title} {ev.version}: a program that must terminate {what}".replace("  ", " "),
+        "",
+        f"A program generated by [chanfuzz]({permalink}) from a terminating effect {what}"
+        f" on {ev.toolchain_description}: every run of it must end with exit status 0.",
+        "",
+        f"- Signature: `{finding.signature}`",
+        f"- How often: {ev.rate_text} ({ev.timeout_s:g} s a run; `main` repeats the program"
+        f" {ev.repetitions} times with fresh channels)",
+        f"- Versions: {ev.toolchain_description}",
+    ]
+    if ev.reduced_from is not None:
+        lines.append(
+            f"- Reduced by chanfuzz from program {ev.reduced_from.id}"
+            f" ({ev.reduced_from.effect_size} → {ev.program.effect_size} characters of effect),"
+            " keeping the failure at a comparable rate"
+        )
+    lines += [
+        "",
+        "## Program",
+        "",
+        f"```{target.lexer}",
+        source.rstrip("\n"),
+        "```",
+        "",
+        "## How to run it",
+        "",
+        f"Save [the reproducer]({script_url}) (it holds the program above) and run"
+        f" `sh {reproducer_name(finding)}`: it builds the program once, then runs it until a run"
+        " fails (exit 124: a hang; another non-zero status: a crash).",
+        "",
+        "```sh",
+        *target.bundle_script.strip().splitlines(),
+        "```",
+        "",
+    ]
+    if ev.dump:
+        shown = "\n".join(ev.dump.strip().splitlines()[:DUMP_LINES])
+        lines += ["## Dump at the time limit" if hang else "## Output", "", "```", shown, "```", ""]
+    lines += ["## The effect (what each process does)", "", "```", ev.program.effect_text, "```"]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Evidence", "evidence", "report_markdown", "reproducer_name", "reproducer_script"]
