@@ -142,6 +142,37 @@ def cancel_reduction(*, reduction: Reduction) -> Reduction:
     return reduction
 
 
+def summary(reduction: Reduction) -> dict[str, Any]:
+    """A reduction as a report shows it: sizes, rates before and after, the steps kept."""
+    state = reduction.state or {}
+    tried = state.get("tried", [])
+    return {
+        "reduction": reduction.pk,
+        "finding": reduction.finding_id,
+        "status": reduction.status,
+        "toolchain": reduction.toolchain_id,
+        "repetitions": reduction.repetitions,
+        "timeout_s": reduction.timeout_s,
+        "original": {
+            "id": reduction.program_id,
+            "effect": state.get("original"),
+            "size": state.get("original_size"),
+        },  # fmt: skip
+        "reduced": {
+            "id": reduction.reduced_id,
+            "effect": state.get("current"),
+            "size": state.get("current_size"),
+        },  # fmt: skip
+        "baseline": [state.get("baseline_failures"), state.get("baseline_runs")],
+        "final": [state.get("final_failures"), state.get("final_runs")],
+        "candidates": len(tried),
+        "kept": [s for s in tried if s["decision"] == "keeps"],
+        "stop_reason": state.get("stop_reason", ""),
+        "elapsed_s": state.get("elapsed_s"),
+        "finished_at": reduction.finished_at.isoformat() if reduction.finished_at else None,
+    }
+
+
 def _render_seed(program: lambda_chan.Program) -> int:
     return render_seed_for(program_id(lambda_chan.to_text(program)))
 

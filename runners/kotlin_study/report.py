@@ -663,6 +663,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
             )
         ],
         "fixture": fixture,
+        "reduced": data.get("fixture_reduction") or {},
         "two": two,
         "hang": hang,
         "hang_has_dup": bool(hang.get("program"))

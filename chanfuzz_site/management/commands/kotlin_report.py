@@ -18,6 +18,9 @@ previous docs/kotlin-report.json):
               the bisection on the program's finding. Then the same for the
               shortest crashing program on two channels and the shortest hang
               that repeated; a bisection done already is kept.
+- `reduce`    the fixture reduced (runners.campaigns.reductions) on the release
+              where its finding was seen, keeping its crash at a comparable rate;
+              a finished reduction is kept.
 
 The campaigns' figures are always read back from the database, so
 `--steps none` rewrites the Markdown from what is there. Campaigns are found
@@ -35,9 +38,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
-from runners.campaigns import studies
+from runners.campaigns import reductions, studies
 from runners.campaigns.local_workers import local_workers
-from runners.campaigns.models import Campaign, Program
+from runners.campaigns.models import Campaign, Finding, Program, Reduction
 from runners.campaigns.selectors import CampaignProgress
 from runners.engine.bisect import VersionResult
 from runners.engine.fuzz import MAX_JOBS
@@ -46,7 +49,7 @@ from runners.kotlin_study import report
 from runners.targets.kotlin_install import install_all_kotlin
 from runners.targets.kotlin_releases import kotlin_releases as registry_releases
 
-STEPS = ("install", "campaigns", "first", "fixture")
+STEPS = ("install", "campaigns", "first", "fixture", "reduce")
 BISECTIONS = ("fixture", "two_channels", "hang")
 MAX_FIXTURE_CANDIDATES = 8
 DOCS = settings.BASE_DIR / "docs"
@@ -196,6 +199,8 @@ class Command(BaseCommand):
 
         if "fixture" in steps:
             self._fixture(plan, data, sandbox, options["fixture_file"])
+        if "reduce" in steps:
+            self._reduce_fixture(data)
 
         self._write(data)
         self.stdout.write(
@@ -389,6 +394,32 @@ class Command(BaseCommand):
         data[key] = cache[pid] = {**vars(result), "measured_at": studies.now_iso()}
         self._write(data)  # a later step cut off loses nothing of this one
         return result
+
+    def _reduce_fixture(self, data: dict[str, Any]) -> None:
+        pid = ((data.get("fixture") or {}).get("program") or {}).get("id")
+        finding = (
+            Finding.objects.filter(example_id=pid, language="kotlin").order_by("-last_seen").first()
+            if pid
+            else None
+        )
+        if finding is None:
+            self.stdout.write(
+                "reduce: no finding has the fixture as its example (run a campaign of it: "
+                "campaign create --target kotlin:1.2.1 --heuristic E --seed SEED --count 1)"
+            )
+            return
+        reduction = (
+            Reduction.objects.filter(finding=finding, status=Reduction.Status.DONE)
+            .order_by("-finished_at")
+            .first()
+        )
+        if reduction is None:
+            self.stdout.write(f"reduce: the fixture's finding {finding.pk}")
+            reduction = reductions.start_reduction(finding=finding, enqueue=False)
+            reductions.run_reduction(reduction.pk)
+            reduction.refresh_from_db()
+        data["fixture_reduction"] = reductions.summary(reduction)
+        self._write(data)
 
     def _write(self, data: dict[str, Any]) -> None:
         data["generated_at"] = studies.now_iso()
