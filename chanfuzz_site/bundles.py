@@ -5,7 +5,8 @@ can express it, a run script per language (compile, run with a timeout, say
 what the exit status means), the Dockerfiles of the runtime images chanfuzz
 ran it in, the effect and λ_chan text, and a README with the expected result
 (exit 0: every generated program terminates by construction) and what was
-observed. Entries are sorted and carry a fixed timestamp, so the same program
+observed, and for each finding it shows, the finding's standalone reproducer
+and upstream bug report. Entries are sorted and carry a fixed timestamp, so the same program
 and the same observations give the same bytes.
 """
 
@@ -15,8 +16,10 @@ import io
 import zipfile
 from dataclasses import dataclass
 
-from runners.campaigns import selectors
-from runners.campaigns.models import Execution, Program
+from django.db.models import Q
+
+from runners.campaigns import bug_reports, selectors
+from runners.campaigns.models import Execution, Finding, Program
 from runners.targets import all_targets, get_target, names
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry
@@ -171,6 +174,27 @@ def readme(
     return "\n".join(parts) + "\n"
 
 
+def _finding_entries(program: Program, permalink: str) -> dict[str, tuple[str, bool]]:
+    """For each finding the program is the reported program of: its standalone reproducer
+    and its bug report (runners.campaigns.bug_reports)."""
+    entries: dict[str, tuple[str, bool]] = {}
+    shown = Finding.objects.filter(Q(executions__program=program) | Q(reductions__reduced=program))
+    for finding in shown.distinct().order_by("pk"):
+        ev = bug_reports.evidence(finding)
+        if ev is None or ev.program.id != program.id:
+            continue
+        try:
+            script = bug_reports.reproducer_script(finding, ev, permalink=permalink)
+            report = bug_reports.report_markdown(
+                finding, ev, permalink=permalink, script_url=bug_reports.reproducer_name(finding)
+            )
+        except ValueError:
+            continue
+        entries[f"findings/{bug_reports.reproducer_name(finding)}"] = (script, True)
+        entries[f"findings/chanfuzz-finding-{finding.pk}.md"] = (report, False)
+    return entries
+
+
 def build_bundle(
     program: Program, *, permalink: str, repetitions: int, versions: dict[str, str] | None = None
 ) -> bytes:
@@ -192,6 +216,7 @@ def build_bundle(
     for target in all_targets():
         if target.dockerfile_path is not None:
             entries[target.dockerfile] = (target.dockerfile_path.read_text(), False)
+    entries.update(_finding_entries(program, permalink))
     buffer = io.BytesIO()
     root = f"chanfuzz-{program.id}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -96,3 +96,17 @@ def test_report_and_reproducer_are_served_as_text(client: Client, tmp_path: Path
     page = client.get(reverse("finding_detail", args=[finding.pk])).content.decode()
     assert reverse("finding_reproducer", args=[finding.pk]) in page and "bug-report" in page
     assert client.get(reverse("finding_report", args=[999999])).status_code == 404
+
+
+def test_the_bundle_of_the_reported_program_carries_reproducer_and_report(
+    client: Client, tmp_path: Path
+) -> None:
+    import io
+    import zipfile
+
+    finding = _go_finding(tmp_path)
+    data = client.get(f"/p/{finding.example_id}.zip").content
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    root = f"chanfuzz-{finding.example_id}"
+    assert f"{root}/findings/chanfuzz-finding-{finding.pk}.sh" in names
+    assert f"{root}/findings/chanfuzz-finding-{finding.pk}.md" in names
