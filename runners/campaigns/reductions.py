@@ -21,7 +21,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from generator import lambda_chan
-from runners.campaigns.models import Finding, Program, Reduction
+from runners.campaigns.models import Execution, Finding, Program, Reduction
 from runners.campaigns.programs import (
     build_from_effect,
     program_id,
@@ -63,12 +63,15 @@ def start_reduction(
 ) -> Reduction:
     """Reduce `finding`'s example program (or `program`) on the toolchain it failed on.
 
+    Without `program`: the finding's example when a campaign ran it here, else the
+    program of the finding's latest campaign execution.
+
     Unset settings come from the campaign where the program showed the finding
     (its toolchain, repetitions and timeout): a reduction under other settings
     would reduce another experiment. `enqueue=False` only creates the row; the
     caller runs `run_reduction(pk)` itself (`manage.py reduce`).
     """
-    program = program or finding.example
+    program = program or _reducible_program(finding)
     if program is None:
         raise ValueError(f"finding {finding.pk} has no example program to reduce")
     original = original_runs(program)
@@ -110,6 +113,22 @@ def start_reduction(
         if enqueue:
             _enqueue(reduction)
     return reduction
+
+
+def _reducible_program(finding: Finding) -> Program | None:
+    """The finding's example, unless no campaign ran it here (a program loaded with the
+    documentation, say): then the program of its latest campaign execution, whose
+    toolchain and settings are known."""
+    example = finding.example
+    if example is not None and original_runs(example) is not None:
+        return example
+    latest = (
+        Execution.objects.filter(finding=finding, campaign__isnull=False)
+        .select_related("program")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    return latest.program if latest is not None else example
 
 
 def _enqueue(reduction: Reduction) -> None:

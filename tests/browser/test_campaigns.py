@@ -115,3 +115,36 @@ def test_finding_to_permalink_to_bundle(stack: Stack, page: Page) -> None:
     time.sleep(0.1)
     assert page.request.get(f"{stack.url}/p/{program_id}.cr").body() == first
     assert b"Channel(Nil).new" in first
+
+
+def test_reduce_a_finding_from_its_page(stack: Stack, page: Page) -> None:
+    chan = require_toolchain("rust-chan", "0.1.23")
+    # chan 0.1.23 hangs on every run of this program (the Rust study's rust-chan-24).
+    created = stack.manage(
+        "campaign", "create", "--target", f"rust-chan:{chan.id}", "--effect",
+        "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; SelPut(c1, eps)", "--timeout", "1",
+        "--retries", "0", "--repetitions", "2", "--name", "chan hang",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    campaign_id = re.search(r"campaign (\d+) created", created.stdout)[1]
+    page.goto(f"{stack.url}/campaigns/{campaign_id}/")
+    expect(page.locator("#live")).to_have_attribute("data-status", "done", timeout=DONE_TIMEOUT_MS)
+    page.locator(".findings-table a[href^='/findings/']").first.click()
+    expect(page.locator("h1")).to_contain_text("rust-chan")
+
+    page.fill("input[name=max_candidates]", "2")
+    page.click(".reduce-form button")
+    reduction = page.locator(".reduction").first
+    expect(reduction).to_have_attribute("data-status", "done", timeout=DONE_TIMEOUT_MS)
+    expect(reduction.locator("pre.reduced-effect")).to_have_text(
+        "Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)"
+    )
+    expect(reduction).to_contain_text("failed 16 of 16 runs")
+    screenshot(page, "finding_reduced")
+
+    # The reproducer and the report now show the reduced program.
+    page.reload()
+    expect(page.locator("a.reproducer")).to_be_visible()
+    href = page.locator("a.reproducer").get_attribute("href")
+    script = page.request.get(stack.url + href).text()
+    assert script.startswith("#!/bin/sh") and "VERSION=${VERSION:-0.1.23}" in script

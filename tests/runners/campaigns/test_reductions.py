@@ -110,3 +110,28 @@ def test_the_command_refuses_bad_arguments(site: Site) -> None:  # noqa: F811
     missing = site.manage("reduce", "999")
     assert missing.returncode == 2 and "no finding 999" in missing.stderr
     assert site.manage("reduce", "--resume", "5").returncode == 2
+
+
+@pytest.mark.django_db
+def test_an_example_no_campaign_ran_gives_way_to_one_that_was() -> None:
+    # A finding loaded with the documentation has an example with no runs here; a
+    # campaign then hit the same signature with another program.
+    go = require_toolchain("go")
+    loaded = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    finding = _finding(loaded)
+    from runners.campaigns import services
+    from runners.campaigns.models import Execution
+
+    campaign = services.campaign_from_programs(
+        effects=["Spawn(Get(c1)) ; Put(c1)"], targets=[("go", go.id)], timeout_s=4,
+        repetitions=7, enqueue=False,
+    )  # fmt: skip
+    ran = store_program(build_from_effect("Spawn(Get(c1)) ; Put(c1)", 0))
+    assert ran != loaded
+    Execution.objects.create(
+        target=campaign.targets.get(), campaign=campaign, program=ran, index=0,
+        outcome="timeout", signature=finding.signature, finding=finding,
+        attempts=[{"outcome": "timeout"}],
+    )  # fmt: skip
+    reduction = reductions.start_reduction(finding=finding, enqueue=False)
+    assert (reduction.program, reduction.repetitions, reduction.timeout_s) == (ran, 7, 4.0)
