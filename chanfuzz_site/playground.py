@@ -37,6 +37,7 @@ from pygments.lexer import RegexLexer
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Keyword, Name, Operator, Punctuation, Text, Whitespace
 
+from chanfuzz_site.bounded_check import bounded_check
 from generator import effects as effects_mod
 from generator.effects import Choice, Effect, EffectSyntaxError, Select, Seq, Spawn
 from generator.render import UnsupportedProgram
@@ -54,7 +55,6 @@ from generator.termination import (
     SpawnEvent,
     SyncEvent,
     Verdict,
-    check_effect,
 )
 from runners.campaigns.models import Execution, Program, Reproduction
 from runners.campaigns.programs import (
@@ -76,6 +76,10 @@ MAX_EFFECT_CHARS = 4_000
 MAX_EFFECT_NESTING = 64
 # States the termination checker may visit before it answers "undecided".
 CHECK_MAX_STATES = 100_000
+# Seconds of wall-clock time it may take (in a child process: chanfuzz_site.bounded_check).
+CHECK_TIME_LIMIT_S = 5.0
+# Steps of a deadlock trace drawn; the rest are counted ("… n more steps").
+MAX_TRACE_STEPS = 200
 # Seeds are whole numbers a browser's JavaScript can hold exactly.
 MAX_SEED = 2**53 - 1
 MAX_PLAYGROUND_REPETITIONS = 100
@@ -92,6 +96,7 @@ LIMITS = {
     "effect_chars": MAX_EFFECT_CHARS,
     "effect_nesting": MAX_EFFECT_NESTING,
     "check_states": CHECK_MAX_STATES,
+    "check_seconds": CHECK_TIME_LIMIT_S,
     "max_seed": MAX_SEED,
     "max_weight": MAX_WEIGHT,
     "max_repetitions": MAX_PLAYGROUND_REPETITIONS,
@@ -479,7 +484,7 @@ def trace_table(cx: Counterexample) -> Trace:
     def idle() -> list[TraceCell]:
         return [TraceCell("", "idle" if p in alive else "") for p in lanes]
 
-    for n, e in enumerate(cx.events, 1):
+    for n, e in enumerate(cx.events[:MAX_TRACE_STEPS], 1):
         cells = idle()
         if isinstance(e, SpawnEvent):
             cells[column[e.parent]] = TraceCell(f"spawns {e.child}", "spawn")
@@ -497,6 +502,12 @@ def trace_table(cx: Counterexample) -> Trace:
                 f"Get({e.chan}) ← {e.putter}{_case(e.getter_case)}", "get"
             )
         rows.append(TraceRow(str(n), tuple(cells)))
+    if len(cx.events) > MAX_TRACE_STEPS:
+        rows.append(TraceRow("…", tuple(TraceCell("", "") for _ in lanes)))
+        rows.append(
+            TraceRow(f"{len(cx.events) - MAX_TRACE_STEPS} more steps",
+                     tuple(TraceCell("", "") for _ in lanes))
+        )  # fmt: skip
     stuck = [TraceCell("not stuck", "idle" if p in alive else "") for p in lanes]
     for b in cx.blocked:
         where = f"stuck at {b.waits_for}"
@@ -504,7 +515,7 @@ def trace_table(cx: Counterexample) -> Trace:
             where += f" — needs a partner on {', '.join(b.channels)}"
         stuck[column[b.process]] = TraceCell(where, "blocked")
     rows.append(TraceRow("stuck", tuple(stuck)))
-    return Trace(tuple(lanes), tuple(rows), cx.describe())
+    return Trace(tuple(lanes), tuple(rows), cx.describe(MAX_TRACE_STEPS))
 
 
 @dataclass(frozen=True)
@@ -519,13 +530,15 @@ class Check:
             return "terminates"
         if self.verdict.terminating is False:
             return "can deadlock"
-        return "undecided"
+        by = self.verdict.undecided_by
+        return f"undecided ({by})" if by else "undecided"
 
 
 def check(effect: Effect) -> Check:
-    """Run the termination checker within the playground's state limit."""
+    """Run the termination checker within the playground's state and time limits, in a
+    child process (never in the request's thread)."""
     start = time.perf_counter()
-    verdict = check_effect(effect, max_states=CHECK_MAX_STATES)
+    verdict = bounded_check(effect, max_states=CHECK_MAX_STATES, time_limit_s=CHECK_TIME_LIMIT_S)
     elapsed = (time.perf_counter() - start) * 1000
     trace = trace_table(verdict.counterexample) if verdict.counterexample else None
     return Check(verdict, trace, elapsed)

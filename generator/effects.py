@@ -290,11 +290,27 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
     return tokens
 
 
+# Deeper nesting is refused with a message, not a RecursionError: each level costs
+# the recursive-descent parser (and every later recursive walk) a few frames.
+MAX_NESTING = 200
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens = _tokenize(text)
         self.i = 0
+        self.depth = 0
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise EffectSyntaxError(
+                self.text,
+                self.peek()[2],
+                f"at most {MAX_NESTING} levels of nesting",
+                "a deeper one",
+            )
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.i]
@@ -310,10 +326,12 @@ class _Parser:
         self.i += 1
 
     def effect(self) -> Effect:
+        self.enter()
         options = [self.seq()]
         while self.peek()[1] == "+" and self.peek()[0] == "punct":
             self.i += 1
             options.append(self.seq())
+        self.depth -= 1
         return choice(*options)
 
     def seq(self) -> Effect:

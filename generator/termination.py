@@ -30,6 +30,7 @@ Why it is fast:
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 
 from generator import lambda_chan as lc
@@ -108,11 +109,15 @@ class Counterexample:
     events: tuple[Event, ...]
     blocked: tuple[Blocked, ...]
 
-    def describe(self) -> str:
+    def describe(self, max_steps: int | None = None) -> str:
+        """The trace and who is left blocked; past `max_steps` steps, "… n more steps"."""
         lines = ["trace:"]
         if not self.events:
             lines.append("  (no step)")
-        lines += [f"  {i}. {e.describe()}" for i, e in enumerate(self.events, 1)]
+        shown = self.events if max_steps is None else self.events[:max_steps]
+        lines += [f"  {i}. {e.describe()}" for i, e in enumerate(shown, 1)]
+        if len(shown) < len(self.events):
+            lines.append(f"  … {len(self.events) - len(shown)} more steps")
         lines.append("blocked forever:")
         lines += [f"  {b.process} waits for {b.waits_for}" for b in self.blocked]
         return "\n".join(lines)
@@ -142,6 +147,8 @@ class Verdict:
     terminating: bool | None
     states: int
     counterexample: Counterexample | None = None
+    # Why it is undecided: "state limit" or "time limit" ("" when decided).
+    undecided_by: str = ""
 
     @property
     def label(self) -> str:
@@ -149,7 +156,13 @@ class Verdict:
 
 
 class _Undecided(Exception):
-    pass
+    def __init__(self, by: str) -> None:
+        super().__init__(by)
+        self.by = by
+
+
+# The clock is read every this many states: reading it costs more than a state does.
+_CLOCK_EVERY = 256
 
 
 # ---------------------------------------------------------------- compilation
@@ -228,9 +241,10 @@ class _Deadlock(Exception):
 
 
 class _Explorer:
-    def __init__(self, compiled: _Compiled, max_states: int) -> None:
+    def __init__(self, compiled: _Compiled, max_states: int, deadline: float | None = None) -> None:
         self.c = compiled
         self.max_states = max_states
+        self.deadline = deadline
         self.states = 0
         self.ok: set[tuple[tuple[int, ...], ...]] = set()
         self._masks: dict[tuple[int, ...], int] = {}
@@ -308,7 +322,13 @@ class _Explorer:
             return
         self.states += 1
         if self.states > self.max_states:
-            raise _Undecided
+            raise _Undecided("state limit")
+        if (
+            self.deadline is not None
+            and self.states % _CLOCK_EVERY == 0
+            and time.monotonic() > self.deadline
+        ):
+            raise _Undecided("time limit")
         kind = self.c.kind
         for index, (name, cont, spawned) in enumerate(procs):
             head = cont[0]
@@ -398,11 +418,23 @@ class _Explorer:
         return Blocked(proc[0], head_text(self.c.effect[head]), tuple(chans))
 
 
-def check_effect(effect: Effect, *, max_states: int = DEFAULT_MAX_STATES) -> Verdict:
-    """Explore every execution of `effect` run as the main process."""
+def check_effect(
+    effect: Effect, *, max_states: int = DEFAULT_MAX_STATES, time_limit_s: float | None = None
+) -> Verdict:
+    """Explore every execution of `effect` run as the main process.
+
+    Gives up, undecided, after `max_states` states or `time_limit_s` seconds of
+    wall-clock time (the state count alone does not bound time: one state of a
+    wide race costs much more than one of a narrow one).
+    """
+    if max_states < 1:
+        raise ValueError(f"max_states must be at least 1, not {max_states}")
+    if time_limit_s is not None and time_limit_s <= 0:
+        raise ValueError(f"time_limit_s must be positive, not {time_limit_s}")
+    deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
     compiled = _Compiled()
     root = compiled.add(effect)
-    explorer = _Explorer(compiled, max_states)
+    explorer = _Explorer(compiled, max_states, deadline)
     limit = sys.getrecursionlimit()
     # Each synchronisation on the current path costs a few frames.
     sys.setrecursionlimit(max(limit, 20_000))
@@ -414,8 +446,8 @@ def check_effect(effect: Effect, *, max_states: int = DEFAULT_MAX_STATES) -> Ver
     except _Deadlock as d:
         trace = Counterexample(tuple(events + d.events), d.blocked)
         return Verdict(False, explorer.states, trace)
-    except _Undecided:
-        return Verdict(None, explorer.states)
+    except _Undecided as why:
+        return Verdict(None, explorer.states, undecided_by=why.by)
     finally:
         sys.setrecursionlimit(limit)
     return Verdict(True, explorer.states)
@@ -452,9 +484,11 @@ def behaviour(program: lc.Program) -> Effect:
     return run(program.main)
 
 
-def check_program(program: lc.Program, *, max_states: int = DEFAULT_MAX_STATES) -> Verdict:
+def check_program(
+    program: lc.Program, *, max_states: int = DEFAULT_MAX_STATES, time_limit_s: float | None = None
+) -> Verdict:
     """Explore every execution of a λ_chan program (conditions evaluated, not both sides)."""
-    return check_effect(behaviour(program), max_states=max_states)
+    return check_effect(behaviour(program), max_states=max_states, time_limit_s=time_limit_s)
 
 
 __all__ = [

@@ -131,7 +131,7 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
     )
     *build, run = target.bundle_script.strip().splitlines()
     name = PurePosixPath(target.source_file).name
-    marker = "CHANFUZZ_SOURCE_END"
+    marker = "END_OF_PROGRAM_SOURCE"
     # A package manager pins the release (Rust's Cargo.toml reads $VERSION): the one seen.
     pins = (
         f"VERSION=${{VERSION:-{ev.version}}}"

@@ -230,7 +230,7 @@ def test_effect_mode_terminating_and_undecided(
     monkeypatch.setattr(pg, "CHECK_MAX_STATES", 1)
     response = client.get(PROGRAM, {"mode": "effect", "effect": PAPER_EFFECTS[0]})
     assert response.status_code == 200
-    assert 'id="verdict">undecided<' in body(response)
+    assert 'id="verdict">undecided (state limit)<' in body(response)
 
 
 def test_wrong_methods_are_405(client: Client) -> None:
@@ -361,3 +361,35 @@ def test_state_query_is_canonical_and_parses_back() -> None:
     effect_state = pg.parse_state({"effect": "Get(c1)  ;\nPut(c1)", "seed": "0"})
     assert effect_state.query() == "seed=0&effect=Get%28c1%29+%3B+Put%28c1%29"
     assert pg.parse_state(dict(parse_qsl(effect_state.query()))) == effect_state
+
+
+def test_a_race_too_wide_is_undecided_by_time_in_a_child_process(client: Client) -> None:
+    import sys
+    import time
+
+    from tests.site.test_site_verify import _race
+
+    limit = sys.getrecursionlimit()
+    started = time.monotonic()
+    response = client.get("/playground/program/", {"effect": _race(10), "seed": "1"})
+    # The checker's 5 s budget, not its factorial run time; the request thread's
+    # interpreter state untouched (the checker raised the limit in the child).
+    assert time.monotonic() - started < 15
+    assert response.status_code == 200
+    assert "undecided (time limit)" in body(response)
+    assert sys.getrecursionlimit() == limit
+
+
+def test_a_long_deadlock_trace_is_cut_with_a_count() -> None:
+    from chanfuzz_site.playground import MAX_TRACE_STEPS, trace_table
+    from generator.effects import parse
+    from generator.termination import check_effect
+
+    n = MAX_TRACE_STEPS + 10
+    chain = " ; ".join(["Spawn(" + " ; ".join(["Put(c)"] * n) + ")"] + ["Get(c)"] * n + ["Get(d)"])
+    cx = check_effect(parse(chain)).counterexample
+    table = trace_table(cx)
+    more = len(cx.events) - MAX_TRACE_STEPS  # the spawn, then n synchronisations
+    assert more == 11
+    assert [r.step for r in table.rows[-3:]] == ["…", f"{more} more steps", "stuck"]
+    assert f"  … {more} more steps" in table.text

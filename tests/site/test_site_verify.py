@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -174,3 +175,39 @@ def test_exit_3(manage: Manage) -> None:
     result = manage("verify", CRYSTAL, "--max-states", "1")
     assert result.returncode == 3
     assert result.stdout.startswith("undecided")
+
+
+def _race(n: int) -> str:
+    """n senders and n receivers on one channel, each going on differently: the
+    checker's work grows factorially, while the state count grows far slower."""
+    parts = [f"Spawn(Put(c) ; Put(x{i}))" for i in range(n)]
+    parts += [f"Spawn(Get(c) ; Get(y{i}))" for i in range(n)]
+    parts += [f"Spawn(Put(y{i}))" for i in range(n)]
+    return " ; ".join(parts + [f"Get(x{i})" for i in range(n)])
+
+
+def test_a_race_too_wide_for_the_time_limit_is_undecided_not_endless() -> None:
+    started = time.monotonic()
+    code, out = exit_code(_race(10), "--time-limit", "1")
+    assert code == 3 and out.startswith("undecided: time limit hit at")
+    assert time.monotonic() - started < 10
+
+
+def test_nesting_deeper_than_the_parser_takes_is_bad_input_not_a_deadlock(manage: Manage) -> None:
+    deep = "Spawn(" * 400 + "eps" + ")" * 400
+    result = manage("verify", deep)
+    assert result.returncode == 2
+    assert "at most 200 levels of nesting" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_max_states_below_one_is_refused(value: str) -> None:
+    with pytest.raises(CommandError, match="--max-states must be at least 1") as exc:
+        verify(TERMINATING, "--max-states", value)
+    assert exc.value.returncode == 2
+
+
+def test_an_endless_file_is_read_only_up_to_its_limit() -> None:
+    with pytest.raises(CommandError, match="larger than 4 MiB") as exc:
+        verify("--file", "/dev/zero")
+    assert exc.value.returncode == 2

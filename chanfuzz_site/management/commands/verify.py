@@ -5,8 +5,10 @@ configuration, or `undecided` when the state limit was hit before the answer.
 Exit status, the worst over all effects checked:
   2  bad input: an effect that does not parse, a missing or unreadable file
   1  some effect is not terminating (deadlock)
-  3  some effect is undecided (state limit), none deadlocks
+  3  some effect is undecided (state or time limit), none deadlocks
   0  every effect is terminating
+Exit 1 only ever means a deadlock the checker found: input it cannot take (nesting
+deeper than the parser's limit, a file too large) is bad input, 2.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ EXIT_OK = 0
 EXIT_DEADLOCK = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
+DEFAULT_TIME_LIMIT_S = 60.0
+# A file of effects is read up to this size: `--file /dev/zero` must end.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -37,9 +42,16 @@ class Entry:
 
 
 def read_effect_file(path: Path) -> list[Entry]:
-    """The effects in `path`, one per line; blank lines and `#` comments are skipped."""
+    """The effects in `path`, one per line; blank lines and `#` comments are skipped.
+
+    ValueError when it holds more than MAX_FILE_BYTES.
+    """
+    with path.open("rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     entries = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(data.decode("utf-8").splitlines(), start=1):
         text = raw.strip()
         if text and not text.startswith("#"):
             entries.append(Entry(text, number))
@@ -49,7 +61,7 @@ def read_effect_file(path: Path) -> list[Entry]:
 class Command(BaseCommand):
     help = (
         "Check effects (SPEC §10 syntax) for termination. Exit status: 0 all terminating, "
-        "1 a deadlock, 2 bad input, 3 undecided (state limit)."
+        "1 a deadlock, 2 bad input, 3 undecided (state or time limit)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -62,10 +74,22 @@ class Command(BaseCommand):
             type=int,
             help="give up (undecided, exit 3) after exploring this many states per effect",
         )
+        parser.add_argument(
+            "--time-limit",
+            type=float,
+            default=DEFAULT_TIME_LIMIT_S,
+            help=f"seconds per effect before it is undecided (default {DEFAULT_TIME_LIMIT_S:g})",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["max_states"] is not None and options["max_states"] < 1:
+            raise CommandError("--max-states must be at least 1", returncode=EXIT_BAD_INPUT)
+        if not options["time_limit"] > 0:
+            raise CommandError("--time-limit must be positive", returncode=EXIT_BAD_INPUT)
         entries = self.entries(options["effect"], options["file"])
-        limit = {} if options["max_states"] is None else {"max_states": options["max_states"]}
+        limit: dict[str, Any] = {"time_limit_s": options["time_limit"]}
+        if options["max_states"] is not None:
+            limit["max_states"] = options["max_states"]
 
         bad = deadlocks = undecided = 0
         for entry in entries:
@@ -81,12 +105,18 @@ class Command(BaseCommand):
                 self.stderr.write(f"{prefix}{err}\n{textwrap.indent(err.pointer(), '  ')}")
                 continue
 
-            verdict = check_effect(effect, **limit)
+            try:
+                verdict = check_effect(effect, **limit)
+            except RecursionError:
+                # Not a deadlock: never exit 1 for it.
+                bad += 1
+                self.stderr.write(f"{prefix}too deeply nested for the checker")
+                continue
             detail = f" ({_states(verdict.states)})" if options["verbosity"] >= 2 else ""
             if verdict.terminating is None:
                 undecided += 1
                 reached = _states(verdict.states)
-                self.stdout.write(f"{prefix}undecided: state limit hit at {reached}")
+                self.stdout.write(f"{prefix}undecided: {verdict.undecided_by} hit at {reached}")
             elif verdict.terminating:
                 self.stdout.write(f"{prefix}terminating{detail}")
             else:
@@ -97,10 +127,8 @@ class Command(BaseCommand):
                     self.stdout.write(textwrap.indent(trace, "  "))
 
         if bad:
-            raise CommandError(
-                f"{bad} line(s) of {options['file']} are not valid effects",
-                returncode=EXIT_BAD_INPUT,
-            )
+            where = f"line(s) of {options['file']}" if options["file"] else "effect"
+            raise CommandError(f"{bad} {where} could not be checked", returncode=EXIT_BAD_INPUT)
         if deadlocks:
             sys.exit(EXIT_DEADLOCK)
         if undecided:
@@ -113,7 +141,9 @@ class Command(BaseCommand):
             return [Entry(effect or "")]
         try:
             entries = read_effect_file(file)
-        except (OSError, UnicodeDecodeError) as err:
+        except ValueError as err:  # too large, or not UTF-8
+            raise CommandError(f"cannot read {file}: {err}", returncode=EXIT_BAD_INPUT) from err
+        except OSError as err:
             reason = getattr(err, "strerror", None) or str(err)
             raise CommandError(f"cannot read {file}: {reason}", returncode=EXIT_BAD_INPUT) from err
         if not entries:

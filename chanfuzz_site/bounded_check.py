@@ -1,0 +1,61 @@
+"""The termination checker as the web runs it: in a child process, under a hard time limit.
+
+A request must not run the checker itself: a wide race can take minutes (the
+state limit bounds states, not time), and the checker raises the interpreter's
+recursion limit while it explores, which is global state a request thread must
+not touch. So each check runs in a process forked from a `forkserver` that has
+the checker imported already (a few milliseconds a check); the checker has a
+wall-clock budget of its own, and the process is killed if it overruns that
+by `GRACE_S`. A check killed or dead is reported as undecided, never as an
+answer it did not reach.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+
+from generator.effects import Effect
+from generator.termination import Verdict, check_effect
+
+GRACE_S = 2.0
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(["generator.termination"])
+
+
+def _check_in_child(conn: Connection, effect: Effect, max_states: int, time_limit_s: float) -> None:
+    try:
+        conn.send(("ok", check_effect(effect, max_states=max_states, time_limit_s=time_limit_s)))
+    except BaseException as exc:  # noqa: BLE001 - the parent says what went wrong
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def bounded_check(effect: Effect, *, max_states: int, time_limit_s: float) -> Verdict:
+    """check_effect(effect) in a child process killed `GRACE_S` after its own time limit."""
+    reader, writer = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(
+        target=_check_in_child, args=(writer, effect, max_states, time_limit_s), daemon=True
+    )
+    child.start()
+    writer.close()
+    try:
+        answered = reader.poll(time_limit_s + GRACE_S)
+        status, value = reader.recv() if answered else ("killed", None)
+    except EOFError:  # the child died without a word (out of memory, say)
+        status, value = "died", None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        reader.close()
+    if status == "ok":
+        return value
+    if status == "error":
+        raise RuntimeError(f"the checker failed: {value}")
+    return Verdict(None, 0, undecided_by="time limit")
+
+
+__all__ = ["GRACE_S", "bounded_check"]
