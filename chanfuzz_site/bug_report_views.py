@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from runners.campaigns import bug_reports, selectors
 from runners.campaigns.models import Finding
@@ -52,7 +52,7 @@ def _text(text: str, filename: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def finding_report(request: HttpRequest, pk: int) -> HttpResponse:
     """`/findings/<pk>/report.md`: the bug report to paste upstream."""
     report = bug_report(request, _finding_or_404(pk))
@@ -61,7 +61,7 @@ def finding_report(request: HttpRequest, pk: int) -> HttpResponse:
     return _text(report.markdown, f"chanfuzz-finding-{pk}.md")
 
 
-@require_GET
+@require_safe
 def finding_reproducer(request: HttpRequest, pk: int) -> HttpResponse:
     """`/findings/<pk>/reproduce.sh`: build once, run until a run fails; no chanfuzz needed."""
     finding = _finding_or_404(pk)

@@ -28,7 +28,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
@@ -98,7 +98,7 @@ def _program_or_404(pid: str) -> Program:
 # ---------------------------------------------------------------- campaigns
 
 
-@require_GET
+@require_safe
 def campaign_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status") or None
     if status and status not in Campaign.Status.values:
@@ -131,9 +131,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def campaign_new(request: HttpRequest) -> HttpResponse:
-    if request.method not in ("GET", "POST"):
-        return HttpResponse(status=405)
     form = CampaignForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
@@ -250,7 +249,7 @@ def findings_plot(campaign: Campaign, firsts: list[datetime]) -> dict[str, objec
     }
 
 
-@require_GET
+@require_safe
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign_or_404(pk)
     outcome = request.GET.get("outcome") or None
@@ -282,7 +281,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/detail.html", context)
 
 
-@require_GET
+@require_safe
 def campaign_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled part of a campaign page; 286 once the campaign stopped changing."""
     campaign = _campaign_or_404(pk)
@@ -322,7 +321,7 @@ def campaign_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 # ---------------------------------------------------------------- findings
 
 
-@require_GET
+@require_safe
 def finding_list(request: HttpRequest) -> HttpResponse:
     outcome = request.GET.get("outcome") or None
     language = request.GET.get("language") or None
@@ -344,7 +343,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         finding = selectors.get_finding(pk)
@@ -424,7 +423,7 @@ def _program_page(
     return render(request, "programs/detail.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def program_detail(request: HttpRequest, pid: str) -> HttpResponse:
     program = _program_or_404(pid)
     if pid != program.id:
@@ -436,12 +435,12 @@ def _repetitions(request: HttpRequest, default: int) -> int | None:
     text = request.GET.get("repetitions")
     if text is None:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= MAX_CAMPAIGN_REPETITIONS:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_CAMPAIGN_REPETITIONS:
         return None
     return int(text)
 
 
-@require_GET
+@require_safe
 def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     """`/p/<id>.<extension of a target>`: the source as text/plain, the same bytes every time."""
     program = _program_or_404(pid)
@@ -459,7 +458,7 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def program_bundle(request: HttpRequest, pid: str) -> HttpResponse:
     """`/p/<id>.zip`: the reproducer bundle (chanfuzz_site.bundles)."""
     program = _program_or_404(pid)
@@ -499,7 +498,7 @@ def program_reproduce(request: HttpRequest, pid: str) -> HttpResponse:
     return _program_page(request, program, form, status=status)
 
 
-@require_GET
+@require_safe
 def reproduction_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled row of one reproduction; 286 once it is done or failed."""
     try:

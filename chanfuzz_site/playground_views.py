@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from chanfuzz_site import playground as pg
 from chanfuzz_site.playground_forms import PlaygroundForm
@@ -30,7 +30,7 @@ def _bad_request(request: HttpRequest, form: PlaygroundForm) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def playground(request: HttpRequest) -> HttpResponse:
     """The page; its query string (if any) is a state to restore."""
     form = PlaygroundForm(request.GET)
@@ -53,7 +53,7 @@ def playground(request: HttpRequest) -> HttpResponse:
     return render(request, "playground/page.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def program_fragment(request: HttpRequest) -> HttpResponse:
     """The program of the sent state (generated or from an effect): the #output fragment."""
     reset = request.GET.get("reset") == "1"
@@ -104,7 +104,7 @@ def run(request: HttpRequest) -> HttpResponse:
     return render(request, "playground/_run.html", {"run": pg.run_view(repro.pk)})
 
 
-@require_GET
+@require_safe
 def run_status(request: HttpRequest, reproduction_id: int) -> HttpResponse:
     """A run's progress; once it is done the fragment no longer polls."""
     try:

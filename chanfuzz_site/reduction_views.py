@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from chanfuzz_site.campaign_forms import ReduceForm
 from runners.campaigns import reductions, selectors
@@ -86,7 +86,7 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def reduction_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled view of one reduction; 286 once it has ended."""
     reduction = _reduction_or_404(pk)

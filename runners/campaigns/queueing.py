@@ -25,6 +25,23 @@ def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)
     return django_rq.get_queue(QUEUE_NAME, commit_mode="auto")
 
 
+def enqueue_or_fail(rows, function: str, *args: object, **kwargs: object) -> None:  # noqa: ANN001
+    """Enqueue `function`; if the queue refuses, mark `rows` (a queryset of the job's own
+    Reproduction or Reduction) failed with the reason before raising, so a row is never
+    left "queued" for a job that does not exist."""
+    from django.utils import timezone
+
+    try:
+        get_queue().enqueue(function, *args, **kwargs)
+    except Exception as exc:
+        rows.update(
+            status="failed",
+            last_error=f"the queue is unavailable ({type(exc).__name__}: {exc})"[:8000],
+            finished_at=timezone.now(),
+        )
+        raise
+
+
 def job_statuses(job_ids: list[str]) -> dict[str, str | None]:
     """RQ status of each job id (None: no such job, e.g. Redis lost it)."""
     from rq.job import Job

@@ -29,7 +29,12 @@ from runners.campaigns.programs import (
     render_seed_for,
     store_program,
 )
-from runners.campaigns.queueing import COMPILE_ALLOWANCE_S, RUN_REDUCTION, cancel_jobs, get_queue
+from runners.campaigns.queueing import (
+    COMPILE_ALLOWANCE_S,
+    RUN_REDUCTION,
+    cancel_jobs,
+    enqueue_or_fail,
+)
 from runners.campaigns.selectors import original_runs
 from runners.campaigns.services import (
     MAX_CAMPAIGN_REPETITIONS,
@@ -137,7 +142,8 @@ def _enqueue(reduction: Reduction) -> None:
     reduction.save(update_fields=["rq_job_id"])
     pk = reduction.pk
     transaction.on_commit(
-        lambda: get_queue().enqueue(
+        lambda: enqueue_or_fail(
+            Reduction.objects.filter(pk=pk),
             RUN_REDUCTION,
             pk,
             job_id=job_id,

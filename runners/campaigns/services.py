@@ -55,7 +55,7 @@ from runners.campaigns.queueing import (
     COMPILE_ALLOWANCE_S,
     RUN_REPRODUCTION,
     cancel_jobs,
-    get_queue,
+    enqueue_or_fail,
 )
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
@@ -536,7 +536,8 @@ def reproduce(
             repro.save(update_fields=["rq_job_id"])
             job_timeout = int(times * timeout_s * 2 + COMPILE_ALLOWANCE_S)
             transaction.on_commit(
-                lambda: get_queue().enqueue(
+                lambda: enqueue_or_fail(
+                    Reproduction.objects.filter(pk=repro.pk),
                     RUN_REPRODUCTION,
                     repro.pk,
                     job_id=job_id,

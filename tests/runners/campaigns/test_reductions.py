@@ -135,3 +135,29 @@ def test_an_example_no_campaign_ran_gives_way_to_one_that_was() -> None:
     )  # fmt: skip
     reduction = reductions.start_reduction(finding=finding, enqueue=False)
     assert (reduction.program, reduction.repetitions, reduction.timeout_s) == (ran, 7, 4.0)
+
+
+@pytest.mark.django_db
+def test_a_queue_that_refuses_leaves_the_row_failed_not_queued(
+    django_capture_on_commit_callbacks,  # noqa: ANN001
+) -> None:
+    from django.test import override_settings
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from runners.campaigns import services
+    from runners.campaigns.models import Reproduction
+    from runners.engine.redis_server import free_port
+
+    go = require_toolchain("go")
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    nowhere = {"default": {"URL": f"redis://127.0.0.1:{free_port()}/0"}}
+    with override_settings(RQ_QUEUES=nowhere):
+        refused = pytest.raises(RedisConnectionError)
+        with refused, django_capture_on_commit_callbacks(execute=True):
+            services.reproduce(program=program, language="go", version=go.id, times=2)
+        refused = pytest.raises(RedisConnectionError)
+        with refused, django_capture_on_commit_callbacks(execute=True):
+            reductions.start_reduction(finding=_finding(program), version=go.id)
+    for row in (Reproduction.objects.get(), Reduction.objects.get()):
+        assert row.status == "failed" and row.finished_at is not None
+        assert row.last_error.startswith("the queue is unavailable (ConnectionError")

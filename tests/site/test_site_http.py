@@ -1,0 +1,34 @@
+"""HTTP basics every page keeps: HEAD where GET is allowed, 400 (never 500) on bad
+query values."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from runners.campaigns.programs import build_from_effect, store_program
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/about/", "/campaigns/", "/campaigns/new", "/findings/", "/reports/kotlin/"]
+)
+def test_head_answers_like_get_without_a_body(client: Client, url: str) -> None:
+    get, head = client.get(url), client.head(url)
+    assert get.status_code == head.status_code == 200
+    assert head.content == b""
+
+
+def test_head_on_a_permalink_and_its_raw_source(client: Client) -> None:
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    assert client.head(f"/p/{program.id}").status_code == 200
+    assert client.head(f"/p/{program.id}.go").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["²", "١٢", "-1", "0", "1e3", "x"])
+def test_bad_repetitions_are_a_400_not_a_500(client: Client, value: str) -> None:
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    response = client.get(f"/p/{program.id}.go", {"repetitions": value})
+    assert response.status_code == 400
+    assert b"repetitions must be from 1 to" in response.content
