@@ -60,17 +60,17 @@ def test_unknown_option_is_an_error(lang: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "options"),
+    ("lang", "options", "message"),
     [
-        ("go", {"gomaxprocs": 0}),
-        ("go", {"gomaxprocs": "4"}),
-        ("kotlin", {"package_layout": "ancient"}),
-        ("kotlin", {"duplicate_clauses": "drop"}),
-        ("flix", {"flix_version": "0.6"}),
+        ("go", {"gomaxprocs": 0}, "gomaxprocs must be a positive integer, not 0"),
+        ("go", {"gomaxprocs": "4"}, "gomaxprocs must be a positive integer, not '4'"),
+        ("kotlin", {"package_layout": "ancient"}, "package_layout must be one of"),
+        ("kotlin", {"duplicate_clauses": "drop"}, "duplicate_clauses must be 'merge' or 'keep'"),
+        ("flix", {"flix_version": "0.6"}, "flix_version must be one of current, 0.5"),
     ],
 )
-def test_bad_option_values(lang: str, options: dict) -> None:
-    with pytest.raises(ValueError):
+def test_bad_option_values(lang: str, options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
         render(PAPER["flix2"], lang, **options)
 
 

@@ -395,23 +395,23 @@ def test_std_shares_each_receiver_behind_a_mutex() -> None:
 
 
 @pytest.mark.parametrize(
-    "options",
+    ("options", "message"),
     [
-        {"flavour": "tokio"},
-        {"flavour": None},
-        {"flavour": "flume-async", "threads": 0},
-        {"flavour": "flume-async", "threads": "4"},
-        {"flavour": "flume-async", "threads": True},
-        {"flavour": "flume-async", "threads": 257},
-        {"flavour": "crossbeam", "threads": 4},
-        {"threads": 2},
-        {"colour": "blue"},
+        ({"flavour": "tokio"}, "flavour must be one of crossbeam, flume"),
+        ({"flavour": None}, "flavour must be one of crossbeam, flume"),
+        ({"flavour": "flume-async", "threads": 0}, "threads must be a whole number from 1"),
+        ({"flavour": "flume-async", "threads": "4"}, "threads must be a whole number from 1"),
+        ({"flavour": "flume-async", "threads": True}, "threads must be a whole number from 1"),
+        ({"flavour": "flume-async", "threads": 257}, "threads must be a whole number from 1"),
+        ({"flavour": "crossbeam", "threads": 4}, "threads applies to flavour flume-async only"),
+        ({"threads": 2}, "threads applies to flavour flume-async only"),
+        ({"colour": "blue"}, "unknown option"),
     ],
 )
-def test_bad_options(options: dict) -> None:
-    with pytest.raises(ValueError):
+def test_bad_options(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         render(PIPELINE, "rust", **options)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         supports(PIPELINE, "rust", **options)
 
 

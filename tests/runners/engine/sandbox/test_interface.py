@@ -45,19 +45,19 @@ def test_cpu_limit_never_cuts_a_parallel_program_short(monkeypatch: pytest.Monke
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "message"),
     [
-        {"timeout_s": 0},
-        {"memory_bytes": 0},
-        {"max_procs": -1},
-        {"cpu_s": 0},
-        {"output_bytes": -1},
-        {"cpus": 0},
-        {"tmp_bytes": 0},
+        ({"timeout_s": 0}, "timeout_s must be positive"),
+        ({"memory_bytes": 0}, "memory_bytes must be positive"),
+        ({"max_procs": -1}, "max_procs must be positive"),
+        ({"cpu_s": 0}, "cpu_s must be positive or None"),
+        ({"output_bytes": -1}, "output_bytes, dump_bytes and dump_grace_s must not be negative"),
+        ({"cpus": 0}, "cpus must be positive"),
+        ({"tmp_bytes": 0}, "tmp_bytes must be positive"),
     ],
 )
-def test_limits_reject_nonsense(kwargs: dict[str, float]) -> None:
-    with pytest.raises(ValueError):
+def test_limits_reject_nonsense(kwargs: dict[str, float], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         Limits(**kwargs)
 
 
@@ -73,16 +73,16 @@ def test_bind_defaults_to_read_only_same_path(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
-    "bind",
+    ("bind", "message"),
     [
-        Bind("relative", "/x"),
-        Bind("/usr", "relative"),
-        Bind("/usr", "/"),
-        Bind("/no/such/dir", "/x"),
+        (Bind("relative", "/x"), "bind paths must be absolute"),
+        (Bind("/usr", "relative"), "bind paths must be absolute"),
+        (Bind("/usr", "/"), "cannot bind over the sandbox's root"),
+        (Bind("/no/such/dir", "/x"), "bind source does not exist: /no/such/dir"),
     ],
 )
-def test_bind_check_rejects(bind: Bind) -> None:
-    with pytest.raises(ValueError):
+def test_bind_check_rejects(bind: Bind, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         bind.check()
 
 
