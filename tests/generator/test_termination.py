@@ -84,7 +84,7 @@ def test_pipeline_in_wrong_order_deadlocks():
     assert {b.waits_for for b in verdict.counterexample.blocked} == {"Get(c1)", "Get(c0)"}
 
 
-def test_pipeline_in_right_order_terminates_and_trace_names_syncs():
+def test_pipeline_in_right_order_terminates():
     assert check_effect(parse("Spawn(Get(c0) ; Put(c1)) ; Put(c0) ; Get(c1)")).terminating
 
 

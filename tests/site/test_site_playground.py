@@ -269,7 +269,7 @@ def test_share_and_run_refuse_bad_state(client: Client) -> None:
     assert Program.objects.count() == 0 and Reproduction.objects.count() == 0
 
 
-def test_run_queues_one_run_and_polls_until_done(
+def test_run_queues_one_run_and_polls_while_it_is_queued(
     client: Client, django_capture_on_commit_callbacks: object
 ) -> None:
     go = require_toolchain("go")
