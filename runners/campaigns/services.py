@@ -89,6 +89,7 @@ def _attempt_json(a: ex.Attempt) -> dict[str, Any]:
         "exit_code": a.exit_code,
         "signal": a.signal,
         "timed_out": a.timed_out,
+        "quiet": a.quiet,
         "duration_s": round(a.duration_s, 3),
         "stdout": _bounded(a.stdout, MAX_ATTEMPT_CHARS),
         "stderr": _bounded(a.stderr, MAX_ATTEMPT_CHARS),

@@ -95,6 +95,7 @@ class Attempt:
     stdout: str
     stderr: str
     dump: str | None
+    quiet: bool = False  # timed out early, every process blocked (Limits.quiet_s)
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,7 @@ def run_one(
                 result.stdout,
                 result.stderr,
                 result.dump,
+                result.quiet,
             ),
             verdict,
         )
@@ -205,11 +207,16 @@ def run_one(
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
     hung = sum(a.timed_out for a in attempts[1:])
+    first_how = (
+        f"every process blocked for {limits.quiet_s:g} s (no CPU used) before the"
+        f" {limits.timeout_s:g} s limit"
+        if first.quiet
+        else f"no exit within {limits.timeout_s:g} s"
+    )
     reason = (
-        f"no exit within {limits.timeout_s:g} s; hung again in {hung} of {reruns} re-runs "
-        f"with {longer.timeout_s:g} s"
+        f"{first_how}; hung again in {hung} of {reruns} re-runs with {longer.timeout_s:g} s"
         if reruns
-        else f"no exit within {limits.timeout_s:g} s (not re-run)"
+        else f"{first_how} (not re-run)"
     )
     return ProgramRun(
         index,

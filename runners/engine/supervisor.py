@@ -33,7 +33,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 OUTPUT_LIMIT = 64 * 1024  # bytes of stdout and of stderr run_argv keeps by default
@@ -112,6 +112,42 @@ class Supervised:
     timeout_at: float | None
     aux: Mapping[int, bytes]
     returncode: int | None = None
+    quiet: bool = False  # timed out early: blocked for the quiet period
+
+
+@dataclass
+class QuietWatch:
+    """Declares a run hung once its processes have been blocked for ``quiet_s``.
+
+    ``probe()`` returns (CPU ticks used so far by the run's processes, whether
+    any of their threads is running or runnable). The run is quiet while the
+    ticks grow by at most ``tolerance`` of the wall time (a runtime's idle
+    housekeeping, Go's sysmon, a JVM's timers, wakes now and then) and no
+    sample finds a thread running or waiting for a CPU (a program starved by a
+    busy machine is runnable, not blocked). A livelock spins: never quiet.
+    """
+
+    probe: Callable[[], tuple[int, bool]]
+    quiet_s: float
+    every_s: float = 0.25
+    tolerance: float = 0.02
+    ticks_per_s: int = field(default_factory=lambda: os.sysconf("SC_CLK_TCK"))
+    _since: float | None = None
+    _ticks: int = 0
+    next_at: float = 0.0
+
+    def sample(self, now: float) -> bool:
+        """Take a sample; True when the run has been quiet for ``quiet_s``."""
+        self.next_at = now + self.every_s
+        try:
+            ticks, busy = self.probe()
+        except OSError:  # the processes are going away: not for us to judge
+            return False
+        allowed = self.tolerance * self.ticks_per_s * (now - self._since if self._since else 0)
+        if busy or self._since is None or ticks - self._ticks > max(allowed, 1):
+            self._since, self._ticks = now, ticks
+            return False
+        return now - self._since >= self.quiet_s
 
 
 def supervise(
@@ -130,6 +166,7 @@ def supervise(
     ended_by_streams_eof: bool = False,
     drain_s: float = DRAIN_S,
     dump_action: Callable[[], None] | None = None,
+    quiet: QuietWatch | None = None,
 ) -> Supervised:
     """Run the loop until the run has ended (or been killed) and its output is drained.
 
@@ -148,6 +185,8 @@ def supervise(
     stream also means the run has ended: true when the sandbox's PID 1 holds
     the streams open until it exits and its exit empties the sandbox (the
     helper in a container), and known sooner than from a container engine.
+    With ``quiet``, a run found blocked for its quiet period times out there
+    and then, as if its time had run out (dump included).
     The caller owns (and closes) every fd.
     """
     aux: dict[int, bytearray] = {fd: bytearray() for fd in aux_fds}
@@ -164,6 +203,7 @@ def supervise(
     phase = "running"  # -> "dumping" (timeout with a dump signal) -> "draining"
     timeout_at: float | None = None
     end: float | None = None
+    went_quiet = False
 
     def finish(now: float) -> None:
         # The run ended or its time is up: kill what is left, then drain the
@@ -182,6 +222,14 @@ def supervise(
                 finish(now)
             if phase == "draining" and done and open_pipes == 0:
                 break
+            if (
+                quiet is not None
+                and phase == "running"
+                and now >= quiet.next_at
+                and quiet.sample(now)
+            ):
+                went_quiet = True
+                deadline = now
             if now >= deadline:
                 if phase == "draining":
                     break
@@ -199,6 +247,8 @@ def supervise(
                 finish(now)
                 continue
             wait = deadline - now if exit_fd is not None else min(deadline - now, _POLL_S)
+            if quiet is not None and phase == "running":
+                wait = min(wait, quiet.next_at - now)
             for key, _ in selector.select(timeout=max(0.0, wait)):
                 if key.data == "exit":
                     selector.unregister(key.fd)
@@ -224,6 +274,7 @@ def supervise(
         end=end if end is not None else time.monotonic(),
         timeout_at=timeout_at,
         aux={fd: bytes(buf) for fd, buf in aux.items()},
+        quiet=went_quiet,
     )
 
 
@@ -264,6 +315,7 @@ def supervise_process(
     aux_fds: tuple[int, ...] = (),
     drain_s: float = DRAIN_S,
     dump_action: Callable[[], None] | None = None,
+    quiet: QuietWatch | None = None,
 ) -> Supervised:
     """:func:`supervise` for a child process with piped stdout and stderr.
 
@@ -288,6 +340,7 @@ def supervise_process(
             aux_fds=aux_fds,
             drain_s=drain_s,
             dump_action=dump_action,
+            quiet=quiet,
         )
     finally:
         if pidfd is not None:
@@ -536,6 +589,26 @@ def child_pids(pid: int) -> list[int]:
                     if int(fields[1]) == pid:
                         found.append(int(entry))
         return sorted(found)
+
+
+def tree_cpu(pid: int) -> tuple[int, bool]:
+    """CPU ticks (user + system) used so far by ``pid``'s descendants, and whether any of
+    their threads is running or runnable (state R): a QuietWatch probe."""
+    ticks, busy = 0, False
+    todo = child_pids(pid)
+    while todo:
+        current = todo.pop()
+        todo += child_pids(current)
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            for task in os.listdir(f"/proc/{current}/task"):
+                with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                    with open(f"/proc/{current}/task/{task}/stat") as f:
+                        # After the command name (which may hold spaces): state is
+                        # field 3, utime and stime fields 14 and 15.
+                        fields = f.read().rpartition(")")[2].split()
+                    busy = busy or fields[0] == "R"
+                    ticks += int(fields[11]) + int(fields[12])
+    return ticks, busy
 
 
 # A debugger needs a few seconds to attach and walk every thread: more than a

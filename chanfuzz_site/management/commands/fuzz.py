@@ -48,6 +48,13 @@ class Command(BaseCommand):
         parser.add_argument("--count", type=int, required=True, help="number of programs")
         parser.add_argument("--heuristic", type=str.upper, choices=sorted(PRESETS), default="A")
         parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
+        parser.add_argument(
+            "--hang-quiet",
+            type=float,
+            metavar="SECONDS",
+            help="declare a run hung once its processes used no CPU and had no thread running "
+            "for this long, instead of waiting out --timeout (local sandbox; off by default)",
+        )
         parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
         parser.add_argument("--repetitions", type=int, default=10, help="runs of the body")
         parser.add_argument(
@@ -99,10 +106,16 @@ class Command(BaseCommand):
         except ValueError as exc:  # e.g. --threads out of range
             raise CommandError(str(exc), returncode=2) from exc
         settings = settings_for(options["heuristic"])
+        try:
+            limits = Limits(timeout_s=timeout, quiet_s=options["hang_quiet"])
+        except ValueError as exc:
+            raise CommandError(f"--hang-quiet: {exc}", returncode=2) from exc
         self.stdout.write(
             f"fuzzing {target.toolchain.describe()} with {count} programs "
             f"(heuristic {options['heuristic']}, seeds {options['seed']}…, "
-            f"timeout {timeout:g} s, {target.repetitions} repetitions, sandbox {sandbox.name}, "
+            f"timeout {timeout:g} s"
+            + (f" (hung after {limits.quiet_s:g} s blocked)" if limits.quiet_s else "")
+            + f", {target.repetitions} repetitions, sandbox {sandbox.name}, "
             f"{options['jobs']} at once)"
         )
         bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)
@@ -130,7 +143,7 @@ class Command(BaseCommand):
                 count=count,
                 seed=options["seed"],
                 sandbox=sandbox,
-                limits=Limits(timeout_s=timeout),
+                limits=limits,
                 batch_size=options["batch_size"],
                 triage=Triage(retries=options["retries"]),
                 on_result=progress,

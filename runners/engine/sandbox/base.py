@@ -63,7 +63,11 @@ class Limits:
     ``tmp_bytes`` sizes the private /tmp, the only writable place. Output beyond
     ``output_bytes`` per stream is read and dropped; a dump (see
     :meth:`Sandbox.run`) keeps up to ``dump_bytes``, collected for at most
-    ``dump_grace_s`` seconds.
+    ``dump_grace_s`` seconds. ``quiet_s``: when set, a run whose processes have
+    used (almost) no CPU time and had no thread running or runnable for that
+    long is hung already: it is treated as timed out then (dump included),
+    instead of waiting out ``timeout_s`` (backends that cannot watch the
+    processes' CPU time ignore it; a livelock spins, so it still waits).
     """
 
     timeout_s: float = 30.0
@@ -76,8 +80,11 @@ class Limits:
     cpus: float = 2.0
     dump_bytes: int = 1 * MiB
     dump_grace_s: float = 1.0
+    quiet_s: float | None = None
 
     def __post_init__(self) -> None:
+        if self.quiet_s is not None and not self.quiet_s > 0:
+            raise ValueError(f"quiet_s must be positive or None, not {self.quiet_s}")
         if not self.timeout_s > 0:
             raise ValueError(f"timeout_s must be positive, not {self.timeout_s}")
         for name in ("memory_bytes", "max_procs", "max_file_bytes", "tmp_bytes"):
@@ -148,6 +155,8 @@ class SandboxResult:
     stderr_truncated: bool
     dump: str | None
     backend: str
+    # Timed out early: every process was blocked for Limits.quiet_s (see there).
+    quiet: bool = False
 
     @property
     def ok(self) -> bool:

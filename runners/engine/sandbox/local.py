@@ -49,10 +49,12 @@ from runners.engine.sandbox.base import (
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
 from runners.engine.supervisor import (
     OutputCapture,
+    QuietWatch,
     child_pids,
     dump_program,
     process_exited,
     supervise_process,
+    tree_cpu,
 )
 
 NOBODY = 65534
@@ -243,6 +245,11 @@ class LocalSandbox:
                     if dump_command is None
                     else lambda: helper.dump_from_outside(dump_command, capture, limits)
                 ),
+                quiet=(
+                    None
+                    if limits.quiet_s is None
+                    else QuietWatch(lambda: tree_cpu(proc.pid), limits.quiet_s)
+                ),
             )
         finally:
             helper.close()
@@ -268,6 +275,7 @@ class LocalSandbox:
             stderr_truncated=capture.truncated("stderr"),
             dump=capture.dump_text(),
             backend=self.name,
+            quiet=outcome.quiet,
         )
 
 
