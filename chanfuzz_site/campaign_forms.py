@@ -48,6 +48,14 @@ class CampaignForm(forms.Form):
     triage_retries = forms.IntegerField(
         min_value=0, max_value=MAX_TRIAGE_RETRIES, initial=2, label="Re-runs of a timeout"
     )
+    hang_quiet_s = forms.FloatField(
+        min_value=0.1,
+        max_value=MAX_TIMEOUT_S,
+        required=False,
+        label="Hung after blocked for (s)",
+        help_text="a run whose processes use no CPU and have no thread running this long is "
+        "a hang then, not at the timeout (empty: wait out the timeout)",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -122,6 +130,7 @@ class CampaignForm(forms.Form):
             "seed": d["seed"],
             "chunk_size": d["chunk_size"],
             "triage_retries": d["triage_retries"],
+            "hang_quiet_s": d["hang_quiet_s"],
         }
 
 

@@ -174,7 +174,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                         target,
                         workdir=Path(tmp),
                         sandbox=get_sandbox(campaign.sandbox or None, language=target.language),
-                        limits=Limits(timeout_s=campaign.timeout_s),
+                        limits=Limits(timeout_s=campaign.timeout_s, quiet_s=campaign.hang_quiet_s),
                         render_seed=campaign.seed + chunk.start,
                         triage=Triage(retries=campaign.triage_retries),
                         on_result=on_result,

@@ -59,6 +59,9 @@ class Campaign(models.Model):
     repetitions = models.PositiveIntegerField()
     chunk_size = models.PositiveIntegerField()
     triage_retries = models.PositiveSmallIntegerField(default=2)
+    # A run whose processes are all blocked this long is hung then (Limits.quiet_s);
+    # None: runs wait out timeout_s.
+    hang_quiet_s = models.FloatField(null=True, blank=True)
     generator_version = models.CharField(max_length=20)
     # Non-empty for a campaign of given programs: program i is
     # synthesize(parse(fixed_programs[i]["effect"]), Random(fixed_programs[i]["seed"])).

@@ -244,6 +244,7 @@ def _create(
     seed: int,
     chunk_size: int,
     triage_retries: int,
+    hang_quiet_s: float | None,
     fixed_programs: list[dict[str, Any]],
     sandbox: str,
     enqueue: bool,
@@ -253,6 +254,8 @@ def _create(
     _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     _check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
     _check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
+    if hang_quiet_s is not None:
+        _check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
         raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
     if not targets:
@@ -279,7 +282,8 @@ def _create(
             campaign = _insert_rows(
                 name=name, heuristic=heuristic, settings=settings, count=count,
                 timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
-                triage_retries=triage_retries, fixed_programs=fixed_programs, sandbox=sandbox,
+                triage_retries=triage_retries, hang_quiet_s=hang_quiet_s,
+                fixed_programs=fixed_programs, sandbox=sandbox,
                 resolved=resolved, enqueue=enqueue, capabilities=capabilities,
             )  # fmt: skip
     except RedisError as exc:
@@ -301,6 +305,7 @@ def _insert_rows(
     seed: int,
     chunk_size: int,
     triage_retries: int,
+    hang_quiet_s: float | None,
     fixed_programs: list[dict[str, Any]],
     sandbox: str,
     resolved: list[tuple[str, str, Toolchain]],
@@ -318,6 +323,7 @@ def _insert_rows(
         repetitions=repetitions,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        hang_quiet_s=hang_quiet_s,
         generator_version=GENERATOR_VERSION,
         fixed_programs=fixed_programs,
         sandbox=sandbox,
@@ -355,6 +361,7 @@ def create_campaign(
     seed: int = 0,
     chunk_size: int = 25,
     triage_retries: int = 2,
+    hang_quiet_s: float | None = None,
     sandbox: str = "",
     enqueue: bool = True,
 ) -> Campaign:
@@ -380,6 +387,7 @@ def create_campaign(
         seed=seed,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        hang_quiet_s=hang_quiet_s,
         fixed_programs=[],
         sandbox=sandbox,
         enqueue=enqueue,
@@ -396,6 +404,7 @@ def campaign_from_programs(
     seed: int = 0,
     chunk_size: int = 25,
     triage_retries: int = 2,
+    hang_quiet_s: float | None = None,
     sandbox: str = "",
     enqueue: bool = True,
 ) -> Campaign:
@@ -424,6 +433,7 @@ def campaign_from_programs(
         seed=seed,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        hang_quiet_s=hang_quiet_s,
         fixed_programs=fixed,
         sandbox=sandbox,
         enqueue=enqueue,

@@ -93,6 +93,10 @@ class Command(BaseCommand):
         create.add_argument("--seed", type=int, default=0)
         create.add_argument("--chunk-size", type=int, default=25)
         create.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
+        create.add_argument(
+            "--hang-quiet", type=float, metavar="SECONDS",
+            help="a run blocked (no CPU, no thread running) this long is hung then",
+        )  # fmt: skip
         create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
         sub.add_parser("list", help="list campaigns")
         for action in ("show", "cancel", "pause", "resume"):
@@ -149,6 +153,7 @@ class Command(BaseCommand):
             "seed": options["seed"],
             "chunk_size": options["chunk_size"],
             "triage_retries": options["retries"],
+            "hang_quiet_s": options["hang_quiet"],
             "sandbox": options["sandbox"],
         }
         if options["effect"]:

@@ -166,3 +166,15 @@ def test_progress_counts_per_target_and_verdict(go: str) -> None:
     assert 2.0 < progress.per_minute < 3.1
     assert chunks.finish_campaign_if_complete(campaign_id=campaign.pk) is False
     assert [e.index for e in selectors.campaign_executions(campaign, outcome="crash")] == [2]
+
+
+def test_a_campaigns_hang_quiet_period_is_kept_and_checked() -> None:
+    go = require_toolchain("go").id
+    campaign = services.create_campaign(
+        targets=[("go", go)], count=2, timeout_s=10, hang_quiet_s=2.5, enqueue=False
+    )
+    assert Campaign.objects.get(pk=campaign.pk).hang_quiet_s == 2.5
+    with pytest.raises(ValueError, match="hang_quiet_s must be"):
+        services.create_campaign(
+            targets=[("go", go)], count=2, timeout_s=10, hang_quiet_s=20, enqueue=False
+        )

@@ -81,3 +81,39 @@ def test_bind_source_unreachable_by_nobody_is_a_clear_error(local_sandbox: Sandb
             local_sandbox.run(["/bin/true"], binds=(Bind(str(private / "art"), "/art"),))
     finally:
         shutil.rmtree(private)
+
+
+# --- hangs declared once every process is blocked (Limits.quiet_s) ---------------------
+
+
+def test_a_blocked_program_is_hung_after_the_quiet_period(local_sandbox: Sandbox) -> None:
+    started = time.monotonic()
+    result = local_sandbox.run(["/bin/sleep", "60"], limits=Limits(timeout_s=20, quiet_s=1.0))
+    assert result.timed_out and result.quiet
+    assert 1.0 <= time.monotonic() - started < 6
+
+
+@pytest.mark.slow  # waits out its whole limit, as a livelock must
+def test_a_spinning_program_is_never_quiet(local_sandbox: Sandbox) -> None:
+    spin = ["/bin/sh", "-c", "while :; do :; done"]
+    result = local_sandbox.run(spin, limits=Limits(timeout_s=3, quiet_s=1.0))
+    assert result.timed_out and not result.quiet and result.duration_s >= 3
+
+
+def test_a_pause_shorter_than_the_quiet_period_is_not_a_hang(local_sandbox: Sandbox) -> None:
+    nap = ["/bin/sh", "-c", "sleep 0.5; echo done"]
+    result = local_sandbox.run(nap, limits=Limits(timeout_s=10, quiet_s=2.0))
+    assert result.exit_code == 0 and not result.timed_out and not result.quiet
+    assert result.stdout.strip() == "done"
+
+
+def test_quiet_watch_counts_only_time_without_cpu_or_runnable_threads() -> None:
+    from runners.engine.supervisor import QuietWatch
+
+    samples = iter([(100, False), (100, False), (150, False), (150, False), (150, True),
+                    (150, False), (151, False)])  # fmt: skip
+    watch = QuietWatch(lambda: next(samples), quiet_s=1.0, ticks_per_s=100)
+    seen = [watch.sample(t) for t in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)]
+    # 50 ticks in 0.5 s restart the window at 1.0, a runnable thread at 2.0; from
+    # there a tick of housekeeping in a second is still quiet: hung at 3.0.
+    assert seen == [False, False, False, False, False, False, True]
