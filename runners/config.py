@@ -62,6 +62,12 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHANFUZZ_TOOLCHAINS_DIR", "`<repo>/var/toolchains`", "installed toolchains"),
     Variable("CHANFUZZ_CACHE_DIR", "`<repo>/var/cache`", "artifact cache and compiler caches"),
     Variable(
+        "CHANFUZZ_ARTIFACT_CACHE_GB",
+        "`10`",
+        "cap of the artifact cache; least recently used entries go first "
+        "(none used in the last hour)",
+    ),
+    Variable(
         "CHANFUZZ_LOAD_DOCUMENTED",
         "`1`",
         "`migrate` loads the programs README.md and docs/ link to (`0`: an empty database)",
@@ -240,6 +246,18 @@ def toolchains_dir() -> Path:
 
 def cache_dir() -> Path:
     return path("CHANFUZZ_CACHE_DIR", REPO_ROOT / "var" / "cache")
+
+
+def artifact_cache_max_bytes() -> int:
+    """``CHANFUZZ_ARTIFACT_CACHE_GB`` (default 10) as bytes: the artifact cache's cap."""
+    raw = text("CHANFUZZ_ARTIFACT_CACHE_GB", "10")
+    try:
+        gigabytes = float(raw)
+    except ValueError:
+        raise ConfigError(f"CHANFUZZ_ARTIFACT_CACHE_GB={raw!r}: expected a number") from None
+    if not gigabytes > 0:
+        raise ConfigError(f"CHANFUZZ_ARTIFACT_CACHE_GB={raw!r}: must be positive")
+    return int(gigabytes * 1024**3)
 
 
 def load_documented() -> bool:

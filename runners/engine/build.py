@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runners import config
+from runners.engine import artifact_cache
 from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
 from runners.targets.base import Toolchain
@@ -182,6 +183,7 @@ def build(
         entry = (cache_dir or default_artifact_cache()) / toolchain.id / key
         product = entry / target.product
         if (entry / "meta.json").is_file() and product.exists():
+            artifact_cache.touch(entry)
             return Artifact(
                 toolchain.id,
                 toolchain.language,
@@ -237,6 +239,7 @@ def build(
             compile_s=result.duration_s,
         )
     final = _publish(entry, toolchain, source_path, product, key, result.duration_s, flags)
+    artifact_cache.maybe_prune(entry.parent.parent)
     return Artifact(
         toolchain.id,
         toolchain.language,
@@ -276,6 +279,7 @@ def _publish(
             "flags": list(flags),
             "compile_s": round(compile_s, 3),
             "built_at": time.time(),
+            "bytes": artifact_cache.tree_bytes(staging),
         }
         (staging / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
         staging.chmod(0o755)
