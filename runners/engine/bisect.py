@@ -159,13 +159,15 @@ def bisect_program(
     on_result: Callable[[VersionResult], None] | None = None,
     give_up: Callable[[VersionResult], bool] | None = None,
 ) -> Bisection:
-    """Run `program` `times` times on each toolchain (default: every installed one).
+    """Run `program` `times` times on each toolchain (default: every installed release).
 
     What counts as bad, and `stop_at_bad`: see `runs_on`. `give_up` ends the
     bisection after the first result it accepts (the results so far are kept).
     """
+    # Releases only: a mutant toolchain (runners.mutation) shares its base's version.
+    releases = [t for t in installed_toolchains(language) if t.origin != "mutant"]
     chosen = sorted(
-        toolchains if toolchains is not None else installed_toolchains(language),
+        toolchains if toolchains is not None else releases,
         key=lambda t: (version_key(t.version), t.id),
     )
     results = []

@@ -122,6 +122,39 @@ def _go_candidates() -> Iterator[Candidate]:
         go = goroot / "bin" / "go"
         if go.exists():
             yield Candidate("go", "installed", go, lambda g=go: _go_toolchain(g, "installed"))
+    # Mutants last: asked for by id, never chosen as "the newest Go".
+    # runners.mutation.go_mutants writes these directories (it imports the registry,
+    # so the registry reads them itself).
+    for meta_path in sorted(mutants_dir().glob("*/*/mutant.json")):
+        yield Candidate("go", "mutant", meta_path.parent, lambda p=meta_path: _mutant_toolchain(p))
+
+
+def mutants_dir() -> Path:
+    """Where Go mutant toolchains live (runners.mutation.go_mutants)."""
+    return config.toolchains_dir() / "mutants" / "go"
+
+
+def _mutant_toolchain(meta_path: Path) -> Toolchain:
+    """The base Go with the mutant's file put over its runtime by `go build -overlay`."""
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ToolchainUnavailable(f"unreadable mutant {meta_path}: {exc}") from None
+    directory = meta_path.parent
+    goroot = Path(meta["goroot"])
+    go = goroot / "bin" / "go"
+    if not go.exists():
+        raise ToolchainUnavailable(f"the base Go of mutant {meta['id']} is gone: {goroot}")
+    return Toolchain(
+        language="go",
+        version=meta["version"],
+        id=f"go-{meta['version']}-mutant-{meta['id']}",
+        origin="mutant",
+        home=goroot,
+        executable=go.resolve(),
+        components=(("mutant", f"{meta['file']}:{meta['line']} {meta['operator']}"),),
+        compiler_args=("-overlay", str(directory / "overlay.json")),
+    )
 
 
 GO_PROXY_MODULE = "golang.org/toolchain"
@@ -369,6 +402,7 @@ def _go_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Build
         "build",
         "-trimpath",
         "-ldflags=-s -w",
+        *toolchain.compiler_args,  # a mutant's -overlay
         *flags,
         "-o",
         str(product),

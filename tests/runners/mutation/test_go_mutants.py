@@ -1,0 +1,113 @@
+"""Mutants of the Go runtime's channel code: the operators on known lines, stable ids,
+and mutant toolchains that build, run and are found by chanfuzz (or are not)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.pipeline import generate_program
+from generator.settings import settings_for
+from runners.engine.execute import execute_batch, target_for
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.toolchains import find_toolchain, installed_toolchains
+from runners.mutation import go_mutants
+from runners.mutation.runtime_tests import go_runtime_tests
+from runners.targets.go import mutants_dir
+from tests.runners.conftest import require_toolchain
+
+SNIPPET = """\
+func chansend(c *hchan) bool {
+	if c.qcount < c.dataqsiz { // room in the buffer
+		c.qcount++
+		unlock(&c.lock)
+		return true
+	}
+	if b := getg().bubble; b != nil {
+		print("bubble")
+	}
+	goready(gp, skip+1)
+	return false
+}
+"""
+
+
+def test_each_operator_changes_the_line_it_names() -> None:
+    found = {m.id: m for m in go_mutants.mutants_of(SNIPPET, "chan.go")}
+    assert found["chan-2-rel"].after.strip() == "if c.qcount <= c.dataqsiz { // room in the buffer"
+    assert found["chan-2-not"].after.strip().startswith("if !(c.qcount < c.dataqsiz) {")
+    assert found["chan-3-incdec"].after.strip() == "c.qcount--"
+    assert "removed unlock(&c.lock)" in found["chan-4-drop"].after
+    assert found["chan-5-bool"].after.strip() == "return false"
+    # An if with an init statement: only its condition is negated, so it compiles.
+    assert found["chan-7-not"].after.strip() == "if b := getg().bubble; !(b != nil) {"
+    assert "removed goready(gp, skip+1)" in found["chan-10-drop"].after
+    # Lines holding string literals are left alone (print("bubble")).
+    assert not any(m.line == 8 for m in found.values())
+
+
+def test_the_machines_go_has_hundreds_of_uniquely_named_mutants() -> None:
+    go = require_toolchain("go")
+    mutants = go_mutants.list_mutants(go.home)
+    assert len(mutants) >= 60
+    assert len({m.id for m in mutants}) == len(mutants)
+    assert {m.file for m in mutants} == {"chan.go", "select.go"}
+    assert {m.operator for m in mutants} == set(go_mutants.OPERATORS)
+    assert go_mutants.list_mutants(go.home) == mutants  # the same every time
+
+
+def _install(mutant_id: str, toolchains: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN202
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(toolchains))
+    go = require_toolchain("go", "1")
+    base = next(t for t in installed_toolchains("go") if t.origin != "mutant")
+    mutant = go_mutants.find_mutant(base.home, mutant_id)
+    go_mutants.install(mutant, goroot=base.home, base_id=base.id, base_version=base.version,
+                       root=mutants_dir())  # fmt: skip
+    assert go.origin != "mutant"
+    return find_toolchain("go", f"go-{base.version}-mutant-{mutant_id}")
+
+
+def _run(toolchain, tmp_path: Path, count: int = 4) -> list[str]:  # noqa: ANN001
+    programs = [generate_program(seed, settings_for("A")).program for seed in range(count)]
+    report = execute_batch(
+        programs, target_for(toolchain, repetitions=3), workdir=tmp_path / "build",
+        sandbox=get_sandbox("local"), limits=Limits(timeout_s=10, quiet_s=2),
+    )  # fmt: skip
+    return [e.outcome.value for e in report.executions]
+
+
+@pytest.mark.slow
+def test_a_mutant_without_the_wake_up_deadlocks_every_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # send() on an unbuffered channel hands the value over but never wakes the receiver.
+    toolchain = _install("chan-350-drop", tmp_path / "toolchains", monkeypatch)
+    assert toolchain.origin == "mutant" and toolchain.compiler_args[0] == "-overlay"
+    assert toolchain.component("mutant") == "chan.go:350 drop"
+    assert set(_run(toolchain, tmp_path)) == {"crash"}  # all goroutines are asleep
+    # The default Go is still the release, never a mutant.
+    assert find_toolchain("go").origin != "mutant"
+
+
+@pytest.mark.slow
+def test_a_mutant_in_code_no_program_reaches_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # msanwrite is a no-op unless built with -msan: an equivalent mutant.
+    base = require_toolchain("go")
+    equivalent = next(
+        m.id for m in go_mutants.list_mutants(base.home)
+        if m.operator == "drop" and m.before.strip().startswith("msanwrite(")
+    )  # fmt: skip
+    toolchain = _install(equivalent, tmp_path / "toolchains", monkeypatch)
+    assert set(_run(toolchain, tmp_path)) == {"terminated"}
+
+
+@pytest.mark.slow
+def test_gos_own_channel_tests_kill_the_lost_wake_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    toolchain = _install("chan-350-drop", tmp_path / "toolchains", monkeypatch)
+    result = go_runtime_tests(toolchain)
+    assert result.status == "killed", result.output
