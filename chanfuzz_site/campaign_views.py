@@ -36,6 +36,7 @@ from pygments.lexers import get_lexer_by_name
 from chanfuzz_site import bundles
 from chanfuzz_site.bug_report_views import bug_report
 from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
+from chanfuzz_site.htmx import STOP_POLLING
 from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
 from runners.campaigns import selectors, services
@@ -50,7 +51,6 @@ from runners.campaigns.models import (
 from runners.campaigns.services import MAX_CAMPAIGN_REPETITIONS, QueueUnavailable
 from runners.targets import all_targets, get_target, names
 
-STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
 PER_PAGE = 50
 OUTCOMES = [value for value, _ in OUTCOME_CHOICES]
 # Pygments has no Flix lexer; Scala's keywords and literals are close enough to read.

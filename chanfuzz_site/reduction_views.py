@@ -12,11 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from chanfuzz_site.campaign_forms import ReduceForm
+from chanfuzz_site.htmx import STOP_POLLING
 from runners.campaigns import reductions, selectors
 from runners.campaigns.models import Finding, Reduction
 from runners.engine.rates import RateTest
-
-STOP_POLLING = 286  # htmx: a response with this status cancels the element's polling
 
 
 def _reduction_or_404(pk: int) -> Reduction:
