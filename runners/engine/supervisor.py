@@ -123,8 +123,9 @@ class QuietWatch:
     any of their threads is running or runnable). The run is quiet while the
     ticks grow by at most ``tolerance`` of the wall time (a runtime's idle
     housekeeping, Go's sysmon, a JVM's timers, wakes now and then) and no
-    sample finds a thread running or waiting for a CPU (a program starved by a
-    busy machine is runnable, not blocked). A livelock spins: never quiet.
+    sample finds a thread running, waiting for a CPU or waiting on the disk (a
+    program starved by a busy machine is slow, not blocked). A livelock spins:
+    never quiet.
     """
 
     probe: Callable[[], tuple[int, bool]]
@@ -593,7 +594,7 @@ def child_pids(pid: int) -> list[int]:
 
 def tree_cpu(pid: int) -> tuple[int, bool]:
     """CPU ticks (user + system) used so far by ``pid``'s descendants, and whether any of
-    their threads is running or runnable (state R): a QuietWatch probe."""
+    their threads is running, runnable or in disk wait (state R or D): a QuietWatch probe."""
     ticks, busy = 0, False
     todo = child_pids(pid)
     while todo:
@@ -606,7 +607,9 @@ def tree_cpu(pid: int) -> tuple[int, bool]:
                         # After the command name (which may hold spaces): state is
                         # field 3, utime and stime fields 14 and 15.
                         fields = f.read().rpartition(")")[2].split()
-                    busy = busy or fields[0] == "R"
+                    # R: running or runnable; D: waiting on the disk (a JVM loading
+                    # classes on a busy machine), which is slow, not blocked for good.
+                    busy = busy or fields[0] in ("R", "D")
                     ticks += int(fields[11]) + int(fields[12])
     return ticks, busy
 
