@@ -213,6 +213,22 @@ def _global_edits(effect: Effect) -> Iterator[tuple[str, Effect]]:
             yield f"merge channel {gone} into {keep}", renamed(effect, gone, keep)
 
 
+def canonical_names(effect: Effect) -> Effect | None:
+    """`effect` with its channels renamed c1, c2, … in order of first use; None when they
+    are so named already (the last, cosmetic step of a reduction)."""
+    names = channels(effect)
+    wanted = [f"c{i}" for i in range(1, len(names) + 1)]
+    if names == wanted:
+        return None
+    # Through temporary names, so that renaming c2 → c1 cannot meet a c1 still to rename.
+    temporary = [f"_r{i}" for i in range(len(names))]
+    for old, tmp in zip(names, temporary, strict=True):
+        effect = renamed(effect, old, tmp)
+    for tmp, new in zip(temporary, wanted, strict=True):
+        effect = renamed(effect, tmp, new)
+    return effect
+
+
 # ---------------------------------------------------------------- candidates
 
 
@@ -242,4 +258,4 @@ def candidates(effect: Effect, *, max_states: int = CANDIDATE_MAX_STATES) -> Ite
             yield candidate
 
 
-__all__ = ["Candidate", "candidates", "renamed", "short", "without_channel"]
+__all__ = ["Candidate", "candidates", "canonical_names", "renamed", "short", "without_channel"]

@@ -34,9 +34,9 @@ from pathlib import Path
 
 from generator import effects as fx
 from generator.lambda_chan import Program
-from generator.reduction import Candidate, candidates
+from generator.reduction import CANDIDATE_MAX_STATES, Candidate, candidates, canonical_names
 from generator.synthesis import synthesize
-from generator.termination import behaviour
+from generator.termination import behaviour, check_effect
 from generator.typecheck import infer
 from runners.engine.build import Artifact, CompileError, build
 from runners.engine.execute import RunTarget, Triage, run_one
@@ -344,8 +344,28 @@ class Reducer:
                     taken = True
                     break
             if not taken:
+                state = self._rename(state, test, root, tried_texts)
                 return replace(state, done=True, elapsed_s=spent + time.monotonic() - began,
                                stop_reason="no single edit keeps the failure")  # fmt: skip
+
+    def _rename(
+        self, state: ReductionState, test: RateTest, root: Path, tried: set[str]
+    ) -> ReductionState:
+        """Last, cosmetic: the channels named c1, c2, … — kept only if it still fails."""
+        renamed = canonical_names(fx.parse(state.current_text))
+        if renamed is None or fx.to_text(renamed) in tried:
+            return state
+        # Like every candidate: offered only when proved terminating (an effect fed in
+        # that deadlocks by itself is never "reduced").
+        if check_effect(renamed, max_states=CANDIDATE_MAX_STATES).terminating is not True:
+            return state
+        candidate = Candidate("name the channels c1, c2, … in order", renamed)
+        step = self._try(candidate, test, self._workdir(root, f"c{len(state.tried)}"))
+        state = replace(state, tried=(*state.tried, step))
+        if step.kept:
+            state = replace(state, current_text=candidate.text)
+        self._publish(state)
+        return state
 
     def _try(self, candidate: Candidate, test: RateTest, workdir: Path) -> Step:
         program = self.program_of(candidate.effect)

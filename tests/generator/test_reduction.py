@@ -74,3 +74,17 @@ def test_a_deadlocking_effect_offers_no_deadlocking_candidate() -> None:
     stuck = parse("Spawn(Get(c2)) ; Get(c1) ; Put(c2)")
     assert check_effect(stuck).terminating is False
     assert all(check_effect(c.effect).terminating for c in candidates(stuck))
+
+
+def test_canonical_names_number_channels_in_order_of_first_use() -> None:
+    from generator.reduction import canonical_names
+
+    effect = parse("Spawn(Put(c5)) ; SelGet(c2, Get(c5)) (+) SelGet(c5, eps) ; Put(c2)")
+    assert to_text(canonical_names(effect)) == (
+        "Spawn(Put(c1)) ; SelGet(c2, Get(c1)) (+) SelGet(c1, eps) ; Put(c2)"
+    )
+    assert canonical_names(parse("Spawn(Put(c1)) ; Get(c1)")) is None
+    # c2 -> c1 while a c1 is still to be renamed: through temporary names.
+    assert to_text(
+        canonical_names(parse("Spawn(Put(c2)) ; Get(c2) ; Spawn(Put(c1)) ; Get(c1)"))
+    ) == ("Spawn(Put(c1)) ; Get(c1) ; Spawn(Put(c2)) ; Get(c2)")

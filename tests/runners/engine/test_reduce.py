@@ -36,14 +36,17 @@ def _chan_reducer(**kwargs: object) -> Reducer:
 
 @pytest.mark.slow
 def test_a_real_hang_is_reduced_and_still_fails_as_often() -> None:
-    program = build_from_effect(CHAN_HANG, 0).program
+    # Channel c7: the last step names it c1, and that too must keep the hang.
+    program = build_from_effect(CHAN_HANG.replace("c1", "c7"), 0).program
     states: list[ReductionState] = []
-    state = _chan_reducer(on_state=states.append, budget=Budget(max_candidates=3)).run(program)
+    state = _chan_reducer(on_state=states.append, budget=Budget(max_candidates=8)).run(program)
     assert state.done and state.baseline_failures == state.baseline_runs == 4
+    assert state.stop_reason == "no single edit keeps the failure"
     assert state.current_size < state.original_size
     assert state.current_text == "Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)"
     kept = state.accepted[0]
     assert kept.decision == "keeps" and kept.failures == kept.runs == 8
+    assert state.accepted[-1].description.startswith("name the channels c1, c2")
     # Measured again like the original: it hangs every time.
     assert state.final_failures == state.final_runs == 4
     assert states[-1] == state and len(states) >= 2
