@@ -14,7 +14,9 @@ smaller, largest cut first:
   a put on the same channel together;
 - turn a one-case select into the plain operation followed by its body;
 - keep one option of a choice (for effects given with choices);
-- merge two channels into one.
+- merge two channels into one;
+- last, once no edit keeps the failure, name the channels c1, c2, … in order
+  (`canonical_names`, cosmetic, but run like any candidate).
 
 Every candidate goes through the exhaustive termination checker, and only those
 proved terminating are offered: a reduced program is terminating by
