@@ -29,14 +29,13 @@ def reduction_context(reduction: Reduction) -> dict[str, object]:
     """What the reduction partial shows: the saved state, read for a person."""
     state = reduction.state or {}
     tried = state.get("tried", [])
-    kept = [s for s in tried if s["decision"] == "keeps"]
-    baseline = (state.get("baseline_failures", 0), state.get("baseline_runs", 0))
-    final = (state.get("final_failures", 0), state.get("final_runs", 0))
+    figures = reductions.summary(reduction)
+    baseline, final = figures["baseline"], figures["final"]
     return {
         "x": reduction,
         "state": state,
-        "tried": len(tried),
-        "kept": kept,
+        "tried": figures["candidates"],
+        "kept": figures["kept"],
         "last": tried[-1] if tried else None,
         "baseline": baseline,
         "baseline_pct": round(100 * baseline[0] / baseline[1]) if baseline[1] else None,
@@ -89,7 +88,7 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
 def reduction_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled view of one reduction; 286 once it has ended."""
     reduction = _reduction_or_404(pk)
-    response = render(request, "findings/_reduction.html", reduction_context(reduction))
+    response = render(request, "findings/_reduction.html", {"r": reduction_context(reduction)})
     if not reduction.is_active and request.headers.get("HX-Request"):
         response.status_code = STOP_POLLING
     return response

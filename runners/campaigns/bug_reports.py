@@ -16,6 +16,7 @@ Every target's `bundle_script` builds, then runs on its last line (a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -33,6 +34,7 @@ DUMP_LINES = 60
 class Evidence:
     """The program a report shows, and how often it failed, and where."""
 
+    language: str
     program: Program
     reduced_from: Program | None
     toolchain_id: str
@@ -43,6 +45,14 @@ class Evidence:
     failures: int
     runs: int
     dump: str
+
+    @functools.cached_property  # rendered once: the reproducer and the report both show it
+    def source(self) -> str:
+        """The program in its language, with the repetitions and release it failed with
+        (ValueError when the language cannot express it)."""
+        return selectors.program_source(
+            self.program, self.language, version=self.version or None, repetitions=self.repetitions
+        )
 
     @property
     def rate_text(self) -> str:
@@ -74,6 +84,7 @@ def evidence(finding: Finding) -> Evidence | None:
     if reduction is not None:
         state = reduction.state or {}
         return Evidence(
+            language=finding.language,
             program=reduction.reduced,
             reduced_from=reduction.program,
             toolchain_id=reduction.toolchain_id,
@@ -88,6 +99,7 @@ def evidence(finding: Finding) -> Evidence | None:
     original = selectors.original_runs(example)
     toolchain_id = original.toolchain_id if original else ""
     return Evidence(
+        language=finding.language,
         program=example,
         reduced_from=None,
         toolchain_id=toolchain_id,
@@ -126,9 +138,7 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
     """The standalone reproducer: build once, run until a run fails (ValueError when the
     target cannot express the program)."""
     target = get_target(finding.language)
-    source = selectors.program_source(
-        ev.program, finding.language, version=ev.version or None, repetitions=ev.repetitions
-    )
+    source = ev.source
     *build, run = target.bundle_script.strip().splitlines()
     name = PurePosixPath(target.source_file).name
     marker = "END_OF_PROGRAM_SOURCE"
@@ -184,9 +194,7 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
     """The upstream bug report, in Markdown, ready to paste."""
     target = get_target(finding.language)
     hang = is_hang_signature(finding.signature)
-    source = selectors.program_source(
-        ev.program, finding.language, version=ev.version or None, repetitions=ev.repetitions
-    )
+    source = ev.source
     what = "hangs" if hang else "crashes"
     lines = [
         f"# {target.title} {ev.version}: a program that must terminate {what}".replace("  ", " "),

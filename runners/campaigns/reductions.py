@@ -39,7 +39,7 @@ from runners.campaigns.selectors import original_runs
 from runners.campaigns.services import (
     MAX_CAMPAIGN_REPETITIONS,
     MAX_TIMEOUT_S,
-    _check_range,
+    check_range,
     resolve_toolchain,
 )
 from runners.engine.execute import make_target
@@ -89,14 +89,14 @@ def start_reduction(
     repetitions = (
         repetitions if repetitions is not None else (original.repetitions if original else 10)
     )
-    _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
-    _check_range("jobs", jobs, 1, MAX_JOBS)
-    _check_range("baseline_runs", baseline_runs, 1, 1_000)
-    _check_range("keep_ratio", keep_ratio, 0.01, 1.0)
-    _check_range("alpha", alpha, 0.001, 0.5)
-    _check_range("max_candidates", max_candidates, 1, MAX_CANDIDATES)
-    _check_range("max_seconds", max_seconds, 1, MAX_SECONDS)
+    check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
+    check_range("jobs", jobs, 1, MAX_JOBS)
+    check_range("baseline_runs", baseline_runs, 1, 1_000)
+    check_range("keep_ratio", keep_ratio, 0.01, 1.0)
+    check_range("alpha", alpha, 0.001, 0.5)
+    check_range("max_candidates", max_candidates, 1, MAX_CANDIDATES)
+    check_range("max_seconds", max_seconds, 1, MAX_SECONDS)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
         reduction = Reduction.objects.create(
@@ -188,8 +188,8 @@ def summary(reduction: Reduction) -> dict[str, Any]:
             "effect": state.get("current"),
             "size": state.get("current_size"),
         },  # fmt: skip
-        "baseline": [state.get("baseline_failures"), state.get("baseline_runs")],
-        "final": [state.get("final_failures"), state.get("final_runs")],
+        "baseline": [state.get("baseline_failures", 0), state.get("baseline_runs", 0)],
+        "final": [state.get("final_failures", 0), state.get("final_runs", 0)],
         "candidates": len(tried),
         "kept": [s for s in tried if s["decision"] == "keeps"],
         "stop_reason": state.get("stop_reason", ""),

@@ -215,7 +215,8 @@ class QueueUnavailable(RuntimeError):
         self.campaign = campaign
 
 
-def _check_range(name: str, value: float, low: float, high: float) -> None:
+def check_range(name: str, value: float, low: float, high: float) -> None:
+    """ValueError naming `name` unless low <= value <= high (a number, not a bool)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise ValueError(f"{name} must be from {low:g} to {high:g}, not {value!r}")
 
@@ -249,13 +250,13 @@ def _create(
     sandbox: str,
     enqueue: bool,
 ) -> Campaign:
-    _check_range("count", count, 1, MAX_COUNT)
-    _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
-    _check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
-    _check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
+    check_range("count", count, 1, MAX_COUNT)
+    check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
+    check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
+    check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
     if hang_quiet_s is not None:
-        _check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
+        check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
         raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
     if not targets:
@@ -525,9 +526,9 @@ def reproduce(
     caller then runs `runners.campaigns.jobs.run_reproduction(repro.pk)` here and
     now (no Redis needed: `manage.py reproduce`).
     """
-    _check_range("times", times, 1, MAX_TIMES)
-    _check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
-    _check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
+    check_range("times", times, 1, MAX_TIMES)
+    check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     toolchain = resolve_toolchain(language, version)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():

@@ -247,10 +247,9 @@ class Reducer:
     def start(self, program: Program, workdir: Path) -> ReductionState:
         """The baseline: the original program's rate (ReductionError if it never fails)."""
         try:
-            self._build(program, workdir)
+            failures, runs = self._runs(program, lambda _f, r: self.baseline_runs - r, workdir)
         except CompileError as exc:
             raise ReductionError(f"the original does not compile: {exc}") from exc
-        failures, runs = self._runs(program, lambda _f, r: self.baseline_runs - r, workdir)
         if failures == 0:
             raise ReductionError(
                 f"the original program did not fail with {self.signature!r} in {runs} runs"
@@ -333,14 +332,11 @@ class Reducer:
                                    stop_reason="time budget spent")  # fmt: skip
                 if self.should_stop and self.should_stop():
                     raise _Stopped
-                step = self._try(candidate, test, self._workdir(root, f"c{len(state.tried)}"))
                 tried_texts.add(candidate.text)
-                state = replace(state, tried=(*state.tried, step),
-                                elapsed_s=spent + time.monotonic() - began)  # fmt: skip
-                if step.kept:
-                    state = replace(state, current_text=candidate.text)
+                state = self._take(candidate, state, test, root)
+                state = replace(state, elapsed_s=spent + time.monotonic() - began)
                 self._publish(state)
-                if step.kept:
+                if state.tried[-1].kept:
                     taken = True
                     break
             if not taken:
@@ -359,12 +355,19 @@ class Reducer:
         # that deadlocks by itself is never "reduced").
         if check_effect(renamed, max_states=CANDIDATE_MAX_STATES).terminating is not True:
             return state
-        candidate = Candidate("name the channels c1, c2, … in order", renamed)
+        state = self._take(Candidate("name the channels c1, c2, … in order", renamed), state,
+                           test, root)  # fmt: skip
+        self._publish(state)
+        return state
+
+    def _take(
+        self, candidate: Candidate, state: ReductionState, test: RateTest, root: Path
+    ) -> ReductionState:
+        """Run `candidate`; the state with its step, and with it as the current effect if kept."""
         step = self._try(candidate, test, self._workdir(root, f"c{len(state.tried)}"))
         state = replace(state, tried=(*state.tried, step))
         if step.kept:
             state = replace(state, current_text=candidate.text)
-        self._publish(state)
         return state
 
     def _try(self, candidate: Candidate, test: RateTest, workdir: Path) -> Step:

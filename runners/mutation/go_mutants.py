@@ -155,24 +155,12 @@ def install(mutant: Mutant, *, goroot: Path, base_id: str, base_version: str, ro
     return directory
 
 
-def installed(root: Path) -> list[tuple[Path, dict]]:
-    """(directory, mutant.json) of every installed mutant under `root`, sorted."""
-    found = []
-    for meta in sorted(root.glob("*/*/mutant.json")):
-        try:
-            found.append((meta.parent, json.loads(meta.read_text())))
-        except (OSError, ValueError):
-            continue
-    return found
-
-
 __all__ = [
     "FILES",
     "OPERATORS",
     "Mutant",
     "find_mutant",
     "install",
-    "installed",
     "list_mutants",
     "mutants_of",
 ]

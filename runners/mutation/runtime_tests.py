@@ -15,9 +15,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from runners import config
 from runners.engine.supervisor import run_argv
 from runners.targets.base import Toolchain
+from runners.targets.go import go_env
 
 GO_TEST_TIMEOUT_S = 1200.0
 PROGRAM_TIMEOUT_S = 60.0
@@ -31,23 +31,6 @@ class RuntimeTests:
     output: str  # the end of what the failing step printed
 
 
-def _env(toolchain: Toolchain) -> dict[str, str]:
-    cache = config.cache_dir()
-    return {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(cache / "home"),
-        "GOROOT": str(toolchain.home),
-        "GOCACHE": str(cache / "go-build" / toolchain.id),
-        "GOPATH": str(cache / "gopath" / toolchain.id),
-        "GOENV": "off",
-        "GOFLAGS": "",
-        "GOTOOLCHAIN": "local",
-        "GOPROXY": "off",
-        "GO111MODULE": "off",
-        "CGO_ENABLED": "0",
-    }
-
-
 def _built(output: str) -> bool:
     return not any(
         mark in output for mark in ("[build failed]", "[setup failed]", "# runtime\n", "# runtime ")
@@ -57,7 +40,7 @@ def _built(output: str) -> bool:
 def go_runtime_tests(toolchain: Toolchain) -> RuntimeTests:
     """Run Go's own channel tests with `toolchain` (a mutant: its overlay applies)."""
     started = time.monotonic()
-    env = _env(toolchain)
+    env = go_env(toolchain)
     go = str(toolchain.executable)
     with tempfile.TemporaryDirectory(prefix="chanfuzz-rtests-") as tmp:
         argv = [go, "test", *toolchain.compiler_args, "-short", "-count=1",

@@ -377,6 +377,25 @@ def _go_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Build
     (workdir / "go.mod").write_text(
         f"module chanfuzzprog\n\ngo {_go_language_version(toolchain.version)}\n"
     )
+    env = go_env(toolchain)
+    product = workdir / "prog"
+    argv = (
+        str(toolchain.executable),
+        "build",
+        "-trimpath",
+        "-ldflags=-s -w",
+        *toolchain.compiler_args,  # a mutant's -overlay
+        *flags,
+        "-o",
+        str(product),
+        ".",
+    )
+    return BuildPlan(argv, env, workdir, product)
+
+
+def go_env(toolchain: Toolchain) -> dict[str, str]:
+    """The environment every go command of chanfuzz runs with: this toolchain only, its
+    own caches, no network, no cgo (builds, and runners.mutation's runtime tests)."""
     cache = config.cache_dir()
     env = clean_env(("GO", "CGO_"))
     goflags = []
@@ -396,19 +415,7 @@ def _go_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Build
         GO111MODULE="on",
         CGO_ENABLED="0",  # static binaries, no C compiler involved
     )
-    product = workdir / "prog"
-    argv = (
-        str(toolchain.executable),
-        "build",
-        "-trimpath",
-        "-ldflags=-s -w",
-        *toolchain.compiler_args,  # a mutant's -overlay
-        *flags,
-        "-o",
-        str(product),
-        ".",
-    )
-    return BuildPlan(argv, env, workdir, product)
+    return env
 
 
 _GO_DEADLOCK = "fatal error: all goroutines are asleep - deadlock!"
