@@ -30,8 +30,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
+
+from runners.mutation.base import Mutant, MutantKind
+from runners.targets.base import Toolchain
+from runners.targets.go import mutants_dir
 
 FILES = ("chan.go", "select.go")
 OPERATORS = ("rel", "not", "drop", "incdec", "bool")
@@ -42,19 +46,6 @@ _IF = re.compile(r"^(\s*(?:\} else )?if )(.+?)( \{\s*)$")
 _CALL = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\(.*\)\s*$")
 _INCDEC = re.compile(r"(\w(?:[\w.\[\]]*\w)?)(\+\+|--)\s*$")
 _BOOL = re.compile(r"\b(true|false)\b")
-
-
-@dataclass(frozen=True)
-class Mutant:
-    id: str
-    file: str  # "chan.go" or "select.go", under $GOROOT/src/runtime
-    line: int  # 1-based
-    operator: str
-    before: str  # the line as it was
-    after: str  # the line as the mutant has it
-
-    def describe(self) -> str:
-        return f"{self.before.strip()}  →  {self.after.strip() or '(removed)'}"
 
 
 def _code_part(line: str) -> str:
@@ -155,12 +146,33 @@ def install(mutant: Mutant, *, goroot: Path, base_id: str, base_version: str, ro
     return directory
 
 
+def _kind_install(mutant: Mutant, base: Toolchain) -> Path:
+    return install(mutant, goroot=base.home, base_id=base.id, base_version=base.version,
+                   root=mutants_dir())  # fmt: skip
+
+
+def kind() -> MutantKind:
+    """The Go runtime's channel code as a kind of mutant (runners.mutation.kinds)."""
+    from runners.mutation.runtime_tests import go_runtime_tests
+
+    return MutantKind(
+        name="go",
+        targets=("go",),
+        source="$GOROOT/src/runtime/chan.go and select.go",
+        list_mutants=lambda base: list_mutants(base.home),
+        install=_kind_install,
+        runtime_tests=go_runtime_tests,
+        runtime_tests_name="go test -short -run 'Chan|Select' runtime, then test/chan",
+    )
+
+
 __all__ = [
     "FILES",
     "OPERATORS",
     "Mutant",
     "find_mutant",
     "install",
+    "kind",
     "list_mutants",
     "mutants_of",
 ]

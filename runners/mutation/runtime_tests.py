@@ -13,22 +13,14 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import dataclass
 
 from runners.engine.supervisor import run_argv
+from runners.mutation.base import RuntimeTests
 from runners.targets.base import Toolchain
 from runners.targets.go import go_env
 
 GO_TEST_TIMEOUT_S = 1200.0
 PROGRAM_TIMEOUT_S = 60.0
-
-
-@dataclass(frozen=True)
-class RuntimeTests:
-    status: str  # "killed", "survived" or "build failed"
-    by: str  # what killed it ("" when it survived)
-    seconds: float
-    output: str  # the end of what the failing step printed
 
 
 def _built(output: str) -> bool:
