@@ -32,6 +32,7 @@ _SCRIPT_HEAD = """#!/bin/sh
 #   0    the program terminated: what every generated program must do
 #   124  no end within $TIMEOUT seconds: a hang (deadlock or livelock in the runtime)
 #   3    the compiler rejected the program (a compiler bug: the program is well typed)
+#   65   the program saw a message lost, doubled or on the wrong channel (runtime bug)
 #   else the program crashed (exception, stack overflow, signal): a runtime bug
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +47,7 @@ _SCRIPT_TAIL = """status=$?
 case $status in
   0) echo "terminated (exit 0): as expected" ;;
   124) echo "hung: no end within ${TIMEOUT}s (runtime bug)" ;;
+  65) echo "wrong value: a message lost, doubled or misdelivered (runtime bug)" ;;
   *) echo "crashed: exit status $status (runtime bug)" ;;
 esac
 exit $status
@@ -72,13 +74,14 @@ class BundleSource:
 def bundle_sources(
     program: Program, *, repetitions: int, versions: dict[str, str] | None = None
 ) -> list[BundleSource]:
-    """The program in every language, rendered as `program_source` does (stable per id)."""
+    """The program in every language, rendered as `program_source` does (stable per id),
+    checking the values its messages carry as runs do."""
     out = []
     for language in names():
         version = (versions or {}).get(language)
         try:
             text = selectors.program_source(
-                program, language, version=version, repetitions=repetitions
+                program, language, version=version, repetitions=repetitions, values=True
             )
         except ValueError as exc:
             out.append(BundleSource(language, None, str(exc)))
@@ -113,7 +116,7 @@ def _observed(program: Program) -> list[str]:
         if r.completed:
             lines.append(
                 f"- Reproduction ×{r.times} on {r.toolchain_id}: {r.crashed} crashed, "
-                f"{r.hung} hung of {r.completed} runs"
+                f"{r.hung} hung, {r.wrong_values} wrong values of {r.completed} runs"
             )
     return lines or ["- No crash or hang recorded for this program (yet)."]
 

@@ -19,6 +19,7 @@ defines `render_file` is a renderer, found by its file name (`renderers()`); the
 target registry (runners/targets/) says which renderer and options each target uses.
 
 Options (keyword arguments, checked: an unknown one is a ValueError):
+  every renderer that has the value oracle (`has_value_oracle`): values=bool
   go:      gomaxprocs=int
   kotlin:  package_layout="modern" | "experimental"
   flix:    flix_version="current" | "0.5"
@@ -42,6 +43,7 @@ from generator.render._common import UnsupportedProgram, check_repetitions, lowe
 
 __all__ = [
     "UnsupportedProgram",
+    "has_value_oracle",
     "render",
     "render_batch",
     "renderers",
@@ -62,6 +64,12 @@ def renderers() -> tuple[str, ...]:
         if not info.name.startswith("_") and hasattr(_import(info.name), "render_file"):
             names.append(info.name)
     return tuple(sorted(names))
+
+
+def has_value_oracle(lang: str) -> bool:
+    """Whether renderer `lang` takes `values=True`: every send a value of its own, checked
+    by the program as it runs (the value oracle, see `_common`)."""
+    return bool(getattr(_module(lang), "VALUE_ORACLE", False))
 
 
 def _import(name: str) -> ModuleType:

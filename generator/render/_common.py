@@ -39,6 +39,7 @@ class RecvS:
 @dataclass(frozen=True, slots=True)
 class SendS:
     chan: str
+    value: int = 0  # the value it carries under the value oracle (1, 2, … in program order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class CaseS:
     chan: str
     var: str | None
     body: Block
+    value: int = 0  # a put's value under the value oracle (as SendS.value); 0 for a get
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,7 @@ RESERVED = frozenset(
     throw true try type typealias typeof uninitialized union unit unless until use val var
     vararg when where while with wg yield i j n cap copy panic iota os fmt args strconv
     puts raise sleep abort gets rand launch async job await coroutinecontext coroutinescope
-    runblocking commonpool dispatchers atomic
+    runblocking commonpool dispatchers atomic vals
     crate fn impl mod move pub static trait unsafe dyn become box priv unsized virtual gen
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
@@ -159,6 +161,7 @@ def lower(program: lc.Program) -> Lowered:
         if c not in chan_names:
             chan_names[c] = namer.fresh(c)
     sites = iter(range(1_000_000))
+    values = iter(range(1, 1_000_000))
 
     def chan(c: str) -> str:
         try:
@@ -188,7 +191,7 @@ def lower(program: lc.Program) -> Lowered:
         if isinstance(e, lc.Recv):
             yield RecvS(chan(e.chan), None)
         elif isinstance(e, lc.Send):
-            yield SendS(chan(e.chan))
+            yield SendS(chan(e.chan), next(values))
         elif isinstance(e, lc.SpawnE):
             site = next(sites)
             yield SpawnS(site, block(e.body))
@@ -206,6 +209,7 @@ def lower(program: lc.Program) -> Lowered:
                         chan(c.chan),
                         namer.fresh(c.var) if c.direction == "get" and c.var else None,
                         block(c.body),
+                        next(values) if c.direction == "put" else 0,
                     )
                     for c in e.cases
                 )
@@ -268,6 +272,53 @@ def used_channels(lowered: Lowered) -> list[str]:
     (an untouched unbuffered channel has no behaviour, and Go rejects unused locals)."""
     use = channel_use(lowered.body)
     return [c for c in lowered.channels if c in use]
+
+
+# ---------------------------------------------------------------- the value oracle
+
+# Under the value oracle (the renderers' `values=True`), every send carries a value
+# of its own (SendS.value, CaseS.value): a receive checks that the value was sent on
+# the channel it came from and arrives only once, and each run checks at its end,
+# after every process is joined, that each completed send met exactly one receive.
+# A violation prints one line starting with ORACLE_PREFIX and exits with
+# ORACLE_EXIT; the kinds below are its words in every language (the verdict's
+# signature is the kind, the detail names values and channels of one program).
+ORACLE_PREFIX = "chanfuzz: wrong value: "
+ORACLE_EXIT = 65  # sysexits.h EX_DATAERR; not an exit status any runtime here uses
+WRONG_CHANNEL = "received from the wrong channel"
+TWICE = "received twice"
+NEVER_RECEIVED = "sent but never received"
+NEVER_SENT = "received but never sent"
+BY_RECEIVE, BY_SELECT = "by a receive", "by a select"
+OF_SEND, OF_SELECT = "a send", "a select's send"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueTable:
+    """Value v (1-based) is sent on ``chans[v - 1]``, by a select when ``in_select[v - 1]``."""
+
+    chans: tuple[str, ...]
+    in_select: tuple[bool, ...]
+
+
+def value_table(lowered: Lowered) -> ValueTable:
+    sends: dict[int, tuple[str, bool]] = {}
+    for s in walk(lowered.body):
+        if isinstance(s, SendS):
+            sends[s.value] = (s.chan, False)
+        elif isinstance(s, SelectS):
+            sends.update((c.value, (c.chan, True)) for c in s.cases if c.direction == "put")
+    if sorted(sends) != list(range(1, len(sends) + 1)):
+        raise ValueError("send values must be 1, 2, … (lower() numbers them)")
+    ordered = [sends[v] for v in range(1, len(sends) + 1)]
+    return ValueTable(tuple(c for c, _ in ordered), tuple(sel for _, sel in ordered))
+
+
+def boolean(value: object) -> bool:
+    """A renderer option that is true or false."""
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, not {value!r}")
+    return value
 
 
 # ---------------------------------------------------------------- conditions

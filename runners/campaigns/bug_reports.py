@@ -48,10 +48,14 @@ class Evidence:
 
     @functools.cached_property  # rendered once: the reproducer and the report both show it
     def source(self) -> str:
-        """The program in its language, with the repetitions and release it failed with
-        (ValueError when the language cannot express it)."""
+        """The program in its language, with the repetitions and release it failed with,
+        checking its values as runs do (ValueError when the language cannot express it)."""
         return selectors.program_source(
-            self.program, self.language, version=self.version or None, repetitions=self.repetitions
+            self.program,
+            self.language,
+            version=self.version or None,
+            repetitions=self.repetitions,
+            values=True,
         )
 
     @property
@@ -182,6 +186,8 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
         "case ${status:-0} in",
         '  0) echo "no failure in $RUNS runs" ;;',
         '  124) echo "hung (no end within ${TIMEOUT}s) after $n passing runs" ;;',
+        '  65) echo "wrong value (a message lost, doubled or misdelivered) after $n passing'
+        ' runs" ;;',
         '  *) echo "crashed (exit $status) after $n passing runs" ;;',
         "esac",
         'exit "${status:-0}"',

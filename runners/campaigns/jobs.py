@@ -127,7 +127,10 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 ).values_list("index", flat=True)
             )
             target = make_target(
-                target_row.language, target_row.toolchain_id, repetitions=campaign.repetitions
+                target_row.language,
+                target_row.toolchain_id,
+                repetitions=campaign.repetitions,
+                values=campaign.value_oracle,
             )
             options = dict(target.render_options)
             to_run: list[tuple[int, Program, Any]] = []
@@ -209,9 +212,9 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
     # A retried job starts the count over: runs of a killed attempt are dropped.
     Execution.objects.filter(reproduction=repro).delete()
     Reproduction.objects.filter(pk=repro.pk).update(
-        status=Reproduction.Status.RUNNING, completed=0, crashed=0, hung=0
+        status=Reproduction.Status.RUNNING, completed=0, crashed=0, hung=0, wrong_values=0
     )
-    counts = {"completed": 0, "crashed": 0, "hung": 0}
+    counts = {"completed": 0, "crashed": 0, "hung": 0, "wrong_values": 0}
     try:
         target = make_target(repro.language, repro.toolchain_id, repetitions=repro.repetitions)
         program = program_object(repro.program)
@@ -245,6 +248,7 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
                 counts["completed"] += 1
                 counts["crashed"] += result.outcome is Outcome.CRASH
                 counts["hung"] += result.outcome is Outcome.TIMEOUT
+                counts["wrong_values"] += result.outcome is Outcome.WRONG_VALUE
                 Reproduction.objects.filter(pk=repro.pk).update(**counts)
     except BaseException as exc:
         Reproduction.objects.filter(pk=repro.pk).update(

@@ -19,6 +19,7 @@ from django.db.models import Q
 
 from generator.capabilities import Capabilities
 from generator.settings import RULE_TITLES
+from runners.engine.verdicts import FINDING_OUTCOMES as VERDICT_FINDINGS
 from runners.engine.verdicts import Outcome
 
 # Output kept per execution: enough for a traceback or a goroutine dump, not a
@@ -31,7 +32,7 @@ MAX_SIGNATURE_CHARS = 1_000
 
 SKIPPED = "skipped"  # a program the target's language cannot express
 OUTCOME_CHOICES = [(o.value, o.value.replace("_", " ")) for o in Outcome] + [(SKIPPED, SKIPPED)]
-FINDING_OUTCOMES = (Outcome.CRASH.value, Outcome.TIMEOUT.value)
+FINDING_OUTCOMES = tuple(o.value for o in VERDICT_FINDINGS)
 
 
 class Campaign(models.Model):
@@ -62,6 +63,9 @@ class Campaign(models.Model):
     # A run whose processes are all blocked this long is hung then (Limits.quiet_s);
     # None: runs wait out timeout_s.
     hang_quiet_s = models.FloatField(null=True, blank=True)
+    # Programs check the values their messages carry (the value oracle) where the
+    # target's renderer can: a lost or doubled message is then a finding.
+    value_oracle = models.BooleanField(default=True)
     generator_version = models.CharField(max_length=20)
     # Non-empty for a campaign of given programs: program i is
     # synthesize(parse(fixed_programs[i]["effect"]), Random(fixed_programs[i]["seed"])).
@@ -214,6 +218,7 @@ class Reproduction(models.Model):
     completed = models.PositiveIntegerField(default=0)
     crashed = models.PositiveIntegerField(default=0)
     hung = models.PositiveIntegerField(default=0)
+    wrong_values = models.PositiveIntegerField(default=0)  # runs the value oracle failed
     rq_job_id = models.CharField(max_length=64, blank=True)
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -227,8 +232,13 @@ class Reproduction(models.Model):
 
     @property
     def rate(self) -> float | None:
-        """Share of completed runs that crashed or hung; None before any run completed."""
-        return (self.crashed + self.hung) / self.completed if self.completed else None
+        """Share of completed runs that failed (crashed, hung, a wrong value); None before
+        any run completed."""
+        return self.failed / self.completed if self.completed else None
+
+    @property
+    def failed(self) -> int:
+        return self.crashed + self.hung + self.wrong_values
 
 
 class Reduction(models.Model):

@@ -237,7 +237,7 @@ def original_runs(program: Program) -> OriginalRuns | None:
     ):
         for attempt in attempts or []:
             runs += 1
-            bad += attempt.get("outcome") in ("crash", "timeout")
+            bad += attempt.get("outcome") in FINDING_OUTCOMES
     return OriginalRuns(
         language=execution.target.language,
         toolchain_id=execution.target.toolchain_id,
@@ -270,7 +270,7 @@ def reproduction_verdict(reproduction: Reproduction, original: OriginalRuns | No
     if differs:
         # Another toolchain or fewer repetitions is another experiment: no verdict.
         parts.append("Not the same settings: " + "; ".join(differs) + ".")
-    elif reproduction.crashed + reproduction.hung == 0 and original.rate and reproduction.completed:
+    elif reproduction.failed == 0 and original.rate and reproduction.completed:
         chance = original.chance_of_none(reproduction.completed)
         parts.append(
             f"At that rate, {reproduction.completed} passing run(s) in a row happen with"
@@ -301,12 +301,18 @@ def get_reproduction(reproduction_id: int) -> Reproduction:
 
 
 def program_source(
-    program: Program, language: str, *, version: str | None = None, repetitions: int = 1
+    program: Program,
+    language: str,
+    *,
+    version: str | None = None,
+    repetitions: int = 1,
+    values: bool = False,
 ) -> str:
     """The program's source in `language`, rendered with its own render seed (stable per id).
 
     Uses the render options of the installed toolchain of `version` (newest if
-    None; the language's defaults if none is installed). ValueError when the
+    None; the language's defaults if none is installed); `values` adds the value
+    oracle where the language has it, as runs have it. ValueError when the
     language cannot express the program or the generator changed since.
     """
     spec = get_target(language)
@@ -315,6 +321,8 @@ def program_source(
     except (ToolchainUnavailable, ValueError):
         toolchain = None
     options = spec.source_options(toolchain)
+    if values and spec.value_oracle:
+        options["values"] = True
     lc_program = program_object(program)
     if not spec.supports(lc_program, **options):
         raise ValueError(f"{spec.title} cannot express program {program.id}")

@@ -60,20 +60,27 @@ def make_target(
     *,
     repetitions: int = 10,
     threads: int | None = None,
+    values: bool = True,
 ) -> RunTarget:
     """The target for a language and version (ToolchainUnavailable when not installed)."""
-    return target_for(find_toolchain(language, version), repetitions=repetitions, threads=threads)
+    toolchain = find_toolchain(language, version)
+    return target_for(toolchain, repetitions=repetitions, threads=threads, values=values)
 
 
 def target_for(
-    toolchain: Toolchain, *, repetitions: int = 10, threads: int | None = None
+    toolchain: Toolchain,
+    *,
+    repetitions: int = 10,
+    threads: int | None = None,
+    values: bool = True,
 ) -> RunTarget:
     """How programs are rendered and built for `toolchain`, as its target declares:
     its render options (package layout, duplicate clauses, a dispatcher pool of
-    `threads` where the runtime has one; None: the target's default), and the
-    build flags of the parallel scheduler."""
+    `threads` where the runtime has one; None: the target's default; the value
+    oracle unless `values` is false), and the build flags of the parallel scheduler."""
     spec = get_target(toolchain.language)
-    options = spec.run_options(toolchain, RunSettings(repetitions=repetitions, threads=threads))
+    settings = RunSettings(repetitions=repetitions, threads=threads, values=values)
+    options = spec.run_options(toolchain, settings)
     return RunTarget(
         toolchain,
         repetitions=repetitions,

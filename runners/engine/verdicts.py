@@ -2,7 +2,9 @@
 
 A run ends as one of: terminated, timeout (a suspected deadlock), crash
 (non-zero exit, signal, runtime panic or exception, Go's "all goroutines are
-asleep"), compile error or infrastructure error. Every generated program
+asleep"), wrong value (the value oracle rendered into the program saw a message
+arrive on the wrong channel, twice, or not at all: see generator/render/_common),
+compile error or infrastructure error. Every generated program
 terminates by construction, so anything but `terminated` is the runtime's fault
 (or ours, for compile and infrastructure errors).
 
@@ -23,6 +25,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from generator.render._common import ORACLE_PREFIX
 from runners.targets import get_target
 
 
@@ -30,6 +33,7 @@ class Outcome(StrEnum):
     TERMINATED = "terminated"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    WRONG_VALUE = "wrong_value"
     COMPILE_ERROR = "compile_error"
     INFRA_ERROR = "infra_error"
 
@@ -42,7 +46,11 @@ class Classification:
 
     @property
     def is_finding(self) -> bool:
-        return self.outcome in (Outcome.TIMEOUT, Outcome.CRASH)
+        return self.outcome in FINDING_OUTCOMES
+
+
+# The outcomes that are the runtime's fault: findings.
+FINDING_OUTCOMES = (Outcome.CRASH, Outcome.TIMEOUT, Outcome.WRONG_VALUE)
 
 
 SIGNAL_NAMES = {
@@ -86,6 +94,21 @@ def same_bug(wanted: str, seen: str) -> bool:
     return _MULTIPLICITY.sub("", wanted) == _MULTIPLICITY.sub("", seen)
 
 
+_WRONG_VALUE = re.compile(rf"^{re.escape(ORACLE_PREFIX)}(.+?): (.*)$", re.M)
+
+
+def wrong_value(language: str, text: str) -> Classification | None:
+    """The value oracle's verdict, when the program printed one: the kind of violation
+    (with the operation that saw it) signs it; the detail names values and channels."""
+    m = _WRONG_VALUE.search(text)
+    if m is None:
+        return None
+    kind, detail = m.group(1), m.group(2).strip()
+    return Classification(
+        Outcome.WRONG_VALUE, f"wrong value: {kind}: {detail}", f"{language} | wrong value | {kind}"
+    )
+
+
 def classify_run(
     language: str,
     *,
@@ -99,6 +122,10 @@ def classify_run(
     """The verdict of one run of a program that must terminate with exit 0."""
     target = get_target(language)
     text = f"{stderr}\n{stdout}"
+    oracle = wrong_value(language, text)
+    if oracle is not None:
+        # The program checked and exited itself: a wrong message, whatever came after.
+        return oracle
     parsed = target.read_crash(text)
     if timed_out:
         if parsed is not None:

@@ -296,10 +296,13 @@ def no_crash(_text: str) -> tuple[str, str] | None:
 @dataclass(frozen=True)
 class RunSettings:
     """What a campaign or a fuzz run asks of a target besides the program: how many
-    repetitions of the body, how many runtime threads (None: the target's default)."""
+    repetitions of the body, how many runtime threads (None: the target's default),
+    whether the program checks the values its messages carry (the value oracle, where
+    the target's renderer has it)."""
 
     repetitions: int = 10
     threads: int | None = None
+    values: bool = True
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -395,7 +398,13 @@ class TargetSpec:
 
     def run_options(self, toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
         """What programs are rendered with to run on ``toolchain`` with ``settings``."""
-        return {**self.renderer_options, **self.render_options(toolchain, settings)}
+        oracle = {"values": True} if settings.values and self.value_oracle else {}
+        return {**self.renderer_options, **self.render_options(toolchain, settings), **oracle}
+
+    @property
+    def value_oracle(self) -> bool:
+        """Whether this target's programs can check the values their messages carry."""
+        return render.has_value_oracle(self.renderer)
 
     def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
         """What a program's page shows it rendered with: this target's own options and

@@ -135,11 +135,14 @@ def test_bundle_contents(client: Client) -> None:
     names = set(archive.namelist())
     for language in ("go", "kotlin", "crystal"):
         source = archive.read(f"{root}{language}/{SOURCE_FILE[language]}").decode()
-        # Rendered with the repetitions the finding was observed with (the campaign's 3).
+        # Rendered with the repetitions the finding was observed with (the campaign's 3),
+        # checking its values as campaigns' runs do.
         assert source == selectors.program_source(
             program, language, version=None if language != "go" else seeded.target.toolchain_id,
-            repetitions=3,
+            repetitions=3, values=True,
         )  # fmt: skip
+        if language == "go":
+            assert "vals := newValueCheck(&prog0Values)" in source
         script = archive.getinfo(f"{root}run-{language}.sh")
         assert stat.S_IMODE(script.external_attr >> 16) == 0o755
         assert "exit $status" in archive.read(script).decode()
@@ -157,7 +160,9 @@ def test_bundle_contents(client: Client) -> None:
     again = client.get(reverse("program_bundle", args=[program.id]))
     assert again.content == client.get(reverse("program_bundle", args=[program.id])).content
     once = _bundle(client, program, repetitions="1")
-    assert once.read(f"{root}go/main.go").decode() == selectors.program_source(program, "go")
+    assert once.read(f"{root}go/main.go").decode() == selectors.program_source(
+        program, "go", values=True
+    )
     bad = client.get(reverse("program_bundle", args=[program.id]), {"repetitions": "0"})
     assert bad.status_code == 400
 

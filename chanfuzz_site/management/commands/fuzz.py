@@ -73,6 +73,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sandbox", choices=BACKENDS, help="default: $CHANFUZZ_SANDBOX, else local"
         )
+        parser.add_argument(
+            "--no-values",
+            action="store_true",
+            help="programs do not check the values their messages carry (the value oracle, "
+            "on by default where the target has it): only hangs and crashes are found",
+        )
         parser.add_argument("--no-progress", action="store_true")
         parser.add_argument(
             "--stop-at-first", action="store_true", help="stop at the first finding"
@@ -99,6 +105,7 @@ class Command(BaseCommand):
                 options["version"],
                 repetitions=options["repetitions"],
                 threads=options["threads"],
+                values=not options["no_values"],
             )
             sandbox = get_sandbox(options["sandbox"], language=options["lang"])
         except (ToolchainUnavailable, SandboxUnavailable) as exc:
@@ -115,7 +122,9 @@ class Command(BaseCommand):
             f"(heuristic {options['heuristic']}, seeds {options['seed']}…, "
             f"timeout {timeout:g} s"
             + (f" (hung after {limits.quiet_s:g} s blocked)" if limits.quiet_s else "")
-            + f", {target.repetitions} repetitions, sandbox {sandbox.name}, "
+            + f", {target.repetitions} repetitions, "
+            + ("values checked, " if dict(target.render_options).get("values") else "")
+            + f"sandbox {sandbox.name}, "
             f"{options['jobs']} at once)"
         )
         bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)

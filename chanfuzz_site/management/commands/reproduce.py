@@ -55,6 +55,7 @@ class Command(BaseCommand):
         rate = repro.rate or 0.0
         self.stdout.write(
             f"reproduction {repro.pk}: program {program.id} on {repro.toolchain_id}: "
-            f"{repro.crashed} crashed, {repro.hung} hung of {repro.completed} runs "
+            f"{repro.crashed} crashed, {repro.hung} hung, {repro.wrong_values} wrong values "
+            f"of {repro.completed} runs "
             f"(rate {rate:.0%})"
         )

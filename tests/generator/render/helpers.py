@@ -33,6 +33,7 @@ VARIANTS = {
     v.name: v
     for v in (
         Variant("go", "go", "go"),
+        Variant("go-values", "go", "go", {"values": True}),
         Variant("crystal", "crystal", "cr"),
         Variant("kotlin-modern", "kotlin", "kt", {"package_layout": "modern"}),
         Variant("kotlin-experimental", "kotlin", "kt", {"package_layout": "experimental"}),

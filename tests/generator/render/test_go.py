@@ -25,7 +25,11 @@ from tests.generator.render.programs import LONE_RECV, PROGRAMS, STUCK_CHILD
 GO = VARIANTS["go"]
 
 
-@pytest.mark.parametrize(("filename", "text"), golden_cases(GO), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize(
+    ("filename", "text"),
+    golden_cases(GO) + golden_cases(VARIANTS["go-values"]),
+    ids=lambda x: str(x)[:40],
+)
 def test_golden(filename: str, text: str) -> None:
     check_golden(filename, text)
 

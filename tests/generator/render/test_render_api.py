@@ -173,7 +173,7 @@ def test_lowering_drops_values_and_keeps_effects() -> None:
     body = lower(program).body
     assert body == (
         RecvS("c1", "x"),
-        IfS(lc.BoolLit(False), (SendS("c2"),), ()),
+        IfS(lc.BoolLit(False), (SendS("c2", 1),), ()),
     )
 
 
@@ -182,7 +182,7 @@ def test_lowering_let_of_a_compound_keeps_its_statements() -> None:
         ("c1",), lc.Let("y", lc.Then(lc.SpawnE(lc.Send("c1")), lc.Recv("c1")), lc.Var("y"))
     )
     body = lower(program).body
-    assert isinstance(body[0], SpawnS) and body[0].body == (SendS("c1"),)
+    assert isinstance(body[0], SpawnS) and body[0].body == (SendS("c1", 1),)
     assert body[1] == RecvS("c1", None)
 
 

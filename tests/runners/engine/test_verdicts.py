@@ -229,3 +229,23 @@ def test_a_smaller_hang_in_the_same_states_is_the_same_bug() -> None:
     assert not same_bug("go | hang | chan receive", "go | hang | chan send")
     assert not same_bug("go | panic: x | main.a", "go | panic: x | main.b")
     assert not same_bug("go | hang", "rust-chan | hang")
+
+
+def test_the_value_oracles_line_is_a_wrong_value_signed_by_its_kind():
+    stderr = (
+        "chanfuzz: wrong value: received twice (by a select): value 4 sent on c2\n"
+        "goroutine 1 [running]:\n"
+    )
+    verdict = classify_run(
+        "go", exit_code=65, signal=None, timed_out=False, stdout="", stderr=stderr
+    )
+    assert verdict.outcome is Outcome.WRONG_VALUE
+    assert verdict.is_finding
+    assert verdict.signature == "go | wrong value | received twice (by a select)"
+    assert verdict.reason == "wrong value: received twice (by a select): value 4 sent on c2"
+    # Another program's values and channels: the same finding.
+    other = classify_run(
+        "go", exit_code=65, signal=None, timed_out=False, stdout="",
+        stderr="chanfuzz: wrong value: received twice (by a select): value 1 sent on c7\n",
+    )  # fmt: skip
+    assert other.signature == verdict.signature
