@@ -56,6 +56,13 @@ class CampaignForm(forms.Form):
         help_text="a run whose processes use no CPU and have no thread running this long is "
         "a hang then, not at the timeout (empty: wait out the timeout)",
     )
+    value_oracle = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Check values",
+        help_text="every send carries a value of its own, and the program checks that each "
+        "arrives once, on its channel (a lost or doubled message is a finding)",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -131,6 +138,7 @@ class CampaignForm(forms.Form):
             "chunk_size": d["chunk_size"],
             "triage_retries": d["triage_retries"],
             "hang_quiet_s": d["hang_quiet_s"],
+            "value_oracle": d["value_oracle"],
         }
 
 

@@ -43,6 +43,12 @@ for releases before 1.7, where duplicate clauses are what exposed the paper's
 bug. A select that both sends and receives on one channel cannot be merged:
 with "merge" it raises `UnsupportedProgram`.
 
+`values=True` turns on the value oracle (`_common`): channels carry `Int`, each
+run owns a `ValueCheck` (counts in an `AtomicIntegerArray`) that every receive
+reports to and that is checked once the run has joined every coroutine. A
+merged clause of several put cases sends the first one's value: the others'
+are then never sent, which the check allows.
+
 Seeded variation: indentation of 4 or 2 spaces, channel declarations in
 shuffled order, receives that bind a named `val` (an unused value is only a
 warning) or not, `onReceive { x -> … }` or `onReceive { … }`, mirrored
@@ -57,7 +63,17 @@ from itertools import count
 
 from generator.lambda_chan import Program
 from generator.render._common import (
+    BY_RECEIVE,
+    BY_SELECT,
     C_LIKE,
+    NEVER_RECEIVED,
+    NEVER_SENT,
+    OF_SELECT,
+    OF_SEND,
+    ORACLE_EXIT,
+    ORACLE_PREFIX,
+    TWICE,
+    WRONG_CHANNEL,
     Block,
     CaseS,
     IfS,
@@ -68,12 +84,14 @@ from generator.render._common import (
     SpawnS,
     UnsupportedProgram,
     Writer,
+    boolean,
     lower,
     render_cond,
     shuffled,
     spawn_sites,
     take_options,
     used_channels,
+    value_table,
     walk,
 )
 
@@ -104,7 +122,61 @@ def _threads(value: object) -> int:
     return value
 
 
-OPTIONS = {"package_layout": _layout, "duplicate_clauses": _duplicates, "threads": _threads}
+OPTIONS = {
+    "package_layout": _layout,
+    "duplicate_clauses": _duplicates,
+    "threads": _threads,
+    "values": boolean,
+}
+
+VALUE_ORACLE = True
+
+# The value oracle's runtime, once per file (see _common for what it checks).
+_ORACLE = f"""
+class ValueCheck(val chans: Array<String>, val sel: BooleanArray) {{
+    val sent = java.util.concurrent.atomic.AtomicIntegerArray(chans.size)
+    val got = java.util.concurrent.atomic.AtomicIntegerArray(chans.size)
+
+    fun recv(v: Int, c: String, inSelect: Boolean) {{
+        val by = if (inSelect) "{BY_SELECT}" else "{BY_RECEIVE}"
+        if (v < 1 || v >= chans.size) {{
+            wrongValue("{WRONG_CHANNEL}", by, "value $v, sent by no send, received on $c")
+        }}
+        if (chans[v] != c) {{
+            wrongValue("{WRONG_CHANNEL}", by, "value $v sent on ${{chans[v]}} received on $c")
+        }}
+        if (got.incrementAndGet(v) > 1) {{
+            wrongValue("{TWICE}", by, "value $v sent on $c")
+        }}
+    }}
+
+    fun done(v: Int) {{
+        sent.set(v, 1)
+    }}
+
+    fun check() {{
+        for (v in 1 until chans.size) {{
+            val of = if (sel[v]) "{OF_SELECT}" else "{OF_SEND}"
+            val c = chans[v]
+            if (sent.get(v) == 1 && got.get(v) == 0) {{
+                val detail = "value $v on $c: its send completed, nobody received it"
+                wrongValue("{NEVER_RECEIVED}", of, detail)
+            }}
+            if (sent.get(v) == 0 && got.get(v) == 1) {{
+                val detail = "value $v on $c: received, its send did not complete"
+                wrongValue("{NEVER_SENT}", of, detail)
+            }}
+        }}
+    }}
+}}
+
+fun wrongValue(kind: String, by: String, detail: String) {{
+    System.err.println("{ORACLE_PREFIX}$kind ($by): $detail")
+    System.err.flush()
+    // halt, not exit: no shutdown hook or stuck coroutine can hold the verdict back.
+    Runtime.getRuntime().halt({ORACLE_EXIT})
+}}
+"""
 
 
 def _settings(options: dict[str, object]) -> tuple[str, str]:
@@ -160,12 +232,18 @@ _IMPORTS = {
 
 
 class _ProgramWriter:
-    def __init__(self, w: Writer, rng: random.Random, layout: str, merge: bool) -> None:
+    def __init__(
+        self, w: Writer, rng: random.Random, layout: str, merge: bool, values: bool
+    ) -> None:
         self.w = w
         self.rng = rng
         self.layout = layout
         self.merge = merge
+        self.values = values
         self.job_lists = count()
+
+    def _got(self, value: str, chan: str, sel: bool) -> str:
+        return f'vals.recv({value}, "{chan}", {"true" if sel else "false"})'
 
     def process(self, block: Block) -> None:
         """A whole process: in the experimental layout, with its own join list."""
@@ -183,10 +261,18 @@ class _ProgramWriter:
             if isinstance(s, RecvS):
                 if s.var is not None and self.rng.random() < 0.5:
                     w.line(f"val {s.var} = {s.chan}.receive()")
+                    if self.values:
+                        w.line(self._got(s.var, s.chan, False))
+                elif self.values:
+                    w.line(self._got(f"{s.chan}.receive()", s.chan, False))
                 else:
                     w.line(f"{s.chan}.receive()")
             elif isinstance(s, SendS):
-                w.line(f"{s.chan}.send(Unit)")
+                if self.values:
+                    w.line(f"{s.chan}.send({s.value})")
+                    w.line(f"vals.done({s.value})")
+                else:
+                    w.line(f"{s.chan}.send(Unit)")
             elif isinstance(s, SpawnS):
                 if jobs is None:
                     w.line("launch {")
@@ -220,17 +306,25 @@ class _ProgramWriter:
         """One select clause: a case, or (merging) cases on one channel and direction."""
         w = self.w
         case = group[0]
+        oracle = None  # the line that tells the value oracle what this clause did
         if case.direction == "put":
-            head = f"{case.chan}.onSend(Unit) {{"
+            head = f"{case.chan}.onSend({case.value if self.values else 'Unit'}) {{"
+            oracle = f"vals.done({case.value})"
         elif len(group) == 1 and case.var is not None and self.rng.random() < 0.5:
             head = f"{case.chan}.onReceive {{ {case.var} ->"
+            oracle = self._got(case.var, case.chan, True)
         else:
             head = f"{case.chan}.onReceive {{"
-        if len(group) == 1 and not case.body:
+            oracle = self._got("it", case.chan, True)
+        if not self.values:
+            oracle = None
+        if len(group) == 1 and not case.body and oracle is None:
             w.line(f"{head} }}")
             return
         w.line(head)
         with w.indent():
+            if oracle is not None:
+                w.line(oracle)
             if len(group) == 1:
                 self.block(case.body, jobs)
             else:
@@ -266,29 +360,46 @@ def render_file(
         reason = unsupported_reason(lw, **options)
         if reason is not None:
             raise UnsupportedProgram(f"program {i}: {reason}")
+    values = bool(take_options(options, OPTIONS, "kotlin").get("values", False))
+    element = "Int" if values else "Unit"
     w = Writer("    " if rng.random() < 0.6 else "  ")
     w.line(HEADER)
     w.line()
     for name in _IMPORTS[layout]:
         w.line(f"import {name}")
+    if values:
+        w.lines += [line.replace("    ", w.unit) for line in _ORACLE.rstrip("\n").split("\n")]
     dispatch = _dispatcher(layout, options)
     for i, lw in enumerate(lowered):
         w.line()
+        if values:
+            table = value_table(lw)
+            names = ", ".join(f'"{c}"' for c in ("", *table.chans))
+            sel = ", ".join("true" if x else "false" for x in (False, *table.in_select))
+            w.line(f"val prog{i}Chans = arrayOf({names})")
+            w.line(f"val prog{i}Sel = booleanArrayOf({sel})")
+            w.line()
         w.line(f"fun prog{i}() {{")
         with w.indent():
             w.line(f"runBlocking({dispatch}) {{")
             with w.indent():
                 w.line(f"repeat({repetitions}) {{")
                 with w.indent():
+                    if values:
+                        w.line(f"val vals = ValueCheck(prog{i}Chans, prog{i}Sel)")
                     if layout == "modern":
                         w.line("coroutineScope {")
                         w.depth += 1
                     for c in shuffled(used_channels(lw), rng):
-                        w.line(f"val {c} = Channel<Unit>()")
-                    _ProgramWriter(w, rng, layout, duplicates == "merge").process(lw.body)
+                        w.line(f"val {c} = Channel<{element}>()")
+                    writer = _ProgramWriter(w, rng, layout, duplicates == "merge", values)
+                    writer.process(lw.body)
                     if layout == "modern":
                         w.depth -= 1
                         w.line("}")
+                    if values:
+                        # Every coroutine of the run is joined by now (see above).
+                        w.line("vals.check()")
                 w.line("}")
             w.line("}")
         w.line("}")

@@ -26,11 +26,25 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from runners.campaigns.chunks import HEARTBEAT_S, MAX_CHUNK_ATTEMPTS, finish_campaign_if_complete
-from runners.campaigns.models import Campaign, Chunk, Execution, Program, Reproduction
+from runners.campaigns.models import (
+    Campaign,
+    CampaignTarget,
+    Chunk,
+    Execution,
+    Program,
+    Reproduction,
+)
 from runners.campaigns.programs import campaign_program, program_object, store_program
 from runners.campaigns.services import record_execution
 from runners.engine.build import build
-from runners.engine.execute import ProgramRun, Triage, execute_batch, make_target, run_one
+from runners.engine.execute import (
+    ProgramRun,
+    RunTarget,
+    Triage,
+    execute_batch,
+    make_target,
+    run_one,
+)
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 
@@ -106,6 +120,18 @@ def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
     return chunk, ""
 
 
+def campaign_target(target_row: CampaignTarget) -> RunTarget:
+    """How the campaign's programs run on one of its targets: its toolchain, its
+    repetitions, the value oracle if the campaign asked for it."""
+    campaign = target_row.campaign
+    return make_target(
+        target_row.language,
+        target_row.toolchain_id,
+        repetitions=campaign.repetitions,
+        values=campaign.value_oracle,
+    )
+
+
 def run_chunk(chunk_id: int) -> dict[str, Any]:
     """Run chunk `chunk_id` of a campaign; returns a summary (RQ keeps it a day)."""
     close_old_connections()
@@ -126,12 +152,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                     target=target_row, index__gte=chunk.start, index__lt=chunk.end
                 ).values_list("index", flat=True)
             )
-            target = make_target(
-                target_row.language,
-                target_row.toolchain_id,
-                repetitions=campaign.repetitions,
-                values=campaign.value_oracle,
-            )
+            target = campaign_target(target_row)
             options = dict(target.render_options)
             to_run: list[tuple[int, Program, Any]] = []
             for index in range(chunk.start, chunk.end):

@@ -97,6 +97,10 @@ class Command(BaseCommand):
             "--hang-quiet", type=float, metavar="SECONDS",
             help="a run blocked (no CPU, no thread running) this long is hung then",
         )  # fmt: skip
+        create.add_argument(
+            "--no-values", action="store_true",
+            help="programs do not check the values their messages carry (the value oracle)",
+        )  # fmt: skip
         create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
         sub.add_parser("list", help="list campaigns")
         for action in ("show", "cancel", "pause", "resume"):
@@ -154,6 +158,7 @@ class Command(BaseCommand):
             "chunk_size": options["chunk_size"],
             "triage_retries": options["retries"],
             "hang_quiet_s": options["hang_quiet"],
+            "value_oracle": not options["no_values"],
             "sandbox": options["sandbox"],
         }
         if options["effect"]:

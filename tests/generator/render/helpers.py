@@ -35,8 +35,16 @@ VARIANTS = {
         Variant("go", "go", "go"),
         Variant("go-values", "go", "go", {"values": True}),
         Variant("crystal", "crystal", "cr"),
+        Variant("crystal-values", "crystal", "cr", {"values": True}),
         Variant("kotlin-modern", "kotlin", "kt", {"package_layout": "modern"}),
         Variant("kotlin-experimental", "kotlin", "kt", {"package_layout": "experimental"}),
+        Variant("kotlin-values", "kotlin", "kt", {"package_layout": "modern", "values": True}),
+        Variant(
+            "kotlin-experimental-values",
+            "kotlin",
+            "kt",
+            {"package_layout": "experimental", "values": True},
+        ),
         Variant("flix-current", "flix", "flix", {"flix_version": "current"}),
         Variant("flix-0.5", "flix", "flix", {"flix_version": "0.5"}),
     )

@@ -23,7 +23,11 @@ from tests.generator.render.programs import LONE_RECV, PROGRAMS, STUCK_CHILD
 CRYSTAL = VARIANTS["crystal"]
 
 
-@pytest.mark.parametrize(("filename", "text"), golden_cases(CRYSTAL), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize(
+    ("filename", "text"),
+    golden_cases(CRYSTAL) + golden_cases(VARIANTS["crystal-values"]),
+    ids=lambda x: str(x)[:40],
+)
 def test_golden(filename: str, text: str) -> None:
     check_golden(filename, text)
 

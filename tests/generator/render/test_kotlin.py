@@ -27,7 +27,11 @@ KOTLIN = [VARIANTS["kotlin-modern"], VARIANTS["kotlin-experimental"]]
 
 @pytest.mark.parametrize(
     ("filename", "text"),
-    [case for v in KOTLIN for case in golden_cases(v)],
+    [
+        case
+        for v in [*KOTLIN, VARIANTS["kotlin-values"], VARIANTS["kotlin-experimental-values"]]
+        for case in golden_cases(v)
+    ],
     ids=lambda x: str(x)[:40],
 )
 def test_golden(filename: str, text: str) -> None:

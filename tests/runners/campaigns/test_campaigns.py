@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 from rq.job import Job
 
-from runners.campaigns import chunks, programs, queueing, selectors, services
+from runners.campaigns import chunks, jobs, programs, queueing, selectors, services
 from runners.campaigns.models import Campaign, Chunk, Execution
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
@@ -178,3 +178,16 @@ def test_a_campaigns_hang_quiet_period_is_kept_and_checked() -> None:
         services.create_campaign(
             targets=[("go", go)], count=2, timeout_s=10, hang_quiet_s=20, enqueue=False
         )
+
+
+def test_a_campaign_checks_values_unless_told_not_to() -> None:
+    go = require_toolchain("go").id
+    checked = services.create_campaign(targets=[("go", go)], count=2, enqueue=False)
+    plain = services.create_campaign(
+        targets=[("go", go)], count=2, enqueue=False, value_oracle=False
+    )
+    assert (checked.value_oracle, plain.value_oracle) == (True, False)
+    options = [
+        dict(jobs.campaign_target(c.targets.get()).render_options) for c in (checked, plain)
+    ]
+    assert [o.get("values", False) for o in options] == [True, False]

@@ -1,0 +1,57 @@
+"""The value oracle on every target that has it: runs on the real runtime pass it, and a
+message on the wrong channel is a `wrong_value` finding signed by its kind.
+
+The runtimes here deliver correctly, so the wrong message is made by editing the
+program's table of which value each channel carries (value 1 said to travel on
+a channel that does not exist): the receive of value 1 on c1 must then object.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from generator import effects
+from generator.synthesis import synthesize
+from runners.engine.build import build
+from runners.engine.execute import execute_batch, make_target, run_one
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.verdicts import Outcome
+from runners.targets import get_target, runnable_names
+from tests.runners.conftest import require_toolchain
+
+pytestmark = pytest.mark.slow
+
+ORACLE_TARGETS = [name for name in runnable_names() if get_target(name).value_oracle]
+EFFECT = "Spawn(Put(c1)) ; Spawn(SelPut(c2, eps) (+) SelGet(c3, eps)) ; Get(c1) ; " \
+    "SelGet(c2, eps) (+) SelPut(c3, eps)"  # fmt: skip
+
+
+def test_the_targets_that_check_values_include_the_main_ones() -> None:
+    assert {"go", "kotlin", "crystal"} <= set(ORACLE_TARGETS)
+
+
+@pytest.mark.parametrize("language", ORACLE_TARGETS)
+def test_a_message_on_the_wrong_channel_is_a_wrong_value(language: str, tmp_path: Path) -> None:
+    require_toolchain(language)
+    target = make_target(language, repetitions=2)
+    assert dict(target.render_options)["values"] is True
+    program = synthesize(effects.parse(EFFECT), random.Random(0))
+    sandbox, limits = get_sandbox("local"), Limits(timeout_s=60)
+    report = execute_batch([program], target, workdir=tmp_path / "ok", sandbox=sandbox,
+                           limits=limits)  # fmt: skip
+    assert report.executions[0].outcome is Outcome.TERMINATED, report.executions[0]
+
+    source = target.spec.render_batch([program], repetitions=2, **dict(target.render_options))
+    assert source.count('"", "c1"') == 1, "the value table starts with value 0 (none), then c1"
+    wrong = source.replace('"", "c1"', '"", "c9"')
+    # Cached (by source): an artifact in the cache is where the sandbox's user can read it.
+    artifact = build(target.toolchain, wrong, tmp_path / "wrong", flags=target.build_flags)
+    result = run_one(target, artifact, 0, sandbox=sandbox, limits=limits)
+    assert result.outcome is Outcome.WRONG_VALUE, result
+    assert result.classification.signature == (
+        f"{language} | wrong value | received from the wrong channel (by a receive)"
+    )
+    assert "value 1 sent on c9 received on c1" in result.classification.reason
