@@ -1,8 +1,8 @@
 """Reports in the web app: docs/<name>-report.md as a page, with links into its campaigns.
 
 The Markdown is written by the command that regenerates it (`manage.py
-kotlin_report`, `manage.py rust_report`); this page only renders what is on disk,
-so the page and the file in docs/ never differ. The bug-report projects the Rust
+kotlin_report`, `rust_report`, `mutation_report`); this page only renders what is
+on disk, so the page and the file in docs/ never differ. The bug-report projects the Rust
 report links to are served beside it, as text.
 """
 
@@ -14,7 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-REPORTS = {"kotlin": "kotlin-report.md", "rust": "rust-report.md"}
+REPORTS = {
+    "kotlin": "kotlin-report.md",
+    "rust": "rust-report.md",
+    "mutation": "mutation-report.md",
+}
 
 
 def report(request: HttpRequest, name: str) -> HttpResponse:

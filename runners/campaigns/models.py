@@ -344,3 +344,37 @@ class Execution(models.Model):
     @property
     def is_finding(self) -> bool:
         return self.outcome in FINDING_OUTCOMES
+
+
+class MutantTests(models.Model):
+    """What a channel implementation's own test suite did to one mutant toolchain
+    (runners.mutation): the yardstick the mutation report sets chanfuzz against. Run as
+    an RQ job (runners.mutation_study.jobs.run_runtime_tests)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        KILLED = "killed"
+        SURVIVED = "survived"
+        BUILD_FAILED = "build failed"
+        UNAVAILABLE = "unavailable"  # the suite cannot be had here (it says why)
+        FAILED = "failed"  # the job itself failed (last_error)
+
+    toolchain_id = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=40)  # runners.mutation.kinds
+    language = models.CharField(max_length=20)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    by = models.CharField(max_length=500, blank=True)  # what killed it
+    seconds = models.FloatField(default=0.0)
+    output = models.TextField(blank=True)
+    rq_job_id = models.CharField(max_length=64, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.toolchain_id}: {self.status}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status not in (self.Status.QUEUED, self.Status.RUNNING)

@@ -1,0 +1,390 @@
+"""The mutation study (issue #14): how many injected faults in a runtime's channel code
+chanfuzz finds, against the runtime's own test suite on the same mutants.
+
+For every kind of mutant (runners.mutation.kinds: the Go runtime's chan.go and
+select.go, Crystal's stdlib channel, the flume and crossbeam-channel crates):
+
+- **Sample**: `mutants` of the kind's mutants of the newest installed base
+  toolchain, drawn with `seed` (all of them with 0), each installed as a
+  toolchain.
+- **Control**: per heuristic, the same programs on the unmutated base. A
+  signature seen there is the base's own (a known bug, or noise): it kills
+  no mutant.
+- **chanfuzz**: per mutant, one campaign per heuristic of `programs` programs
+  (hangs declared after `hang_quiet_s` blocked, one triage re-run), queued
+  through RQ. A campaign stops (is paused) at its first finding that the
+  control did not show: the mutant is killed by that heuristic, with that
+  verdict, after that many programs and seconds. The mutant's campaigns also
+  stop when its `budget_s` is spent. A mutant whose every program fails to
+  compile does not build: it is counted apart and in no score.
+- **The runtime's own tests** (runners.mutation kinds' `runtime_tests`) on
+  each mutant, as RQ jobs whose results are MutantTests rows.
+
+Campaigns are ordinary ones, found again by name, and a test result is a row:
+running the report again resumes it. Mutants that neither kills may be
+equivalent: docs/mutation-equivalence.json holds the reasoning recorded for
+those inspected, and the report shows it beside them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runners.campaigns import services, studies
+from runners.campaigns.models import (
+    FINDING_OUTCOMES,
+    Campaign,
+    Execution,
+    MutantTests,
+)
+from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
+from runners.mutation.base import Mutant, MutantKind
+from runners.mutation.kinds import all_kinds, installed_mutant
+from runners.mutation_study.jobs import request_runtime_tests
+
+NAME_PREFIX = "mutation report:"
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class MutationPlan:
+    """How big the study is; the defaults are what docs/mutation-report.md was made with."""
+
+    kinds: tuple[str, ...] = ()  # () for every kind
+    mutants: int = 24  # sampled per kind; 0 for all
+    mutant_ids: tuple[str, ...] = ()  # these mutants instead of a sample (of every kind chosen)
+    heuristics: str = "ABCDEF"
+    programs: int = 30  # per mutant and heuristic
+    budget_s: float = 240.0  # per mutant, its heuristics together
+    timeout_s: float = 10.0
+    hang_quiet_s: float = 2.0
+    repetitions: int = 3
+    seed: int = 1
+    values: bool = True  # the value oracle
+    runtime_tests: bool = True
+    chunk_size: int = 5  # small chunks: a campaign stops soon after its first finding
+
+
+@dataclass
+class HeuristicResult:
+    campaign: int
+    killed: bool
+    outcome: str = ""  # the verdict that killed it
+    signature: str = ""
+    programs: int = 0  # programs run up to and including the killing one (all, if none)
+    seconds: float = 0.0  # from the campaign's start to the kill (to its end, if none)
+    compile_errors: int = 0
+
+
+@dataclass
+class MutantResult:
+    kind: str
+    id: str
+    file: str
+    line: int
+    operator: str
+    change: str
+    toolchain: str
+    status: str  # "killed", "survived", "build failed"
+    heuristics: dict[str, HeuristicResult] = field(default_factory=dict)
+    runtime_tests: dict[str, Any] = field(default_factory=dict)
+
+
+def base_toolchain(kind: MutantKind) -> Toolchain:
+    """The newest installed release of the kind's first target (ToolchainUnavailable-like
+    LookupError when none is installed)."""
+    target = kind.targets[0]
+    releases = [t for t in installed_toolchains(target) if t.origin != "mutant"]
+    if not releases:
+        raise LookupError(f"no {target} toolchain installed to mutate")
+    return max(releases, key=lambda t: (version_key(t.version), t.id))
+
+
+def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant]:
+    """The plan's mutants of `base`, in the kind's order (seeded: the same every time)."""
+    everyone = kind.list_mutants(base)
+    if plan.mutant_ids:
+        missing = set(plan.mutant_ids) - {m.id for m in everyone}
+        if missing:
+            raise LookupError(f"no mutants {sorted(missing)} of {base.id} ({kind.name})")
+        return [m for m in everyone if m.id in plan.mutant_ids]
+    if not plan.mutants or plan.mutants >= len(everyone):
+        return everyone
+    chosen = set(
+        random.Random(f"{plan.seed}:{kind.name}").sample(range(len(everyone)), plan.mutants)
+    )
+    return [m for i, m in enumerate(everyone) if i in chosen]
+
+
+def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPlan) -> Campaign:
+    return studies.find_or_create(
+        name,
+        lambda: services.create_campaign(
+            name=name,
+            heuristic=heuristic,
+            targets=[(toolchain.language, toolchain.id)],
+            count=plan.programs,
+            timeout_s=plan.timeout_s,
+            repetitions=plan.repetitions,
+            seed=plan.seed,
+            chunk_size=plan.chunk_size,
+            triage_retries=1,
+            hang_quiet_s=plan.hang_quiet_s,
+            value_oracle=plan.values,
+        ),
+    )
+
+
+def _first_finding(campaign: Campaign, known: set[str]) -> Execution | None:
+    return (
+        Execution.objects.filter(campaign=campaign, outcome__in=FINDING_OUTCOMES)
+        .exclude(signature__in=known)
+        .exclude(outcome="timeout", hang_confirmed=False)
+        .order_by("created_at", "id")
+        .first()
+    )
+
+
+def heuristic_result(campaign: Campaign, known: set[str]) -> HeuristicResult:
+    """What one campaign says of its mutant: killed or not, by what, after how much."""
+    executions = Execution.objects.filter(campaign=campaign)
+    errors = executions.filter(outcome="compile_error").count()
+    first = _first_finding(campaign, known)
+    if first is None:
+        return HeuristicResult(
+            campaign.pk, False, programs=executions.count(),
+            seconds=studies.campaign_seconds(campaign), compile_errors=errors,
+        )  # fmt: skip
+    programs = executions.filter(created_at__lte=first.created_at).count()
+    seconds = (
+        (first.created_at - campaign.started_at).total_seconds() if campaign.started_at else 0.0
+    )
+    return HeuristicResult(
+        campaign.pk, True, first.outcome, first.signature, programs, seconds, errors
+    )
+
+
+def control_signatures(base: Toolchain, plan: MutationPlan, log: Log) -> set[str]:
+    """Signatures the unmutated base shows with the plan's programs (run if not yet)."""
+    campaigns = [
+        _campaign(f"{NAME_PREFIX} control {base.id} {h}", base, h, plan) for h in plan.heuristics
+    ]
+    log(f"control: {len(campaigns)} campaigns on {base.id}")
+    studies.wait_for(campaigns, poll_s=2.0)
+    return set(
+        Execution.objects.filter(campaign__in=campaigns, outcome__in=FINDING_OUTCOMES)
+        .values_list("signature", flat=True)
+        .distinct()
+    )
+
+
+def run_mutant(
+    kind: MutantKind, base: Toolchain, mutant: Mutant, plan: MutationPlan, known: set[str],
+    log: Log,
+) -> MutantResult:  # fmt: skip
+    """Install the mutant, run its campaigns until each finds something or the budget is
+    spent, and say what killed it."""
+    kind.install(mutant, base)
+    toolchain = installed_mutant(kind.targets[0], base, mutant.id)
+    if toolchain is None:
+        raise LookupError(f"mutant {mutant.id} of {base.id} installed but not found")
+    if plan.runtime_tests:
+        request_runtime_tests(
+            language=toolchain.language, toolchain_id=toolchain.id, kind=kind.name
+        )
+    campaigns = {
+        h: _campaign(f"{NAME_PREFIX} {toolchain.id} {h}", toolchain, h, plan)
+        for h in plan.heuristics
+    }
+    deadline = time.monotonic() + plan.budget_s
+    pending = {h: c.pk for h, c in campaigns.items()}
+    while pending:
+        for h, pk in list(pending.items()):
+            campaign = Campaign.objects.get(pk=pk)
+            if _first_finding(campaign, known) is not None or not campaign.is_active:
+                if campaign.is_active:
+                    services.pause_campaign(campaign=campaign)  # killed: no need to go on
+                del pending[h]
+        if pending and time.monotonic() >= deadline:
+            for pk in pending.values():
+                campaign = Campaign.objects.get(pk=pk)
+                if campaign.is_active:
+                    services.pause_campaign(campaign=campaign)
+            break
+        if pending:
+            time.sleep(1.0)
+    heuristics = {
+        h: heuristic_result(Campaign.objects.get(pk=c.pk), known) for h, c in campaigns.items()
+    }
+    ran = [r for r in heuristics.values() if r.programs]
+    if ran and all(r.compile_errors == r.programs for r in ran):
+        status = "build failed"
+    elif any(r.killed for r in heuristics.values()):
+        status = "killed"
+    else:
+        status = "survived"
+    result = MutantResult(
+        kind.name, mutant.id, mutant.file, mutant.line, mutant.operator, mutant.describe(),
+        toolchain.id, status, heuristics,
+    )  # fmt: skip
+    killers = "".join(h for h, r in heuristics.items() if r.killed) or "-"
+    log(f"{toolchain.id}: {status} (heuristics {killers})")
+    return result
+
+
+def attach_runtime_tests(results: Sequence[MutantResult], *, wait_s: float, log: Log) -> None:
+    """Each result's runtime-tests row, waiting up to `wait_s` for those still running."""
+    ids = [r.toolchain for r in results]
+    deadline = time.monotonic() + wait_s
+    while True:
+        rows = {row.toolchain_id: row for row in MutantTests.objects.filter(toolchain_id__in=ids)}
+        open_rows = [row for row in rows.values() if not row.is_done]
+        if not open_rows or time.monotonic() >= deadline:
+            break
+        log(f"waiting for the runtime tests of {len(open_rows)} mutant(s)")
+        time.sleep(10.0)
+    for r in results:
+        row = rows.get(r.toolchain)
+        if row is not None:
+            r.runtime_tests = {"status": row.status, "by": row.by, "seconds": row.seconds}
+
+
+def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
+    """The whole study of one kind; its part of the report's JSON document."""
+    base = base_toolchain(kind)
+    everyone = kind.list_mutants(base)
+    chosen = sample(kind, base, plan)
+    log(f"{kind.name}: {len(everyone)} mutants of {base.id}, {len(chosen)} in the sample")
+    known = control_signatures(base, plan, log)
+    results = [run_mutant(kind, base, m, plan, known, log) for m in chosen]
+    if plan.runtime_tests:
+        attach_runtime_tests(results, wait_s=3 * 3600, log=log)
+    return {
+        "kind": kind.name,
+        "source": kind.source,
+        "runtime_tests": kind.runtime_tests_name,
+        "base": base.id,
+        "mutants_total": len(everyone),
+        "control_signatures": sorted(known),
+        "mutants": [asdict(r) for r in results],
+    }
+
+
+def run_study(plan: MutationPlan, log: Log) -> dict[str, Any]:
+    kinds = [k for k in all_kinds() if not plan.kinds or k.name in plan.kinds]
+    return {
+        "plan": asdict(plan),
+        "started_at": studies.now_iso(),
+        "kinds": [run_kind(k, plan, log) for k in kinds],
+        "finished_at": studies.now_iso(),
+    }
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f} % ({part}/{whole})" if whole else "–"
+
+
+def kind_figures(kind: dict[str, Any], heuristics: str) -> dict[str, Any]:
+    """The scores of one kind, from its JSON part."""
+    mutants = kind["mutants"]
+    built = [m for m in mutants if m["status"] != "build failed"]
+    by_us = {m["id"] for m in built if m["status"] == "killed"}
+    tested = [m for m in built if m["runtime_tests"].get("status") in ("killed", "survived")]
+    by_tests = {m["id"] for m in tested if m["runtime_tests"]["status"] == "killed"}
+    tested_ids = {m["id"] for m in tested}
+    kills = [
+        min((r for r in m["heuristics"].values() if r["killed"]), key=lambda r: r["seconds"])
+        for m in built
+        if m["id"] in by_us
+    ]
+    verdicts: dict[str, int] = {}
+    for r in kills:
+        verdicts[r["outcome"]] = verdicts.get(r["outcome"], 0) + 1
+    return {
+        "sampled": len(mutants),
+        "build_failed": len(mutants) - len(built),
+        "built": len(built),
+        "chanfuzz": len(by_us),
+        "per_heuristic": {
+            h: sum(1 for m in built if m["heuristics"].get(h, {}).get("killed")) for h in heuristics
+        },
+        "tested": len(tested),
+        "tests": len(by_tests),
+        "both": len(by_us & by_tests),
+        "only_chanfuzz": sorted((by_us & tested_ids) - by_tests),
+        "only_tests": sorted(by_tests - by_us),
+        "neither": sorted(tested_ids - by_us - by_tests),
+        "median_seconds": statistics.median([r["seconds"] for r in kills]) if kills else None,
+        "median_programs": statistics.median([r["programs"] for r in kills]) if kills else None,
+        "verdicts": verdicts,
+    }
+
+
+def load_equivalence(path: Path) -> dict[str, str]:
+    """Mutant id (kind:id) → the reasoning recorded when it was inspected for equivalence."""
+    if not path.exists():
+        return {}
+    return {str(k): str(v) for k, v in json.loads(path.read_text()).items()}
+
+
+def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[str, Any]:
+    """What templates/reports/mutation.md shows, from the report's JSON document."""
+    plan = data["plan"]
+    kinds = []
+    for kind in data["kinds"]:
+        figures = kind_figures(kind, plan["heuristics"])
+        rows = [_row(m, plan["heuristics"]) for m in kind["mutants"]]
+        by_id = {m["id"]: m for m in rows}
+        kinds.append(
+            {
+                **kind,
+                "figures": figures,
+                "rows": rows,
+                "only_chanfuzz": [by_id[i] for i in figures["only_chanfuzz"]],
+                "only_tests": [by_id[i] for i in figures["only_tests"]],
+                "neither": [
+                    {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
+                    for i in figures["neither"]
+                ],
+                "per_heuristic": [
+                    (h, _pct(n, figures["built"])) for h, n in figures["per_heuristic"].items()
+                ],
+                "score": _pct(figures["chanfuzz"], figures["built"]),
+                "tests_score": _pct(figures["tests"], figures["tested"]),
+                "of_tests_kills": _pct(figures["both"], figures["tests"]),
+                "of_tests_misses": _pct(
+                    len(figures["only_chanfuzz"]), figures["tested"] - figures["tests"]
+                ),
+            }
+        )
+    return {"data": data, "plan": plan, "kinds": kinds}
+
+
+def _row(mutant: dict[str, Any], heuristics: str) -> dict[str, Any]:
+    cells = []
+    for h in heuristics:
+        r = mutant["heuristics"].get(h)
+        if r is None:
+            cells.append("")
+        elif r["killed"]:
+            cells.append(f"{r['outcome'].replace('_', ' ')} @{r['programs']}")
+        else:
+            cells.append(f"– ({r['programs']})")
+    tests = mutant["runtime_tests"]
+    return {
+        **mutant,
+        "change": mutant["change"].replace("|", "\\|"),  # a Markdown table cell
+        "cells": cells,
+        "tests": f"{tests.get('status', 'not run')}"
+        + (f" ({tests['by']})" if tests.get("by") else ""),
+    }

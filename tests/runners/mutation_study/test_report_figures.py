@@ -1,0 +1,99 @@
+"""The mutation report's figures and Markdown, from a study's JSON document."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+
+from runners.mutation_study.report import kind_figures, markdown_context
+
+
+def _heuristic(killed: bool, programs: int, seconds: float, outcome: str = "") -> dict:
+    return {
+        "campaign": 1, "killed": killed, "outcome": outcome, "signature": "",
+        "programs": programs, "seconds": seconds, "compile_errors": 0,
+    }  # fmt: skip
+
+
+def _mutant(mid: str, status: str, heuristics: dict, tests: str | None) -> dict:
+    return {
+        "kind": "go", "id": mid, "file": "chan.go", "line": 1, "operator": "drop",
+        "change": "a || b  →  (removed)", "toolchain": f"go-1-mutant-{mid}", "status": status,
+        "heuristics": heuristics,
+        "runtime_tests": {"status": tests, "by": "go test runtime"} if tests else {},
+    }  # fmt: skip
+
+
+KIND = {
+    "kind": "go",
+    "source": "chan.go",
+    "runtime_tests": "go test",
+    "base": "go-1",
+    "mutants_total": 500,
+    "control_signatures": [],
+    "mutants": [
+        # killed by both; A kills after 3 programs in 4 s, F later
+        _mutant(
+            "m1",
+            "killed",
+            {"A": _heuristic(True, 3, 4.0, "timeout"), "F": _heuristic(True, 9, 20.0, "crash")},
+            "killed",
+        ),  # fmt: skip
+        # killed by chanfuzz only, with a wrong value
+        _mutant(
+            "m2",
+            "killed",
+            {"A": _heuristic(False, 30, 50.0), "F": _heuristic(True, 1, 2.0, "wrong_value")},
+            "survived",
+        ),  # fmt: skip
+        # killed by the tests only
+        _mutant(
+            "m3",
+            "survived",
+            {"A": _heuristic(False, 30, 50.0), "F": _heuristic(False, 30, 50.0)},
+            "killed",
+        ),  # fmt: skip
+        # neither: an equivalence candidate
+        _mutant(
+            "m4",
+            "survived",
+            {"A": _heuristic(False, 30, 50.0), "F": _heuristic(False, 30, 50.0)},
+            "survived",
+        ),  # fmt: skip
+        # does not build: in no score
+        _mutant("m5", "build failed", {}, "build failed"),
+        # killed by chanfuzz, tests not run: counts for chanfuzz, not in the comparison
+        _mutant("m6", "killed", {"A": _heuristic(True, 5, 8.0, "timeout")}, None),
+    ],
+}
+
+
+def test_scores_compare_only_mutants_that_built_and_were_tested() -> None:
+    f = kind_figures(KIND, "AF")
+    assert (f["sampled"], f["build_failed"], f["built"]) == (6, 1, 5)
+    assert (f["chanfuzz"], f["tested"], f["tests"], f["both"]) == (3, 4, 2, 1)
+    assert f["per_heuristic"] == {"A": 2, "F": 2}
+    assert (f["only_chanfuzz"], f["only_tests"], f["neither"]) == (["m2"], ["m3"], ["m4"])
+    # Each kill at its quickest heuristic: m1 by A (4 s, 3), m2 by F (2 s, 1), m6 by A (8 s, 5).
+    assert (f["median_seconds"], f["median_programs"]) == (4.0, 3)
+    assert f["verdicts"] == {"timeout": 2, "wrong_value": 1}
+
+
+def test_the_markdown_shows_scores_rows_and_the_equivalence_reasoning() -> None:
+    data = {
+        "plan": {"heuristics": "AF", "mutants": 6, "seed": 1, "programs": 30, "repetitions": 3,
+                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
+        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [KIND],
+    }  # fmt: skip
+    text = render_to_string(
+        "reports/mutation.md", markdown_context(data, {"go:m4": "only runs under -msan"})
+    )
+    assert (
+        "| go | chan.go | `go-1` | 500 (6) | 1 | **60 % (3/5)** | 50 % (2/4) | 50 % (1/2) |" in text
+    )
+    assert "50 % (1/2) | 4.0 s / 3 | timeout 2, wrong_value 1 |" in text
+    assert (
+        "| `m2` | chan.go:1 | drop | `a \\|\\| b  →  (removed)` | – (30) | wrong value @1 |" in text
+    )
+    assert "| `m4` | `a \\|\\| b  →  (removed)` | only runs under -msan |" in text
+    assert "Killed by chanfuzz only: `m2`." in text
+    assert "Killed by the runtime's tests only: `m3`." in text
