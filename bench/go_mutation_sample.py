@@ -1,16 +1,20 @@
-"""A first look at chanfuzz's power on injected faults: a seeded sample of Go runtime mutants.
+"""A first look at chanfuzz's power on injected faults: a seeded sample of a runtime's mutants.
 
-    python bench/go_mutation_sample.py [--mutants 16] [--programs 60] [--seed 1] [--runtime-tests]
+    python bench/go_mutation_sample.py [--target go] [--mutants 16] [--programs 60] [--seed 1]
+                                       [--runtime-tests]
 
-Each sampled mutant of the machine Go's runtime/chan.go and select.go
-(runners.mutation.go_mutants) is installed as a toolchain in a temporary
-directory, then `--programs` generated programs (heuristic F, 3 repetitions,
-10 s limit, hangs declared after 2 s blocked) run on it: the mutant is killed
-when any program crashes or hangs, and the verdict that killed it is named.
-A mutant whose runtime does not compile is counted apart. With
-`--runtime-tests`, Go's own channel tests (`go test -run 'Chan|Select' runtime`
-and test/chan) run on it too (about 90 s a mutant). This is a sample, not the
-mutation report the issue asks for; it prints its figures and asserts nothing.
+Each sampled mutant of the target's channel implementation (its kind in
+runners.mutation.kinds: for Go the machine Go's runtime/chan.go and
+select.go, for Crystal the stdlib's channel.cr and the waiters' linked list)
+is installed as a toolchain in a temporary directory, then `--programs`
+generated programs (heuristic F, 3 repetitions, 10 s limit, hangs declared
+after 2 s blocked) run on it: the mutant is killed when any program crashes or
+hangs, and the verdict that killed it is named. A mutant whose runtime does
+not compile is counted apart. With `--runtime-tests`, the implementation's own
+tests run on it too (Go: `go test -run 'Chan|Select' runtime` and test/chan,
+about 90 s a mutant; Crystal: its channel spec, when it can be had). This is a
+sample, not the mutation report the issue asks for; it prints its figures and
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -30,34 +34,40 @@ from generator.settings import settings_for  # noqa: E402
 from runners.engine.build import CompileError  # noqa: E402
 from runners.engine.execute import execute_batch, target_for  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
-from runners.engine.toolchains import find_toolchain, installed_toolchains  # noqa: E402
-from runners.mutation import go_mutants  # noqa: E402
-from runners.mutation.runtime_tests import go_runtime_tests  # noqa: E402
+from runners.engine.toolchains import installed_toolchains  # noqa: E402
+from runners.mutation.kinds import installed_mutant, kind_for  # noqa: E402
+from runners.targets import get_target  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", default="go", help="a target with mutants (go, crystal)")
     parser.add_argument("--mutants", type=int, default=16)
     parser.add_argument("--programs", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runtime-tests", action="store_true")
     args = parser.parse_args()
 
-    base = next(t for t in installed_toolchains("go") if t.origin != "mutant")
-    everyone = go_mutants.list_mutants(base.home)
+    kind = kind_for(args.target)
+    base = next(t for t in installed_toolchains(args.target) if t.origin != "mutant")
+    everyone = kind.list_mutants(base)
     sample = random.Random(args.seed).sample(everyone, args.mutants)
-    programs = [generate_program(s, settings_for("F")).program for s in range(args.programs)]
+    capabilities = get_target(args.target).capabilities
+    programs = [
+        generate_program(s, settings_for("F"), capabilities).program for s in range(args.programs)
+    ]
     sandbox = get_sandbox("local")
     rows = []
     with tempfile.TemporaryDirectory(prefix="chanfuzz-mutants-") as tmp:
+        # The sandbox user reads toolchain homes (a Crystal mutant's is in here).
+        Path(tmp).chmod(0o755)
         os.environ["CHANFUZZ_TOOLCHAINS_DIR"] = str(Path(tmp) / "toolchains")
-        from runners.targets.go import mutants_dir
 
         print(f"{len(everyone)} mutants of {base.id}; sample of {len(sample)} (seed {args.seed})")
         for mutant in sample:
-            go_mutants.install(mutant, goroot=base.home, base_id=base.id,
-                               base_version=base.version, root=mutants_dir())  # fmt: skip
-            toolchain = find_toolchain("go", f"go-{base.version}-mutant-{mutant.id}")
+            kind.install(mutant, base)
+            toolchain = installed_mutant(args.target, base, mutant.id)
+            assert toolchain is not None, f"mutant {mutant.id} installed but not found"
             started = time.monotonic()
             try:
                 report = execute_batch(
@@ -75,7 +85,7 @@ def main() -> None:
                 verdict = "killed" if found else "survived"
                 first = outcomes.index(found[0]) if found else None
                 by = f"{found[0]} (program {first})" if found else ""
-            own = go_runtime_tests(toolchain).status if args.runtime_tests else "-"
+            own = kind.runtime_tests(toolchain).status if args.runtime_tests else "-"
             seconds = time.monotonic() - started
             rows.append((mutant, verdict, by, own, seconds))
             line = (
@@ -92,7 +102,9 @@ def main() -> None:
     )
     if args.runtime_tests:
         own = [r for r in built if r[3] == "killed"]
-        print(f"Go's own channel tests killed {len(own)} of {len(built)}")
+        ran = [r for r in built if r[3] != "unavailable"]
+        print(f"{kind.runtime_tests_name}: killed {len(own)} of {len(built)}"
+              f" ({len(built) - len(ran)} unavailable)")  # fmt: skip
 
 
 if __name__ == "__main__":

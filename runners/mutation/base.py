@@ -34,7 +34,7 @@ class Mutant:
 
 @dataclass(frozen=True)
 class RuntimeTests:
-    status: str  # "killed", "survived" or "build failed"
+    status: str  # "killed", "survived", "build failed" or "unavailable" (no suite to run)
     by: str  # what killed it ("" when it survived)
     seconds: float
     output: str  # the end of what the failing step printed

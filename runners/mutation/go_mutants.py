@@ -29,47 +29,34 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from runners.mutation import lines
 from runners.mutation.base import Mutant, MutantKind
+from runners.mutation.lines import code_part, flipped_bools, numbered, swapped_comparisons
 from runners.targets.base import Toolchain
 from runners.targets.go import mutants_dir
 
 FILES = ("chan.go", "select.go")
 OPERATORS = ("rel", "not", "drop", "incdec", "bool")
 
-_REL_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
-_REL = re.compile(r"(?<=\s)(<=|>=|==|!=|<|>)(?=\s)")
 _IF = re.compile(r"^(\s*(?:\} else )?if )(.+?)( \{\s*)$")
 _CALL = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\(.*\)\s*$")
 _INCDEC = re.compile(r"(\w(?:[\w.\[\]]*\w)?)(\+\+|--)\s*$")
-_BOOL = re.compile(r"\b(true|false)\b")
 
 
-def _code_part(line: str) -> str:
-    """The line without a trailing // comment (string literals are left as they are)."""
-    in_string = False
-    for i, ch in enumerate(line):
-        if ch == '"':
-            in_string = not in_string
-        elif not in_string and line.startswith("//", i):
-            return line[:i]
-    return line
-
-
-def _line_mutants(stem: str, number: int, line: str) -> Iterator[tuple[str, str]]:
+def _line_mutants(source: Sequence[str], index: int) -> Iterator[tuple[str, str]]:
     """(operator id suffix, mutated line) for each change of one source line."""
-    code = _code_part(line).rstrip()
+    line = source[index]
+    code = code_part(line, "//").rstrip()
     stripped = code.strip()
     if not stripped or stripped.startswith(("//", "*", "/*")) or '"' in stripped:
         return
     tail = line[len(code) :] if line.startswith(code) else ""
     if re.match(r"^(\} else )?if |^for ", stripped):
-        for k, m in enumerate(_REL.finditer(code)):
-            swapped = code[: m.start()] + _REL_SWAP[m.group(1)] + code[m.end() :]
-            yield f"rel-{k}" if k else "rel", swapped + tail
+        yield from numbered("rel", (s + tail for s in swapped_comparisons(code)))
     if m := _IF.match(code):
         head, condition = m.group(1), m.group(2)
         if "; " in condition:  # `if x := f(); x != nil {`: negate the condition only
@@ -83,23 +70,12 @@ def _line_mutants(stem: str, number: int, line: str) -> Iterator[tuple[str, str]
         flipped = "--" if m.group(2) == "++" else "++"
         yield "incdec", code[: m.start(2)] + flipped + code[m.end(2) :] + tail
     if stripped.startswith("return ") or re.search(r"\w\s*=\s*(true|false)\s*$", stripped):
-        for k, m in enumerate(_BOOL.finditer(code)):
-            flipped = "false" if m.group(1) == "true" else "true"
-            yield (
-                (f"bool-{k}" if k else "bool"),
-                code[: m.start()] + flipped + code[m.end() :] + tail,
-            )
+        yield from numbered("bool", (s + tail for s in flipped_bools(code)))
 
 
 def mutants_of(text: str, file: str) -> list[Mutant]:
     """Every mutant of one file's text, in line order."""
-    stem = Path(file).stem
-    found = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        for suffix, after in _line_mutants(stem, number, line):
-            operator = suffix.split("-", 1)[0]
-            found.append(Mutant(f"{stem}-{number}-{suffix}", file, number, operator, line, after))
-    return found
+    return lines.mutants_of(text, file, _line_mutants)
 
 
 def runtime_dir(goroot: Path) -> Path:
@@ -123,11 +99,7 @@ def find_mutant(goroot: Path, mutant_id: str) -> Mutant:
 
 
 def mutated_text(goroot: Path, mutant: Mutant) -> str:
-    lines = (runtime_dir(goroot) / mutant.file).read_text().split("\n")
-    if lines[mutant.line - 1] != mutant.before:
-        raise ValueError(f"{mutant.file}:{mutant.line} is not the line mutant {mutant.id} changes")
-    lines[mutant.line - 1] = mutant.after
-    return "\n".join(lines)
+    return lines.mutated_text((runtime_dir(goroot) / mutant.file).read_text(), mutant)
 
 
 def install(mutant: Mutant, *, goroot: Path, base_id: str, base_version: str, root: Path) -> Path:

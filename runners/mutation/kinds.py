@@ -14,7 +14,7 @@ from runners.mutation.base import MutantKind
 from runners.targets.base import Toolchain
 
 # Module per kind, in the order reports list them.
-_MODULES = ("runners.mutation.go_mutants",)
+_MODULES = ("runners.mutation.go_mutants", "runners.mutation.crystal_mutants")
 
 
 def all_kinds() -> list[MutantKind]:

@@ -2,7 +2,10 @@
 
 Toolchains: Debian's ``crystal`` (``/usr/bin/crystal``), else ``crystal`` on PATH;
 ``CHANFUZZ_CRYSTAL=/path/to/crystal`` replaces it. No other version can be had
-here, so nothing is installable beyond Debian's package.
+here, so nothing is installable beyond Debian's package. Mutants of the
+stdlib's channel (runners.mutation.crystal_mutants) are toolchains too: the
+base compiler with ``CRYSTAL_PATH`` pointing at a stdlib holding the mutated
+file (origin "mutant", id ``crystal-<version>-mutant-<mutant id>``).
 
 Builds: ``main.cr``; ``crystal build --no-debug -Dpreview_mt`` (the multi-threaded
 scheduler, SPEC §8a) with a compiler cache per toolchain, run from a directory
@@ -12,8 +15,10 @@ dump on a signal, so a hang is known by its timeout alone.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -72,13 +77,75 @@ def _crystal_candidates() -> Iterator[Candidate]:
     if on_path and Path(on_path).resolve() != DEBIAN_CRYSTAL.resolve():
         path = Path(on_path)
         yield Candidate("crystal", "path", path, lambda: _crystal_toolchain(path, "path"))
+    # Mutants last: asked for by id, never chosen as "the" Crystal. The registry
+    # reads the directories runners.mutation.crystal_mutants writes (that module
+    # imports the registry, not the other way round).
+    for meta_path in sorted(mutants_dir().glob("*/*/mutant.json")):
+        yield Candidate(
+            "crystal", "mutant", meta_path.parent, lambda p=meta_path: _mutant_toolchain(p)
+        )
 
 
-def _crystal_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
+def mutants_dir() -> Path:
+    """Where Crystal mutant toolchains live (runners.mutation.crystal_mutants)."""
+    return config.toolchains_dir() / "mutants" / "crystal"
+
+
+def _mutant_toolchain(meta_path: Path) -> Toolchain:
+    """The base compiler, reading the stdlib in the mutant's directory: its ``home``, the
+    prefix it installs to, which the sandbox binds like any home (so others must be able
+    to read it, as runners.mutation.crystal_mutants.install leaves it)."""
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ToolchainUnavailable(f"unreadable mutant {meta_path}: {exc}") from None
+    crystal = Path(meta["crystal"])
+    if not crystal.exists():
+        raise ToolchainUnavailable(f"the base Crystal of mutant {meta['id']} is gone: {crystal}")
+    return Toolchain(
+        language="crystal",
+        version=meta["version"],
+        id=f"crystal-{meta['version']}-mutant-{meta['id']}",
+        origin="mutant",
+        home=meta_path.parent,
+        executable=crystal,
+        components=(("mutant", f"{meta['file']}:{meta['line']} {meta['operator']}"),),
+    )
+
+
+def mutant_stdlib(toolchain: Toolchain) -> Path | None:
+    """The stdlib a mutant toolchain compiles against (None: the compiler's own)."""
+    return toolchain.home / "src" if toolchain.origin == "mutant" else None
+
+
+def stdlib_dir(crystal: Path) -> Path:
+    """The stdlib `crystal` was built to use: the last entry of its default CRYSTAL_PATH."""
+    done = subprocess.run(
+        [str(crystal), "env", "CRYSTAL_PATH"], capture_output=True, text=True, timeout=60,
+        env=clean_env(("CRYSTAL_",)), stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    entries = [Path(p) for p in done.stdout.strip().split(":") if p and p != "lib"]
+    if done.returncode != 0 or not entries or not (entries[-1] / "prelude.cr").is_file():
+        raise ToolchainUnavailable(f"cannot tell where the stdlib of {crystal} is: {done.stdout}")
+    return entries[-1]
+
+
+def crystal_env(toolchain: Toolchain) -> dict[str, str]:
+    """The environment the compiler runs in: none of the caller's CRYSTAL_ settings, a
+    compiler cache of the toolchain's own and, for a mutant, CRYSTAL_PATH to its stdlib."""
     crystal_cache = config.cache_dir() / "crystal" / toolchain.id
     crystal_cache.mkdir(parents=True, exist_ok=True)
     env = clean_env(("CRYSTAL_",))
     env["CRYSTAL_CACHE_DIR"] = str(crystal_cache)
+    stdlib = mutant_stdlib(toolchain)
+    if stdlib is not None:
+        env["CRYSTAL_PATH"] = f"lib:{stdlib}"  # the default's shape: shards' lib/ first
+    return env
+
+
+def _crystal_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
+    env = crystal_env(toolchain)
+    crystal_cache = Path(env["CRYSTAL_CACHE_DIR"])
     product = workdir / "prog"
     argv = (
         str(toolchain.executable),
