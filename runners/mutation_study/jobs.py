@@ -12,7 +12,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from runners.campaigns.models import MutantTests
-from runners.campaigns.queueing import enqueue_or_fail
+from runners.campaigns.queueing import enqueue_or_fail, job_statuses
 from runners.engine.toolchains import find_toolchain
 from runners.mutation.kinds import kind_for
 
@@ -28,9 +28,11 @@ def request_runtime_tests(*, language: str, toolchain_id: str, kind: str) -> Mut
     row, _ = MutantTests.objects.get_or_create(
         toolchain_id=toolchain_id, defaults={"kind": kind, "language": language}
     )
-    if row.status not in (MutantTests.Status.QUEUED, MutantTests.Status.FAILED) or (
-        row.status == MutantTests.Status.QUEUED and row.rq_job_id
-    ):
+    if row.status == MutantTests.Status.QUEUED and row.rq_job_id:
+        # Queued before: still on the queue, unless Redis lost it (restarted without it).
+        if job_statuses([row.rq_job_id])[row.rq_job_id] in ("queued", "started", "deferred"):
+            return row
+    elif row.status != MutantTests.Status.FAILED and row.status != MutantTests.Status.QUEUED:
         return row
     job_id = f"rtests-{row.pk}-{uuid.uuid4().hex[:8]}"
     MutantTests.objects.filter(pk=row.pk).update(

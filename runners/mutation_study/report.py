@@ -32,10 +32,12 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from django.utils import timezone
 
 from runners.campaigns import services, studies
 from runners.campaigns.models import (
@@ -195,15 +197,10 @@ def run_mutant(
     toolchain = installed_mutant(kind.targets[0], base, mutant.id)
     if toolchain is None:
         raise LookupError(f"mutant {mutant.id} of {base.id} installed but not found")
-    if plan.runtime_tests:
-        request_runtime_tests(
-            language=toolchain.language, toolchain_id=toolchain.id, kind=kind.name
-        )
     campaigns = {
         h: _campaign(f"{NAME_PREFIX} {toolchain.id} {h}", toolchain, h, plan)
         for h in plan.heuristics
     }
-    deadline = time.monotonic() + plan.budget_s
     pending = {h: c.pk for h, c in campaigns.items()}
     while pending:
         for h, pk in list(pending.items()):
@@ -212,7 +209,7 @@ def run_mutant(
                 if campaign.is_active:
                     services.pause_campaign(campaign=campaign)  # killed: no need to go on
                 del pending[h]
-        if pending and time.monotonic() >= deadline:
+        if pending and _spent(campaigns.values()) >= plan.budget_s:
             for pk in pending.values():
                 campaign = Campaign.objects.get(pk=pk)
                 if campaign.is_active:
@@ -239,8 +236,29 @@ def run_mutant(
     return result
 
 
-def attach_runtime_tests(results: Sequence[MutantResult], *, wait_s: float, log: Log) -> None:
-    """Each result's runtime-tests row, waiting up to `wait_s` for those still running."""
+def _spent(campaigns: Iterable[Campaign]) -> float:
+    """Seconds since the first of `campaigns` started running (0 while all wait in the
+    queue): a mutant's budget is its own running time, not the queue's."""
+    started = [
+        s
+        for s in Campaign.objects.filter(pk__in=[c.pk for c in campaigns]).values_list(
+            "started_at", flat=True
+        )
+        if s is not None
+    ]
+    return (timezone.now() - min(started)).total_seconds() if started else 0.0
+
+
+def attach_runtime_tests(
+    kind: MutantKind, results: Sequence[MutantResult], *, wait_s: float, log: Log
+) -> None:
+    """Each result's runtime-tests row, queued now for those without one (after the
+    campaigns: they would hold up the workers the campaigns' budgets count on), waiting
+    up to `wait_s` for those still running."""
+    for r in results:
+        if r.status != "build failed":
+            language = kind.targets[0]
+            request_runtime_tests(language=language, toolchain_id=r.toolchain, kind=kind.name)
     ids = [r.toolchain for r in results]
     deadline = time.monotonic() + wait_s
     while True:
@@ -265,7 +283,7 @@ def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
     known = control_signatures(base, plan, log)
     results = [run_mutant(kind, base, m, plan, known, log) for m in chosen]
     if plan.runtime_tests:
-        attach_runtime_tests(results, wait_s=3 * 3600, log=log)
+        attach_runtime_tests(kind, results, wait_s=3 * 3600, log=log)
     return {
         "kind": kind.name,
         "source": kind.source,
