@@ -126,6 +126,8 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
 
 
 def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPlan) -> Campaign:
+    # Another oracle is another experiment: its campaigns are not the same ones.
+    name += "" if plan.values else " (no values)"
     return studies.find_or_create(
         name,
         lambda: services.create_campaign(
