@@ -40,7 +40,7 @@ from django.db.models import Count, Q
 from generator.capabilities import InexpressibleSettings
 from generator.settings import PRESETS
 from runners.campaigns import selectors, services, studies
-from runners.campaigns.models import Campaign, Execution, Finding, Program
+from runners.campaigns.models import FINDING_OUTCOMES, Campaign, Execution, Finding, Program
 from runners.campaigns.programs import program_object
 from runners.engine.bisect import Bisection, VersionResult, bisect_program, runs_on
 from runners.engine.execute import Triage, target_for
@@ -52,7 +52,6 @@ from runners.targets import TargetSpec, all_targets, get_target
 from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
 
 NAME_PREFIX = "rust report:"
-FINDING_OUTCOMES = ("crash", "timeout")
 # A hang whose re-run ended is not counted as revealing a bug: a stalled machine makes
 # those too (they are counted apart, since a rare race can also fail to repeat).
 UNCONFIRMED = Q(outcome="timeout", hang_confirmed=False)
