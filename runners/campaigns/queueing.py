@@ -43,13 +43,15 @@ def enqueue_or_fail(rows, function: str, *args: object, **kwargs: object) -> Non
 
 
 def job_statuses(job_ids: list[str]) -> dict[str, str | None]:
-    """RQ status of each job id (None: no such job, e.g. Redis lost it)."""
+    """RQ status of each job id ("queued", "started", "failed", …; None: no such job,
+    e.g. Redis lost it)."""
     from rq.job import Job
 
     queue = get_queue()
     jobs = Job.fetch_many(job_ids, connection=queue.connection) if job_ids else []
+    # JobStatus is a str enum whose str() is "JobStatus.FAILED" on Python 3.11: its value.
     return {
-        job_id: (str(job.get_status(refresh=False)) if job is not None else None)
+        job_id: (job.get_status(refresh=False).value if job is not None else None)
         for job_id, job in zip(job_ids, jobs, strict=True)
     }
 

@@ -191,3 +191,13 @@ def test_a_campaign_checks_values_unless_told_not_to() -> None:
         dict(jobs.campaign_target(c.targets.get()).render_options) for c in (checked, plain)
     ]
     assert [o.get("values", False) for o in options] == [True, False]
+
+
+def test_job_statuses_are_rqs_words(queue) -> None:  # noqa: ANN001
+    job = queue.enqueue("builtins.print", job_id="words-1")
+    assert queueing.job_statuses(["words-1", "no-such-job"]) == {
+        "words-1": "queued", "no-such-job": None,
+    }  # fmt: skip
+    job.set_status("failed")
+    # The word, not "JobStatus.FAILED": callers compare it with "failed".
+    assert queueing.job_statuses(["words-1"]) == {"words-1": "failed"}
