@@ -20,6 +20,7 @@ RUN_RUNTIME_TESTS = "runners.mutation_study.jobs.run_runtime_tests"
 # Go's channel tests and test/chan take about 90 s on a mutant; a hanging one is
 # cut by the suite's own limits (runners.mutation.runtime_tests) well before this.
 JOB_TIMEOUT_S = 3 * 3600
+LIVE_JOB = ("queued", "started", "deferred", "scheduled")
 
 
 def request_runtime_tests(*, language: str, toolchain_id: str, kind: str) -> MutantTests:
@@ -28,11 +29,12 @@ def request_runtime_tests(*, language: str, toolchain_id: str, kind: str) -> Mut
     row, _ = MutantTests.objects.get_or_create(
         toolchain_id=toolchain_id, defaults={"kind": kind, "language": language}
     )
-    if row.status == MutantTests.Status.QUEUED and row.rq_job_id:
-        # Queued before: still on the queue, unless Redis lost it (restarted without it).
-        if job_statuses([row.rq_job_id])[row.rq_job_id] in ("queued", "started", "deferred"):
+    if not row.is_done and row.rq_job_id:
+        # Queued or running: still so, unless Redis lost the job or its worker was
+        # killed (RQ then marks it failed, and the row would wait for ever).
+        if job_statuses([row.rq_job_id])[row.rq_job_id] in LIVE_JOB:
             return row
-    elif row.status != MutantTests.Status.FAILED and row.status != MutantTests.Status.QUEUED:
+    elif row.is_done and row.status != MutantTests.Status.FAILED:
         return row
     job_id = f"rtests-{row.pk}-{uuid.uuid4().hex[:8]}"
     MutantTests.objects.filter(pk=row.pk).update(

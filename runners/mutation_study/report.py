@@ -269,6 +269,9 @@ def attach_runtime_tests(
         if not open_rows or time.monotonic() >= deadline:
             break
         log(f"waiting for the runtime tests of {len(open_rows)} mutant(s)")
+        for row in open_rows:  # queued again if its job was lost or its worker killed
+            request_runtime_tests(language=row.language, toolchain_id=row.toolchain_id,
+                                  kind=row.kind)  # fmt: skip
         time.sleep(10.0)
     for r in results:
         row = rows.get(r.toolchain)
