@@ -5,16 +5,19 @@
 
 Each sampled mutant of the target's channel implementation (its kind in
 runners.mutation.kinds: for Go the machine Go's runtime/chan.go and
-select.go, for Crystal the stdlib's channel.cr and the waiters' linked list)
-is installed as a toolchain in a temporary directory, then `--programs`
+select.go, for Crystal the stdlib's channel.cr and the waiters' linked list,
+for rust-flume and rust-crossbeam cargo-mutants' mutants of the crate) is
+installed as a toolchain in a temporary directory, then `--programs`
 generated programs (heuristic F, 3 repetitions, 10 s limit, hangs declared
 after 2 s blocked) run on it: the mutant is killed when any program crashes or
-hangs, and the verdict that killed it is named. A mutant whose runtime does
-not compile is counted apart. With `--runtime-tests`, the implementation's own
+hangs, and the verdict that killed it is named. The programs run on the base
+release first, and those that fail there are left out (flume 0.12.0 has bugs
+of its own: a kill must be the mutant's). A mutant whose runtime does not
+compile is counted apart. With `--runtime-tests`, the implementation's own
 tests run on it too (Go: `go test -run 'Chan|Select' runtime` and test/chan,
-about 90 s a mutant; Crystal: its channel spec, when it can be had). This is a
-sample, not the mutation report the issue asks for; it prints its figures and
-asserts nothing.
+about 90 s a mutant; Crystal: its channel spec, when it can be had; Rust: the
+crate's `cargo test`, 2–6 min). This is a sample, not the mutation report the
+issue asks for; it prints its figures and asserts nothing.
 """
 
 from __future__ import annotations
@@ -29,19 +32,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from generator.lambda_chan import Program  # noqa: E402
 from generator.pipeline import generate_program  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
 from runners.engine.build import CompileError  # noqa: E402
 from runners.engine.execute import execute_batch, target_for  # noqa: E402
-from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
+from runners.engine.sandbox import Limits, Sandbox, get_sandbox  # noqa: E402
 from runners.engine.toolchains import installed_toolchains  # noqa: E402
 from runners.mutation.kinds import installed_mutant, kind_for  # noqa: E402
 from runners.targets import get_target  # noqa: E402
+from runners.targets.base import Toolchain  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--target", default="go", help="a target with mutants (go, crystal)")
+    parser.add_argument(
+        "--target", default="go", help="a target with mutants (go, crystal, rust-flume, …)"
+    )
     parser.add_argument("--mutants", type=int, default=16)
     parser.add_argument("--programs", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
@@ -57,6 +64,7 @@ def main() -> None:
         generate_program(s, settings_for("F"), capabilities).program for s in range(args.programs)
     ]
     sandbox = get_sandbox("local")
+    programs = _terminating_on(base, programs, sandbox)
     rows = []
     with tempfile.TemporaryDirectory(prefix="chanfuzz-mutants-") as tmp:
         # The sandbox user reads toolchain homes (a Crystal mutant's is in here).
@@ -85,12 +93,16 @@ def main() -> None:
                 verdict = "killed" if found else "survived"
                 first = outcomes.index(found[0]) if found else None
                 by = f"{found[0]} (program {first})" if found else ""
-            own = kind.runtime_tests(toolchain).status if args.runtime_tests else "-"
+                if report and first is not None:  # what it hung or crashed in
+                    print(f"  {report.executions[first].classification.signature[:150]}")
             seconds = time.monotonic() - started
+            tests = kind.runtime_tests(toolchain) if args.runtime_tests else None
+            own = tests.status if tests else "-"
+            own_by = f"{tests.by} {tests.seconds:.0f} s" if tests else ""
             rows.append((mutant, verdict, by, own, seconds))
             line = (
                 f"{mutant.id:22} {mutant.operator:7} chanfuzz {verdict:12} {by:24} "
-                f"own tests {own:12} {seconds:5.0f} s  {mutant.describe()[:70]}"
+                f"{seconds:5.0f} s  own tests {own:12} {own_by:32} {mutant.describe()[:70]}"
             )
             print(line, flush=True)
     built = [r for r in rows if r[1] != "build failed"]
@@ -105,6 +117,19 @@ def main() -> None:
         ran = [r for r in built if r[3] != "unavailable"]
         print(f"{kind.runtime_tests_name}: killed {len(own)} of {len(built)}"
               f" ({len(built) - len(ran)} unavailable)")  # fmt: skip
+
+
+def _terminating_on(base: Toolchain, programs: list[Program], sandbox: Sandbox) -> list[Program]:
+    """The programs that terminate on the base release: only they can tell a mutant's bug."""
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-control-") as tmp:
+        report = execute_batch(
+            programs, target_for(base, repetitions=3), workdir=Path(tmp) / "build",
+            sandbox=sandbox, limits=Limits(timeout_s=10, quiet_s=2),
+        )  # fmt: skip
+    outcomes = [e.outcome.value for e in report.executions]
+    kept = [p for p, o in zip(programs, outcomes, strict=True) if o == "terminated"]
+    print(f"{len(kept)} of {len(programs)} programs terminate on {base.id}: those are used")
+    return kept
 
 
 if __name__ == "__main__":

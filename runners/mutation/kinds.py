@@ -2,7 +2,7 @@
 
 `manage.py mutants`, the mutation report and its tests iterate over
 :func:`all_kinds`; a kind is found from a target language by :func:`kind_for`.
-Each kind lives in its own module, which exposes ``kind()``.
+Each kind lives in its own module, which exposes ``kind()`` (or ``kinds()``, a list).
 """
 
 from __future__ import annotations
@@ -13,12 +13,21 @@ from runners.engine.toolchains import installed_toolchains
 from runners.mutation.base import MutantKind
 from runners.targets.base import Toolchain
 
-# Module per kind, in the order reports list them.
-_MODULES = ("runners.mutation.go_mutants", "runners.mutation.crystal_mutants")
+# Modules of kinds, in the order reports list them.
+_MODULES = (
+    "runners.mutation.go_mutants",
+    "runners.mutation.crystal_mutants",
+    "runners.mutation.rust_mutants",
+)
 
 
 def all_kinds() -> list[MutantKind]:
-    return [importlib.import_module(name).kind() for name in _MODULES]
+    found = []
+    for name in _MODULES:
+        module = importlib.import_module(name)
+        # A module mutating several implementations (two Rust crates) lists them in kinds().
+        found += module.kinds() if hasattr(module, "kinds") else [module.kind()]
+    return found
 
 
 def kind_for(target: str) -> MutantKind:

@@ -23,6 +23,10 @@ rustc/cargo:
 
 The standard library's channels need no crate: the ``rust-std`` toolchain is
 the machine's rustc itself.
+
+A crate's *mutants* (runners.mutation.rust_mutants) are toolchains too, of
+origin "mutant": a release whose crate a cargo ``[patch]`` replaces with a
+mutated copy, found after the releases (see "mutant toolchains" below).
 """
 
 from __future__ import annotations
@@ -150,13 +154,14 @@ def cargo_home() -> Path:
     return config.toolchains_dir() / ".cargo-home"
 
 
-def _cargo_env(target_dir: Path) -> dict[str, str]:
+def cargo_env(target_dir: Path, home: Path | None = None) -> dict[str, str]:
+    """The environment of every cargo run: `home` the cargo home (default: the shared one)."""
     # The caller's RUSTFLAGS, CARGO_* settings or rustup override must not change
     # what gets built; rustup's own variables (RUSTUP_HOME, RUSTUP_TOOLCHAIN) are
     # kept so that its cargo proxy finds its toolchain.
     env = clean_env(("CARGO", "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC"))
     env.update(
-        CARGO_HOME=str(cargo_home()),
+        CARGO_HOME=str(home or cargo_home()),
         CARGO_TARGET_DIR=str(target_dir),
         CARGO_TERM_COLOR="never",
         CARGO_INCREMENTAL="0",
@@ -315,6 +320,8 @@ def candidates(library: RustLibrary) -> Callable[[], Iterator[Candidate]]:
             yield Candidate(
                 library.target, "installed", base / f"{library.target}-*", missing, hint
             )
+        # Mutants last: asked for by id, never chosen as "the newest release".
+        yield from _mutant_candidates(library)
 
     return each
 
@@ -352,6 +359,100 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
         return [*listed, *installed.values(), *problems]
 
     return listing
+
+
+# --- mutant toolchains ------------------------------------------------------------------------
+#
+# runners.mutation.rust_mutants writes them (it imports the registry, so the
+# registry reads them itself). A mutant of release toolchain B is the directory
+# <mutants_dir(crate)>/<B's id>/<mutant id>/ holding ``crate/`` (the crate's
+# source with one change), a probe project (Cargo.toml with a [patch] to
+# ``crate/``, Cargo.lock, src/main.rs) and ``mutant.json``, written last. The
+# mutants of one base share the target directory beside them
+# (<mutants_dir(crate)>/<B's id>/target): dependencies are compiled once for all.
+
+MUTANT_CRATE_DIR = "crate"
+
+
+def mutants_dir(crate: str) -> Path:
+    """Where the mutant toolchains of ``crate`` live."""
+    return config.toolchains_dir() / "mutants" / crate
+
+
+def base_cargo_home(toolchain: Toolchain) -> Path:
+    """The cargo home holding the crates a toolchain builds from, offline: a release's is
+    beside it, a mutant's its base's, wherever the mutant is installed (the same directory
+    as cargo_home() unless $CHANFUZZ_TOOLCHAINS_DIR changed since)."""
+    if toolchain.origin == "mutant":
+        return Path(_mutant_meta(toolchain.home)["cargo_home"])
+    if toolchain.origin == "installed":
+        return toolchain.home.parent / ".cargo-home"
+    return cargo_home()
+
+
+def _mutant_meta(directory: Path) -> dict:
+    path = directory / "mutant.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ToolchainUnavailable(f"unreadable mutant {path}: {error}") from None
+
+
+def _mutant_candidates(library: RustLibrary) -> Iterator[Candidate]:
+    assert library.crate is not None
+    # The base's directory name says which target a mutant belongs to
+    # (rust-flume-0.12.0, not rust-flume-async-0.12.0).
+    own = re.compile(re.escape(library.target) + r"-\d+\.\d+\.\d+")
+    for meta in sorted(mutants_dir(library.crate).glob("*/*/mutant.json")):
+        if own.fullmatch(meta.parent.parent.name):
+            yield Candidate(
+                library.target, "mutant", meta.parent,
+                lambda d=meta.parent: mutant_toolchain(library, d),
+            )  # fmt: skip
+
+
+def mutant_toolchain(library: RustLibrary, directory: Path) -> Toolchain:
+    """The mutant installed in ``directory``: its base release with the mutated crate patched in."""
+    meta = _mutant_meta(directory)
+    # One that does not compile is a toolchain all the same: its builds fail with the
+    # compiler's words, as a Go mutant's do (mutant.json says so beforehand).
+    base = _installed(library, Path(meta["base_home"]))
+    return dataclasses.replace(
+        base,
+        id=f"{base.id}-mutant-{meta['id']}",
+        origin="mutant",
+        home=directory,
+        components=(
+            *base.components,
+            ("mutant", f"{meta['file']}:{meta['line']} {meta['operator']}"),
+        ),
+    )
+
+
+def mutant_manifest(library: RustLibrary, version: str, directory: Path, bin_name: str) -> str:
+    """The Cargo.toml of a program built with the mutant in ``directory``."""
+    path = json.dumps(str(directory / MUTANT_CRATE_DIR))  # a JSON string is a TOML string
+    return (
+        manifest_text(library, version, bin_name=bin_name)
+        + f"[patch.crates-io]\n{library.crate} = {{ path = {path} }}\n"
+    )
+
+
+def build_mutant(library: RustLibrary, base: Toolchain, directory: Path) -> str | None:
+    """Write the probe project of the mutant whose crate copy is in ``directory`` and compile
+    it with its dependencies (offline, from ``base``'s crates): None when it builds, else the
+    compiler's words."""
+    (directory / "src").mkdir(exist_ok=True)
+    (directory / SOURCE_FILE).write_text(_probe_source())
+    (directory / "Cargo.toml").write_text(
+        mutant_manifest(library, base.version, directory, PACKAGE)
+    )
+    # The base's lock file, which cargo then changes only where the patch replaces the crate.
+    shutil.copyfile(base.home / "Cargo.lock", directory / "Cargo.lock")
+    env = cargo_env(directory.parent / "target", base_cargo_home(base))
+    argv = [str(base.executable), "build", "--release", "--offline", "--quiet"]
+    done = run_tool(argv, timeout=BUILD_TIMEOUT_S, env=env, cwd=directory)
+    return None if done.returncode == 0 else tail(done.stderr + done.stdout, 4000)
 
 
 # --- toolchains: install -------------------------------------------------------------------
@@ -472,7 +573,7 @@ def _install(library: RustLibrary, release: CrateRelease, *, force: bool, log: L
         # Dependencies are compiled into the final directory's target/, so build
         # there: cargo keys its fingerprints on absolute paths of the sources,
         # not of the target directory, but the directory must not move after.
-        env = _cargo_env(dest / "target")
+        env = cargo_env(dest / "target")
         log(f"resolving {library.crate} {version} and its dependencies on crates.io")
         _cargo(cargo, ["generate-lockfile"], staging, env, "resolve the dependencies")
         _cargo(
@@ -555,8 +656,13 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
         # directory, so one batch's product is never another's.
         bin_name = "prog_" + hashlib.sha256(str(workdir).encode()).hexdigest()[:12]
         version = toolchain.version
-        (workdir / "Cargo.toml").write_text(manifest_text(library, version, bin_name=bin_name))
-        target_dir = toolchain.home / "target"
+        if toolchain.origin == "mutant":
+            manifest = mutant_manifest(library, version, toolchain.home, bin_name)
+            target_dir = toolchain.home.parent / "target"
+        else:
+            manifest = manifest_text(library, version, bin_name=bin_name)
+            target_dir = toolchain.home / "target"
+        (workdir / "Cargo.toml").write_text(manifest)
         target_dir.mkdir(parents=True, exist_ok=True)
         locked: list[str] = []
         if library.crate is not None:  # std has no dependency to lock
@@ -573,7 +679,7 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
         )
         return BuildPlan(
             argv,
-            _cargo_env(target_dir),
+            cargo_env(target_dir, base_cargo_home(toolchain)),
             workdir,
             target_dir / "release" / bin_name,
         )
