@@ -20,7 +20,7 @@ from generator.settings import settings_for
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import find_toolchain, installed_toolchains
-from runners.mutation import rust_mutants
+from runners.mutation import cargo_mutants, rust_mutants
 from runners.mutation.kinds import all_kinds, installed_mutant, kind_for
 from runners.mutation.rust_mutants import CROSSBEAM, FLUME
 from runners.mutation.rust_runtime_tests import cargo_runtime_tests
@@ -112,7 +112,7 @@ ENTRIES = [entry for entry, _, _ in LISTING]
 
 
 def test_ids_name_the_place_and_the_rank_of_each_change_there() -> None:
-    mutants = rust_mutants.mutants_of(ENTRIES, {"slot.rs": SLOT})
+    mutants = cargo_mutants.mutants_of(ENTRIES, {"slot.rs": SLOT})
     assert [m.id for m in mutants] == [
         "slot-12-9-0", "slot-12-9-1", "slot-13-9-0", "slot-16-38-0", "slot-16-56-0",
         "slot-21-18-0", "slot-21-20-0", "slot-22-30-0",
@@ -127,14 +127,14 @@ def test_ids_name_the_place_and_the_rank_of_each_change_there() -> None:
     assert swap.before == SLOT.splitlines()[15]
     assert swap.after == swap.before.replace(" || ", " && ")
     assert by_id["slot-13-9-0"].after == "        self.is_empty()"
-    assert rust_mutants.mutants_of(ENTRIES, {"slot.rs": SLOT}) == mutants  # the same every time
+    assert cargo_mutants.mutants_of(ENTRIES, {"slot.rs": SLOT}) == mutants  # the same every time
 
 
 @pytest.mark.parametrize("index", range(len(LISTING)))
 def test_a_change_is_made_exactly_as_cargo_mutants_makes_it(index: int) -> None:
     entry, removed, added = LISTING[index]
-    change = rust_mutants.change_of(entry)
-    after = rust_mutants.mutated_text(SLOT, change)
+    change = cargo_mutants.change_of(entry)
+    after = cargo_mutants.mutated_text(SLOT, change)
     diff = list(difflib.unified_diff(SLOT.splitlines(), after.splitlines(), lineterm="", n=0))
     assert [d[1:] for d in diff[2:] if d.startswith("-")] == removed
     assert [d[1:] for d in diff[2:] if d.startswith("+")] == added
