@@ -332,6 +332,9 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
     def listing(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
         if library.crate is None:
             return [known_from_status(s) for s in statuses]
+        # A mutant has its base's version: it is listed after the releases, not as one.
+        mutants = [known_from_status(s) for s in statuses if s.origin == "mutant"]
+        statuses = [s for s in statuses if s.origin != "mutant"]
         installed = {s.toolchain.version: known_from_status(s) for s in statuses if s.toolchain}
         # Broken installs; the place holder saying how to install one (it has a
         # hint) is what the release list below says release by release.
@@ -340,7 +343,7 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
             releases = crate_releases(library.crate, offline=offline)
         except ToolchainUnavailable as error:
             unlisted = KnownToolchain(library.target, "*", "unavailable", error.reason, "crates.io")
-            return [*installed.values(), *problems, unlisted]
+            return [*installed.values(), *problems, unlisted, *mutants]
         listed = []
         for release in releases:
             note = "yanked on crates.io" if release.yanked else ""
@@ -356,7 +359,7 @@ def known(library: RustLibrary) -> Callable[[bool, list[ToolchainStatus]], list[
                     library.target, release.version, "not installed", hint, "crates.io"
                 )
             listed.append(dataclasses.replace(entry, note=note))
-        return [*listed, *installed.values(), *problems]
+        return [*listed, *installed.values(), *problems, *mutants]
 
     return listing
 

@@ -19,7 +19,7 @@ from generator.pipeline import generate_program
 from generator.settings import settings_for
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
-from runners.engine.toolchains import find_toolchain, installed_toolchains
+from runners.engine.toolchains import find_toolchain, installed_toolchains, known_toolchains
 from runners.mutation import cargo_mutants, rust_mutants
 from runners.mutation.kinds import all_kinds, installed_mutant, kind_for
 from runners.mutation.rust_mutants import CROSSBEAM, FLUME
@@ -198,6 +198,20 @@ def test_a_mutant_is_a_toolchain_of_its_target_built_against_its_crate_copy(
     # The release builds as it did: no patch, its own target directory and cargo home.
     get_target("rust-flume").build_plan(base, workdir, ())
     assert "[patch" not in (workdir / "Cargo.toml").read_text()
+
+
+def test_toolchains_list_shows_a_mutant_beside_its_release_not_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = require_toolchain("rust-flume")
+    toolchains = tmp_path / "toolchains"
+    toolchains.mkdir()
+    (toolchains / base.id).symlink_to(base.home)  # the release, as installed
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(toolchains))
+    _fake_mutant(base, toolchains)
+    known = known_toolchains("rust-flume", offline=True)
+    listed = [(k.version, k.toolchain.origin) for k in known if k.toolchain]
+    assert listed == [(base.version, "installed"), (base.version, "mutant")]
 
 
 # --- with cargo-mutants, cargo and the sandbox -----------------------------------------------
