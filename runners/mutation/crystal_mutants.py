@@ -44,11 +44,12 @@ the directory in its stem (``crystal-pointer_linked_list-49-rel``), so every
 id is unique and names the same change for as long as the file is the same
 (the base compiler's version pins it).
 
-No existing mutation tool fits: PyPI's and npm's mutate Python and
-JavaScript, crates.io's (cargo-mutants) Rust; the one Crystal tool, crytic,
-is on GitHub only, which this machine cannot reach, and like the others it
-mutates a project and runs its specs per mutant, where chanfuzz needs named,
-stable mutants that become toolchains for campaigns, bisection and the web app.
+No existing mutation tool fits: no package on PyPI or npm mutates Crystal
+(their package lists were searched), crates.io's tools (cargo-mutants) mutate
+Rust, and the Crystal one, crytic, is a shard on GitHub only, which this
+machine cannot reach. Like the others it mutates a project and runs its specs
+per mutant, where chanfuzz needs named, stable mutants that become toolchains
+for campaigns, bisection and the web app.
 Crystal's own channel spec, the yardstick, is runners.mutation.crystal_spec.
 """
 
