@@ -34,6 +34,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +205,7 @@ def run_mutant(
         for h in plan.heuristics
     }
     pending = {h: c.pk for h, c in campaigns.items()}
+    called = timezone.now()
     while pending:
         for h, pk in list(pending.items()):
             campaign = Campaign.objects.get(pk=pk)
@@ -211,7 +213,7 @@ def run_mutant(
                 if campaign.is_active:
                     services.pause_campaign(campaign=campaign)  # killed: no need to go on
                 del pending[h]
-        if pending and _spent(campaigns.values()) >= plan.budget_s:
+        if pending and _spent(campaigns.values(), since=called) >= plan.budget_s:
             for pk in pending.values():
                 campaign = Campaign.objects.get(pk=pk)
                 if campaign.is_active:
@@ -238,9 +240,10 @@ def run_mutant(
     return result
 
 
-def _spent(campaigns: Iterable[Campaign]) -> float:
-    """Seconds since the first of `campaigns` started running (0 while all wait in the
-    queue): a mutant's budget is its own running time, not the queue's."""
+def _spent(campaigns: Iterable[Campaign], *, since: datetime) -> float:
+    """Seconds since the first of `campaigns` started running, or since `since` when
+    that is later (0 while all wait in the queue): a mutant's budget is its own running
+    time, not the queue's, and a report run again gives a resumed mutant a whole one."""
     started = [
         s
         for s in Campaign.objects.filter(pk__in=[c.pk for c in campaigns]).values_list(
@@ -248,7 +251,7 @@ def _spent(campaigns: Iterable[Campaign]) -> float:
         )
         if s is not None
     ]
-    return (timezone.now() - min(started)).total_seconds() if started else 0.0
+    return (timezone.now() - max(min(started), since)).total_seconds() if started else 0.0
 
 
 def attach_runtime_tests(
