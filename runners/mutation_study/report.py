@@ -127,8 +127,9 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
 
 
 def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPlan) -> Campaign:
-    # Another oracle is another experiment: its campaigns are not the same ones.
-    name += "" if plan.values else " (no values)"
+    # Campaigns are found again by name: the name holds what makes them the experiment
+    # they are (another size, seed or oracle is another campaign).
+    name += f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'})"
     return studies.find_or_create(
         name,
         lambda: services.create_campaign(
