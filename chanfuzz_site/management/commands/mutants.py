@@ -13,7 +13,8 @@ TARGET is a target language whose channel implementation has mutants
 - `test TARGET ID`: does the implementation's own test suite kill it?
 
 Exit 0 on success, 1 when `test` finds the mutant survives, 2 on bad arguments
-(a target without mutants among them, saying which targets have some).
+(a target without mutants among them, saying which targets have some), 3 when
+the implementation's own tests cannot be had here (it says why).
 """
 
 from __future__ import annotations
@@ -98,4 +99,6 @@ class Command(BaseCommand):
             self.stdout.write(result.output[-1500:])
         if result.status == "survived":
             raise CommandError("the runtime's own tests did not kill it", returncode=1)
+        if result.status == "unavailable":
+            raise CommandError("the runtime's own tests cannot be run here", returncode=3)
 
