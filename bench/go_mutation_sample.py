@@ -1,7 +1,7 @@
 """A first look at chanfuzz's power on injected faults: a seeded sample of a runtime's mutants.
 
     python bench/go_mutation_sample.py [--target go] [--mutants 16] [--programs 60] [--seed 1]
-                                       [--runtime-tests]
+                                       [--runtime-tests] [--no-select]
 
 Each sampled mutant of the target's channel implementation (its kind in
 runners.mutation.kinds: for Go the machine Go's runtime/chan.go and
@@ -13,7 +13,8 @@ after 2 s blocked) run on it, ten at a time: the mutant is killed when any
 program crashes or hangs (the rest are then skipped), and the verdict that
 killed it is named. The programs run on the base release first, and those that
 fail there are left out (flume 0.12.0 has bugs of its own: a kill must be the
-mutant's). A mutant whose runtime does not compile is counted apart. With
+mutant's, and they flake: `--no-select` leaves selects out of the programs,
+flume's bugs being in its Selector). A mutant whose runtime does not compile is counted apart. With
 `--runtime-tests`, the implementation's own tests run on it too (Go: `go test
 -run 'Chan|Select' runtime` and test/chan, about 90 s a mutant; Crystal: its
 channel spec, when it can be had; Rust: the crate's `cargo test`, 2–6 min).
@@ -33,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from generator.capabilities import Capabilities  # noqa: E402
 from generator.lambda_chan import Program  # noqa: E402
 from generator.pipeline import generate_program  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
@@ -54,6 +56,9 @@ def main() -> None:
     parser.add_argument("--programs", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runtime-tests", action="store_true")
+    parser.add_argument(
+        "--no-select", action="store_true", help="programs without select (a base's bugs there)"
+    )
     args = parser.parse_args()
 
     kind = kind_for(args.target)
@@ -61,6 +66,8 @@ def main() -> None:
     everyone = kind.list_mutants(base)
     sample = random.Random(args.seed).sample(everyone, args.mutants)
     capabilities = get_target(args.target).capabilities
+    if args.no_select:
+        capabilities = Capabilities(select=False, select_send=False)
     programs = [
         generate_program(s, settings_for("F"), capabilities).program for s in range(args.programs)
     ]
