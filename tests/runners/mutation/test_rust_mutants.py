@@ -214,6 +214,24 @@ def test_toolchains_list_shows_a_mutant_beside_its_release_not_instead(
     assert listed == [(base.version, "installed"), (base.version, "mutant")]
 
 
+def test_the_crates_tests_are_unavailable_when_their_dependencies_cannot_be_had(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = require_toolchain("rust-flume")
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path / "toolchains"))
+    directory = _fake_mutant(base, tmp_path / "toolchains")
+    (directory / "crate" / "Cargo.toml").write_text('[package]\nname = "flume"\n')  # no version
+    (directory / "crate" / "Cargo.lock").write_text("")
+    mutant = installed_mutant("rust-flume", base, "signal-27-9-1")
+    assert mutant is not None
+    result = cargo_runtime_tests(mutant)
+    assert (result.status, result.by) == (
+        "unavailable",
+        f"cannot fetch the dev-dependencies of flume {base.version}",
+    ), result.output
+    assert "failed to parse manifest" in result.output  # cargo's own words
+
+
 # --- with cargo-mutants, cargo and the sandbox -----------------------------------------------
 
 
