@@ -94,7 +94,7 @@ def test_finding_to_permalink_to_bundle(stack: Stack, page: Page) -> None:
     page.click("#reproduce-form button")
     row = page.locator(".reproduction").first
     expect(row).to_have_attribute("data-status", "done", timeout=DONE_TIMEOUT_MS)
-    expect(row).to_contain_text("2 hung of 2 runs")
+    expect(row).to_contain_text("2 hung, 0 wrong values of 2 runs")
     screenshot(page, "program_reproduced")
 
     with page.expect_download() as info:

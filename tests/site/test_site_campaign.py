@@ -68,4 +68,4 @@ def test_reproduce_runs_without_redis_and_records_the_rate(migrated: Manage) -> 
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert f"program {program_id} on go-" in result.stdout
-    assert "3 crashed, 0 hung of 3 runs (rate 100%)" in result.stdout
+    assert "3 crashed, 0 hung, 0 wrong values of 3 runs (rate 100%)" in result.stdout
