@@ -44,8 +44,9 @@
   No process ever holds two locks or holds a lock while sending.
 
 Every flavour: a run (`progN_once`) creates its channels with capacity 0, so
-they are rendezvous channels carrying `()`, and is repeated `repetitions`
-times by `progN`, each time with fresh channels (SPEC §8a). Every handle is
+they are rendezvous channels carrying `()` (`u32` under the value oracle), and
+is repeated `repetitions` times by `progN`, each time with fresh channels (SPEC
+§8a). Every handle is
 `Clone` (the std receiver through its `Arc`), so before each `move` closure
 the spawn clones exactly the channel ends its process and its descendants
 use, in a seeded order. Joins: a process that spawns collects its children's
@@ -87,6 +88,22 @@ renderer's doing, and the output keeps it visible rather than avoiding it:
   already have delivered its value (zesterer/flume#104). Programs without a
   select hang too when a process sends and then receives on one channel.
 
+With `values=True` the value oracle (`_common`) is rendered in: channels carry
+`u32` instead of `()`, each send sends its own value and then reports
+`vals.done(v)`, each receive (plain, or inside any flavour's select) reports the
+value it got with its channel, `vals.recv(v, "c3", true)` (a select's receive
+without a λ_chan name binds `val`; `val` and `vals` are reserved names, so no
+program variable is either). `vals` is the run's
+`Arc<ValueCheck>` (a `Vec<AtomicU32>` each for the values sent and received),
+cloned into every spawned closure that uses a channel, and checked with
+`vals.check()` after the run's joins. A select's send case reports `done` where
+its case's body starts (in crossbeam's arm, in the others' `match arm_`), since
+that is where the library says which case it took. chan's merged send arms pick
+their case before the macro (`put1_ = pick_(…)`, its value `val1_`): one send arm
+can offer only one value, and which case it stands for is the same random
+choice the arm made before. A violation is one `eprintln!` and
+`std::process::exit(65)`.
+
 Seeded variation: channel declarations and the clones before a spawn in
 shuffled order, receives that bind a named variable or not (also the `->`
 binding of chan's receive arms), `if` without an `else` when the else branch
@@ -101,7 +118,17 @@ from collections.abc import Sequence
 
 from generator.lambda_chan import Program
 from generator.render._common import (
+    BY_RECEIVE,
+    BY_SELECT,
     C_LIKE,
+    NEVER_RECEIVED,
+    NEVER_SENT,
+    OF_SELECT,
+    OF_SEND,
+    ORACLE_EXIT,
+    ORACLE_PREFIX,
+    TWICE,
+    WRONG_CHANNEL,
     Block,
     CaseS,
     IfS,
@@ -112,12 +139,14 @@ from generator.render._common import (
     SpawnS,
     UnsupportedProgram,
     Writer,
+    boolean,
     lower,
     render_cond,
     shuffled,
     spawn_sites,
     take_options,
     used_channels,
+    value_table,
     walk,
 )
 
@@ -149,22 +178,25 @@ def _threads(value: object) -> int:
     return value
 
 
-OPTIONS = {"flavour": _flavour, "threads": _threads}
+OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean}
+
+VALUE_ORACLE = True
 
 
-def _settings(options: dict[str, object]) -> tuple[str, int]:
+def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
+    """The flavour, tokio's worker threads and whether the value oracle is on."""
     opts = take_options(options, OPTIONS, "rust")
     flavour = str(opts.get("flavour", DEFAULT_FLAVOUR))
     if "threads" in opts and flavour != "flume-async":
         raise ValueError(f"threads applies to flavour flume-async only, not to {flavour!r}")
     threads = opts.get("threads", DEFAULT_THREADS)
     assert isinstance(threads, int)
-    return flavour, threads
+    return flavour, threads, bool(opts.get("values", False))
 
 
 def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
     """Why this Rust flavour cannot express the program, or None if it can."""
-    flavour, _ = _settings(options)
+    flavour, _, _ = _settings(options)
     if flavour == "std" and any(isinstance(s, SelectS) for s in walk(lowered.body)):
         return "std::sync::mpsc has no select; this program has a select"
     return None
@@ -201,12 +233,14 @@ def _groups(select: SelectS) -> list[list[int]]:
 
 
 class _ProgramWriter:
-    def __init__(self, w: Writer, rng: random.Random, flavour: str) -> None:
+    def __init__(self, w: Writer, rng: random.Random, flavour: str, values: bool) -> None:
         self.w = w
         self.rng = rng
         self.flavour = flavour
         self.is_async = flavour == "flume-async"
+        self.values = values
         self.uses_pick = False
+        self.puts = 0  # chan's merged send arms so far in this file: names their picks
 
     # ---- processes
 
@@ -236,6 +270,10 @@ class _ProgramWriter:
         if clones:
             w.line("handles_.push({")
             w.depth += 1
+            if self.values:
+                # A process that uses a channel reports to the run's record. Not among
+                # the shuffled clones: the seeded order must not depend on the oracle.
+                w.line("let vals = vals.clone();")
             for end in clones:
                 w.line(f"let {end} = {end}.clone();")
             w.line(opener)
@@ -260,13 +298,23 @@ class _ProgramWriter:
             return f"{rx}.recv_async().await.unwrap()"
         return f"{rx}.recv().unwrap()"  # chan's recv gives an Option, the others a Result
 
-    def send(self, chan: str) -> str:
+    def send(self, chan: str, value: int) -> str:
         tx = _tx(chan)
+        msg = self.message(value)
         if self.flavour == "chan":
-            return f"{tx}.send(())"  # chan 0.1's send returns nothing
+            return f"{tx}.send({msg})"  # chan 0.1's send returns nothing
         if self.is_async:
-            return f"{tx}.send_async(()).await.unwrap()"
-        return f"{tx}.send(()).unwrap()"
+            return f"{tx}.send_async({msg}).await.unwrap()"
+        return f"{tx}.send({msg}).unwrap()"
+
+    def message(self, value: int) -> str:
+        """What a send (or a select's send case) offers: its value, or unit."""
+        return str(value) if self.values else "()"
+
+    @staticmethod
+    def got(value: str, chan: str, sel: bool) -> str:
+        """The oracle's report of a received value (see _ORACLE's `recv`)."""
+        return f'vals.recv({value}, "{chan}", {"true" if sel else "false"});'
 
     def block(self, block: Block) -> None:
         w = self.w
@@ -274,10 +322,16 @@ class _ProgramWriter:
             if isinstance(s, RecvS):
                 if s.var is not None and self.rng.random() < 0.5:
                     w.line(f"let {s.var} = {self.recv(s.chan)};")
+                    if self.values:
+                        w.line(self.got(s.var, s.chan, False))
+                elif self.values:
+                    w.line(self.got(self.recv(s.chan), s.chan, False))
                 else:
                     w.line(f"{self.recv(s.chan)};")
             elif isinstance(s, SendS):
-                w.line(f"{self.send(s.chan)};")
+                w.line(f"{self.send(s.chan, s.value)};")
+                if self.values:
+                    w.line(f"vals.done({s.value});")
             elif isinstance(s, SpawnS):
                 self.spawn(s)
             elif isinstance(s, IfS):
@@ -325,9 +379,12 @@ class _ProgramWriter:
                 if case.direction == "get":
                     w.line(f"recv({_rx(case.chan)}) -> {res} => {{")
                 else:
-                    w.line(f"send({_tx(case.chan)}, ()) -> {res} => {{")
+                    w.line(f"send({_tx(case.chan)}, {self.message(case.value)}) -> {res} => {{")
                 with w.indent():
-                    w.line(f"{res}.unwrap();")
+                    self.unwrap_result(case, res)
+                    if self.values and case.direction == "put":
+                        # crossbeam runs the arm of the operation it completed
+                        w.line(f"vals.done({case.value});")
                     self.block(case.body)
                 w.line("}")
         w.line("}")
@@ -341,9 +398,9 @@ class _ProgramWriter:
                 if case.direction == "get":
                     w.line(f".recv(&{_rx(case.chan)}, |{res}| {{")
                 else:
-                    w.line(f".send(&{_tx(case.chan)}, (), |{res}| {{")
+                    w.line(f".send(&{_tx(case.chan)}, {self.message(case.value)}, |{res}| {{")
                 with w.indent():
-                    w.line(f"{res}.unwrap();")
+                    self.unwrap_result(case, res)
                     w.line(str(i))
                 w.line("})")
             w.line(".wait();")
@@ -357,32 +414,72 @@ class _ProgramWriter:
                 if case.direction == "get":
                     w.line(f"{res} = {_rx(case.chan)}.recv_async() => {{")
                 else:
-                    w.line(f"{res} = {_tx(case.chan)}.send_async(()) => {{")
+                    msg = self.message(case.value)
+                    w.line(f"{res} = {_tx(case.chan)}.send_async({msg}) => {{")
                 with w.indent():
-                    w.line(f"{res}.unwrap();")
+                    self.unwrap_result(case, res)
                     w.line(str(i))
                 w.line("}")
         w.line("};")
 
+    def unwrap_result(self, case: CaseS, res: str) -> None:
+        """A select case's check of its result; under the value oracle a receive reports
+        its value there, the only place it is seen."""
+        if self.values and case.direction == "get":
+            self.w.line(self.got(f"{res}.unwrap()", case.chan, True))
+        else:
+            self.w.line(f"{res}.unwrap();")
+
     def select_chan(self, s: SelectS) -> None:
         w = self.w
         w.line("let arm_: usize;")
+        groups = _groups(s)
+        # Under the value oracle a merged send arm can offer only one of its cases' values,
+        # so it picks its case before the macro, not in the arm (the same random choice,
+        # made earlier: every execution is still one the select allows).
+        early: dict[int, int] = {}  # a merged send group's first case → number of its pick
+        if self.values:
+            for group in groups:
+                if len(group) > 1 and s.cases[group[0]].direction == "put":
+                    self.uses_pick = True
+                    self.puts += 1
+                    n = early[group[0]] = self.puts
+                    w.line(f"let put{n}_ = pick_(&[{', '.join(map(str, group))}]);")
+                    arms = " ".join(f"{i} => {s.cases[i].value}," for i in group[:-1])
+                    last = s.cases[group[-1]].value
+                    w.line(f"let val{n}_: u32 = match put{n}_ {{ {arms} _ => {last} }};")
         w.line("chan_select! {")
         with w.indent():
-            for group in _groups(s):
+            for group in groups:
                 first = s.cases[group[0]]
                 if len(group) == 1:
                     assign = f"arm_ = {group[0]}"
+                elif group[0] in early:
+                    assign = f"arm_ = put{early[group[0]]}_"
                 else:
                     self.uses_pick = True
                     assign = f"arm_ = pick_(&[{', '.join(map(str, group))}])"
+                rx = _rx(first.chan)
                 if first.direction == "put":
-                    w.line(f"{_tx(first.chan)}.send(()) => {assign},")
+                    n = early.get(group[0])
+                    msg = f"val{n}_" if n is not None else self.message(first.value)
+                    w.line(f"{_tx(first.chan)}.send({msg}) => {assign},")
                 elif first.var is not None and self.rng.random() < 0.5:
-                    w.line(f"{_rx(first.chan)}.recv() -> {first.var} => {assign},")
+                    code = self.chan_got(first.var, first, assign)
+                    w.line(f"{rx}.recv() -> {first.var} => {code},")
+                elif self.values:
+                    # `val` is reserved: no program variable has that name.
+                    w.line(f"{rx}.recv() -> val => {self.chan_got('val', first, assign)},")
                 else:
-                    w.line(f"{_rx(first.chan)}.recv() => {assign},")
+                    w.line(f"{rx}.recv() => {assign},")
         w.line("}")
+
+    def chan_got(self, var: str, case: CaseS, assign: str) -> str:
+        """A chan receive arm's code: the case's index, after the oracle's report of the
+        value `var` (an Option: None only on a closed channel, which no program has)."""
+        if not self.values:
+            return assign
+        return f"{{ {self.got(f'{var}.unwrap()', case.chan, True)} {assign} }}"
 
     def dispatch(self, cases: Sequence[CaseS]) -> None:
         """After a select that gave `arm_`: run the chosen case's body."""
@@ -390,9 +487,13 @@ class _ProgramWriter:
         w.line("match arm_ {")
         with w.indent():
             for i, case in enumerate(cases):
-                if case.body:
+                # The library has said which case it took: a send case's value is sent.
+                done = self.values and case.direction == "put"
+                if case.body or done:
                     w.line(f"{i} => {{")
                     with w.indent():
+                        if done:
+                            w.line(f"vals.done({case.value});")
                         self.block(case.body)
                     w.line("}")
                 else:
@@ -401,13 +502,87 @@ class _ProgramWriter:
         w.line("}")
 
 
+# A rendezvous channel of each flavour, for its element type.
 _CHANNEL = {
-    "crossbeam": "crossbeam_channel::bounded::<()>(0)",
-    "flume": "flume::bounded::<()>(0)",
-    "flume-async": "flume::bounded::<()>(0)",
-    "chan": "chan::sync::<()>(0)",
-    "std": "std::sync::mpsc::sync_channel::<()>(0)",
+    "crossbeam": "crossbeam_channel::bounded::<{}>(0)",
+    "flume": "flume::bounded::<{}>(0)",
+    "flume-async": "flume::bounded::<{}>(0)",
+    "chan": "chan::sync::<{}>(0)",
+    "std": "std::sync::mpsc::sync_channel::<{}>(0)",
 }
+
+# The value oracle's runtime, once per file (see _common for what it checks). Only std:
+# every flavour builds offline against its locked crates.
+_ORACLE = f"""\
+// For each value a program's sends carry (1, 2, …; index 0 unused): the channel it is
+// sent on and whether a select sends it.
+struct ValueTable {{
+    chans: &'static [&'static str],
+    sel: &'static [bool],
+}}
+
+// One run's record of the values sent and received, shared by its threads or tasks.
+struct ValueCheck {{
+    t: &'static ValueTable,
+    sent: Vec<std::sync::atomic::AtomicU32>,
+    got: Vec<std::sync::atomic::AtomicU32>,
+}}
+
+fn wrong_value(kind: &str, by: &str, detail: String) -> ! {{
+    eprintln!("{ORACLE_PREFIX}{{}} ({{}}): {{}}", kind, by, detail);
+    std::process::exit({ORACLE_EXIT});
+}}
+
+impl ValueCheck {{
+    fn new(t: &'static ValueTable) -> std::sync::Arc<ValueCheck> {{
+        let n = t.chans.len();
+        std::sync::Arc::new(ValueCheck {{
+            t,
+            sent: (0..n).map(|_| std::sync::atomic::AtomicU32::new(0)).collect(),
+            got: (0..n).map(|_| std::sync::atomic::AtomicU32::new(0)).collect(),
+        }})
+    }}
+
+    fn recv(&self, v: u32, c: &str, sel: bool) {{
+        let by = if sel {{ "{BY_SELECT}" }} else {{ "{BY_RECEIVE}" }};
+        let i = v as usize;
+        if i < 1 || i >= self.t.chans.len() {{
+            let detail = format!("value {{}}, sent by no send, received on {{}}", v, c);
+            wrong_value("{WRONG_CHANNEL}", by, detail);
+        }}
+        if self.t.chans[i] != c {{
+            let detail = format!("value {{}} sent on {{}} received on {{}}", v, self.t.chans[i], c);
+            wrong_value("{WRONG_CHANNEL}", by, detail);
+        }}
+        if self.got[i].fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {{
+            wrong_value("{TWICE}", by, format!("value {{}} sent on {{}}", v, c));
+        }}
+    }}
+
+    fn done(&self, v: u32) {{
+        self.sent[v as usize].store(1, std::sync::atomic::Ordering::SeqCst);
+    }}
+
+    // After the run's joins: each completed send met exactly one receive.
+    fn check(&self) {{
+        for v in 1..self.t.chans.len() {{
+            let of = if self.t.sel[v] {{ "{OF_SELECT}" }} else {{ "{OF_SEND}" }};
+            let c = self.t.chans[v];
+            let sent = self.sent[v].load(std::sync::atomic::Ordering::SeqCst);
+            let got = self.got[v].load(std::sync::atomic::Ordering::SeqCst);
+            if sent == 1 && got == 0 {{
+                let what = "its send completed, nobody received it";
+                let detail = format!("value {{}} on {{}}: {{}}", v, c, what);
+                wrong_value("{NEVER_RECEIVED}", of, detail);
+            }}
+            if sent == 0 && got == 1 {{
+                let what = "received, its send did not complete";
+                let detail = format!("value {{}} on {{}}: {{}}", v, c, what);
+                wrong_value("{NEVER_SENT}", of, detail);
+            }}
+        }}
+    }}
+}}"""
 
 _PICK = """\
 // One of a merged select arm's case indices, at random (std's SipHash with fresh random keys).
@@ -427,7 +602,7 @@ def render_file(
     **options: object,
 ) -> str:
     """The file `main.rs`: `progN` per program and `main` (see the module docstring)."""
-    flavour, threads = _settings(options)
+    flavour, threads, values = _settings(options)
     lowered = [lower(p) for p in programs]
     for i, lw in enumerate(lowered):
         reason = unsupported_reason(lw, **options)
@@ -450,17 +625,35 @@ def render_file(
         w.line()
         w.line("#[macro_use]")
         w.line("extern crate chan;")
+    if values:
+        w.line()
+        w.lines += _ORACLE.split("\n")
 
-    writer = _ProgramWriter(w, rng, flavour)
+    element = "u32" if values else "()"
+    writer = _ProgramWriter(w, rng, flavour, values)
     for i, lw in enumerate(lowered):
         w.line()
+        if values:
+            table = value_table(lw)
+            chans = ", ".join(f'"{c}"' for c in ("", *table.chans))
+            sel = ", ".join("true" if x else "false" for x in (False, *table.in_select))
+            w.line(f"static PROG{i}_VALUES: ValueTable = ValueTable {{")
+            with w.indent():
+                w.line(f"chans: &[{chans}],")
+                w.line(f"sel: &[{sel}],")
+            w.line("};")
+            w.line()
         w.line(f"{fn} prog{i}_once() {{")
         with w.indent():
+            if values:
+                w.line(f"let vals = ValueCheck::new(&PROG{i}_VALUES);")
             for c in shuffled(used_channels(lw), rng):
-                w.line(f"let ({_tx(c)}, {_rx(c)}) = {_CHANNEL[flavour]};")
+                w.line(f"let ({_tx(c)}, {_rx(c)}) = {_CHANNEL[flavour].format(element)};")
                 if flavour == "std":
                     w.line(f"let {_rx(c)} = std::sync::Arc::new(std::sync::Mutex::new({_rx(c)}));")
             writer.process(lw.body)
+            if values:
+                w.line("vals.check();")
         w.line("}")
         w.line()
         w.line(f"{fn} prog{i}() {{")
