@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.http import (
     Http404,
@@ -34,12 +36,13 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import bundles
+from chanfuzz_site.accounts import may_manage, require_manager
 from chanfuzz_site.bug_report_views import bug_report
 from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
 from chanfuzz_site.htmx import STOP_POLLING
 from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
-from runners.campaigns import selectors, services
+from runners.campaigns import quotas, selectors, services
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
     OUTCOME_CHOICES,
@@ -48,6 +51,7 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
+from runners.campaigns.quotas import QuotaExceeded
 from runners.campaigns.services import MAX_CAMPAIGN_REPETITIONS, QueueUnavailable
 from runners.targets import all_targets, get_target, names
 
@@ -131,18 +135,32 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _add_error(form: forms.Form, exc: ValueError) -> None:
+    """A service's refusal on the form: on the field a quota names, else above the form."""
+    field = exc.field if isinstance(exc, QuotaExceeded) else None
+    form.add_error(field if field in form.fields else None, str(exc))
+
+
+def _quota_context(request: HttpRequest) -> dict[str, object]:
+    """The quotas binding the signed-in user (None for staff) and their run-seconds used."""
+    limits = quotas.quotas_for(request.user)
+    used = quotas.run_seconds_used(request.user) if limits else 0.0
+    return {"quotas": limits, "run_seconds_used": round(used)}
+
+
+@login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def campaign_new(request: HttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
             try:
-                campaign = services.create_campaign(**form.service_kwargs())
+                campaign = services.create_campaign(**form.service_kwargs(), owner=request.user)
             except QueueUnavailable as exc:
                 messages.warning(request, str(exc))
                 return redirect("campaign_detail", pk=exc.campaign.pk)
             except ValueError as exc:
-                form.add_error(None, str(exc))
+                _add_error(form, exc)
             else:
                 return redirect("campaign_detail", pk=campaign.pk)
         status = 400
@@ -152,6 +170,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         "form": form,
         "presets": preset_table(),
         "rule_titles": [RULE_TITLES[r] for r in RULES],
+        **_quota_context(request),
     }
     return render(request, "campaigns/new.html", context, status=status)
 
@@ -215,6 +234,10 @@ def _live_context(campaign: Campaign) -> dict[str, object]:
     }
 
 
+def _manage_context(request: HttpRequest, campaign: Campaign) -> dict[str, object]:
+    return {"may_manage": may_manage(request.user, campaign)}
+
+
 def findings_plot(campaign: Campaign, firsts: list[datetime]) -> dict[str, object] | None:
     """A step line of distinct findings over minutes since the start, as SVG coordinates."""
     start = campaign.started_at or campaign.created_at
@@ -263,7 +286,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         target = next((t for t in targets if str(t.pk) == request.GET["target"]), None)
         if target is None:
             return HttpResponseBadRequest("unknown target")
-    context = _live_context(campaign)
+    context = {**_live_context(campaign), **_manage_context(request, campaign)}
     # The progress counted the executions per target and verdict already: no COUNT(*).
     progress = next((t for t in context["progress"].targets if t.target == target), None)
     count = None
@@ -285,7 +308,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled part of a campaign page; 286 once the campaign stopped changing."""
     campaign = _campaign_or_404(pk)
-    response = render(request, "campaigns/_live.html", _live_context(campaign))
+    context = {**_live_context(campaign), **_manage_context(request, campaign)}
+    response = render(request, "campaigns/_live.html", context)
     if not campaign.is_active and request.headers.get("HX-Request"):
         response.status_code = STOP_POLLING
         # The executions table polls more slowly: let it load the final rows now.
@@ -300,11 +324,13 @@ _ACTIONS = {
 }
 
 
+@login_required
 @require_POST
 def campaign_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     campaign = _campaign_or_404(pk)
     if action not in _ACTIONS:
         raise Http404(f"no action {action}")
+    require_manager(request.user, campaign)
     try:
         _ACTIONS[action](campaign=campaign)
     except QueueUnavailable as exc:
@@ -358,7 +384,8 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "campaigns": list(selectors.finding_campaigns(finding)[:100]),
             "hits": selectors.finding_hits_by_target(finding),
             "reductions": [
-                reduction_context(r) for r in selectors.finding_reductions(finding)[:10]
+                reduction_context(r, request.user)
+                for r in selectors.finding_reductions(finding)[:10]
             ],
             "reduce_form": ReduceForm(),
             "report": bug_report(request, finding),
@@ -419,6 +446,7 @@ def _program_page(
         "form": form,
         "bundle_repetitions": repetitions,
         "permalink": request.build_absolute_uri(reverse("program", args=[program.id])),
+        **(_quota_context(request) if request.user.is_authenticated else {}),
     }
     return render(request, "programs/detail.html", context, status=status)
 
@@ -477,15 +505,16 @@ def program_bundle(request: HttpRequest, pid: str) -> HttpResponse:
     return response
 
 
+@login_required
 @require_POST
 def program_reproduce(request: HttpRequest, pid: str) -> HttpResponse:
     program = _program_or_404(pid)
     form = ReproduceForm(request.POST)
     if form.is_valid():
         try:
-            services.reproduce(program=program, **form.service_kwargs())
+            services.reproduce(program=program, **form.service_kwargs(), owner=request.user)
         except ValueError as exc:
-            form.add_error(None, str(exc))
+            _add_error(form, exc)
         except Exception as exc:  # noqa: BLE001 - Redis refused the job: tell, don't 500
             from redis.exceptions import RedisError
 

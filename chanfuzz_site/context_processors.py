@@ -1,5 +1,7 @@
-"""Template context every page gets: the site's navigation and the target languages."""
+"""Template context every page gets: the site's navigation (and whether it takes sign-ups)
+and the target languages."""
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
@@ -15,7 +17,7 @@ NAV = [
 ]
 
 
-def site_nav(request: HttpRequest) -> dict[str, list[tuple[str, str]]]:
+def site_nav(request: HttpRequest) -> dict[str, object]:
     routed = []
     for label, name in NAV:
         try:
@@ -23,7 +25,7 @@ def site_nav(request: HttpRequest) -> dict[str, list[tuple[str, str]]]:
         except NoReverseMatch:
             continue
         routed.append((label, name))
-    return {"site_nav": routed}
+    return {"site_nav": routed, "open_signup": settings.OPEN_SIGNUP}
 
 
 def targets(request: HttpRequest) -> dict[str, tuple[TargetSpec, ...]]:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from chanfuzz_site import playground as pg
 from chanfuzz_site.playground_forms import PlaygroundForm
+from chanfuzz_site.ratelimits import limit_anonymous
 from runners.campaigns.models import Reproduction
 
 
@@ -31,6 +32,7 @@ def _bad_request(request: HttpRequest, form: PlaygroundForm) -> HttpResponse:
 
 
 @require_safe
+@limit_anonymous("checks", "RATELIMIT_PLAYGROUND")
 def playground(request: HttpRequest) -> HttpResponse:
     """The page; its query string (if any) is a state to restore."""
     form = PlaygroundForm(request.GET)
@@ -54,6 +56,7 @@ def playground(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@limit_anonymous("checks", "RATELIMIT_PLAYGROUND")
 def program_fragment(request: HttpRequest) -> HttpResponse:
     """The program of the sent state (generated or from an effect): the #output fragment."""
     reset = request.GET.get("reset") == "1"
@@ -75,6 +78,7 @@ def program_fragment(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limit_anonymous("runs", "RATELIMIT_RUNS")
 def share(request: HttpRequest) -> HttpResponse:
     """Store the program and show its links: the playground state and `/p/<id>`."""
     form = PlaygroundForm(request.POST)
@@ -90,6 +94,7 @@ def share(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limit_anonymous("runs", "RATELIMIT_RUNS")
 def run(request: HttpRequest) -> HttpResponse:
     """Queue one run of the program on the state's target; answers with the polling fragment."""
     form = PlaygroundForm(request.POST)

@@ -6,11 +6,13 @@ the form, call it, and show the saved state.
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from chanfuzz_site.accounts import may_manage, require_manager
 from chanfuzz_site.campaign_forms import ReduceForm
 from chanfuzz_site.htmx import STOP_POLLING
 from runners.campaigns import reductions, selectors
@@ -25,8 +27,9 @@ def _reduction_or_404(pk: int) -> Reduction:
         raise Http404(f"no reduction {pk}") from None
 
 
-def reduction_context(reduction: Reduction) -> dict[str, object]:
-    """What the reduction partial shows: the saved state, read for a person."""
+def reduction_context(reduction: Reduction, user: object = None) -> dict[str, object]:
+    """What the reduction partial shows: the saved state, read for a person (and a Cancel
+    button if `user` may manage it)."""
     state = reduction.state or {}
     tried = state.get("tried", [])
     figures = reductions.summary(reduction)
@@ -42,6 +45,7 @@ def reduction_context(reduction: Reduction) -> dict[str, object]:
         "final": final,
         "final_pct": round(100 * final[0] / final[1]) if final[1] else None,
         "polling": reduction.is_active,
+        "may_cancel": reduction.is_active and may_manage(user, reduction),
         # The rule the reducer applied (runners.engine.reduce.Reducer.rate_test).
         "rule": (
             RateTest(
@@ -53,6 +57,7 @@ def reduction_context(reduction: Reduction) -> dict[str, object]:
     }
 
 
+@login_required
 @require_POST
 def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
     try:
@@ -63,7 +68,8 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
     error = ""
     if form.is_valid():
         try:
-            reductions.start_reduction(finding=finding, **form.service_kwargs())
+            reductions.start_reduction(finding=finding, **form.service_kwargs(),
+                                       owner=request.user)  # fmt: skip
         except ValueError as exc:
             error = str(exc)
         except Exception as exc:  # noqa: BLE001 - Redis refused the job: tell, don't 500
@@ -88,13 +94,18 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
 def reduction_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled view of one reduction; 286 once it has ended."""
     reduction = _reduction_or_404(pk)
-    response = render(request, "findings/_reduction.html", {"r": reduction_context(reduction)})
+    response = render(
+        request, "findings/_reduction.html", {"r": reduction_context(reduction, request.user)}
+    )
     if not reduction.is_active and request.headers.get("HX-Request"):
         response.status_code = STOP_POLLING
     return response
 
 
+@login_required
 @require_POST
 def reduction_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    reduction = reductions.cancel_reduction(reduction=_reduction_or_404(pk))
+    reduction = _reduction_or_404(pk)
+    require_manager(request.user, reduction)
+    reduction = reductions.cancel_reduction(reduction=reduction)
     return redirect(reverse("finding_detail", args=[reduction.finding_id]) + "#reduction")

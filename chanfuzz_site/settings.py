@@ -1,13 +1,17 @@
 """Django settings for chanfuzz, read from the environment (runners/config.py) with defaults fit
 for development.
 
-Variables (see README "Configuration"):
-  DJANGO_SECRET_KEY     required when DJANGO_DEBUG is false; a fixed dev key otherwise
-  DJANGO_DEBUG          default true, so that a fresh checkout works without any setup
+Variables (see README "Configuration"; runners/config.py has them all):
+  DJANGO_SECRET_KEY     production: set it; unset, a random key kept in the var dir
+  DJANGO_DEBUG          default false (scripts/run.sh turns it on for local use)
+  DJANGO_HTTPS          default: on when debug is off (HTTPS redirect, secure cookies, HSTS)
   DJANGO_ALLOWED_HOSTS  comma-separated, default localhost,127.0.0.1,[::1]
   DATABASE_URL          default sqlite:///<CHANFUZZ_VAR_DIR>/db.sqlite3; postgres://… works too
-  REDIS_URL             default redis://127.0.0.1:6379/0: the RQ queue campaigns run through
+  REDIS_URL             default redis://127.0.0.1:6379/0: the RQ queue and the rate limits
   CHANFUZZ_VAR_DIR      where run-time data lives, default <repo>/var
+
+With only DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS set, `manage.py check --deploy
+--fail-level WARNING` is clean: the defaults are the production ones.
 """
 
 from __future__ import annotations
@@ -24,18 +28,26 @@ DEV_SECRET_KEY = config.DEV_SECRET_KEY
 
 try:
     DEBUG = config.django_debug()
-    SECRET_KEY = config.django_secret_key()
+    SECRET_KEY = config.django_secret_key(DEBUG)
     ALLOWED_HOSTS = config.django_allowed_hosts()
     VAR_DIR = config.var_dir().resolve()
     REDIS_URL = config.redis_url()
     _DATABASE_URL = config.database_url()
+    _HTTPS = config.django_https(DEBUG)
+    _TLS_PROXY = config.django_tls_proxy()
+    _HSTS_SECONDS = config.django_hsts_seconds()
+    OPEN_SIGNUP = config.open_signup()
+    QUOTAS = config.quotas()
+    RATELIMIT_PLAYGROUND = config.ratelimit_playground()
+    RATELIMIT_RUNS = config.ratelimit_runs()
 except config.ConfigError as error:
     raise ImproperlyConfigured(str(error)) from None
 
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured(
-        "DJANGO_DEBUG is false but DJANGO_SECRET_KEY is unset (or is the development key): "
-        "set DJANGO_SECRET_KEY to a long random secret"
+        "DJANGO_DEBUG is false but DJANGO_SECRET_KEY is the development key (it is public): "
+        "set DJANGO_SECRET_KEY to a long random secret, or leave it unset for a key of "
+        "this machine's own"
     )
 
 INSTALLED_APPS = [
@@ -46,18 +58,23 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_rq",
+    "csp",
     "chanfuzz_site",
     "runners.campaigns",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the app with debug off; straight from STATICFILES_DIRS
+    # (WHITENOISE_USE_FINDERS), so a checkout needs no collectstatic.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "chanfuzz_site.urls"
@@ -110,6 +127,57 @@ RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 6 * 3600}}
 # rq's worker plus a sweep that requeues the chunks of dead workers (runners.campaigns.worker).
 RQ = {"WORKER_CLASS": "runners.campaigns.worker.ChanfuzzWorker"}
 
+# Rate limits (django-ratelimit) count in Redis, shared by every web process. A Redis
+# that does not answer lets requests through (RATELIMIT_FAIL_OPEN): the playground's
+# checks are bounded by their own budgets, and its runs need that Redis anyway.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "chanfuzz-ratelimit",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    },
+}
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_FAIL_OPEN = True  # chanfuzz_site.ratelimits also lets through a Redis that is down
+# Behind a proxy the client's address is the last one it put in X-Forwarded-For; a direct
+# client could forge that header, so it is read only with DJANGO_TLS_PROXY.
+RATELIMIT_IP_META_KEY = "chanfuzz_site.ratelimits.client_ip" if _TLS_PROXY else "REMOTE_ADDR"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "campaign_list"
+LOGOUT_REDIRECT_URL = "about"
+
+# Production defaults unless DJANGO_DEBUG or DJANGO_HTTPS=false say otherwise.
+SECURE_SSL_REDIRECT = _HTTPS
+SESSION_COOKIE_SECURE = _HTTPS
+CSRF_COOKIE_SECURE = _HTTPS
+SECURE_HSTS_SECONDS = _HSTS_SECONDS if _HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = bool(SECURE_HSTS_SECONDS)
+SECURE_HSTS_PRELOAD = bool(SECURE_HSTS_SECONDS)
+if _TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+
+# Nothing inline and nothing from elsewhere: scripts and styles are the site's own
+# files (htmx is vendored; its inline indicator style is turned off in base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -125,5 +193,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns of a missing one
+WHITENOISE_USE_FINDERS = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,9 +1,9 @@
-"""URL routes: the about page, reports, the admin and django-rq's queue dashboard."""
+"""URL routes: the about page, reports, accounts, the admin and django-rq's queue dashboard."""
 
 from django.contrib import admin
 from django.urls import include, path
 
-from chanfuzz_site import report_views, views
+from chanfuzz_site import accounts, report_views, views
 
 urlpatterns = [
     # Pages of the campaign UI and of the playground are included here, one line each.
@@ -12,6 +12,8 @@ urlpatterns = [
     path("about/", views.about, name="about"),
     path("reports/<slug:name>/", report_views.report, name="report"),
     path("reports/<slug:name>/<path:path>", report_views.report_file, name="report_file"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
 ]

@@ -34,14 +34,68 @@ class Variable:
 VARIABLES: tuple[Variable, ...] = (
     Variable(
         "DJANGO_SECRET_KEY",
-        "a fixed development key",
-        "required when `DJANGO_DEBUG` is false: the project refuses to start with the "
-        "development key then",
+        "debug off: a random key kept in `$CHANFUZZ_VAR_DIR/secret_key`; debug on: a fixed "
+        "development key",
+        "set it (the same on every host) in production; the development key is refused when "
+        "`DJANGO_DEBUG` is false",
     ),
     Variable(
         "DJANGO_DEBUG",
-        "`true`",
-        "`true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`); any other value is an error",
+        "`false`",
+        "`true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`); any other value is an error. "
+        "`scripts/run.sh` turns it on for local use",
+    ),
+    Variable(
+        "DJANGO_HTTPS",
+        "`true` when `DJANGO_DEBUG` is false",
+        "redirect to HTTPS, secure cookies and HSTS; `false` serves plain HTTP (a private "
+        "network only)",
+    ),
+    Variable(
+        "DJANGO_TLS_PROXY",
+        "`false`",
+        "`true`: TLS ends at a proxy that sets `X-Forwarded-Proto: https` (and strips it "
+        "from clients); requests are then taken as HTTPS",
+    ),
+    Variable(
+        "DJANGO_HSTS_SECONDS",
+        "`31536000` (a year) with `DJANGO_HTTPS`",
+        "the HSTS max-age; `0` sends no HSTS header",
+    ),
+    Variable(
+        "CHANFUZZ_OPEN_SIGNUP",
+        "`false`",
+        "`true` lets anyone make an account at `/accounts/signup/`; otherwise admins create "
+        "users (`manage.py createsuperuser`, the admin)",
+    ),
+    Variable(
+        "CHANFUZZ_QUOTA_PROGRAMS",
+        "`20000`",
+        "quota: programs in one campaign (staff are exempt from every quota)",
+    ),
+    Variable("CHANFUZZ_QUOTA_CAMPAIGNS", "`3`", "quota: queued or running campaigns per user"),
+    Variable(
+        "CHANFUZZ_QUOTA_RUN_SECONDS",
+        "`14400`",
+        "quota: run-seconds per user in the last 24 h (campaigns, reproductions, reductions); "
+        "a campaign over it is paused",
+    ),
+    Variable("CHANFUZZ_QUOTA_TIMEOUT_S", "`60`", "quota: the longest run timeout a user may ask"),
+    Variable("CHANFUZZ_QUOTA_REPETITIONS", "`10000`", "quota: repetitions of a program's body"),
+    Variable("CHANFUZZ_QUOTA_REPRODUCTION_RUNS", "`1000`", "quota: runs of one reproduction"),
+    Variable(
+        "CHANFUZZ_QUOTA_REDUCTION_MINUTES", "`120`", "quota: the time budget of one reduction"
+    ),
+    Variable(
+        "CHANFUZZ_RATELIMIT_PLAYGROUND",
+        "`120/m`",
+        "per-IP limit on the anonymous playground's generate and verify (django-ratelimit "
+        "rates: N/s, N/m, N/h)",
+    ),
+    Variable(
+        "CHANFUZZ_RATELIMIT_RUNS",
+        "`10/m`",
+        "per-IP limit on the anonymous playground's runs and shares",
     ),
     Variable(
         "DJANGO_ALLOWED_HOSTS",
@@ -201,6 +255,25 @@ def words(name: str, default: list[str]) -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
+def whole_number(name: str, default: int) -> int:
+    """A whole number ≥ 0; unset or empty gives ``default``; anything else is an error."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit()):
+        raise ConfigError(f"{name}={raw!r}: expected a whole number (0 or more)")
+    return int(raw)
+
+
+def rate(name: str, default: str) -> str:
+    """A django-ratelimit rate, ``N/s``, ``N/m``, ``N/h`` or ``N/d`` (N ≥ 1)."""
+    raw = os.environ.get(name, "").strip() or default
+    count, _, unit = raw.partition("/")
+    if not (count.isascii() and count.isdigit() and int(count) >= 1 and unit in "smhd" and unit):
+        raise ConfigError(f"{name}={raw!r}: expected a rate like 60/m (N per s, m, h or d)")
+    return raw
+
+
 def path(name: str, default: Path) -> Path:
     configured = os.environ.get(name)
     return Path(configured) if configured else default
@@ -214,11 +287,82 @@ DEV_SECRET_KEY = "chanfuzz-dev-insecure-key-do-not-use-in-production"
 
 
 def django_debug() -> bool:
-    return flag("DJANGO_DEBUG", True)
+    return flag("DJANGO_DEBUG", False)
 
 
-def django_secret_key() -> str:
-    return text("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
+def django_secret_key(debug: bool) -> str:
+    """``DJANGO_SECRET_KEY``; unset, the development key in debug, else a random key made
+    once and kept (mode 600) in the var dir, so a fresh checkout's commands and a
+    one-host site work with debug off and still sign nothing with a public key."""
+    configured = text("DJANGO_SECRET_KEY")
+    if configured or debug:
+        return configured or DEV_SECRET_KEY
+    key_file = var_dir() / "secret_key"
+    try:
+        return key_file.read_text().strip()
+    except FileNotFoundError:
+        pass
+    import secrets
+
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # O_EXCL: two processes starting at once keep one key, the first one written.
+    try:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return key_file.read_text().strip()
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
+def django_https(debug: bool) -> bool:
+    return flag("DJANGO_HTTPS", not debug)
+
+
+def django_tls_proxy() -> bool:
+    return flag("DJANGO_TLS_PROXY", False)
+
+
+def django_hsts_seconds() -> int:
+    return whole_number("DJANGO_HSTS_SECONDS", 31_536_000)
+
+
+def open_signup() -> bool:
+    return flag("CHANFUZZ_OPEN_SIGNUP", False)
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """What one (non-staff) user may ask of the web app; see VARIABLES."""
+
+    programs: int
+    campaigns: int
+    run_seconds: int
+    timeout_s: float
+    repetitions: int
+    reproduction_runs: int
+    reduction_minutes: int
+
+
+def quotas() -> Quotas:
+    return Quotas(
+        programs=whole_number("CHANFUZZ_QUOTA_PROGRAMS", 20_000),
+        campaigns=whole_number("CHANFUZZ_QUOTA_CAMPAIGNS", 3),
+        run_seconds=whole_number("CHANFUZZ_QUOTA_RUN_SECONDS", 14_400),
+        timeout_s=float(whole_number("CHANFUZZ_QUOTA_TIMEOUT_S", 60)),
+        repetitions=whole_number("CHANFUZZ_QUOTA_REPETITIONS", 10_000),
+        reproduction_runs=whole_number("CHANFUZZ_QUOTA_REPRODUCTION_RUNS", 1_000),
+        reduction_minutes=whole_number("CHANFUZZ_QUOTA_REDUCTION_MINUTES", 120),
+    )
+
+
+def ratelimit_playground() -> str:
+    return rate("CHANFUZZ_RATELIMIT_PLAYGROUND", "120/m")
+
+
+def ratelimit_runs() -> str:
+    return rate("CHANFUZZ_RATELIMIT_RUNS", "10/m")
 
 
 def django_allowed_hosts() -> list[str]:

@@ -8,6 +8,9 @@
 # same REDIS_URL and DATABASE_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Local use: debug on (plain HTTP, the development key) unless said otherwise. The
+# settings' own defaults are production's: debug off, HTTPS only.
+export DJANGO_DEBUG="${DJANGO_DEBUG:-true}"
 
 .venv/bin/python manage.py worker_services "$@" &
 pid=$!

@@ -35,6 +35,7 @@ from runners.campaigns.models import (
     Reproduction,
 )
 from runners.campaigns.programs import campaign_program, program_object, store_program
+from runners.campaigns.quotas import budget_note
 from runners.campaigns.services import record_execution
 from runners.engine.build import build
 from runners.engine.execute import (
@@ -105,6 +106,13 @@ def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
             return None, f"chunk already {chunk.state}"
         if campaign.status not in (Campaign.Status.QUEUED, Campaign.Status.RUNNING):
             return None, f"campaign {campaign.status}"
+        note = budget_note(campaign)
+        if note:
+            # The chunk stays queued: resume_campaign enqueues it again.
+            Campaign.objects.filter(pk=campaign.pk).update(
+                status=Campaign.Status.PAUSED, status_note=note
+            )
+            return None, note
         if job_id and chunk.rq_job_id and chunk.rq_job_id != job_id:
             # requeue_stale_chunks gave the chunk to a newer job.
             return None, f"superseded by job {chunk.rq_job_id}"

@@ -14,6 +14,7 @@ reads for pages through runners.campaigns.selectors.
 
 from __future__ import annotations
 
+from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
@@ -71,10 +72,24 @@ class Campaign(models.Model):
     # synthesize(parse(fixed_programs[i]["effect"]), Random(fixed_programs[i]["seed"])).
     fixed_programs = models.JSONField(default=list, blank=True)
     sandbox = models.CharField(max_length=20, blank=True, help_text="empty: the default")
+    # Who made it on the web (None: the command line, or before accounts): the only
+    # one but staff who may stop it, and whose quotas it counts against.
+    owner = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="campaigns",
+    )
+    # Why it stopped when the system stopped it (a quota), shown on its page.
+    status_note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            models.Index(fields=["owner", "status"]),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.name}"
@@ -221,6 +236,14 @@ class Reproduction(models.Model):
     wrong_values = models.PositiveIntegerField(default=0)  # runs the value oracle failed
     rq_job_id = models.CharField(max_length=64, blank=True)
     last_error = models.TextField(blank=True)
+    # Who asked for it on the web (None: the command line, or an anonymous playground run).
+    owner = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -274,6 +297,14 @@ class Reduction(models.Model):
     state = models.JSONField(null=True, blank=True)
     rq_job_id = models.CharField(max_length=64, blank=True)
     last_error = models.TextField(blank=True)
+    # Who asked for it on the web (None: the command line, or an anonymous playground run).
+    owner = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -21,6 +21,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from generator import lambda_chan
+from runners.campaigns import quotas
 from runners.campaigns.models import Execution, Finding, Program, Reduction
 from runners.campaigns.programs import (
     build_from_effect,
@@ -65,6 +66,7 @@ def start_reduction(
     max_candidates: int = 200,
     max_seconds: float = 3600.0,
     enqueue: bool = True,
+    owner: object | None = None,
 ) -> Reduction:
     """Reduce `finding`'s example program (or `program`) on the toolchain it failed on.
 
@@ -97,6 +99,7 @@ def start_reduction(
     check_range("alpha", alpha, 0.001, 0.5)
     check_range("max_candidates", max_candidates, 1, MAX_CANDIDATES)
     check_range("max_seconds", max_seconds, 1, MAX_SECONDS)
+    quotas.check_reduction(owner=owner, max_seconds=max_seconds)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
         reduction = Reduction.objects.create(
@@ -114,6 +117,7 @@ def start_reduction(
             alpha=alpha,
             max_candidates=max_candidates,
             max_seconds=float(max_seconds),
+            owner=owner,
         )
         if enqueue:
             _enqueue(reduction)

@@ -35,6 +35,7 @@ from generator import effects as effects_mod
 from generator.capabilities import FULL, Capabilities, InexpressibleSettings
 from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, GeneratorSettings, settings_for
+from runners.campaigns import quotas
 from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
@@ -250,6 +251,7 @@ def _create(
     fixed_programs: list[dict[str, Any]],
     sandbox: str,
     enqueue: bool,
+    owner: object | None,
 ) -> Campaign:
     check_range("count", count, 1, MAX_COUNT)
     check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
@@ -262,6 +264,7 @@ def _create(
         raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
     if not targets:
         raise ValueError("a campaign needs at least one target (language, version)")
+    quotas.check_campaign(owner=owner, count=count, timeout_s=timeout_s, repetitions=repetitions)
     resolved: list[tuple[str, str, Toolchain]] = []
     for language, version in targets:
         toolchain = resolve_toolchain(language, version)
@@ -286,7 +289,7 @@ def _create(
                 timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
                 triage_retries=triage_retries, hang_quiet_s=hang_quiet_s,
                 value_oracle=value_oracle, fixed_programs=fixed_programs, sandbox=sandbox,
-                resolved=resolved, enqueue=enqueue, capabilities=capabilities,
+                resolved=resolved, enqueue=enqueue, capabilities=capabilities, owner=owner,
             )  # fmt: skip
     except RedisError as exc:
         # Raised by an on_commit enqueue: the rows are committed by then.
@@ -314,8 +317,10 @@ def _insert_rows(
     resolved: list[tuple[str, str, Toolchain]],
     enqueue: bool,
     capabilities: Capabilities,
+    owner: object | None,
 ) -> Campaign:
     campaign = Campaign.objects.create(
+        owner=owner,
         capabilities={} if capabilities == FULL else capabilities.as_dict(),
         name=name.strip()[:200] or f"{heuristic} × {count}",
         heuristic=heuristic,
@@ -369,6 +374,7 @@ def create_campaign(
     value_oracle: bool = True,
     sandbox: str = "",
     enqueue: bool = True,
+    owner: object | None = None,
 ) -> Campaign:
     """A campaign of `count` generated programs on every target, queued as chunk jobs.
 
@@ -376,7 +382,8 @@ def create_campaign(
     {"g_select": 15}) and `sizes` (e.g. {"max_depth": 4}) override fields of
     it; with weights the campaign's heuristic label is "custom". Targets are
     (language, version or None for the newest installed). `enqueue=False`
-    creates the rows only (resume_campaign enqueues them later).
+    creates the rows only (resume_campaign enqueues them later). `owner`, a user,
+    is held to their quotas (runners.campaigns.quotas: QuotaExceeded).
     """
     overrides = {**(weights or {}), **(sizes or {})}
     settings = settings_for(heuristic, **overrides)
@@ -397,6 +404,7 @@ def create_campaign(
         fixed_programs=[],
         sandbox=sandbox,
         enqueue=enqueue,
+        owner=owner,
     )
 
 
@@ -414,6 +422,7 @@ def campaign_from_programs(
     value_oracle: bool = True,
     sandbox: str = "",
     enqueue: bool = True,
+    owner: object | None = None,
 ) -> Campaign:
     """A campaign of given programs: effect i is synthesised with seed `seed + i`.
 
@@ -445,6 +454,7 @@ def campaign_from_programs(
         fixed_programs=fixed,
         sandbox=sandbox,
         enqueue=enqueue,
+        owner=owner,
     )
 
 
@@ -492,7 +502,8 @@ def resume_campaign(*, campaign: Campaign) -> Campaign:
         started = Execution.objects.filter(campaign=campaign).exists()
         campaign.status = Campaign.Status.RUNNING if started else Campaign.Status.QUEUED
         campaign.finished_at = None
-        campaign.save(update_fields=["status", "finished_at"])
+        campaign.status_note = ""
+        campaign.save(update_fields=["status", "finished_at", "status_note"])
         for chunk in chunks:
             if chunk.state == Chunk.State.FAILED:
                 chunk.attempts = 0
@@ -526,6 +537,7 @@ def reproduce(
     timeout_s: float = 10.0,
     repetitions: int = 10,
     enqueue: bool = True,
+    owner: object | None = None,
 ) -> Reproduction:
     """Re-run `program` `times` times on one target and record how often it crashes or hangs.
 
@@ -536,6 +548,8 @@ def reproduce(
     check_range("times", times, 1, MAX_TIMES)
     check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
     check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
+    quotas.check_reproduction(owner=owner, times=times, timeout_s=timeout_s,
+                              repetitions=repetitions)  # fmt: skip
     toolchain = resolve_toolchain(language, version)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
@@ -548,6 +562,7 @@ def reproduce(
             times=times,
             timeout_s=float(timeout_s),
             repetitions=repetitions,
+            owner=owner,
         )
         if enqueue:
             job_id = f"repro-{repro.pk}-{uuid.uuid4().hex[:8]}"

@@ -58,3 +58,16 @@ def manage_process(tmp_path: Path) -> Manage:
         )
 
     return run
+
+
+@pytest.fixture
+def user(django_user_model):  # noqa: ANN001, ANN201 - pytest-django's fixture
+    """An ordinary account: held to the quotas, may manage only its own work."""
+    return django_user_model.objects.create_user(username="ada", password="not-a-real-1")
+
+
+@pytest.fixture
+def user_client(client, user):  # noqa: ANN001, ANN201
+    """The test client signed in as `user`."""
+    client.force_login(user)
+    return client

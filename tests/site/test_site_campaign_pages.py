@@ -24,6 +24,14 @@ from tests.runners.conftest import require_toolchain
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(user_client: Client) -> Client:
+    """This module's pages are used by a signed-in user, as starting work needs an account
+    (what anonymous visitors get is tests/site/test_site_accounts.py's)."""
+    return user_client
+
+
+
 @dataclass
 class Seeded:
     campaign: Campaign
@@ -221,7 +229,7 @@ def test_campaign_detail_shows_progress_verdicts_table_and_plot(client: Client) 
     response = client.get(url)
     assert response.status_code == 200
     body = response.content.decode()
-    assert 'aria-valuenow="100.0"' in body
+    assert '<progress class="bar" max="100" value="100.0">' in body
     assert "programs/min" in body and "2 findings" in body
     # Verdicts per target: 3 terminated, 1 timeout, 2 crashes.
     assert '<td class="num">6 / 6</td>' in body
@@ -266,7 +274,8 @@ def test_detail_queries_do_not_grow_with_executions(
     seeded = seed_campaign(count=12)
     with django_assert_max_num_queries(14):
         assert client.get(reverse("campaign_detail", args=[seeded.campaign.pk])).status_code == 200
-    with django_assert_max_num_queries(8):
+    # 8, and 2 for the signed-in user's session and row.
+    with django_assert_max_num_queries(10):
         assert client.get(reverse("campaign_live", args=[seeded.campaign.pk])).status_code == 200
 
 
@@ -276,9 +285,10 @@ def test_unknown_campaign_is_404(client: Client) -> None:
     assert client.post(reverse("campaign_action", args=[424242, "cancel"])).status_code == 404
 
 
-def test_cancel_pause_resume(client: Client) -> None:
+def test_cancel_pause_resume(client: Client, user) -> None:  # noqa: ANN001
     seeded = seed_campaign()
     pk = seeded.campaign.pk
+    Campaign.objects.filter(pk=pk).update(owner=user)  # the owner may stop it
     assert client.get(reverse("campaign_action", args=[pk, "cancel"])).status_code == 405
     assert client.post(reverse("campaign_action", args=[pk, "explode"])).status_code == 404
     response = client.post(reverse("campaign_action", args=[pk, "pause"]))
@@ -317,8 +327,9 @@ def test_finding_page(client: Client, django_assert_max_num_queries) -> None:  #
     seeded = seed_campaign()
     url = reverse("finding_detail", args=[seeded.crash.pk])
     # A fixed number whatever the counts: the page, its reductions, and the bug
-    # report's evidence (a reduction, a dump, the original runs).
-    with django_assert_max_num_queries(12):
+    # report's evidence (a reduction, a dump, the original runs); 2 for the signed-in
+    # user's session and row.
+    with django_assert_max_num_queries(14):
         response = client.get(url)
     assert response.status_code == 200
     body = response.content.decode()

@@ -15,6 +15,14 @@ pytestmark = pytest.mark.django_db
 BUDGET = {"max_candidates": 50, "max_minutes": 10, "jobs": 2}
 
 
+@pytest.fixture
+def client(user_client: Client) -> Client:
+    """This module's pages are used by a signed-in user, as starting work needs an account
+    (what anonymous visitors get is tests/site/test_site_accounts.py's)."""
+    return user_client
+
+
+
 def test_a_finding_page_offers_to_reduce_its_example(client: Client) -> None:
     seeded = seed_campaign()
     body = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()

@@ -26,6 +26,9 @@ print(json.dumps({
     "REDIS_URL": settings.REDIS_URL,
     "VAR_DIR": str(settings.VAR_DIR),
     "SECRET_KEY": settings.SECRET_KEY,
+    "SECURE_SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
+    "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
+    "SECURE_HSTS_SECONDS": settings.SECURE_HSTS_SECONDS,
 }))
 """
 
@@ -46,7 +49,12 @@ def test_defaults(tmp_path: Path) -> None:
     result = load_settings(CHANFUZZ_VAR_DIR=str(var))
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
-    assert s["DEBUG"] is True
+    # Production-safe defaults: debug off, HTTPS only, a key of this machine's own.
+    assert s["DEBUG"] is False
+    assert s["SECURE_SSL_REDIRECT"] is True and s["SESSION_COOKIE_SECURE"] is True
+    assert s["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert s["SECRET_KEY"] == (var / "secret_key").read_text().strip()
+    assert len(s["SECRET_KEY"]) >= 50
     assert s["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
     assert s["ENGINE"] == "django.db.backends.sqlite3"
     assert s["NAME"] == str(var / "db.sqlite3")
@@ -81,10 +89,32 @@ def test_overrides(tmp_path: Path) -> None:
 
 
 def test_refuses_dev_key_without_debug(tmp_path: Path) -> None:
-    result = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path), DJANGO_DEBUG="false")
+    from runners.config import DEV_SECRET_KEY
+
+    result = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path), DJANGO_SECRET_KEY=DEV_SECRET_KEY)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_a_machine_key_is_made_once_private_and_kept(tmp_path: Path) -> None:
+    first = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path))
+    second = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    key = json.loads(first.stdout)["SECRET_KEY"]
+    assert json.loads(second.stdout)["SECRET_KEY"] == key
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_debug_turns_https_off_and_uses_the_development_key(tmp_path: Path) -> None:
+    from runners.config import DEV_SECRET_KEY
+
+    result = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path), DJANGO_DEBUG="true")
+    assert result.returncode == 0, result.stderr
+    s = json.loads(result.stdout)
+    assert (s["DEBUG"], s["SECURE_SSL_REDIRECT"], s["SECURE_HSTS_SECONDS"]) == (True, False, 0)
+    assert s["SECRET_KEY"] == DEV_SECRET_KEY
+    assert not (tmp_path / "secret_key").exists()
 
 
 def test_bad_debug_value_is_an_error(tmp_path: Path) -> None:
@@ -99,8 +129,12 @@ def test_manage_check_passes(manage_process: Manage) -> None:
     assert "no issues" in result.stdout
 
 
-def test_deploy_check_with_real_key_loads(manage_process: Manage) -> None:
-    # With debug off and a real key the project must at least start (the deploy
-    # warnings about HTTPS are for whoever deploys it).
-    result = manage_process("check", DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 60)
-    assert result.returncode == 0, result.stderr
+def test_deploy_check_is_clean_with_only_a_key_and_hosts(manage_process: Manage) -> None:
+    # The defaults are the production ones: nothing else needs setting (issue #17).
+    key = "k3y-" + "".join(chr(ord("a") + i % 26) + str(i % 10) for i in range(40))
+    result = manage_process(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="chanfuzz.example",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
