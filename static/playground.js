@@ -1,6 +1,15 @@
 // The playground page: what HTML cannot do (a random seed, copy buttons, remembering the code tab).
 // A file of its own, not inline: the Content-Security-Policy runs only the site's own scripts.
 (function () {
+  // The form is only htmx's: Enter in a field must not submit it as a page.
+  document.getElementById("pg").addEventListener("submit", function (event) { event.preventDefault(); });
+  // Ctrl+Enter in the effect box checks it now (its hx-trigger listens for check-now): an
+  // htmx event filter would be evaluated as a string, which the policy forbids.
+  document.addEventListener("keydown", function (event) {
+    if (event.target.id === "effect" && event.ctrlKey && event.key === "Enter") {
+      event.target.dispatchEvent(new CustomEvent("check-now", { bubbles: true }));
+    }
+  });
   var seed = document.getElementById("seed");
   document.getElementById("new-seed").addEventListener("click", function () {
     seed.value = Math.floor(Math.random() * 1e9);

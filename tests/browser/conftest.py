@@ -1,7 +1,8 @@
 """Browser tests: the whole site as in production, driven by Playwright in Debian's chromium.
 
-One stack per test session, all real and all child processes: a redis-server,
-a file SQLite database, `manage.py runserver` and one `manage.py rqworker`.
+One stack per test session, all real and all child processes (tests/live_stack.py): a
+redis-server, a file SQLite database, `manage.py runserver` and one `manage.py rqworker`,
+with the production settings on plain HTTP.
 Tests drive it through `page` (pytest-playwright) and find it at `stack.url`.
 Screenshots go to `var/test-artifacts/screenshots/` (`screenshot(page, name)`).
 
@@ -12,19 +13,15 @@ Playwright's own download, which cannot reach its host here.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
-from runners.engine.redis_server import free_port
-from tests.runners.redis_helpers import running_redis
-from tests.site.site_helpers import REPO, clean_env
+from tests.live_stack import LiveSite, live_site
+from tests.site.site_helpers import REPO
 
 pytestmark = pytest.mark.slow
 
@@ -32,35 +29,24 @@ CHROMIUM = os.environ.get("CHANFUZZ_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = REPO / "var" / "test-artifacts" / "screenshots"
 
 
+USERNAME, PASSWORD = "ada", "a-browser-test-password-1"
+
+
 @dataclass
-class Stack:
-    url: str
-    env: dict[str, str]
+class Stack(LiveSite):
+    _user_made: bool = False
 
-    def manage(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        """Run a management command against the stack's database and Redis."""
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-
-
-def _wait_for_http(url: str, process: subprocess.Popen, timeout_s: float = 60) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            output = process.stdout.read() if process.stdout else ""
-            raise RuntimeError(f"server exited early: {output}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer within {timeout_s} s")
+    def sign_in(self, page: Page, path: str) -> None:
+        """Sign in as an ordinary user (made once) through the login form, as a person
+        would, and land on `path`."""
+        if not self._user_made:
+            self.make_user(USERNAME, PASSWORD)
+            self._user_made = True
+        page.goto(f"{self.url}/accounts/login/?next={path}")
+        page.fill("input[name=username]", USERNAME)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form.account-form button[type=submit]")
+        page.wait_for_url(self.url + path)
 
 
 @pytest.fixture(scope="session")
@@ -70,55 +56,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    base = tmp_path_factory.mktemp("stack")
-    base.chmod(0o755)
-    with running_redis(base / "redis") as redis:
-        port = free_port()
-        env = clean_env(
-            DATABASE_URL=f"sqlite:///{base / 'db.sqlite3'}",
-            REDIS_URL=redis.url,
-            CHANFUZZ_VAR_DIR=str(base / "var"),
-            CHANFUZZ_TOOLCHAINS_DIR=str(REPO / "var" / "toolchains"),
-            CHANFUZZ_CACHE_DIR=str(REPO / "var" / "cache"),
-        )
-        done = subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        children = [
-            subprocess.Popen(
-                [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-                cwd=REPO,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            ),
-            subprocess.Popen(
-                [sys.executable, "manage.py", "rqworker", "default"],
-                cwd=REPO,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            ),
-        ]
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_for_http(url + "/", children[0])
-            yield Stack(url, env)
-        finally:
-            for child in children:
-                child.terminate()
-            for child in children:
-                try:
-                    child.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+    with live_site(tmp_path_factory.mktemp("stack")) as site:
+        yield Stack(site.url, site.env, site.redis_url)
 
 
 @pytest.fixture(scope="session")

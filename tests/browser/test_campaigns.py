@@ -19,7 +19,11 @@ DONE_TIMEOUT_MS = 240_000
 
 def test_campaign_from_the_form_runs_to_100_percent(stack: Stack, page: Page) -> None:
     go = require_toolchain("go")
+    # Anonymous: the form is for accounts, so it asks for a sign-in first.
     page.goto(stack.url + "/campaigns/new")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/campaigns/new$"))
+    stack.sign_in(page, "/campaigns/new")
+    expect(page.locator("#quotas")).to_contain_text("20000 programs per campaign")
     screenshot(page, "campaign_form")
     page.fill("input[name=name]", "browser go")
     page.fill("input[name=count]", "20")
@@ -28,7 +32,7 @@ def test_campaign_from_the_form_runs_to_100_percent(stack: Stack, page: Page) ->
     page.fill("input[name=chunk_size]", "10")
     page.check(f"input[name=targets][value='{go.id}']")
     page.select_option("select[name=heuristic]", "F")
-    page.click("button[type=submit]")
+    page.click("form.campaign-form button[type=submit]")
     expect(page).to_have_url(re.compile(r"/campaigns/\d+/$"))
     expect(page.locator("h1")).to_contain_text("browser go")
 
@@ -36,7 +40,7 @@ def test_campaign_from_the_form_runs_to_100_percent(stack: Stack, page: Page) ->
     expect(page.locator("#live")).to_have_attribute("data-status", "done", timeout=DONE_TIMEOUT_MS)
     expect(page.locator("#done")).to_have_text("20")
     expect(page.locator("#percent")).to_have_text("100.0")
-    expect(page.locator(".bar[role=progressbar]")).to_have_attribute("aria-valuenow", "100.0")
+    expect(page.locator("progress.bar")).to_have_attribute("value", "100.0")
     # The executions table reloads itself while the campaign runs: all 20 are in.
     expect(page.locator("#executions-table tbody tr")).to_have_count(20)
     screenshot(page, "campaign_detail_done")
@@ -87,6 +91,8 @@ def test_finding_to_permalink_to_bundle(stack: Stack, page: Page) -> None:
     screenshot(page, "program_page")
 
     # Reproduce twice on Crystal: the row polls until the worker is done; both runs hang.
+    expect(page.get_by_text("Sign in to reproduce it")).to_be_visible()
+    stack.sign_in(page, f"/p/{program_id}")
     page.select_option("select[name=target]", require_toolchain("crystal").id)
     page.fill("input[name=times]", "2")
     page.fill("input[name=timeout_s]", "2")
@@ -131,6 +137,7 @@ def test_reduce_a_finding_from_its_page(stack: Stack, page: Page) -> None:
     expect(page.locator("#live")).to_have_attribute("data-status", "done", timeout=DONE_TIMEOUT_MS)
     page.locator(".findings-table a[href^='/findings/']").first.click()
     expect(page.locator("h1")).to_contain_text("rust-chan")
+    stack.sign_in(page, page.url.removeprefix(stack.url))
 
     page.fill("input[name=max_candidates]", "2")
     page.click(".reduce-form button")
