@@ -6,10 +6,10 @@ on plain HTTP unless the caller's environment says otherwise.
 
 from __future__ import annotations
 
+import http.client
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,7 +40,7 @@ class LiveSite:
     def make_user(self, username: str, password: str, *, staff: bool = False) -> None:
         """An account on the site (made once; a second call changes nothing)."""
         made = self.manage(
-            "shell", "-c",
+            "shell", "--no-imports", "-c",
             "from django.contrib.auth.models import User\n"
             f"if not User.objects.filter(username={username!r}).exists():\n"
             f"    User.objects.create_user({username!r}, password={password!r}, is_staff={staff})",
@@ -48,21 +48,23 @@ class LiveSite:
         assert made.returncode == 0, made.stderr
 
 
-def _wait_for_http(url: str, process: subprocess.Popen, timeout_s: float = 60) -> None:
+def _wait_for_http(host: str, port: int, process: subprocess.Popen, timeout_s: float = 60) -> None:
+    """Until the server answers anything at all (a redirect to HTTPS is an answer too)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
             output = process.stdout.read() if process.stdout else ""
             raise RuntimeError(f"server exited early: {output}")
+        connection = http.client.HTTPConnection(host, port, timeout=2)
         try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError as exc:
-            # An HTTP error status is an answer: the server is up.
-            if getattr(exc, "code", None):
-                return
+            connection.request("GET", "/about/")
+            connection.getresponse()
+            return
+        except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer within {timeout_s} s")
+        finally:
+            connection.close()
+    raise RuntimeError(f"{host}:{port} did not answer within {timeout_s} s")
 
 
 @contextmanager
@@ -72,15 +74,15 @@ def live_site(base: Path, *, worker: bool = True, **env: str) -> Iterator[LiveSi
     base.chmod(0o755)  # the sandbox's user reads programs built under it
     with running_redis(base / "redis") as redis:
         port = free_port()
-        site_env = clean_env(
-            DATABASE_URL=f"sqlite:///{base / 'db.sqlite3'}",
-            REDIS_URL=redis.url,
-            CHANFUZZ_VAR_DIR=str(base / "var"),
-            DJANGO_HTTPS="false",
-            CHANFUZZ_TOOLCHAINS_DIR=str(REPO / "var" / "toolchains"),
-            CHANFUZZ_CACHE_DIR=str(REPO / "var" / "cache"),
-            **env,
-        )
+        defaults = {
+            "DATABASE_URL": f"sqlite:///{base / 'db.sqlite3'}",
+            "REDIS_URL": redis.url,
+            "CHANFUZZ_VAR_DIR": str(base / "var"),
+            "DJANGO_HTTPS": "false",
+            "CHANFUZZ_TOOLCHAINS_DIR": str(REPO / "var" / "toolchains"),
+            "CHANFUZZ_CACHE_DIR": str(REPO / "var" / "cache"),
+        }
+        site_env = clean_env(**{**defaults, **env})
         done = subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput"],
             cwd=REPO, env=site_env, capture_output=True, text=True, timeout=300,
@@ -103,7 +105,7 @@ def live_site(base: Path, *, worker: bool = True, **env: str) -> Iterator[LiveSi
             )
         try:
             url = f"http://127.0.0.1:{port}"
-            _wait_for_http(url + "/about/", server)
+            _wait_for_http("127.0.0.1", port, server)
             yield LiveSite(url, site_env, redis.url)
         finally:
             for child in children:
