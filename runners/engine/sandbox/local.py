@@ -12,8 +12,9 @@ This module owns how a program is contained on the machine itself:
   kernel exempts from RLIMIT_NPROC, so a fork bomb is not stopped. Unprivileged,
   the process count is kept per user namespace, i.e. per run: one run's fork
   bomb cannot starve a JVM running next to it.
-- The filesystem is a fresh tmpfs root with read-only binds of /usr (and the
-  /bin, /lib... symlinks or directories), a minimal /etc, the caller's binds,
+- The filesystem is a fresh tmpfs root with read-only binds of /usr (but an empty
+  /usr/local: the host's own installs stay hidden) and the /bin, /lib... symlinks or
+  directories, a minimal /etc, the caller's binds,
   ``--proc``, ``--dev``, and a size-limited private /tmp: the only writable place.
 - ``chanfuzz-init`` (see ``init.c``) runs as PID 1, applies RLIMIT_DATA /
   NPROC / FSIZE / CPU / CORE=0 / NOFILE to the program, relays the dump signal,
@@ -115,6 +116,9 @@ class LocalSandbox:
             "--new-session",
             "--as-pid-1",
             "--ro-bind", "/usr", "/usr",
+            # The host's own installs (toolchains, tools) are none of a program's business;
+            # a run that needs one binds it itself, over this empty tmpfs.
+            "--tmpfs", "/usr/local",
         ]  # fmt: skip
         for name in _ROOT_LINKS:
             path = "/" + name

@@ -61,7 +61,8 @@ def test_a_fork_bomb_does_not_starve_a_neighbouring_run(
 def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker: str) -> None:
     script = (
         "id -u; id -g; grep CapEff /proc/self/status; hostname; "
-        "ls /proc | grep -c '^[0-9]'; unshare -U true 2>/dev/null && echo userns-allowed; true"
+        "ls /proc | grep -c '^[0-9]'; unshare -U true 2>/dev/null && echo userns-allowed; "
+        "echo local:$(ls -A /usr/local | wc -l); ls /etc | tr '\\n' ' '; echo; true"
     )
     result = local_sandbox.run(["/bin/sh", "-c", script], env=marker_env(marker))
     lines = result.stdout.splitlines()
@@ -71,6 +72,12 @@ def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker:
     # Only the sandbox's own processes are visible: helper, sh, ls, grep.
     assert int(lines[4]) <= 5
     assert "userns-allowed" not in lines
+    # The host's installs (/usr/local) and configuration (/etc beyond a few files) are hidden.
+    assert "local:0" in lines
+    etc = set(lines[-1].split())
+    assert etc <= {"passwd", "group", "ld.so.cache", "localtime", "alternatives"} | {
+        name for name in etc if name.startswith("java-")
+    }, etc
 
 
 def test_bind_source_unreachable_by_nobody_is_a_clear_error(local_sandbox: Sandbox) -> None:
