@@ -46,7 +46,7 @@ def load_settings(**env: str) -> subprocess.CompletedProcess[str]:
 
 def test_defaults(tmp_path: Path) -> None:
     var = tmp_path / "v"
-    result = load_settings(CHANFUZZ_VAR_DIR=str(var))
+    result = load_settings(CHANFUZZ_VAR_DIR=str(var), DJANGO_HTTPS="")
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
     # Production-safe defaults: debug off, HTTPS only, a key of this machine's own.
@@ -109,7 +109,7 @@ def test_a_machine_key_is_made_once_private_and_kept(tmp_path: Path) -> None:
 def test_debug_turns_https_off_and_uses_the_development_key(tmp_path: Path) -> None:
     from runners.config import DEV_SECRET_KEY
 
-    result = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path), DJANGO_DEBUG="true")
+    result = load_settings(CHANFUZZ_VAR_DIR=str(tmp_path), DJANGO_DEBUG="true", DJANGO_HTTPS="")
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
     assert (s["DEBUG"], s["SECURE_SSL_REDIRECT"], s["SECURE_HSTS_SECONDS"]) == (True, False, 0)
@@ -134,7 +134,7 @@ def test_deploy_check_is_clean_with_only_a_key_and_hosts(manage_process: Manage)
     key = "k3y-" + "".join(chr(ord("a") + i % 26) + str(i % 10) for i in range(40))
     result = manage_process(
         "check", "--deploy", "--fail-level", "WARNING",
-        DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="chanfuzz.example",
+        DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="chanfuzz.example", DJANGO_HTTPS="",
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -38,6 +38,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
+from runners.engine.sandbox import cgroups
 from runners.engine.sandbox.base import (
     Bind,
     DumpCommand,
@@ -47,6 +48,7 @@ from runners.engine.sandbox.base import (
     SandboxUnavailable,
     program_env,
 )
+from runners.engine.sandbox.cgroups import RunGroup
 from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
 from runners.engine.supervisor import (
     OutputCapture,
@@ -100,6 +102,8 @@ class LocalSandbox:
         self._as_root = os.geteuid() == 0
         self._base = self._base_args()
         self._probe()
+        if cgroups.support().version:
+            cgroups.sweep()  # groups a crashed process left behind
 
     # --- building the command line --------------------------------------------
 
@@ -213,11 +217,18 @@ class LocalSandbox:
         args += list(argv)
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
+        group, gate = self._run_group(limits)
+        if group is not None:
+            # A shell waits on the gate until it is in the run's group, then becomes bwrap:
+            # every process of the run is born inside the group (see cgroups.py).
+            # The gate is the shell's stdin (an inherited fd needs no permission to read);
+            # bwrap gets /dev/null, as without a group.
+            args = ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "chanfuzz-run", *args]
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
                 args,
-                stdin=subprocess.DEVNULL,
+                stdin=gate[0] if group is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=program_env(env),
@@ -228,10 +239,21 @@ class LocalSandbox:
             )
         except OSError as exc:
             os.close(status_r)
+            self._close_group(group, gate)
             raise SandboxError(f"cannot start {self._bwrap}: {exc}") from exc
         finally:
             for fd in (status_w, helper_fd):
                 os.close(fd)
+        if group is not None:
+            try:
+                group.join(proc.pid)
+                os.write(gate[1], b"go\n")
+            except OSError as exc:
+                proc.kill()
+                proc.wait()
+                os.close(status_r)
+                self._close_group(group, gate)
+                raise SandboxError(f"cannot put the run in its cgroup: {exc}") from exc
         helper = _HelperHandle(proc)
         try:
             outcome = supervise_process(
@@ -258,6 +280,7 @@ class LocalSandbox:
         finally:
             helper.close()
             os.close(status_r)
+            self._close_group(group, gate)
 
         exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
         stderr = capture.text("stderr")
@@ -281,6 +304,31 @@ class LocalSandbox:
             backend=self.name,
             quiet=outcome.quiet,
         )
+
+
+    @staticmethod
+    def _run_group(limits: Limits) -> tuple[RunGroup | None, tuple[int, ...]]:
+        """The run's cgroup and the gate pipe its first process waits on (none of either
+        where this machine gives us no groups: the rlimits are then all there is)."""
+        if not cgroups.support().version:
+            return None, ()
+        try:
+            # bwrap itself, outside the run's namespaces, is one process more than the
+            # helper and the program, which the rlimit counts.
+            group = RunGroup(
+                memory_bytes=limits.memory_bytes, max_procs=limits.max_procs + 1, cpus=limits.cpus
+            )
+        except OSError as exc:
+            raise SandboxError(f"cannot make the run's cgroup: {exc}") from exc
+        return group, os.pipe2(os.O_CLOEXEC)
+
+    @staticmethod
+    def _close_group(group: RunGroup | None, gate: tuple[int, ...]) -> None:
+        for fd in gate:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if group is not None:
+            group.close()
 
 
 class _HelperHandle:
