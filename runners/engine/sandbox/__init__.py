@@ -50,8 +50,40 @@ __all__ = [
     "SandboxError",
     "SandboxResult",
     "SandboxUnavailable",
+    "describe",
     "get_sandbox",
 ]
+
+
+def describe(name: str | None = None) -> list[str]:
+    """What the sandbox called `name` (default: as `get_sandbox`) contains runs with here,
+    one fact a line: for `manage.py sandbox` and the about page."""
+    chosen = name or config.sandbox_backend(DEFAULT_BACKEND)
+    if chosen == "local":
+        from runners.engine.sandbox import cgroups
+
+        try:
+            get_sandbox("local")
+        except SandboxUnavailable as exc:
+            return [f"local (bubblewrap): unavailable here: {exc}"]
+        return [
+            "local (bubblewrap): runs as uid 65534 in its own user, PID, network (loopback "
+            "only), IPC and UTS namespaces, no new user namespaces",
+            "files: a read-only root with /usr (the host's /usr/local hidden) and a few /etc "
+            "entries; a private size-limited /tmp is the only writable place",
+            "system calls: a seccomp denylist (tracing, mounts and namespaces, kernel modules, "
+            "BPF, perf events, keyrings, io_uring, clocks, host names: EPERM)",
+            f"limits: {cgroups.describe()}",
+        ]
+    if chosen == "docker":
+        return [
+            "docker: a container per run through the Docker Engine API, no network, a "
+            "read-only root, the engine's default seccomp profile, and the container's memory, "
+            "process and CPU limits"
+        ]
+    if chosen == "none":
+        return ["none: NOT a sandbox: a plain subprocess with rlimits, for debugging only"]
+    raise ValueError(f"unknown sandbox {chosen!r}: choose one of {', '.join(BACKENDS)}")
 
 
 def get_sandbox(name: str | None = None, *, language: str | None = None, **options: Any) -> Sandbox:

@@ -34,12 +34,20 @@
  * when the exec failed), for whoever cannot read the status line.
  *
  * Usage: chanfuzz-init [--status-fd N] [--status-file PATH]
- *                      [--stdout PATH] [--stderr PATH]
+ *                      [--stdout PATH] [--stderr PATH] [--seccomp deny]
  *                      [--rlimit NAME=SOFT[:HARD]]... -- PROGRAM [ARG]...
  * NAME is one of data, nproc, fsize, cpu, core, nofile, stack, as.
  * --stdout/--stderr reopen the helper's (and so the program's) stdout/stderr
  * on PATH: the docker backend hands in FIFOs it reads directly, cheaper than
  * the engine's attach stream and never buffered on the engine's disk.
+ * --seccomp deny: before the program starts, a seccomp filter makes the system
+ * calls in `denied` below fail with EPERM for it and everything it starts (the
+ * local backend; a container has its engine's profile).  None of them is needed to
+ * run a channel program, and each is a way out or an attack surface: tracing
+ * other processes, mounts and namespaces, kernel modules and kexec, BPF and
+ * perf events, the kernel keyring, io_uring, clocks and host names.  A filter
+ * for another architecture than the helper's own kills the caller: no 32-bit or
+ * x32 system calls get past it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,10 +56,86 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__x86_64__)
+#define CHANFUZZ_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define CHANFUZZ_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* The system calls --seccomp deny refuses (those this libc's headers know). */
+static const int denied[] = {
+#ifdef __NR_ptrace
+    __NR_ptrace,
+#endif
+    __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp,
+    __NR_mount, __NR_umount2, __NR_pivot_root, __NR_chroot, __NR_unshare, __NR_setns,
+#ifdef __NR_fsopen
+    __NR_fsopen, __NR_fsmount, __NR_move_mount, __NR_open_tree,
+#endif
+    __NR_swapon, __NR_swapoff, __NR_reboot, __NR_kexec_load,
+#ifdef __NR_kexec_file_load
+    __NR_kexec_file_load,
+#endif
+    __NR_init_module, __NR_finit_module, __NR_delete_module,
+    __NR_bpf, __NR_perf_event_open, __NR_userfaultfd,
+    __NR_keyctl, __NR_add_key, __NR_request_key,
+    __NR_open_by_handle_at, __NR_name_to_handle_at, __NR_acct, __NR_quotactl,
+    __NR_syslog, __NR_fanotify_init, __NR_vhangup,
+    __NR_settimeofday, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex,
+    __NR_sethostname, __NR_setdomainname,
+#ifdef __NR_io_uring_setup
+    __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
+#endif
+#ifdef __NR_iopl
+    __NR_iopl, __NR_ioperm,
+#endif
+#ifdef __NR_lookup_dcookie
+    __NR_lookup_dcookie,
+#endif
+};
+
+#define DENIED_COUNT (sizeof denied / sizeof denied[0])
+
+/* Installs the denylist in the calling process (the program, between fork and exec);
+ * 0, or an errno. */
+static int install_seccomp(void) {
+#ifndef CHANFUZZ_AUDIT_ARCH
+    return ENOSYS;
+#else
+    struct sock_filter filter[4 + 2 * DENIED_COUNT + 3];
+    size_t n = 0;
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                               offsetof(struct seccomp_data, arch));
+    filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CHANFUZZ_AUDIT_ARCH, 1, 0);
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                               offsetof(struct seccomp_data, nr));
+#ifdef __X32_SYSCALL_BIT
+    filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, 0, 1);
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+#endif
+    for (size_t d = 0; d < DENIED_COUNT; d++) {
+        filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)denied[d], 0, 1);
+        filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA));
+    }
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = {.len = (unsigned short)n, .filter = filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return errno;
+    return 0;
+#endif
+}
 
 #define MAX_RLIMITS 16
 
@@ -141,6 +225,7 @@ int main(int argc, char **argv) {
     const char *status_file = NULL, *stdout_path = NULL, *stderr_path = NULL;
     struct limit_opt limits[MAX_RLIMITS];
     int nlimits = 0;
+    int seccomp = 0;
     int i = 1;
 
     for (; i < argc; i++) {
@@ -154,6 +239,9 @@ int main(int argc, char **argv) {
             stdout_path = argv[++i];
         } else if (strcmp(argv[i], "--stderr") == 0) {
             stderr_path = argv[++i];
+        } else if (strcmp(argv[i], "--seccomp") == 0) {
+            if (strcmp(argv[++i], "deny") != 0) usage("--seccomp takes: deny");
+            seccomp = 1;
         } else if (strcmp(argv[i], "--rlimit") == 0) {
             if (nlimits == MAX_RLIMITS) usage("too many --rlimit");
             parse_rlimit(argv[++i], &limits[nlimits++]);
@@ -204,6 +292,7 @@ int main(int argc, char **argv) {
         int err = 0;
         for (int l = 0; l < nlimits && !err; l++)
             if (setrlimit(limits[l].resource, &limits[l].value) != 0) err = errno;
+        if (!err && seccomp) err = install_seccomp();
         if (!err) {
             execvp(argv[i], &argv[i]);
             err = errno;

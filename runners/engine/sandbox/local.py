@@ -17,8 +17,11 @@ This module owns how a program is contained on the machine itself:
   directories, a minimal /etc, the caller's binds,
   ``--proc``, ``--dev``, and a size-limited private /tmp: the only writable place.
 - ``chanfuzz-init`` (see ``init.c``) runs as PID 1, applies RLIMIT_DATA /
-  NPROC / FSIZE / CPU / CORE=0 / NOFILE to the program, relays the dump signal,
-  and reports exactly how the program ended.
+  NPROC / FSIZE / CPU / CORE=0 / NOFILE and a seccomp denylist (tracing, mounts,
+  modules, BPF, perf, keyrings, io_uring, clocks: EPERM) to the program, relays
+  the dump signal, and reports exactly how the program ended.
+- Where the machine allows it, a cgroup per run (``cgroups.py``) caps the memory,
+  processes and CPU of all the run's processes together.
 - At the end or at the timeout the helper (and with it the whole PID
   namespace) and bwrap's process group are SIGKILLed: nothing survives a run.
 
@@ -213,7 +216,8 @@ class LocalSandbox:
         # Last, once every mount point exists: the root tmpfs and /dev become
         # read-only, so /tmp is the only place the program can write to.
         args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir, "--"]
-        args += [HELPER_PATH, "--status-fd", str(status_w), *rlimit_args(limits), "--"]
+        args += [HELPER_PATH, "--status-fd", str(status_w), "--seccomp", "deny"]
+        args += [*rlimit_args(limits), "--"]
         args += list(argv)
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)

@@ -124,3 +124,16 @@ def test_quiet_watch_counts_only_time_without_cpu_or_runnable_threads() -> None:
     # 50 ticks in 0.5 s restart the window at 1.0, a runnable thread at 2.0; from
     # there a tick of housekeeping in a second is still quiet: hung at 3.0.
     assert seen == [False, False, False, False, False, False, True]
+
+
+def test_seccomp_refuses_what_a_channel_program_never_needs(
+    local_sandbox: Sandbox, programs: Programs, marker: str
+) -> None:
+    result = local_sandbox.run(
+        [programs.path("syscalls")], binds=(programs.bind(),), env=marker_env(marker)
+    )
+    assert result.exit_code == 0, result
+    errors = dict(line.split() for line in result.stdout.splitlines())
+    refused = {name: int(code) for name, code in errors.items() if name != "getpid"}
+    assert refused == dict.fromkeys(refused, 1), refused  # EPERM, from the filter
+    assert len(refused) == 9 and errors["getpid"] == "0"

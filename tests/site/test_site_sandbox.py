@@ -1,0 +1,35 @@
+"""`manage.py sandbox` and the about page say how runs are contained and which limits
+are in force on this machine."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from runners.engine.sandbox import cgroups
+from tests.site.site_helpers import Manage
+
+
+def test_the_local_sandbox_says_its_filter_and_limits(manage: Manage) -> None:
+    result = manage("sandbox", "--backend", "local")
+    if result.returncode == 2:
+        pytest.skip(result.stdout)  # no bubblewrap here: it said why
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("local (bubblewrap): runs as uid 65534")
+    assert any(line.startswith("system calls: a seccomp denylist") for line in lines)
+    assert f"limits: {cgroups.describe()}" in lines
+
+
+def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
+    result = manage("sandbox", "--backend", "none")
+    assert (result.returncode, result.stdout.strip()) == (
+        0, "none: NOT a sandbox: a plain subprocess with rlimits, for debugging only",
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_about_page_says_how_runs_are_contained(client: Client) -> None:
+    body = client.get("/about/").content.decode()
+    assert "How runs are contained here" in body
+    assert "limits: per-process rlimits" in body or "unavailable here" in body
