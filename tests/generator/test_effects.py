@@ -55,6 +55,18 @@ def test_whitespace_is_free():
     assert parse("  Spawn (\n Put( c1 ) )\t;Get(c1)") == seq(Spawn(Put("c1")), Get("c1"))
 
 
+@pytest.mark.parametrize("op", ["( + )", "(+ )", "( +)", "(\n+\t)"])
+def test_whitespace_inside_the_select_operator_is_free(op):
+    text = f"SelGet(c1, eps) {op} SelPut(c2, eps)"
+    assert parse(text) == Select((SelCase("get", "c1", EPS), SelCase("put", "c2", EPS)))
+
+
+def test_a_split_select_operator_is_not_a_choice():
+    # "( +" opens a group and a choice: the parser must not read half an operator.
+    with pytest.raises(EffectSyntaxError):
+        parse("SelGet(c1, eps) ( + SelPut(c2, eps)")
+
+
 def test_choice_inside_sequence_is_parenthesised_when_printed():
     effect = seq(choice(Get("a"), Put("a")), Get("b"))
     assert to_text(effect) == "(Get(a) + Put(a)) ; Get(b)"

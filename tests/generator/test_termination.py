@@ -101,6 +101,25 @@ def test_deadlock_trace_lists_synchronisations_in_order():
     assert "p1 waits for Get(c3)" in text
 
 
+def test_persistent_set_takes_in_a_process_that_reaches_the_channel_later():
+    # p2 offers only c4 now and puts on c2 later. main's select offers c1 (to p1) and
+    # c2: if main takes p2's c2 first, p1 waits for ever on c1. A persistent set grown
+    # from what each process offers now (not every channel it may still touch) leaves
+    # p2 out of {main, p1}, explores only the c1 synchronisation and misses the deadlock.
+    effect = parse(
+        "Spawn(Get(c1)) ; Spawn(Spawn(Get(c3)) ; Spawn(Put(c4)) ; Get(c4) ; Put(c3) ; Put(c2)) ;"
+        " SelPut(c1, Get(c2)) (+) SelGet(c2, eps) (+) SelGet(c2, eps)"
+    )
+    assert terminates(effect) is False
+    verdict = check_effect(effect)
+    assert verdict.terminating is False
+    trace = verdict.counterexample
+    assert [(b.process, b.waits_for) for b in trace.blocked] == [("p1", "Get(c1)")]
+    syncs = [(e.chan, e.getter, e.putter) for e in trace.events if isinstance(e, SyncEvent)]
+    assert syncs[-1] == ("c2", "main", "p2")
+    assert ("c1", "p1", "main") not in syncs
+
+
 def test_select_against_select_synchronises():
     verdict = check_effect(parse("Spawn(SelPut(c1, eps) (+) SelPut(c2, eps)) ; SelGet(c1, eps)"))
     assert verdict.terminating is True

@@ -166,9 +166,9 @@ def test_reproduction_counts_each_run_under_its_own_verdict(scripted_runs) -> No
     assert repro.rate == pytest.approx(4 / 6)
     assert summary == {"reproduction": repro.pk, "completed": 6, "rate": pytest.approx(4 / 6)}
     assert list(
-        Execution.objects.filter(reproduction=repro).order_by("index").values_list(
-            "index", "outcome"
-        )
+        Execution.objects.filter(reproduction=repro)
+        .order_by("index")
+        .values_list("index", "outcome")
     ) == [
         (0, "crash"),
         (1, "terminated"),

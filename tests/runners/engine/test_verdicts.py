@@ -2,7 +2,8 @@
 
 The samples came from running real programs: a Go select deadlock, a Go
 double close, a SIGQUIT dump of a hung Go program, a JVM stack overflow, and
-a Crystal send on a closed channel.
+a Crystal send on a closed channel; and (samples/ next to this file) a SIGQUIT thread
+dump of a hung JVM.
 """
 
 from pathlib import Path
@@ -60,6 +61,22 @@ def test_go_hang_signature_comes_from_the_sigquit_dump_without_runtime_goroutine
     assert verdict.outcome is Outcome.TIMEOUT
     assert verdict.signature == "go | hang | chan receive, sleep, sync.WaitGroup.Wait"
     assert "GC" not in go_blocked_shape(dump)
+
+
+@pytest.mark.parametrize("language", ["kotlin", "flix"])
+def test_jvm_hang_signature_comes_from_the_thread_dump(language):
+    # A real SIGQUIT thread dump (OpenJDK 17): a thread parked in SynchronousQueue.take,
+    # one in Object.wait, the JVM's own threads runnable or waiting.
+    dump = (Path(__file__).parent / "samples" / "jvm_sigquit_dump.txt").read_text()
+    verdict = classify_run(
+        language, exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=dump
+    )
+    assert verdict.outcome is Outcome.TIMEOUT
+    assert verdict.signature == (
+        f"{language} | hang | RUNNABLE×8, TIMED_WAITING on object monitor,"
+        " WAITING on object monitor×3, WAITING parking"
+    )
+    assert verdict.signature != hang_signature(language, None)
 
 
 def test_jvm_stack_overflow_signature_is_exception_and_top_three_frames():
