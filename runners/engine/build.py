@@ -34,6 +34,7 @@ from pathlib import Path
 
 from runners import config
 from runners.engine import artifact_cache
+from runners.engine.sandbox import compile_jail
 from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
 from runners.targets.base import Toolchain
@@ -205,7 +206,7 @@ def build(
     elif plan.product.exists():
         plan.product.unlink()
     result = run_argv(
-        plan.argv,
+        compile_jail.jail(plan.argv, workdir=workdir, cwd=plan.cwd),
         timeout_s,
         env=plan.env,
         cwd=plan.cwd,

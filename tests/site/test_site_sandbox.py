@@ -6,25 +6,31 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from runners.engine.sandbox import cgroups
+from runners.engine.sandbox import cgroups, compile_jail
+from tests.missing import unavailable
 from tests.site.site_helpers import Manage
 
 
 def test_the_local_sandbox_says_its_filter_and_limits(manage: Manage) -> None:
     result = manage("sandbox", "--backend", "local")
     if result.returncode == 2:
-        pytest.skip(result.stdout)  # no bubblewrap here: it said why
+        unavailable(result.stdout)  # no bubblewrap here: it said why
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("local (bubblewrap): runs as uid 65534")
     assert any(line.startswith("system calls: a seccomp denylist") for line in lines)
     assert f"limits: {cgroups.describe()}" in lines
+    # bubblewrap runs here (the run sandbox works), so compiles are jailed with it.
+    assert lines[-1] == compile_jail.describe()
+    assert lines[-1].startswith("compiles: jailed (bubblewrap: no network"), lines
 
 
 def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
     result = manage("sandbox", "--backend", "none")
-    assert (result.returncode, result.stdout.strip()) == (
-        0, "none: NOT a sandbox: a plain subprocess with rlimits, for debugging only",
+    assert (result.returncode, result.stdout.splitlines()) == (
+        0,
+        ["none: NOT a sandbox: a plain subprocess with rlimits, for debugging only",
+         compile_jail.describe()],
     )  # fmt: skip
 
 
@@ -33,3 +39,4 @@ def test_the_about_page_says_how_runs_are_contained(client: Client) -> None:
     body = client.get("/about/").content.decode()
     assert "How runs are contained here" in body
     assert "limits: per-process rlimits" in body or "unavailable here" in body
+    assert compile_jail.describe() in body

@@ -57,8 +57,15 @@ __all__ = [
 
 def describe(name: str | None = None) -> list[str]:
     """What the sandbox called `name` (default: as `get_sandbox`) contains runs with here,
-    one fact a line: for `manage.py sandbox` and the about page."""
-    chosen = name or config.sandbox_backend(DEFAULT_BACKEND)
+    one fact a line, and last how compiles of generated code are contained: for
+    `manage.py sandbox` and the about page."""
+    from runners.engine.sandbox import compile_jail
+
+    lines = _describe_runs(name or config.sandbox_backend(DEFAULT_BACKEND))
+    return [*lines, compile_jail.describe()]
+
+
+def _describe_runs(chosen: str) -> list[str]:
     if chosen == "local":
         from runners.engine.sandbox import cgroups
 

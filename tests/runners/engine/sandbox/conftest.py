@@ -29,20 +29,15 @@ import pytest
 
 from runners.engine.sandbox import Bind, SandboxUnavailable, get_sandbox
 from runners.engine.sandbox.base import Sandbox
+from tests.missing import IN_CI, unavailable
+
+__all__ = ["IN_CI", "unavailable"]  # the sandbox tests import them from here
 
 SOURCES = Path(__file__).resolve().parent / "programs"
 MARKER_VAR = "CHANFUZZ_TEST_MARKER"
-IN_CI = os.environ.get("CI") == "true"
 # Where the programs appear inside a sandbox (the "none" backend cannot
 # remap, so it sees them at their host path instead).
 PROGRAMS_MOUNT = "/programs"
-
-
-def unavailable(reason: str) -> None:
-    """Skip, or under CI=true fail: CI must exercise every backend."""
-    if IN_CI:
-        pytest.fail(f"CI=true but: {reason}")
-    pytest.skip(reason)
 
 
 def go_binary() -> str | None:

@@ -1,0 +1,82 @@
+"""Compiles of generated code in a jail: no network, and writes only where chanfuzz keeps
+its own files.
+
+Generated source is ours, but a compiler is a large program fed with it, and a
+toolchain (a Go module, a crate's build script, a Kotlin plugin) can run code of its
+own at build time. So every compile runs under bubblewrap with the host's filesystem
+read-only (`--ro-bind / /`), a private /tmp, its own network namespace with no
+interface but loopback, its own PID, IPC and UTS namespaces, and writable binds of
+only the build's work directory, the cache directory and the toolchains directory
+(Go's build cache, Crystal's compiler cache, cargo's home and target directories
+live there). The compile's rlimits and timeout (runners.engine.build) still apply.
+
+Compiles run as the worker's user (the caches are its files); the jail is not the
+run sandbox (runners.engine.sandbox.local), which also drops to uid 65534. Where
+bubblewrap cannot make the namespaces (`available()` says why), compiles run
+unjailed and `describe()` says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from runners import config
+
+
+@cache
+def _problem() -> str | None:
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "no bubblewrap (apt-get install bubblewrap)"
+    try:
+        probe = subprocess.run(
+            [bwrap, "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid",
+             "--dev", "/dev", "--proc", "/proc", "--", "/bin/true"],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap does not start here: {exc}"
+    if probe.returncode != 0:
+        return f"bubblewrap cannot make its namespaces here: {probe.stderr.strip()}"
+    return None
+
+
+def available() -> str | None:
+    """None when compiles are jailed here, else why not."""
+    return _problem()
+
+
+def describe() -> str:
+    problem = available()
+    if problem is None:
+        return (
+            "compiles: jailed (bubblewrap: no network, read-only host, writes only to the "
+            "build, cache and toolchain directories)"
+        )
+    return f"compiles: NOT jailed ({problem})"
+
+
+def jail(argv: Sequence[str], *, workdir: Path, cwd: Path | None) -> list[str]:
+    """`argv` as a jailed command, or unchanged where jails are not available."""
+    if available() is not None:
+        return list(argv)
+    writable = [workdir, config.cache_dir(), config.toolchains_dir()]
+    args = [
+        shutil.which("bwrap") or "bwrap",
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+        "--die-with-parent",
+    ]  # fmt: skip
+    for path in writable:
+        path = path.resolve()
+        path.mkdir(parents=True, exist_ok=True)
+        args += ["--bind", str(path), str(path)]
+    args += ["--chdir", str((cwd or workdir).resolve()), "--", *argv]
+    return args

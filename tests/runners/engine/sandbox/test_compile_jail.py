@@ -1,0 +1,114 @@
+"""Compiles of generated code run jailed: the host read-only but for the build's work
+directory and chanfuzz's cache and toolchain directories, a private /tmp, no network;
+and where bubblewrap cannot jail them, the product says so instead of pretending."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runners.engine.sandbox import compile_jail, describe
+
+from .conftest import unavailable
+
+
+@pytest.fixture
+def jailed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:
+    problem = compile_jail.available()
+    if problem is not None:
+        unavailable(f"compiles cannot be jailed here: {problem}")
+    places = {name: tmp_path / name for name in ("work", "cache", "toolchains")}
+    for place in places.values():
+        place.mkdir()
+    monkeypatch.setenv("CHANFUZZ_CACHE_DIR", str(places["cache"]))
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(places["toolchains"]))
+    # A host directory outside /tmp (the jail's /tmp is a tmpfs of its own, so a
+    # directory under the host's /tmp would not even be there).
+    with tempfile.TemporaryDirectory(dir="/var/tmp", prefix="chanfuzz-jail-") as elsewhere:
+        yield {**places, "elsewhere": Path(elsewhere)}
+
+
+def _run_jailed(script: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+    argv = compile_jail.jail([sys.executable, "-c", script], workdir=workdir, cwd=workdir)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+
+
+def test_a_jailed_compile_writes_only_to_its_work_cache_and_toolchain_directories(
+    jailed: dict[str, Path],
+) -> None:
+    private_tmp = Path("/tmp") / f"chanfuzz-jail-test-{jailed['work'].parent.name}"
+    targets = {name: place / "written" for name, place in jailed.items()}
+    targets["tmp"] = private_tmp
+    paths = {name: str(path) for name, path in targets.items()}
+    script = (
+        f"for name, path in {paths!r}.items():\n"
+        "    try:\n"
+        "        with open(path, 'w') as out: out.write(name)\n"
+        "        print(name, 'written')\n"
+        "    except OSError as exc:\n"
+        "        print(name, 'refused', exc.errno)\n"
+    )
+    done = _run_jailed(script, jailed["work"])
+    assert done.returncode == 0, done.stderr
+    said = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert said == {
+        "work": "written",
+        "cache": "written",
+        "toolchains": "written",
+        "elsewhere": "refused 30",  # EROFS: the host is mounted read-only
+        "tmp": "written",
+    }, done.stdout
+    for name in ("work", "cache", "toolchains"):
+        assert targets[name].read_text() == name
+    assert not targets["elsewhere"].exists()
+    # The jail's /tmp was its own: nothing of it reached the host's.
+    assert not private_tmp.exists()
+
+
+def test_a_jailed_compile_reaches_no_network(jailed: dict[str, Path]) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(0.5)
+        port = server.getsockname()[1]
+        script = (
+            "import socket\n"
+            "try:\n"
+            f"    socket.create_connection(('127.0.0.1', {port}), timeout=5)\n"
+            "    print('connected')\n"
+            "except OSError as exc:\n"
+            "    print('refused', type(exc).__name__)\n"
+        )
+        done = _run_jailed(script, jailed["work"])
+        with pytest.raises(TimeoutError):
+            server.accept()  # the host's listener heard nothing
+    assert done.returncode == 0, done.stderr
+    # Its own network namespace: the loopback there has no listener on that port.
+    assert done.stdout.strip() == "refused ConnectionRefusedError", done.stdout
+
+
+def test_a_jailed_compile_sees_none_of_the_hosts_processes(jailed: dict[str, Path]) -> None:
+    script = "import os\nprint(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))"
+    done = _run_jailed(script, jailed["work"])
+    assert done.returncode == 0, done.stderr
+    # A PID namespace of its own: bubblewrap's init and the compiler, nothing else.
+    assert done.stdout.strip() in ("[1, 2]", "[2]"), done.stdout
+
+
+def test_where_compiles_cannot_be_jailed_they_run_as_asked_and_the_product_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(compile_jail, "available", lambda: "no bubblewrap (a test)")
+    argv = ["go", "build", "-o", "prog", "."]
+    assert compile_jail.jail(argv, workdir=tmp_path, cwd=None) == argv
+    assert describe("none")[-1] == "compiles: NOT jailed (no bubblewrap (a test))"
+
+
+def test_the_sandbox_description_ends_with_how_compiles_are_contained(
+    jailed: dict[str, Path],
+) -> None:
+    assert describe("none")[-1].startswith("compiles: jailed (bubblewrap: no network")
