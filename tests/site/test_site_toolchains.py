@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from runners.engine.toolchains import available_toolchains
 from runners.targets.base import failure_record
 
 
@@ -47,10 +48,28 @@ def test_list_flix_says_why_it_is_unavailable(toolchains_dir: Path) -> None:
     assert "Flix is on no registry reachable here; set CHANFUZZ_FLIX_JAR=/path/to/flix.jar" in text
 
 
-def test_list_crystal_and_go_offline(toolchains_dir: Path) -> None:
-    assert "crystal" in _list("crystal")
-    text = _list("go", "--offline")
-    assert "Go module proxy" in text  # nothing cached: unavailable, with the reason
+def test_list_crystal_gives_each_place_its_state_and_how_to_get_it(toolchains_dir: Path) -> None:
+    # Whatever this machine has: one line per place the registry looks, in its order.
+    places = available_toolchains("crystal")
+    lines = _list("crystal").splitlines()
+    assert len(lines) == len(places) > 0, lines
+    for line, place in zip(lines, places, strict=True):
+        words = line.split()
+        assert words[0] == "crystal", line
+        if place.toolchain is not None:
+            assert words[1:4] == [place.toolchain.version, "installed", place.toolchain.id], line
+        else:
+            assert words[1] == "?", line
+            assert line.split(None, 2)[2].startswith(("not installed ", "unavailable ")), line
+            assert (place.hint or place.reason.partition("\n")[0]) in line, line
+
+
+def test_list_go_offline_without_a_cached_list_says_why(toolchains_dir: Path) -> None:
+    lines = _list("go", "--offline").splitlines()
+    proxy = [line for line in lines if "Go module proxy" in line]
+    assert len(proxy) == 1, lines
+    assert proxy[0].split()[0] == "go" and proxy[0].split()[2] == "unavailable", proxy
+    assert "offline, and no list of the Go module proxy is cached" in proxy[0]
 
 
 def test_list_json(toolchains_dir: Path) -> None:
