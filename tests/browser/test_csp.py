@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 from tests.browser.conftest import Stack
+
+pytestmark = pytest.mark.security
 
 
 def _violations(page: Page) -> list[str]:

@@ -16,8 +16,6 @@ import requests
 
 from tests.live_stack import LiveSite, live_site
 
-pytestmark = pytest.mark.slow
-
 QUOTA_PROGRAMS = 50
 QUOTA_TIMEOUT_S = 30
 PLAYGROUND_RATE = 8  # per minute, anonymous

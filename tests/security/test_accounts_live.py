@@ -3,9 +3,13 @@ owner or staff may stop it; sign-up is closed unless the site opens it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.live_stack import LiveSite
 from tests.runners.conftest import require_toolchain
 from tests.security.conftest import Visitor, campaign_form, campaign_id
+
+pytestmark = [pytest.mark.slow, pytest.mark.security]
 
 
 def _campaign_count(site: LiveSite) -> int:

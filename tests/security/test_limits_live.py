@@ -13,6 +13,8 @@ import requests
 from tests.live_stack import LiveSite, live_site
 from tests.security.conftest import PLAYGROUND_RATE, Visitor
 
+pytestmark = [pytest.mark.slow, pytest.mark.security]
+
 PROGRAM = "/playground/program/"
 
 

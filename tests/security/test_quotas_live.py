@@ -3,6 +3,8 @@ never a 500 and never a silently clipped job; staff are not bound."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.runners.conftest import require_toolchain
 from tests.security.conftest import (
     QUOTA_PROGRAMS,
@@ -11,6 +13,8 @@ from tests.security.conftest import (
     campaign_form,
     campaign_id,
 )
+
+pytestmark = [pytest.mark.slow, pytest.mark.security]
 
 
 def test_the_form_shows_the_users_quotas(ada: Visitor, staff: Visitor) -> None:

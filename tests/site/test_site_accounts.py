@@ -15,7 +15,7 @@ from runners.campaigns.models import Campaign
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import _form_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.security]
 
 PROGRAM = "/playground/program/"
 LOCAL_CACHE = {
@@ -63,7 +63,9 @@ def test_an_over_quota_count_is_an_error_on_its_field(user_client: Client, setti
 
 
 def test_the_anonymous_playground_is_limited_per_ip(
-    client: Client, user_client: Client, settings  # noqa: ANN001
+    client: Client,
+    user_client: Client,
+    settings,  # noqa: ANN001
 ) -> None:
     settings.CACHES = LOCAL_CACHE
     settings.RATELIMIT_PLAYGROUND = "2/m"
@@ -79,7 +81,8 @@ def test_the_anonymous_playground_is_limited_per_ip(
 
 
 def test_a_redis_that_does_not_answer_lets_the_playground_through(
-    client: Client, settings  # noqa: ANN001
+    client: Client,
+    settings,  # noqa: ANN001
 ) -> None:
     settings.CACHES = {
         **LOCAL_CACHE,

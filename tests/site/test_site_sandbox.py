@@ -10,6 +10,8 @@ from runners.engine.sandbox import cgroups, compile_jail
 from tests.missing import unavailable
 from tests.site.site_helpers import Manage
 
+pytestmark = pytest.mark.security
+
 
 def test_the_local_sandbox_says_its_filter_and_limits(manage: Manage) -> None:
     result = manage("sandbox", "--backend", "local")

@@ -15,6 +15,8 @@ _DUMP = """
 import json
 import django
 from django.conf import settings
+
+pytestmark = pytest.mark.security
 django.setup()
 db = settings.DATABASES["default"]
 print(json.dumps({

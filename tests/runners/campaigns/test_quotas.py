@@ -21,7 +21,7 @@ from runners.campaigns.programs import build_generated, store_program
 from runners.campaigns.quotas import QuotaExceeded
 from tests.runners.conftest import require_toolchain
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.security]
 
 SMALL = replace(
     settings.QUOTAS, programs=100, campaigns=2, run_seconds=60, timeout_s=20.0,

@@ -13,6 +13,8 @@ from runners.engine.sandbox.base import Sandbox
 
 from .conftest import Programs, marker_env, unavailable
 
+pytestmark = pytest.mark.security
+
 MiB = 1 << 20
 
 

@@ -17,6 +17,8 @@ from runners.engine.sandbox import compile_jail, describe
 
 from .conftest import unavailable
 
+pytestmark = pytest.mark.security
+
 
 @pytest.fixture
 def jailed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:

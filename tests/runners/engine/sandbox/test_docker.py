@@ -19,7 +19,7 @@ from runners.engine.sandbox.docker_backend import (
 
 from .conftest import Programs, marker_env
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.security]
 
 
 def _chanfuzz_containers(sandbox: DockerSandbox) -> set[str]:

@@ -24,6 +24,8 @@ from runners.engine.sandbox.base import Sandbox
 
 from .conftest import PROGRAMS_MOUNT, Programs, leftovers, marker_env
 
+pytestmark = pytest.mark.security
+
 # Short timeouts keep the quick loop quick. Containers get more: on a busy
 # machine a container's first output can take longer than half a second.
 SLACK = 3.0

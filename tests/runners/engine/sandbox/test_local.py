@@ -16,6 +16,8 @@ from runners.engine.sandbox.base import Sandbox
 
 from .conftest import Programs, leftovers, marker_env
 
+pytestmark = pytest.mark.security
+
 
 @pytest.mark.slow  # the bomb must outlast the neighbour even on a busy machine
 def test_a_fork_bomb_does_not_starve_a_neighbouring_run(
