@@ -1,9 +1,9 @@
 """What one user of the web app may ask for: the quotas, checked before work is queued.
 
-The limits are settings (`settings.QUOTAS`, from the CHANFUZZ_QUOTA_* variables in
-runners/config.py). They bind users who are not staff; staff, and work started from
-the command line (no owner), are bound only by the services' hard ranges
-(services.MAX_*). An over-quota request raises `QuotaExceeded`, a ValueError naming
+The limits are settings (`settings.QUOTAS`, from CHANFUZZ_QUOTA_PROGRAMS and the other
+quota variables in runners/config.py). They bind users who are not staff; staff, and
+work started from the command line (no owner), are bound only by the services' hard
+ranges (services.MAX_*). An over-quota request raises `QuotaExceeded`, a ValueError naming
 the form field and the limit, so a form shows which limit was hit.
 
 Run-seconds are what a user's work ran in the last 24 hours: the durations of the

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.site.site_helpers import REPO, Manage, clean_env
+
+pytestmark = pytest.mark.security
 
 # Prints the settings under test as JSON from a child process, so every case
 # loads settings.py from scratch under its own environment.
@@ -15,8 +19,6 @@ _DUMP = """
 import json
 import django
 from django.conf import settings
-
-pytestmark = pytest.mark.security
 django.setup()
 db = settings.DATABASES["default"]
 print(json.dumps({
