@@ -321,7 +321,18 @@ _ACTIONS = {
     "cancel": services.cancel_campaign,
     "pause": services.pause_campaign,
     "resume": services.resume_campaign,
+    "delete": services.delete_campaign,
 }
+
+
+def _delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    try:
+        services.delete_campaign(campaign=campaign)
+    except ValueError as exc:  # still running: say why, keep the page
+        messages.warning(request, str(exc))
+        return redirect("campaign_detail", pk=campaign.pk)
+    messages.success(request, f"Campaign #{campaign.pk} ({campaign.name}) deleted.")
+    return redirect("campaign_list")
 
 
 @login_required
@@ -331,6 +342,8 @@ def campaign_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if action not in _ACTIONS:
         raise Http404(f"no action {action}")
     require_manager(request.user, campaign)
+    if action == "delete":
+        return _delete(request, campaign)
     try:
         _ACTIONS[action](campaign=campaign)
     except QueueUnavailable as exc:

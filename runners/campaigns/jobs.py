@@ -99,8 +99,13 @@ def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
     now = timezone.now()
     with transaction.atomic():
         chunk = (
-            Chunk.objects.select_for_update().select_related("target__campaign").get(pk=chunk_id)
+            Chunk.objects.select_for_update()
+            .select_related("target__campaign")
+            .filter(pk=chunk_id)
+            .first()
         )
+        if chunk is None:
+            return None, "chunk gone: its campaign was deleted"
         campaign = chunk.target.campaign
         if chunk.state in (Chunk.State.DONE, Chunk.State.FAILED):
             return None, f"chunk already {chunk.state}"

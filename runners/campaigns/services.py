@@ -486,6 +486,35 @@ def pause_campaign(*, campaign: Campaign) -> Campaign:
     return _stop(campaign, Campaign.Status.PAUSED)
 
 
+def delete_campaign(*, campaign: Campaign) -> None:
+    """Delete a stopped campaign with its targets, chunks and executions.
+
+    Its programs stay (their permalinks may be in bug reports), and so do its
+    findings (a finding is every execution with its signature, campaigns'
+    and reproductions' alike). A queued or running campaign is refused, and so is one
+    whose chunk is still finishing its current program: the chunk would write
+    executions of a campaign that is gone.
+    """
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if campaign.is_active:
+            raise ValueError(
+                f"campaign {campaign.pk} is {campaign.status}: pause or cancel it, then delete it"
+            )
+        if Chunk.objects.filter(target__campaign=campaign, state=Chunk.State.RUNNING).exists():
+            raise ValueError(
+                f"a chunk of campaign {campaign.pk} is still finishing its current program; "
+                "delete it again in a moment"
+            )
+        job_ids = list(
+            Chunk.objects.filter(target__campaign=campaign)
+            .exclude(rq_job_id="")
+            .values_list("rq_job_id", flat=True)
+        )
+        campaign.delete()
+        transaction.on_commit(lambda: cancel_jobs(job_ids))
+
+
 def resume_campaign(*, campaign: Campaign) -> Campaign:
     """Enqueue every unfinished chunk again (paused, cancelled, or a failed chunk's campaign).
 

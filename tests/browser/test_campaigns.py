@@ -51,10 +51,30 @@ def test_campaign_from_the_form_runs_to_100_percent(stack: Stack, page: Page) ->
     page.wait_for_timeout(4500)
     assert polls == []
 
+    detail = page.url
     page.goto(stack.url + "/campaigns/")
     expect(page.locator("table.list")).to_contain_text("browser go")
     expect(page.locator("table.list")).to_contain_text("20 / 20")
     screenshot(page, "campaign_list")
+
+    # Its owner deletes it, once the browser's confirmation is answered yes (a script of
+    # the site's own, under the CSP); answered no, nothing happens.
+    page.goto(detail)
+    questions: list[str] = []
+
+    def answer(dialog, yes: bool) -> None:  # noqa: ANN001 - Playwright's Dialog
+        questions.append(dialog.message)
+        dialog.accept() if yes else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.get_by_role("button", name="Delete").click()
+    expect(page).to_have_url(detail)
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.get_by_role("button", name="Delete").click()
+    expect(page).to_have_url(stack.url + "/campaigns/")
+    expect(page.locator("ul.messages")).to_contain_text("deleted")
+    assert len(questions) == 2 and questions[0].startswith("Delete campaign #"), questions
+    expect(page.locator(f"a[href='{detail.removeprefix(stack.url)}']")).to_have_count(0)
 
 
 def test_finding_to_permalink_to_bundle(stack: Stack, page: Page) -> None:

@@ -17,7 +17,14 @@ from django.utils import timezone
 
 from generator.settings import PRESETS, RULE_TITLES, SIZE_LIMITS, GeneratorSettings
 from runners.campaigns import services
-from runners.campaigns.models import Campaign, CampaignTarget, Execution, Finding, Program
+from runners.campaigns.models import (
+    Campaign,
+    CampaignTarget,
+    Chunk,
+    Execution,
+    Finding,
+    Program,
+)
 from runners.campaigns.programs import build_generated, store_program
 from tests.runners.conftest import require_toolchain
 
@@ -29,7 +36,6 @@ def client(user_client: Client) -> Client:
     """This module's pages are used by a signed-in user, as starting work needs an account
     (what anonymous visitors get is tests/site/test_site_accounts.py's)."""
     return user_client
-
 
 
 @dataclass
@@ -302,6 +308,67 @@ def test_cancel_pause_resume(client: Client, user) -> None:  # noqa: ANN001
     assert Campaign.objects.get(pk=pk).status == "cancelled"
     page = client.get(reverse("campaign_detail", args=[pk])).content.decode()
     assert "/resume" in page and "/cancel" not in page
+
+
+def test_the_owner_deletes_a_stopped_campaign_and_its_programs_and_findings_stay(
+    client: Client,
+    user,  # noqa: ANN001
+) -> None:
+    seeded = seed_campaign()
+    pk = seeded.campaign.pk
+    Campaign.objects.filter(pk=pk).update(owner=user)
+    delete = reverse("campaign_action", args=[pk, "delete"])
+    # Running: refused with the reason, nothing deleted, and no Delete button offered.
+    assert (
+        'data-confirm="Delete campaign'
+        not in client.get(reverse("campaign_detail", args=[pk])).content.decode()
+    )
+    refused = client.post(delete, follow=True)
+    assert refused.redirect_chain == [(reverse("campaign_detail", args=[pk]), 302)]
+    assert f"campaign {pk} is running: pause or cancel it, then delete it" in (
+        refused.content.decode()
+    )
+    assert Campaign.objects.filter(pk=pk).exists()
+    # Paused, but a chunk still finishing its program: refused too.
+    client.post(reverse("campaign_action", args=[pk, "pause"]))
+    chunk = Chunk.objects.filter(target__campaign_id=pk).first()
+    Chunk.objects.filter(pk=chunk.pk).update(state=Chunk.State.RUNNING)
+    busy = client.post(delete, follow=True).content.decode()
+    assert "is still finishing its current program" in busy
+    assert 'data-confirm="Delete campaign' in busy  # stopped: the button is there
+    Chunk.objects.filter(pk=chunk.pk).update(state=Chunk.State.QUEUED)
+    done = client.post(delete, follow=True)
+    assert done.redirect_chain == [(reverse("campaign_list"), 302)]
+    assert f"Campaign #{pk} (pages) deleted." in done.content.decode()
+    assert not Campaign.objects.filter(pk=pk).exists()
+    assert not Execution.objects.filter(campaign_id=pk).exists()
+    assert not Chunk.objects.filter(target__campaign_id=pk).exists()
+    # Permalinks and findings outlive the campaign.
+    assert Program.objects.filter(pk__in=[p.pk for p in seeded.programs]).count() == 6
+    assert client.get(reverse("program", args=[seeded.programs[1].pk])).status_code == 200
+    assert Finding.objects.filter(pk__in=[seeded.crash.pk, seeded.hang.pk]).count() == 2
+
+
+def test_only_the_owner_or_staff_delete_a_campaign(
+    client: Client,
+    django_user_model,  # noqa: ANN001
+) -> None:
+    seeded = seed_campaign(status=Campaign.Status.CANCELLED)
+    pk = seeded.campaign.pk
+    owner = django_user_model.objects.create_user(username="grace", password="not-a-real-2")
+    Campaign.objects.filter(pk=pk).update(owner=owner)
+    delete = reverse("campaign_action", args=[pk, "delete"])
+    assert client.post(delete).status_code == 403  # signed in, but not the owner
+    client.logout()
+    anonymous = client.post(delete)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    assert Campaign.objects.filter(pk=pk).exists()
+    staff = django_user_model.objects.create_user(
+        username="root", password="not-a-real-3", is_staff=True
+    )
+    client.force_login(staff)
+    assert client.post(delete)["Location"] == reverse("campaign_list")
+    assert not Campaign.objects.filter(pk=pk).exists()
 
 
 # ---------------------------------------------------------------- findings

@@ -204,3 +204,12 @@ def test_a_reproduction_cut_short_rates_the_runs_it_completed(scripted_runs) -> 
 def test_a_reproduction_before_any_run_has_no_rate() -> None:
     repro = _reproduction(times=3)
     assert repro.rate is None
+
+
+def test_a_chunk_of_a_deleted_campaign_is_skipped_with_the_reason() -> None:
+    # A job that was queued when its campaign was deleted finds no chunk: it ends
+    # saying so, instead of failing in the worker.
+    assert jobs.run_chunk(987654) == {
+        "chunk": 987654,
+        "skipped": "chunk gone: its campaign was deleted",
+    }
