@@ -45,6 +45,26 @@ def test_campaign_without_redis_is_kept_for_resume(migrated: Manage) -> None:
     assert re.search(r"^\s+1\s+queued\s+3\s+A\s+go-\S+\s+later$", listed.stdout, re.M), listed
 
 
+@pytest.mark.slow  # five manage.py processes
+def test_campaign_delete_refuses_a_queued_one_then_deletes_it_stopped(migrated: Manage) -> None:
+    require_toolchain("go")
+    created = migrated(
+        "campaign", "create", "--target", "go", "--count", "3", "--name", "gone",
+        REDIS_URL="redis://127.0.0.1:1/0",
+    )  # fmt: skip
+    assert created.returncode == 1  # created, not queued: no Redis
+    refused = migrated("campaign", "delete", "1")
+    assert refused.returncode == 2
+    assert "campaign 1 is queued: pause or cancel it, then delete it" in refused.stderr
+    cancelled = migrated("campaign", "cancel", "1", REDIS_URL="redis://127.0.0.1:1/0")
+    assert cancelled.stdout.strip() == "campaign 1: cancelled", cancelled.stderr
+    deleted = migrated("campaign", "delete", "1", REDIS_URL="redis://127.0.0.1:1/0")
+    assert deleted.returncode == 0, deleted.stderr
+    assert deleted.stdout.strip() == "campaign 1: deleted (its programs and findings stay)"
+    assert migrated("campaign", "list").stdout == ""
+    assert migrated("campaign", "delete", "1").returncode == 2  # no campaign 1 any more
+
+
 @pytest.mark.django_db
 def test_reproduce_unknown_program(manage: Manage) -> None:
     result = manage("reproduce", "nosuchprogrm", "--lang", "go", "--times", "1")

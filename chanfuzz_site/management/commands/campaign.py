@@ -1,4 +1,5 @@
-"""`manage.py campaign create|list|show|cancel|pause|resume|requeue`: campaigns from the terminal.
+"""`manage.py campaign create|list|show|cancel|pause|resume|delete|requeue`: campaigns from the
+terminal.
 
 A thin CLI over runners.campaigns.services (writes) and runners.campaigns.selectors (reads);
 `requeue` runs runners.campaigns.chunks.requeue_stale_chunks.
@@ -70,7 +71,7 @@ def progress_json(campaign: Campaign) -> dict[str, Any]:
 
 
 class Command(BaseCommand):
-    help = "Create, list, show, cancel, pause, resume campaigns; requeue stale chunks."
+    help = "Create, list, show, cancel, pause, resume, delete campaigns; requeue stale chunks."
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
@@ -103,7 +104,7 @@ class Command(BaseCommand):
         )  # fmt: skip
         create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
         sub.add_parser("list", help="list campaigns")
-        for action in ("show", "cancel", "pause", "resume"):
+        for action in ("show", "cancel", "pause", "resume", "delete"):
             p = sub.add_parser(action)
             p.add_argument("id", type=int)
             if action == "show":
@@ -138,6 +139,13 @@ class Command(BaseCommand):
                 self.stdout.write(json.dumps(data, indent=2))
             else:
                 self._show(data)
+            return None
+        if action == "delete":
+            try:
+                services.delete_campaign(campaign=campaign)
+            except ValueError as exc:
+                raise CommandError(str(exc), returncode=2) from exc
+            self.stdout.write(f"campaign {campaign.pk}: deleted (its programs and findings stay)")
             return None
         change = {
             "cancel": services.cancel_campaign,
