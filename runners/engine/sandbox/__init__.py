@@ -77,7 +77,8 @@ def _describe_runs(chosen: str) -> list[str]:
             "local (bubblewrap): runs as uid 65534 in its own user, PID, network (loopback "
             "only), IPC and UTS namespaces, no new user namespaces",
             "files: a read-only root with /usr (the host's /usr/local hidden) and a few /etc "
-            "entries; a private size-limited /tmp is the only writable place",
+            "entries; /proc/meminfo shows the run's own memory, not the host's; a private "
+            "size-limited /tmp is the only writable place",
             "system calls: a seccomp denylist (tracing, mounts and namespaces, kernel modules, "
             "BPF, perf events, keyrings, io_uring, clocks, host names: EPERM)",
             f"limits: {cgroups.describe()}",

@@ -87,6 +87,32 @@ _probed: dict[str, str | None] = {}  # bwrap path -> None if it works, else why 
 _probe_lock = threading.Lock()
 
 
+def run_memory_bytes(limits: Limits) -> int:
+    """The most memory one run may hold: its cgroup's cap where the machine gives us a
+    memory controller, else one process's RLIMIT_DATA (all the rlimits can say)."""
+    if "memory" in cgroups.support().controllers:
+        return limits.memory_bytes * cgroups.MEMORY_FACTOR
+    return limits.memory_bytes
+
+
+def meminfo_text(total_bytes: int) -> str:
+    """A /proc/meminfo that shows a run its own memory, not the host's: all of it free,
+    no swap (a runtime that sizes its heap from MemTotal sizes it to the run)."""
+    kib = total_bytes // 1024
+    fields = {
+        "MemTotal": kib, "MemFree": kib, "MemAvailable": kib, "Buffers": 0, "Cached": 0,
+        "SwapCached": 0, "SwapTotal": 0, "SwapFree": 0,
+    }  # fmt: skip
+    return "".join(f"{name + ':':<16}{value:>8} kB\n" for name, value in fields.items())
+
+
+def _meminfo_fd(total_bytes: int) -> int:
+    fd = os.memfd_create("chanfuzz-meminfo", os.MFD_CLOEXEC)
+    os.write(fd, meminfo_text(total_bytes).encode())
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
 class LocalSandbox:
     """Runs programs under bubblewrap; see the module docstring."""
 
@@ -213,6 +239,9 @@ class LocalSandbox:
         # millisecond) rather than bound by path, so that it works wherever the
         # var directory is, reachable by uid 65534 or not.
         args += ["--perms", "0555", "--ro-bind-data", str(helper_fd), HELPER_PATH]
+        # /proc/meminfo is the host's in a new procfs: the run sees its own cap instead.
+        meminfo_fd = _meminfo_fd(run_memory_bytes(limits))
+        args += ["--perms", "0444", "--ro-bind-data", str(meminfo_fd), "/proc/meminfo"]
         # Last, once every mount point exists: the root tmpfs and /dev become
         # read-only, so /tmp is the only place the program can write to.
         args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir, "--"]
@@ -237,7 +266,7 @@ class LocalSandbox:
                 stderr=subprocess.PIPE,
                 env=program_env(env),
                 cwd="/",
-                pass_fds=(status_w, helper_fd),
+                pass_fds=(status_w, helper_fd, meminfo_fd),
                 start_new_session=True,  # bwrap gets its own process group to kill
                 **self._credentials(),
             )
@@ -246,7 +275,7 @@ class LocalSandbox:
             self._close_group(group, gate)
             raise SandboxError(f"cannot start {self._bwrap}: {exc}") from exc
         finally:
-            for fd in (status_w, helper_fd):
+            for fd in (status_w, helper_fd, meminfo_fd):
                 os.close(fd)
         if group is not None:
             try:
@@ -308,7 +337,6 @@ class LocalSandbox:
             backend=self.name,
             quiet=outcome.quiet,
         )
-
 
     @staticmethod
     def _run_group(limits: Limits) -> tuple[RunGroup | None, tuple[int, ...]]:

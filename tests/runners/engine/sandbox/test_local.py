@@ -1,5 +1,6 @@
-"""What only the local (bubblewrap) backend promises: a process budget per run,
-and clear errors for binds uid 65534 cannot reach."""
+"""What only the local (bubblewrap) backend promises: a process budget per run, its
+own namespaces, a /proc/meminfo of its own, the seccomp filter, hangs declared once
+quiet, and clear errors for binds uid 65534 cannot reach."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from runners.engine.sandbox import Bind, Limits, SandboxError
+from runners.engine.sandbox import Bind, Limits, MiB, SandboxError, cgroups
 from runners.engine.sandbox.base import Sandbox
+from runners.engine.sandbox.local import meminfo_text, run_memory_bytes
 
 from .conftest import Programs, leftovers, marker_env
 
@@ -80,6 +82,33 @@ def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker:
     assert etc <= {"passwd", "group", "ld.so.cache", "localtime", "alternatives"} | {
         name for name in etc if name.startswith("java-")
     }, etc
+
+
+def test_proc_meminfo_shows_the_runs_own_memory_not_the_hosts(
+    local_sandbox: Sandbox, marker: str
+) -> None:
+    limits = Limits(memory_bytes=300 * MiB)
+    result = local_sandbox.run(
+        [
+            "/bin/sh",
+            "-c",
+            "cat /proc/meminfo; (echo > /proc/meminfo) 2>/dev/null && echo writable; true",
+        ],
+        env=marker_env(marker),
+        limits=limits,
+    )
+    assert result.exit_code == 0, result
+    seen = result.stdout.replace("writable\n", "")
+    assert seen == meminfo_text(run_memory_bytes(limits)), result.stdout
+    assert "writable" not in result.stdout
+    total_kib = int(seen.split()[1])
+    assert total_kib == 300 * 1024 * (cgroups.MEMORY_FACTOR if _memory_groups() else 1)
+    host_kib = int(Path("/proc/meminfo").read_text().split()[1])
+    assert total_kib < host_kib
+
+
+def _memory_groups() -> bool:
+    return "memory" in cgroups.support().controllers
 
 
 def test_bind_source_unreachable_by_nobody_is_a_clear_error(local_sandbox: Sandbox) -> None:
