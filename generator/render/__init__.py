@@ -20,6 +20,8 @@ target registry (runners/targets/) says which renderer and options each target u
 
 Options (keyword arguments, checked: an unknown one is a ValueError):
   every renderer that has the value oracle (`has_value_oracle`): values=bool
+  every renderer that perturbs schedules (`has_schedule_perturbation`): pct_depth=int
+    (yields before d−1 communication steps drawn from the program: `_common.perturb`)
   go:      gomaxprocs=int
   kotlin:  package_layout="modern" | "experimental"
   flix:    flix_version="current" | "0.5"
@@ -39,10 +41,19 @@ from functools import cache
 from types import ModuleType
 
 from generator.lambda_chan import Program
-from generator.render._common import UnsupportedProgram, check_repetitions, lower
+from generator.render._common import (
+    MAX_PCT_DEPTH,
+    UnsupportedProgram,
+    check_repetitions,
+    lower,
+)
+from generator.render._common import pct_depth as check_pct_depth
 
 __all__ = [
+    "MAX_PCT_DEPTH",
     "UnsupportedProgram",
+    "check_pct_depth",
+    "has_schedule_perturbation",
     "has_value_oracle",
     "render",
     "render_batch",
@@ -70,6 +81,11 @@ def has_value_oracle(lang: str) -> bool:
     """Whether renderer `lang` takes `values=True`: every send a value of its own, checked
     by the program as it runs (the value oracle, see `_common`)."""
     return bool(getattr(_module(lang), "VALUE_ORACLE", False))
+
+
+def has_schedule_perturbation(lang: str) -> bool:
+    """Whether renderer `lang` takes `pct_depth=d`: yields at d−1 change points."""
+    return "pct_depth" in getattr(_module(lang), "OPTIONS", {})
 
 
 def _import(name: str) -> ModuleType:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from generator import lambda_chan as lc
@@ -69,7 +69,13 @@ class SelectS:
     cases: tuple[CaseS, ...]
 
 
-Stmt = RecvS | SendS | SpawnS | IfS | SelectS
+@dataclass(frozen=True, slots=True)
+class YieldS:
+    """A change point of schedule perturbation (`perturb`): the process gives up its
+    thread here, as PCT lowers a thread's priority at a change point."""
+
+
+Stmt = RecvS | SendS | SpawnS | IfS | SelectS | YieldS
 Block = tuple[Stmt, ...]
 
 
@@ -272,6 +278,81 @@ def used_channels(lowered: Lowered) -> list[str]:
     (an untouched unbuffered channel has no behaviour, and Go rejects unused locals)."""
     use = channel_use(lowered.body)
     return [c for c in lowered.channels if c in use]
+
+
+# ---------------------------------------------------------------- schedule perturbation
+
+# PCT (Burckhardt et al., "A randomized scheduler with probabilistic guarantees of
+# finding bugs") finds a bug of depth d with probability at least 1/(n·k^(d−1)) by
+# changing thread priorities at d−1 random steps. A runtime's scheduler is not ours
+# to drive, so a renderer asked for `pct_depth=d` puts a yield (`YieldS`: Go's
+# runtime.Gosched(), Kotlin's yield(), Crystal's Fiber.yield, Rust's
+# thread::yield_now() or tokio's yield_now()) before d−1 of the program's
+# communication steps (receives, sends, selects, in every process), drawn at random.
+# The draw depends on d and the program alone, never on the renderer's syntax
+# seed or the program's place in a batch: the same program at the same depth
+# yields at the same steps in a batch and alone, so a finding reproduces, and the
+# rest of the source is byte for byte the unperturbed one.
+MAX_PCT_DEPTH = 64
+
+
+def pct_depth(value: object) -> int:
+    """A renderer option: the PCT depth d ≥ 1 (d = 1: no change point)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_PCT_DEPTH:
+        raise ValueError(
+            f"pct_depth must be a whole number from 1 to {MAX_PCT_DEPTH}, not {value!r}"
+        )
+    return value
+
+
+def _is_step(s: Stmt) -> bool:
+    return isinstance(s, RecvS | SendS | SelectS)
+
+
+def change_points(program: lc.Program, lowered: Lowered, depth: int) -> frozenset[int]:
+    """Which communication steps (numbered in `walk` order from 0) yield first: d−1 of
+    them, or all when the program has fewer."""
+    steps = sum(1 for s in walk(lowered.body) if _is_step(s))
+    rng = random.Random(f"chanfuzz pct {depth} {program!r}")
+    return frozenset(rng.sample(range(steps), min(depth - 1, steps)))
+
+
+def perturb(program: lc.Program, lowered: Lowered, depth: int) -> Lowered:
+    """`lowered` with a `YieldS` before each of its `change_points`."""
+    points = change_points(program, lowered, depth)
+    if not points:
+        return lowered
+    counter = iter(range(1_000_000))
+
+    def block(b: Block) -> Block:
+        out: list[Stmt] = []
+        for s in b:
+            # Numbered as walk() meets them: a statement before its nested blocks.
+            if _is_step(s) and next(counter) in points:
+                out.append(YieldS())
+            if isinstance(s, SpawnS):
+                s = SpawnS(s.site, block(s.body))
+            elif isinstance(s, IfS):
+                s = IfS(s.cond, block(s.then), block(s.orelse))
+            elif isinstance(s, SelectS):
+                s = SelectS(tuple(replace(c, body=block(c.body)) for c in s.cases))
+            out.append(s)
+        return tuple(out)
+
+    return Lowered(lowered.channels, block(lowered.body))
+
+
+def lower_all(programs: Sequence[lc.Program], depth: int | None) -> list[Lowered]:
+    """Every program lowered, and perturbed when a PCT depth is asked for."""
+    lowered = [lower(p) for p in programs]
+    if depth is None:
+        return lowered
+    return [perturb(p, lw, depth) for p, lw in zip(programs, lowered, strict=True)]
+
+
+def yields(block: Block) -> bool:
+    """Whether any process has a change point (a renderer imports what yields then)."""
+    return any(isinstance(s, YieldS) for s in walk(block))
 
 
 # ---------------------------------------------------------------- the value oracle

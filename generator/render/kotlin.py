@@ -43,6 +43,8 @@ for releases before 1.7, where duplicate clauses are what exposed the paper's
 bug. A select that both sends and receives on one channel cannot be merged:
 with "merge" it raises `UnsupportedProgram`.
 
+`pct_depth=d` calls `yield()` before d−1 communication steps (`_common.perturb`).
+
 `values=True` turns on the value oracle (`_common`): channels carry `Int`, each
 run owns a `ValueCheck` (counts in an `AtomicIntegerArray`) that every receive
 reports to and that is checked once the run has joined every coroutine. A
@@ -84,8 +86,10 @@ from generator.render._common import (
     SpawnS,
     UnsupportedProgram,
     Writer,
+    YieldS,
     boolean,
-    lower,
+    lower_all,
+    pct_depth,
     render_cond,
     shuffled,
     spawn_sites,
@@ -127,6 +131,7 @@ OPTIONS = {
     "duplicate_clauses": _duplicates,
     "threads": _threads,
     "values": boolean,
+    "pct_depth": pct_depth,
 }
 
 VALUE_ORACLE = True
@@ -299,6 +304,8 @@ class _ProgramWriter:
                     for group in groups:
                         self.clause(group, jobs)
                 w.line("}")
+            elif isinstance(s, YieldS):
+                w.line("yield()")
             else:  # pragma: no cover - the statement tree has no other node
                 raise TypeError(s)
 
@@ -355,12 +362,13 @@ def render_file(
 ) -> str:
     """The file `Main.kt`: `progN()` per program and `main` (see the module docstring)."""
     layout, duplicates = _settings(options)
-    lowered = [lower(p) for p in programs]
+    opts = take_options(options, OPTIONS, "kotlin")
+    lowered = lower_all(programs, opts.get("pct_depth"))
     for i, lw in enumerate(lowered):
         reason = unsupported_reason(lw, **options)
         if reason is not None:
             raise UnsupportedProgram(f"program {i}: {reason}")
-    values = bool(take_options(options, OPTIONS, "kotlin").get("values", False))
+    values = bool(opts.get("values", False))
     element = "Int" if values else "Unit"
     w = Writer("    " if rng.random() < 0.6 else "  ")
     w.line(HEADER)

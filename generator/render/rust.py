@@ -59,6 +59,10 @@ code 101). Every channel end outlives all processes that use it (the run's
 originals are dropped after the joins), so no operation fails on a
 disconnected channel; each result is `unwrap()`ed anyway.
 
+`pct_depth=d` yields (`std::thread::yield_now()`; in tokio tasks
+`tokio::task::yield_now().await`) before d−1 communication steps
+(`_common.perturb`).
+
 With `dispatcher=True`, `main` runs program i given as the first
 command-line argument (`std::env::args().nth(1)`) and exits with status 2 for
 anything else. Generated variables are never read, so the file starts with
@@ -139,8 +143,10 @@ from generator.render._common import (
     SpawnS,
     UnsupportedProgram,
     Writer,
+    YieldS,
     boolean,
-    lower,
+    lower_all,
+    pct_depth,
     render_cond,
     shuffled,
     spawn_sites,
@@ -178,7 +184,7 @@ def _threads(value: object) -> int:
     return value
 
 
-OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean}
+OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean, "pct_depth": pct_depth}
 
 VALUE_ORACLE = True
 
@@ -345,6 +351,13 @@ class _ProgramWriter:
                 w.line("}")
             elif isinstance(s, SelectS):
                 self.select(s)
+            elif isinstance(s, YieldS):
+                # A task gives its worker back to tokio; a thread its core to the OS.
+                w.line(
+                    "tokio::task::yield_now().await;"
+                    if self.is_async
+                    else "std::thread::yield_now();"
+                )
             else:  # pragma: no cover - the statement tree has no other node
                 raise TypeError(s)
 
@@ -603,7 +616,7 @@ def render_file(
 ) -> str:
     """The file `main.rs`: `progN` per program and `main` (see the module docstring)."""
     flavour, threads, values = _settings(options)
-    lowered = [lower(p) for p in programs]
+    lowered = lower_all(programs, take_options(options, OPTIONS, "rust").get("pct_depth"))
     for i, lw in enumerate(lowered):
         reason = unsupported_reason(lw, **options)
         if reason is not None:

@@ -61,10 +61,13 @@ def make_target(
     repetitions: int = 10,
     threads: int | None = None,
     values: bool = True,
+    pct_depth: int | None = None,
 ) -> RunTarget:
     """The target for a language and version (ToolchainUnavailable when not installed)."""
     toolchain = find_toolchain(language, version)
-    return target_for(toolchain, repetitions=repetitions, threads=threads, values=values)
+    return target_for(
+        toolchain, repetitions=repetitions, threads=threads, values=values, pct_depth=pct_depth
+    )
 
 
 def target_for(
@@ -73,13 +76,17 @@ def target_for(
     repetitions: int = 10,
     threads: int | None = None,
     values: bool = True,
+    pct_depth: int | None = None,
 ) -> RunTarget:
     """How programs are rendered and built for `toolchain`, as its target declares:
     its render options (package layout, duplicate clauses, a dispatcher pool of
     `threads` where the runtime has one; None: the target's default; the value
-    oracle unless `values` is false), and the build flags of the parallel scheduler."""
+    oracle unless `values` is false; yields at PCT change points with `pct_depth`),
+    and the build flags of the parallel scheduler."""
     spec = get_target(toolchain.language)
-    settings = RunSettings(repetitions=repetitions, threads=threads, values=values)
+    settings = RunSettings(
+        repetitions=repetitions, threads=threads, values=values, pct_depth=pct_depth
+    )
     options = spec.run_options(toolchain, settings)
     return RunTarget(
         toolchain,

@@ -298,11 +298,13 @@ class RunSettings:
     """What a campaign or a fuzz run asks of a target besides the program: how many
     repetitions of the body, how many runtime threads (None: the target's default),
     whether the program checks the values its messages carry (the value oracle, where
-    the target's renderer has it)."""
+    the target's renderer has it), and the PCT depth of schedule perturbation (None:
+    none; a target whose renderer cannot yield refuses it)."""
 
     repetitions: int = 10
     threads: int | None = None
     values: bool = True
+    pct_depth: int | None = None
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -399,7 +401,22 @@ class TargetSpec:
     def run_options(self, toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
         """What programs are rendered with to run on ``toolchain`` with ``settings``."""
         oracle = {"values": True} if settings.values and self.value_oracle else {}
-        return {**self.renderer_options, **self.render_options(toolchain, settings), **oracle}
+        perturbed = {}
+        if settings.pct_depth is not None:
+            if not self.schedule_perturbation:
+                raise ValueError(f"{self.title} programs cannot yield: no schedule perturbation")
+            perturbed = {"pct_depth": render.check_pct_depth(settings.pct_depth)}
+        return {
+            **self.renderer_options,
+            **self.render_options(toolchain, settings),
+            **oracle,
+            **perturbed,
+        }
+
+    @property
+    def schedule_perturbation(self) -> bool:
+        """Whether this target's programs can yield at PCT change points (`pct_depth`)."""
+        return render.has_schedule_perturbation(self.renderer)
 
     @property
     def value_oracle(self) -> bool:

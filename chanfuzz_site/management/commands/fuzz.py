@@ -79,6 +79,13 @@ class Command(BaseCommand):
             help="programs do not check the values their messages carry (the value oracle, "
             "on by default where the target has it): only hangs and crashes are found",
         )
+        parser.add_argument(
+            "--pct-depth",
+            type=int,
+            metavar="D",
+            help="schedule perturbation (PCT): each program yields before D-1 of its "
+            "communication steps, drawn from the program (1 to 64; off by default)",
+        )
         parser.add_argument("--no-progress", action="store_true")
         parser.add_argument(
             "--stop-at-first", action="store_true", help="stop at the first finding"
@@ -106,6 +113,7 @@ class Command(BaseCommand):
                 repetitions=options["repetitions"],
                 threads=options["threads"],
                 values=not options["no_values"],
+                pct_depth=options["pct_depth"],
             )
             sandbox = get_sandbox(options["sandbox"], language=options["lang"])
         except (ToolchainUnavailable, SandboxUnavailable) as exc:
@@ -124,6 +132,7 @@ class Command(BaseCommand):
             + (f" (hung after {limits.quiet_s:g} s blocked)" if limits.quiet_s else "")
             + f", {target.repetitions} repetitions, "
             + ("values checked, " if dict(target.render_options).get("values") else "")
+            + (f"PCT depth {options['pct_depth']}, " if options["pct_depth"] else "")
             + f"sandbox {sandbox.name}, "
             f"{options['jobs']} at once)"
         )

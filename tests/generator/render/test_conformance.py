@@ -102,3 +102,51 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
             f"({' '.join(known)}):\n\n" + "\n\n".join(failures)
         )
     assert not failures, "\n\n".join(failures)
+
+
+PCT_PER_PRESET = 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", runnable_names())
+def test_perturbed_programs_terminate_on_the_real_runtime(language: str, tmp_path: Path) -> None:
+    """With yields at PCT change points (`--pct-depth`), generated programs still build and
+    terminate: a yield gives up the thread, it never blocks."""
+    try:
+        toolchain = find_toolchain(language)
+    except ToolchainUnavailable as exc:
+        _require(f"{language} toolchain", exc)
+    try:
+        sandbox = get_sandbox("local")
+    except SandboxUnavailable as exc:
+        _require("local sandbox", exc)
+    target = target_for(toolchain, repetitions=5, pct_depth=4)
+    options = dict(target.render_options)
+    assert options["pct_depth"] == 4
+    capabilities = target.spec.capabilities
+    generated = [
+        generate_program(seed, settings, capabilities)
+        for settings in PRESETS.values()
+        if _expressible(settings, capabilities)
+        for seed in range(PCT_PER_PRESET)
+    ]
+    known = target.spec.known_bugs
+    report = execute_batch(
+        [g.program for g in generated],
+        target,
+        workdir=tmp_path / "build",
+        sandbox=sandbox,
+        limits=Limits(timeout_s=8 if known else 30, quiet_s=3 if known else None),
+        triage=Triage(retries=0 if known else 1),
+    )
+    # A compile error is the renderer's, whatever bugs the runtime has: never excused.
+    unbuilt = [e for e in report.executions if e.outcome is Outcome.COMPILE_ERROR]
+    assert not unbuilt, unbuilt[0].compile_output[:3000]
+    failures = [
+        f"seed {g.seed} ({effects.to_text(g.effect)}): {e.classification.reason}"
+        for g, e in zip(generated, report.executions, strict=True)
+        if e.outcome is not Outcome.TERMINATED
+    ]
+    if failures and known:
+        pytest.xfail(f"known bugs ({' '.join(known)}):\n" + "\n".join(failures))
+    assert not failures, "\n".join(failures)
