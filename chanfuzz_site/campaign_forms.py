@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from generator.render import MAX_PCT_DEPTH
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
 from runners.campaigns.reductions import MAX_CANDIDATES, MAX_JOBS, MAX_SECONDS
 from runners.campaigns.services import (
@@ -30,6 +31,17 @@ SEED_LIMIT = 2**62 - 1
 
 def _toolchains_by_id() -> dict[str, Toolchain]:
     return {t.id: t for t in installed_toolchains()}
+
+
+def _pct_depth_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        min_value=1,
+        max_value=MAX_PCT_DEPTH,
+        required=False,
+        label="Schedule perturbation (PCT depth)",
+        help_text="each program yields to the scheduler before depth - 1 of its channel "
+        "operations, drawn from the program (empty: no yields)",
+    )
 
 
 class CampaignForm(forms.Form):
@@ -63,6 +75,7 @@ class CampaignForm(forms.Form):
         help_text="every send carries a value of its own, and the program checks that each "
         "arrives once, on its channel (a lost or doubled message is a finding)",
     )
+    pct_depth = _pct_depth_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,6 +152,7 @@ class CampaignForm(forms.Form):
             "triage_retries": d["triage_retries"],
             "hang_quiet_s": d["hang_quiet_s"],
             "value_oracle": d["value_oracle"],
+            "pct_depth": d["pct_depth"],
         }
 
 
@@ -154,6 +168,7 @@ class ReproduceForm(forms.Form):
         min_value=0.1, max_value=MAX_TIMEOUT_S, initial=10.0, label="Timeout (s)"
     )
     repetitions = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_REPETITIONS, initial=10)
+    pct_depth = _pct_depth_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -171,6 +186,7 @@ class ReproduceForm(forms.Form):
             "times": d["times"],
             "timeout_s": d["timeout_s"],
             "repetitions": d["repetitions"],
+            "pct_depth": d["pct_depth"],
         }
 
 

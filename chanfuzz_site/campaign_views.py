@@ -444,6 +444,7 @@ def _program_page(
                 target=original.toolchain_id,
                 repetitions=original.repetitions,
                 timeout_s=original.timeout_s,
+                pct_depth=original.pct_depth,
             )
         form = ReproduceForm(initial=initial)
     reproductions = list(selectors.program_reproductions(program)[:20])

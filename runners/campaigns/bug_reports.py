@@ -45,17 +45,20 @@ class Evidence:
     failures: int
     runs: int
     dump: str
+    pct_depth: int | None = None  # the schedule perturbation it failed under
 
     @functools.cached_property  # rendered once: the reproducer and the report both show it
     def source(self) -> str:
-        """The program in its language, with the repetitions and release it failed with,
-        checking its values as runs do (ValueError when the language cannot express it)."""
+        """The program in its language, with the repetitions, release and yields it failed
+        with, checking its values as runs do (ValueError when the language cannot express
+        it)."""
         return selectors.program_source(
             self.program,
             self.language,
             version=self.version or None,
             repetitions=self.repetitions,
             values=True,
+            pct_depth=self.pct_depth,
         )
 
     @property
@@ -99,6 +102,7 @@ def evidence(finding: Finding) -> Evidence | None:
             failures=state.get("final_failures", 0),
             runs=state.get("final_runs", 0),
             dump=dump,
+            pct_depth=reduction.pct_depth,
         )
     original = selectors.original_runs(example)
     toolchain_id = original.toolchain_id if original else ""
@@ -114,6 +118,7 @@ def evidence(finding: Finding) -> Evidence | None:
         failures=original.bad_runs if original else 0,
         runs=original.runs if original else 0,
         dump=dump,
+        pct_depth=original.pct_depth if original else None,
     )
 
 
@@ -213,6 +218,12 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
         f" {ev.repetitions} times with fresh channels)",
         f"- Versions: {ev.toolchain_description}",
     ]
+    if ev.pct_depth is not None:
+        lines.append(
+            f"- Schedule: the program yields to the scheduler before {ev.pct_depth - 1} of its"
+            " channel operations (chanfuzz's schedule perturbation, PCT depth"
+            f" {ev.pct_depth}); the yields are in the source below"
+        )
     if ev.reduced_from is not None:
         lines.append(
             f"- Reduced by chanfuzz from program {ev.reduced_from.id}"

@@ -135,13 +135,14 @@ def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
 
 def campaign_target(target_row: CampaignTarget) -> RunTarget:
     """How the campaign's programs run on one of its targets: its toolchain, its
-    repetitions, the value oracle if the campaign asked for it."""
+    repetitions, the value oracle and schedule perturbation if the campaign asked."""
     campaign = target_row.campaign
     return make_target(
         target_row.language,
         target_row.toolchain_id,
         repetitions=campaign.repetitions,
         values=campaign.value_oracle,
+        pct_depth=campaign.pct_depth,
     )
 
 
@@ -250,7 +251,12 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
     )
     counts = {"completed": 0, "crashed": 0, "hung": 0, "wrong_values": 0}
     try:
-        target = make_target(repro.language, repro.toolchain_id, repetitions=repro.repetitions)
+        target = make_target(
+            repro.language,
+            repro.toolchain_id,
+            repetitions=repro.repetitions,
+            pct_depth=repro.pct_depth,
+        )
         program = program_object(repro.program)
         options = dict(target.render_options)
         if not target.spec.supports(program, **options):

@@ -67,6 +67,9 @@ class Campaign(models.Model):
     # Programs check the values their messages carry (the value oracle) where the
     # target's renderer can: a lost or doubled message is then a finding.
     value_oracle = models.BooleanField(default=True)
+    # Schedule perturbation (PCT, generator.render._common.perturb): programs yield
+    # before pct_depth - 1 of their communication steps; None: they do not.
+    pct_depth = models.PositiveSmallIntegerField(null=True, blank=True)
     generator_version = models.CharField(max_length=20)
     # Non-empty for a campaign of given programs: program i is
     # synthesize(parse(fixed_programs[i]["effect"]), Random(fixed_programs[i]["seed"])).
@@ -229,6 +232,7 @@ class Reproduction(models.Model):
     times = models.PositiveIntegerField()
     timeout_s = models.FloatField()
     repetitions = models.PositiveIntegerField()
+    pct_depth = models.PositiveSmallIntegerField(null=True, blank=True)  # as Campaign's
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     completed = models.PositiveIntegerField(default=0)
     crashed = models.PositiveIntegerField(default=0)
@@ -287,6 +291,7 @@ class Reduction(models.Model):
     signature = models.CharField(max_length=MAX_SIGNATURE_CHARS)
     timeout_s = models.FloatField()
     repetitions = models.PositiveIntegerField()
+    pct_depth = models.PositiveSmallIntegerField(null=True, blank=True)  # as Campaign's
     jobs = models.PositiveSmallIntegerField(default=2)
     baseline_runs = models.PositiveIntegerField(default=16)
     keep_ratio = models.FloatField(default=0.5)

@@ -74,7 +74,8 @@ def start_reduction(
     program of the finding's latest campaign execution.
 
     Unset settings come from the campaign where the program showed the finding
-    (its toolchain, repetitions and timeout): a reduction under other settings
+    (its toolchain, repetitions and timeout; its schedule perturbation, always):
+    a reduction under other settings
     would reduce another experiment. `enqueue=False` only creates the row; the
     caller runs `run_reduction(pk)` itself (`manage.py reduce`).
     """
@@ -100,6 +101,8 @@ def start_reduction(
     check_range("max_candidates", max_candidates, 1, MAX_CANDIDATES)
     check_range("max_seconds", max_seconds, 1, MAX_SECONDS)
     quotas.check_reduction(owner=owner, max_seconds=max_seconds)
+    # A program found under schedule perturbation is reduced under the same.
+    pct_depth = original.pct_depth if original is not None else None
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
         reduction = Reduction.objects.create(
@@ -111,6 +114,7 @@ def start_reduction(
             signature=finding.signature,
             timeout_s=float(timeout_s),
             repetitions=repetitions,
+            pct_depth=pct_depth,
             jobs=jobs,
             baseline_runs=baseline_runs,
             keep_ratio=keep_ratio,
@@ -240,7 +244,10 @@ def run_reduction(
 
     try:
         target = make_target(
-            reduction.language, reduction.toolchain_id, repetitions=reduction.repetitions
+            reduction.language,
+            reduction.toolchain_id,
+            repetitions=reduction.repetitions,
+            pct_depth=reduction.pct_depth,
         )
         reducer = Reducer(
             target=target,

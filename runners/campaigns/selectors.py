@@ -210,6 +210,7 @@ class OriginalRuns:
     timeout_s: float
     bad_runs: int
     runs: int
+    pct_depth: int | None = None  # the campaign's schedule perturbation
 
     @property
     def rate(self) -> float:
@@ -245,6 +246,7 @@ def original_runs(program: Program) -> OriginalRuns | None:
         timeout_s=execution.campaign.timeout_s,
         bad_runs=bad,
         runs=runs,
+        pct_depth=execution.campaign.pct_depth,
     )
 
 
@@ -263,6 +265,11 @@ def reproduction_verdict(reproduction: Reproduction, original: OriginalRuns | No
     ]
     if reproduction.toolchain_id != original.toolchain_id:
         differs.append(f"toolchain {reproduction.toolchain_id} (found on {original.toolchain_id})")
+    if reproduction.pct_depth != original.pct_depth:
+        differs.append(
+            f"PCT depth {reproduction.pct_depth or 'none'} (found with "
+            f"{original.pct_depth or 'none'})"
+        )
     parts = [
         f"Originally {original.bad_runs} of {original.runs} run(s) failed"
         f" ({100 * original.rate:.0f} %)."
@@ -307,13 +314,15 @@ def program_source(
     version: str | None = None,
     repetitions: int = 1,
     values: bool = False,
+    pct_depth: int | None = None,
 ) -> str:
     """The program's source in `language`, rendered with its own render seed (stable per id).
 
     Uses the render options of the installed toolchain of `version` (newest if
     None; the language's defaults if none is installed); `values` adds the value
-    oracle where the language has it, as runs have it. ValueError when the
-    language cannot express the program or the generator changed since.
+    oracle where the language has it, as runs have it; `pct_depth` the yields of
+    schedule perturbation. ValueError when the language cannot express the program
+    (or cannot yield) or the generator changed since.
     """
     spec = get_target(language)
     try:
@@ -323,6 +332,10 @@ def program_source(
     options = spec.source_options(toolchain)
     if values and spec.value_oracle:
         options["values"] = True
+    if pct_depth is not None:
+        if not spec.schedule_perturbation:
+            raise ValueError(f"{spec.title} programs cannot yield: no schedule perturbation")
+        options["pct_depth"] = pct_depth
     lc_program = program_object(program)
     if not spec.supports(lc_program, **options):
         raise ValueError(f"{spec.title} cannot express program {program.id}")

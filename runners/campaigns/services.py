@@ -34,6 +34,7 @@ from django.utils import timezone
 from generator import effects as effects_mod
 from generator.capabilities import FULL, Capabilities, InexpressibleSettings
 from generator.pipeline import GENERATOR_VERSION
+from generator.render import check_pct_depth
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from runners.campaigns import quotas
 from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
@@ -61,7 +62,7 @@ from runners.campaigns.queueing import (
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
-from runners.targets import runnable_names, shared_capabilities
+from runners.targets import get_target, runnable_names, shared_capabilities
 
 MAX_COUNT = 1_000_000
 MAX_CHUNK_SIZE = 1_000
@@ -248,6 +249,7 @@ def _create(
     triage_retries: int,
     hang_quiet_s: float | None,
     value_oracle: bool,
+    pct_depth: int | None,
     fixed_programs: list[dict[str, Any]],
     sandbox: str,
     enqueue: bool,
@@ -271,6 +273,17 @@ def _create(
         if any(t.id == toolchain.id for _, _, t in resolved):
             raise ValueError(f"target {toolchain.id} is given twice")
         resolved.append((language, version or "", toolchain))
+    if pct_depth is not None:
+        check_pct_depth(pct_depth)
+        cannot = [
+            language
+            for language, _, _ in resolved
+            if not get_target(language).schedule_perturbation
+        ]
+        if cannot:
+            raise ValueError(
+                f"pct_depth: {', '.join(cannot)} programs cannot yield (no schedule perturbation)"
+            )
     # Programs are generated for what every target can express: none is refused.
     capabilities = shared_capabilities([language for language, _, _ in resolved])
     if not fixed_programs:
@@ -288,7 +301,8 @@ def _create(
                 name=name, heuristic=heuristic, settings=settings, count=count,
                 timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
                 triage_retries=triage_retries, hang_quiet_s=hang_quiet_s,
-                value_oracle=value_oracle, fixed_programs=fixed_programs, sandbox=sandbox,
+                value_oracle=value_oracle, pct_depth=pct_depth, fixed_programs=fixed_programs,
+                sandbox=sandbox,
                 resolved=resolved, enqueue=enqueue, capabilities=capabilities, owner=owner,
             )  # fmt: skip
     except RedisError as exc:
@@ -312,6 +326,7 @@ def _insert_rows(
     triage_retries: int,
     hang_quiet_s: float | None,
     value_oracle: bool,
+    pct_depth: int | None,
     fixed_programs: list[dict[str, Any]],
     sandbox: str,
     resolved: list[tuple[str, str, Toolchain]],
@@ -333,6 +348,7 @@ def _insert_rows(
         triage_retries=triage_retries,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
+        pct_depth=pct_depth,
         generator_version=GENERATOR_VERSION,
         fixed_programs=fixed_programs,
         sandbox=sandbox,
@@ -372,6 +388,7 @@ def create_campaign(
     triage_retries: int = 2,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
+    pct_depth: int | None = None,
     sandbox: str = "",
     enqueue: bool = True,
     owner: object | None = None,
@@ -383,7 +400,8 @@ def create_campaign(
     it; with weights the campaign's heuristic label is "custom". Targets are
     (language, version or None for the newest installed). `enqueue=False`
     creates the rows only (resume_campaign enqueues them later). `owner`, a user,
-    is held to their quotas (runners.campaigns.quotas: QuotaExceeded).
+    is held to their quotas (runners.campaigns.quotas: QuotaExceeded). `pct_depth`
+    perturbs schedules (programs yield before pct_depth - 1 communication steps).
     """
     overrides = {**(weights or {}), **(sizes or {})}
     settings = settings_for(heuristic, **overrides)
@@ -401,6 +419,7 @@ def create_campaign(
         triage_retries=triage_retries,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
+        pct_depth=pct_depth,
         fixed_programs=[],
         sandbox=sandbox,
         enqueue=enqueue,
@@ -420,6 +439,7 @@ def campaign_from_programs(
     triage_retries: int = 2,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
+    pct_depth: int | None = None,
     sandbox: str = "",
     enqueue: bool = True,
     owner: object | None = None,
@@ -451,6 +471,7 @@ def campaign_from_programs(
         triage_retries=triage_retries,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
+        pct_depth=pct_depth,
         fixed_programs=fixed,
         sandbox=sandbox,
         enqueue=enqueue,
@@ -565,10 +586,12 @@ def reproduce(
     times: int,
     timeout_s: float = 10.0,
     repetitions: int = 10,
+    pct_depth: int | None = None,
     enqueue: bool = True,
     owner: object | None = None,
 ) -> Reproduction:
-    """Re-run `program` `times` times on one target and record how often it crashes or hangs.
+    """Re-run `program` `times` times on one target and record how often it crashes or hangs
+    (with the schedule perturbation of `pct_depth`, as the campaign that found it had).
 
     Queued as an RQ job after commit. `enqueue=False` creates the row only: the
     caller then runs `runners.campaigns.jobs.run_reproduction(repro.pk)` here and
@@ -580,6 +603,10 @@ def reproduce(
     quotas.check_reproduction(owner=owner, times=times, timeout_s=timeout_s,
                               repetitions=repetitions)  # fmt: skip
     toolchain = resolve_toolchain(language, version)
+    if pct_depth is not None:
+        check_pct_depth(pct_depth)
+        if not get_target(language).schedule_perturbation:
+            raise ValueError(f"pct_depth: {language} programs cannot yield")
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
         repro = Reproduction.objects.create(
@@ -591,6 +618,7 @@ def reproduce(
             times=times,
             timeout_s=float(timeout_s),
             repetitions=repetitions,
+            pct_depth=pct_depth,
             owner=owner,
         )
         if enqueue:

@@ -173,6 +173,17 @@ def test_campaign_form_creates_a_preset_campaign(client: Client) -> None:
     assert campaign.settings["r_select"] == 0  # B: no reordering
     assert [t.toolchain_id for t in campaign.targets.all()] == [go]
     assert campaign.targets.get().chunks.count() == 3  # 7 programs, 3 per chunk
+    assert campaign.pct_depth is None  # the field left empty: no yields
+
+
+def test_campaign_form_sets_schedule_perturbation_and_the_page_shows_it(client: Client) -> None:
+    go = require_toolchain("go").id
+    assert 'name="pct_depth"' in client.get(reverse("campaign_new")).content.decode()
+    response = client.post(reverse("campaign_new"), _form_data(go, pct_depth=3))
+    campaign = Campaign.objects.get()
+    assert response.status_code == 302 and campaign.pct_depth == 3
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert "PCT depth 3 ·" in page
 
 
 def test_campaign_form_custom_weights_and_several_targets(client: Client) -> None:
@@ -203,6 +214,8 @@ def test_campaign_form_custom_weights_and_several_targets(client: Client) -> Non
         ({"heuristic": "Z"}, "Select a valid choice"),
         ({"heuristic": "custom"}, "custom weights need a value"),
         ({"seed": 2**63}, "less than or equal to"),
+        ({"pct_depth": 0}, "greater than or equal to 1"),
+        ({"pct_depth": 65}, "less than or equal to 64"),
     ],
 )
 def test_campaign_form_refuses_bad_input_inline(

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from generator.settings import PRESETS
 from runners.campaigns import programs, selectors, services
-from runners.campaigns.models import Program, Reproduction
+from runners.campaigns.models import Campaign, Program, Reproduction
 from runners.targets import all_targets
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
@@ -304,6 +304,15 @@ def test_reproduce_form_starts_with_the_findings_own_settings(client: Client) ->
     assert 'name="repetitions" value="3"' in body
     assert 'name="timeout_s" value="10.0"' in body
     assert f'<option value="{seeded.target.toolchain_id}" selected>' in body
+    assert 'name="pct_depth"' in body and 'name="pct_depth" value=' not in body  # none used
+
+
+def test_reproduce_form_starts_with_the_findings_schedule_perturbation(client: Client) -> None:
+    seeded, program = _hang_with_attempts(["timeout"])
+    Campaign.objects.filter(pk=seeded.campaign.pk).update(pct_depth=5)
+    body = client.get(f"/p/{program.id}").content.decode()
+    assert "with 3 repetitions, schedule perturbation of depth 5 and a 10.0 s timeout" in body
+    assert 'name="pct_depth" value="5"' in body
 
 
 @pytest.mark.parametrize(

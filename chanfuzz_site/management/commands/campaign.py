@@ -102,6 +102,10 @@ class Command(BaseCommand):
             "--no-values", action="store_true",
             help="programs do not check the values their messages carry (the value oracle)",
         )  # fmt: skip
+        create.add_argument(
+            "--pct-depth", type=int, metavar="D",
+            help="schedule perturbation: programs yield before D-1 communication steps",
+        )  # fmt: skip
         create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
         sub.add_parser("list", help="list campaigns")
         for action in ("show", "cancel", "pause", "resume", "delete"):
@@ -167,6 +171,7 @@ class Command(BaseCommand):
             "triage_retries": options["retries"],
             "hang_quiet_s": options["hang_quiet"],
             "value_oracle": not options["no_values"],
+            "pct_depth": options["pct_depth"],
             "sandbox": options["sandbox"],
         }
         if options["effect"]:

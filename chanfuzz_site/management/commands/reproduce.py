@@ -32,6 +32,13 @@ class Command(BaseCommand):
         parser.add_argument("--times", type=int, required=True)
         parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
         parser.add_argument("--repetitions", type=int, default=10)
+        parser.add_argument(
+            "--pct-depth",
+            type=int,
+            metavar="D",
+            help="schedule perturbation: the program yields before D-1 communication steps "
+            "(give the depth the finding was found with)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -46,6 +53,7 @@ class Command(BaseCommand):
                 times=options["times"],
                 timeout_s=options["timeout"],
                 repetitions=options["repetitions"],
+                pct_depth=options["pct_depth"],
                 enqueue=False,
             )
             run_reproduction(repro.pk)  # here and now, as a worker would
