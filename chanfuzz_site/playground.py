@@ -8,6 +8,7 @@ in the URL (`State` ⇄ query string), so a link restores it exactly:
     /?seed=7&effect=Spawn(Put(c1))…    a program synthesised from a given effect
     &target=go-1.22.12-installed       the toolchain "Run" uses (default: newest Go)
     &reps=10                           repetitions of the program body (default 10)
+    &pct=3                             schedule perturbation: yields before 2 steps (default none)
 
 The query string is canonical (fixed key order, only settings that differ from
 the preset, the effect in its ASCII text form), so equal states give equal links.
@@ -40,7 +41,7 @@ from pygments.token import Comment, Keyword, Name, Operator, Punctuation, Text, 
 from chanfuzz_site.bounded_check import bounded_check
 from generator import effects as effects_mod
 from generator.effects import Choice, Effect, EffectSyntaxError, Select, Seq, Spawn
-from generator.render import UnsupportedProgram
+from generator.render import MAX_PCT_DEPTH, UnsupportedProgram
 from generator.settings import (
     MAX_WEIGHT,
     PRESETS,
@@ -100,6 +101,7 @@ LIMITS = {
     "max_seed": MAX_SEED,
     "max_weight": MAX_WEIGHT,
     "max_repetitions": MAX_PLAYGROUND_REPETITIONS,
+    "max_pct_depth": MAX_PCT_DEPTH,
     "run_timeout_s": RUN_TIMEOUT_S,
     "sizes": SIZE_LIMITS,
 }
@@ -177,6 +179,7 @@ class State:
     effect: str | None = None  # canonical effect text: a program from an effect, else generated
     target: str = ""
     reps: int = DEFAULT_REPETITIONS
+    pct: int | None = None  # PCT depth of schedule perturbation; None: no yields
 
     @property
     def mode(self) -> str:
@@ -198,6 +201,8 @@ class State:
             out["target"] = self.target
         if self.reps != DEFAULT_REPETITIONS:
             out["reps"] = str(self.reps)
+        if self.pct is not None:
+            out["pct"] = str(self.pct)
         return out
 
     def query(self) -> str:
@@ -273,6 +278,7 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
     """
     seed = _int(data, "seed", 0, MAX_SEED, DEFAULT_SEED, "the seed")
     reps = _int(data, "reps", 1, MAX_PLAYGROUND_REPETITIONS, DEFAULT_REPETITIONS, "repetitions")
+    pct = _int(data, "pct", 1, MAX_PCT_DEPTH, 0, "the PCT depth") or None
     target = str(data.get("target") or "").strip() or default_target()
     if target:
         find_target(target)
@@ -302,7 +308,7 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
     effect: str | None = None
     if mode == "effect":
         effect = effects_mod.to_text(parse_effect_text(str(data.get("effect") or "")))
-    return State(seed, preset, settings, effect, target, reps)
+    return State(seed, preset, settings, effect, target, reps, pct)
 
 
 # ---------------------------------------------------------------- programs
@@ -435,6 +441,11 @@ def sources(built: BuiltProgram, state: State) -> list[Source]:
     for spec in all_targets():
         lang, title = spec.name, spec.title
         options = render_options(lang, target)
+        if state.pct is not None:
+            if not spec.schedule_perturbation:
+                out.append(Source(lang, title, "", "", f"{title} programs cannot yield"))
+                continue
+            options["pct_depth"] = state.pct
         try:
             if not spec.supports(built.program, **options):
                 raise UnsupportedProgram(f"{title} cannot express this program")
@@ -621,6 +632,7 @@ def start_run(state: State) -> Reproduction:
             times=1,
             timeout_s=RUN_TIMEOUT_S,
             repetitions=state.reps,
+            pct_depth=state.pct,
         )
     except ValueError as err:
         raise PlaygroundError(str(err), "target") from None

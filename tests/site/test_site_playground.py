@@ -97,6 +97,27 @@ def test_restoring_a_state_gives_the_same_program_byte_for_byte(client: Client) 
     assert re.search(r'<option value="F" selected>', body(first))
 
 
+def test_a_pct_depth_puts_yields_in_the_sources_and_stays_in_the_link(client: Client) -> None:
+    url = "/?seed=42&preset=F&pct=3"
+    text = body(client.get(url))
+    built = build_generated(42, PRESETS["F"])
+    target = pg.find_target(pg.default_target())
+    expected = render(
+        built.program,
+        "go",
+        seed=render_seed_for(built.id),
+        repetitions=10,
+        pct_depth=3,
+        **target.render_options(),
+    )
+    assert go_source_in(text) == expected and "runtime.Gosched()" in expected
+    assert 'name="pct" min="1" max="64" value="3"' in text
+    assert pg.parse_state({"seed": "42", "preset": "F", "pct": "3"}).query() == (
+        "seed=42&preset=F&pct=3"
+    )
+    assert 'name="pct" min="1" max="64" value=""' in body(client.get("/?seed=42"))
+
+
 def test_effect_state_restores_into_the_editor(client: Client) -> None:
     response = client.get("/?" + urlencode({"seed": 3, "effect": DEADLOCK}))
     assert response.status_code == 200
@@ -130,6 +151,9 @@ def test_effect_state_restores_into_the_editor(client: Client) -> None:
         ("target=cobol-1.0", "unknown target"),
         ("reps=0", "repetitions must be from 1 to 100"),
         ("reps=1000000", "repetitions must be from 1 to 100"),
+        ("pct=0", "the PCT depth must be from 1 to 64"),
+        ("pct=65", "the PCT depth must be from 1 to 64"),
+        ("pct=two", "the PCT depth must be a whole number"),
         ("mode=weird", "mode must be"),
         ("mode=effect&effect=", "the effect is empty"),
         ("effect=Get(c1", "syntax error at line 1, column 7"),
@@ -279,12 +303,23 @@ def test_run_queues_one_run_and_polls_while_it_is_queued(
     assert response.status_code == 200 and len(callbacks) == 1
     repro = Reproduction.objects.get()
     assert (repro.times, repro.repetitions, repro.toolchain_id) == (1, 2, go.id)
+    assert repro.pct_depth is None
     assert repro.program_id == build_generated(3, PRESETS["A"]).id
     assert repro.rq_job_id.startswith(f"repro-{repro.pk}-")
     status_url = f"/playground/run/{repro.pk}/"
     assert f'hx-get="{status_url}"' in body(response) and 'hx-trigger="every 1s"' in body(response)
     polling = client.get(status_url)
     assert polling.status_code == 200 and 'hx-trigger="every 1s"' in body(polling)
+
+
+def test_a_run_takes_the_pct_depth(
+    client: Client, django_capture_on_commit_callbacks: object
+) -> None:
+    go = require_toolchain("go")
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post("/playground/run/", {"seed": "3", "target": go.id, "pct": "4"})
+    assert response.status_code == 200
+    assert Reproduction.objects.get().pct_depth == 4
 
 
 @pytest.mark.slow
