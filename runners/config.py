@@ -206,6 +206,12 @@ VARIABLES: tuple[Variable, ...] = (
         "set per run",
         "which program of a Flix 0.5 batch runs (its `main` takes no arguments)",
     ),
+    Variable(
+        "CHANFUZZ_THREADS",
+        "set per perturbed run",
+        "the size of a Kotlin or tokio program's thread pool under schedule perturbation "
+        "(`--pct-depth`; Go and Crystal get `GOMAXPROCS` and `CRYSTAL_WORKERS`)",
+    ),
     # Read by the test suite only.
     Variable(
         "CHANFUZZ_THOROUGH",

@@ -43,6 +43,7 @@ from types import ModuleType
 from generator.lambda_chan import Program
 from generator.render._common import (
     MAX_PCT_DEPTH,
+    THREADS_VARIABLE,
     UnsupportedProgram,
     check_repetitions,
     lower,
@@ -51,6 +52,7 @@ from generator.render._common import pct_depth as check_pct_depth
 
 __all__ = [
     "MAX_PCT_DEPTH",
+    "THREADS_VARIABLE",
     "UnsupportedProgram",
     "check_pct_depth",
     "has_schedule_perturbation",

@@ -292,8 +292,13 @@ def used_channels(lowered: Lowered) -> list[str]:
 # The draw depends on d and the program alone, never on the renderer's syntax
 # seed or the program's place in a batch: the same program at the same depth
 # yields at the same steps in a batch and alone, so a finding reproduces, and the
-# rest of the source is byte for byte the unperturbed one.
+# rest of the source is byte for byte the unperturbed one (but for a thread pool
+# rendered with a fixed size, which then reads THREADS_VARIABLE first).
 MAX_PCT_DEPTH = 64
+# A perturbed run also gets a thread count of its own (runners.engine.schedule). Where
+# the runtime reads none from its own variable (GOMAXPROCS, CRYSTAL_WORKERS), the
+# program's pool does from this one; absent, it keeps the size it was rendered with.
+THREADS_VARIABLE = "CHANFUZZ_THREADS"
 
 
 def pct_depth(value: object) -> int:

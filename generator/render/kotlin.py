@@ -43,7 +43,8 @@ for releases before 1.7, where duplicate clauses are what exposed the paper's
 bug. A select that both sends and receives on one channel cannot be merged:
 with "merge" it raises `UnsupportedProgram`.
 
-`pct_depth=d` calls `yield()` before d−1 communication steps (`_common.perturb`).
+`pct_depth=d` calls `yield()` before d−1 communication steps (`_common.perturb`),
+and a pool of `threads` takes its size from $CHANFUZZ_THREADS when a run sets it.
 
 `values=True` turns on the value oracle (`_common`): channels carry `Int`, each
 run owns a `ValueCheck` (counts in an `AtomicIntegerArray`) that every receive
@@ -74,6 +75,7 @@ from generator.render._common import (
     OF_SEND,
     ORACLE_EXIT,
     ORACLE_PREFIX,
+    THREADS_VARIABLE,
     TWICE,
     WRONG_CHANNEL,
     Block,
@@ -193,6 +195,10 @@ def _settings(options: dict[str, object]) -> tuple[str, str]:
 
 def _dispatcher(layout: str, options: dict[str, object]) -> str:
     threads = _threads(options.get("threads", 0))
+    if threads and "pct_depth" in options:
+        # A perturbed run may size the pool (runners.engine.schedule).
+        size = f'System.getenv("{THREADS_VARIABLE}")?.toIntOrNull() ?: {threads}'
+        return f'newFixedThreadPoolContext({size}, "chanfuzz")'
     if threads:
         return f'newFixedThreadPoolContext({threads}, "chanfuzz")'
     return "Dispatchers.Default" if layout == "modern" else "CommonPool"

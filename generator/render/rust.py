@@ -61,7 +61,7 @@ disconnected channel; each result is `unwrap()`ed anyway.
 
 `pct_depth=d` yields (`std::thread::yield_now()`; in tokio tasks
 `tokio::task::yield_now().await`) before d−1 communication steps
-(`_common.perturb`).
+(`_common.perturb`), and tokio's workers are $CHANFUZZ_THREADS when a run sets it.
 
 With `dispatcher=True`, `main` runs program i given as the first
 command-line argument (`std::env::args().nth(1)`) and exits with status 2 for
@@ -131,6 +131,7 @@ from generator.render._common import (
     OF_SEND,
     ORACLE_EXIT,
     ORACLE_PREFIX,
+    THREADS_VARIABLE,
     TWICE,
     WRONG_CHANNEL,
     Block,
@@ -616,7 +617,9 @@ def render_file(
 ) -> str:
     """The file `main.rs`: `progN` per program and `main` (see the module docstring)."""
     flavour, threads, values = _settings(options)
-    lowered = lower_all(programs, take_options(options, OPTIONS, "rust").get("pct_depth"))
+    depth = take_options(options, OPTIONS, "rust").get("pct_depth")
+    perturbed = depth is not None
+    lowered = lower_all(programs, depth)
     for i, lw in enumerate(lowered):
         reason = unsupported_reason(lw, **options)
         if reason is not None:
@@ -698,7 +701,13 @@ def render_file(
         if is_async:
             w.line("let rt_ = tokio::runtime::Builder::new_multi_thread()")
             with w.indent():
-                w.line(f".worker_threads({threads})")
+                if perturbed:  # a perturbed run may size the pool (runners.engine.schedule)
+                    w.line(
+                        f'.worker_threads(std::env::var("{THREADS_VARIABLE}").ok()'
+                        f".and_then(|v| v.parse().ok()).unwrap_or({threads}))"
+                    )
+                else:
+                    w.line(f".worker_threads({threads})")
                 w.line(".enable_all()")
                 w.line(".build()")
                 w.line(".unwrap();")

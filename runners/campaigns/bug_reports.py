@@ -22,6 +22,8 @@ from pathlib import PurePosixPath
 
 from runners.campaigns import selectors
 from runners.campaigns.models import Execution, Finding, Program, Reduction
+from runners.campaigns.programs import program_object
+from runners.engine.schedule import threads_for
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import is_hang_signature
 from runners.targets import get_target
@@ -60,6 +62,20 @@ class Evidence:
             values=True,
             pct_depth=self.pct_depth,
         )
+
+    @functools.cached_property
+    def schedule_env(self) -> dict[str, str]:
+        """The environment that gives a perturbed run the thread count chanfuzz gave it
+        (runners.engine.schedule): GOMAXPROCS=3, say; empty without perturbation."""
+        spec = get_target(self.language)
+        if self.pct_depth is None or spec.threads_env is None:
+            return {}
+        options = {
+            **spec.source_options(_toolchain(self.language, self.toolchain_id)),
+            "pct_depth": self.pct_depth,
+        }
+        threads = threads_for(program_object(self.program), self.pct_depth)
+        return dict(spec.threads_env(threads, options))
 
     @property
     def rate_text(self) -> str:
@@ -171,6 +187,10 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
         "# Builds once, then runs until a run fails: exit 124 is a hang, 3 a rejected",
         "# build, anything else but 0 a crash; 0 when every run terminated.",
         "set -u",
+        *(
+            f"export {var}={value}  # the thread count it ran with"
+            for var, value in ev.schedule_env.items()
+        ),
         f"TIMEOUT=${{TIMEOUT:-{max(ev.timeout_s, 1.0):g}}}",
         f"RUNS=${{RUNS:-{DEFAULT_RUNS}}}",
         pins or None,
@@ -223,6 +243,7 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
             f"- Schedule: the program yields to the scheduler before {ev.pct_depth - 1} of its"
             " channel operations (chanfuzz's schedule perturbation, PCT depth"
             f" {ev.pct_depth}); the yields are in the source below"
+            + "".join(f"; it ran with `{k}={v}`" for k, v in ev.schedule_env.items())
         )
     if ev.reduced_from is not None:
         lines.append(

@@ -25,6 +25,7 @@ from pathlib import Path
 from generator.lambda_chan import Program
 from runners.engine.build import Artifact, CompileError, build
 from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
+from runners.engine.schedule import threads_for
 from runners.engine.toolchains import Toolchain, find_toolchain
 from runners.engine.verdicts import Classification, Outcome, classify_run
 from runners.targets import get_target
@@ -110,6 +111,7 @@ class Attempt:
     stderr: str
     dump: str | None
     quiet: bool = False  # timed out early, every process blocked (Limits.quiet_s)
+    threads: int | None = None  # the runtime threads it ran with, when a perturbed run chose
 
 
 @dataclass(frozen=True)
@@ -162,12 +164,25 @@ def run_one(
     sandbox: Sandbox,
     limits: Limits,
     triage: Triage = DEFAULT_TRIAGE,
+    program: Program | None = None,
 ) -> ProgramRun:
-    """Run program `index` of a built batch; triage it if it times out."""
+    """Run program `index` of a built batch; triage it if it times out.
+
+    With `program` (the one at `index`) and a target rendered with `pct_depth`, the run
+    gets the thread count schedule perturbation draws for it (runners.engine.schedule),
+    recorded on each attempt, where the target can set one."""
     language = target.language
     binds = _binds(target.toolchain, artifact)
     spec = target.spec
-    run_env = dict(spec.run_env) or None
+    options = dict(target.render_options)
+    env = dict(spec.run_env)
+    threads: int | None = None
+    if program is not None and "pct_depth" in options and spec.threads_env is not None:
+        threads = threads_for(program, int(options["pct_depth"]))
+        chosen = spec.threads_env(threads, options)
+        env.update(chosen)
+        threads = threads if chosen else None
+    run_env = env or None
 
     def attempt(lim: Limits, dump: bool) -> tuple[Attempt, Classification]:
         # Only the first attempt is dumped: the re-runs only tell whether it hangs again.
@@ -200,6 +215,7 @@ def run_one(
                 result.stderr,
                 result.dump,
                 result.quiet,
+                threads,
             ),
             verdict,
         )
@@ -298,8 +314,9 @@ def execute_batch(
         report.compile_s += artifact.compile_s
         for position, i in enumerate(indices):
             execution = run_one(
-                target, artifact, position, sandbox=sandbox, limits=limits, triage=triage
-            )
+                target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
+                program=programs[i],
+            )  # fmt: skip
             results[i] = replace(execution, index=i)
             if on_result:
                 on_result(results[i])

@@ -381,6 +381,10 @@ class TargetSpec:
     # the argv of a tool that dumps every thread from outside (gdb -batch).
     dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
+    # How a perturbed run gets n runtime threads (runners.engine.schedule): the
+    # environment that sets them, given the run's render options ({} when this
+    # rendering has no pool to size); None: the target has no thread count to vary.
+    threads_env: Callable[[int, Mapping[str, object]], Mapping[str, str]] | None = None
     read_crash: CrashReader = no_crash
     read_infra_error: Callable[[str], str | None] = lambda _text: None
     hang_shape: Callable[[str], str] = no_hang_shape

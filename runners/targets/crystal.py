@@ -223,6 +223,8 @@ TARGET = TargetSpec(
     build_plan=_crystal_plan,
     # The multi-threaded scheduler (SPEC §8a): races need parallel fibers.
     build_flags=("-Dpreview_mt",),
+    # preview_mt's scheduler starts CRYSTAL_WORKERS threads (4 unless set).
+    threads_env=lambda n, _options: {"CRYSTAL_WORKERS": str(n)},
     read_crash=_crystal_crash,
     dockerfile="docker/crystal.Dockerfile",
     bundle_script=BUNDLE_SCRIPT,

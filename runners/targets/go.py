@@ -502,6 +502,9 @@ TARGET = TargetSpec(
     source_file="main.go",
     build_plan=_go_plan,
     dump_signal=signal.SIGQUIT,
+    # The runtime reads GOMAXPROCS at start (the renderer calls runtime.GOMAXPROCS only
+    # when asked to, which no run does).
+    threads_env=lambda n, _options: {"GOMAXPROCS": str(n)},
     read_crash=_go_crash,
     hang_shape=hang_shape,
     dockerfile="docker/go.Dockerfile",

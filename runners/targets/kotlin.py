@@ -23,10 +23,11 @@ import os
 import re
 import shutil
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from generator.capabilities import Capabilities
+from generator.render import THREADS_VARIABLE
 from runners import config
 from runners.targets import jvm, kotlin_install
 from runners.targets.base import (
@@ -306,6 +307,14 @@ def _render_options(toolchain: Toolchain, settings: RunSettings) -> dict[str, ob
     return options
 
 
+def _threads_env(threads: int, options: Mapping[str, object]) -> dict[str, str]:
+    """A perturbed program's own pool reads its size from THREADS_VARIABLE; one on the
+    library's default dispatcher (threads 0) has no pool to size."""
+    if not options.get("threads"):
+        return {}
+    return {THREADS_VARIABLE: str(threads)}
+
+
 def _binds(toolchain: Toolchain) -> tuple[Path, ...]:
     """The runtime jars and the run's class-data archive live outside the artifact."""
     paths = [Path(p).parent for p in toolchain.runtime_classpath]
@@ -356,6 +365,7 @@ TARGET = TargetSpec(
     render_options=_render_options,
     binds=_binds,
     dump_signal=signal.SIGQUIT,
+    threads_env=_threads_env,
     read_crash=jvm.read_crash,
     read_infra_error=jvm.infra_error,
     hang_shape=jvm.hang_shape,

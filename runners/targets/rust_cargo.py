@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.capabilities import Capabilities
+from generator.render import THREADS_VARIABLE
 from runners import config
 from runners.targets.base import (
     BuildPlan,
@@ -867,6 +868,10 @@ def target_spec(
         render_options=render_options(library),
         read_crash=read_crash,
         run_env=RUN_ENV,
+        # tokio's workers, where the library runs on it; threads are the processes elsewhere.
+        threads_env=(lambda n, _options: {THREADS_VARIABLE: str(n)})
+        if library.threads_option
+        else None,
         dump_command=gdb_dump,
         hang_shape=hang_shape,
         dockerfile="docker/rust.Dockerfile",

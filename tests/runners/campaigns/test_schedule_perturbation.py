@@ -11,8 +11,11 @@ from django.utils import timezone
 from generator.render._common import RecvS, SelectS, SendS, lower, walk
 from runners.campaigns import bug_reports, jobs, selectors, services
 from runners.campaigns.models import Execution, Finding, Reproduction
-from runners.campaigns.programs import campaign_program, store_program
+from runners.campaigns.programs import campaign_program, program_object, store_program
 from runners.campaigns.reductions import start_reduction
+from runners.engine.execute import Attempt, ProgramRun
+from runners.engine.schedule import threads_for
+from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +88,13 @@ def test_a_finding_found_under_perturbation_is_reproduced_reduced_and_reported_w
         "- Schedule: the program yields to the scheduler before 1 of its channel operations "
         "(chanfuzz's schedule perturbation, PCT depth 2)"
     ) in report
-    assert "runtime.Gosched()" in bug_reports.reproducer_script(finding, ev, permalink="p")
+    script = bug_reports.reproducer_script(finding, ev, permalink="p")
+    assert "runtime.Gosched()" in script
+    # And it runs with the thread count chanfuzz gave it.
+    threads = threads_for(program_object(program), 2)
+    assert ev.schedule_env == {"GOMAXPROCS": str(threads)}
+    assert f"export GOMAXPROCS={threads}  # the thread count it ran with" in script
+    assert f"it ran with `GOMAXPROCS={threads}`" in report
     # A reduction keeps the schedule perturbation it was found with.
     reduction = start_reduction(finding=finding, enqueue=False)
     assert reduction.pct_depth == 2
@@ -107,6 +116,17 @@ def test_a_finding_found_under_perturbation_is_reproduced_reduced_and_reported_w
     assert "Not the same settings" not in selectors.reproduction_verdict(same, original)
     with pytest.raises(ValueError, match="pct_depth must be a whole number from 1 to 64"):
         services.reproduce(program=program, language="go", times=1, pct_depth=99, enqueue=False)
+
+
+def test_each_attempt_records_the_threads_it_ran_with() -> None:
+    finding = _finding_under_perturbation(3)
+    campaign_target = finding.example.executions.get().target
+    hung = Attempt(5.0, Outcome.TIMEOUT, None, None, True, 5.0, "", "", None, threads=4)
+    run = ProgramRun(1, Classification(Outcome.TIMEOUT, "no end", "go|timeout|x"), (hung,))
+    row = services.record_execution(
+        program=finding.example, index=1, result=run, language="go", target=campaign_target
+    )
+    assert row.attempts[0]["threads"] == 4
 
 
 @pytest.mark.slow
