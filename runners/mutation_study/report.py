@@ -71,6 +71,7 @@ class MutationPlan:
     repetitions: int = 3
     seed: int = 1
     values: bool = True  # the value oracle
+    pct_depth: int | None = None  # schedule perturbation (None: none)
     runtime_tests: bool = True
     chunk_size: int = 5  # small chunks: a campaign stops soon after its first finding
 
@@ -129,7 +130,10 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
 def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPlan) -> Campaign:
     # Campaigns are found again by name: the name holds what makes them the experiment
     # they are (another size, seed or oracle is another campaign).
-    name += f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'})"
+    pct = f", PCT depth {plan.pct_depth}" if plan.pct_depth else ""
+    name += (
+        f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
+    )
     return studies.find_or_create(
         name,
         lambda: services.create_campaign(
@@ -144,6 +148,7 @@ def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPla
             triage_retries=1,
             hang_quiet_s=plan.hang_quiet_s,
             value_oracle=plan.values,
+            pct_depth=plan.pct_depth,
         ),
     )
 

@@ -52,6 +52,9 @@ class Command(BaseCommand):
         parser.add_argument("--repetitions", type=int, default=d.repetitions)
         parser.add_argument("--seed", type=int, default=d.seed)
         parser.add_argument("--no-values", action="store_true", help="without the value oracle")
+        parser.add_argument(
+            "--pct-depth", type=int, metavar="D", help="with schedule perturbation of depth D"
+        )
         parser.add_argument("--no-runtime-tests", action="store_true")
         parser.add_argument("--workers", type=int, default=2, help="RQ workers to start (0: none)")
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
@@ -73,6 +76,7 @@ class Command(BaseCommand):
             repetitions=options["repetitions"],
             seed=options["seed"],
             values=not options["no_values"],
+            pct_depth=options["pct_depth"],
             runtime_tests=not options["no_runtime_tests"],
         )
         if not plan.heuristics or not set(plan.heuristics) <= set("ABCDEF"):

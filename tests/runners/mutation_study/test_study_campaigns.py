@@ -1,0 +1,26 @@
+"""The study's campaigns are found again by name, so the name holds every setting that
+makes another experiment: size, seed, the value oracle, schedule perturbation."""
+
+from __future__ import annotations
+
+import pytest
+
+from runners.mutation_study import report
+from tests.runners.conftest import require_toolchain
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_campaign_with_schedule_perturbation_is_an_experiment_of_its_own() -> None:
+    go = require_toolchain("go")
+    plain = report._campaign("go base A", go, "A", report.MutationPlan(programs=3))
+    perturbed = report._campaign(
+        "go base A", go, "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
+    )
+    assert plain.name == "go base A (3 programs, seed 1)" and plain.pct_depth is None
+    assert perturbed.name == "go base A (3 programs, seed 1, no values, PCT depth 4)"
+    assert (perturbed.pct_depth, perturbed.value_oracle) == (4, False)
+    again = report._campaign(
+        "go base A", go, "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
+    )
+    assert again.pk == perturbed.pk != plain.pk
