@@ -20,8 +20,8 @@ from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.pipeline import generate_program
 from generator.settings import PRESETS, GeneratorSettings
 from runners.engine.execute import Triage, execute_batch, target_for
-from runners.engine.sandbox import Limits, SandboxUnavailable, get_sandbox
-from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
+from runners.engine.sandbox import Limits, Sandbox, SandboxUnavailable, get_sandbox
+from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import Outcome
 from runners.targets import runnable_names
 
@@ -44,9 +44,8 @@ def _require(what: str, error: Exception) -> None:
     pytest.skip(f"{what}: {error}")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("language", runnable_names())
-def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_path: Path) -> None:
+def _toolchain_and_sandbox(language: str) -> tuple[Toolchain, Sandbox]:
+    """The newest installed toolchain of `language` and the local sandbox (CI has both)."""
     try:
         toolchain = find_toolchain(language)
     except ToolchainUnavailable as exc:
@@ -55,6 +54,13 @@ def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_pat
         sandbox = get_sandbox("local")
     except SandboxUnavailable as exc:
         _require("local sandbox", exc)
+    return toolchain, sandbox
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", runnable_names())
+def test_generated_programs_terminate_on_the_real_runtime(language: str, tmp_path: Path) -> None:
+    toolchain, sandbox = _toolchain_and_sandbox(language)
     # Exactly what `manage.py fuzz` runs: render options, scheduler flags, Kotlin's pool.
     target = target_for(toolchain, repetitions=5)
     options = dict(target.render_options)
@@ -112,14 +118,7 @@ PCT_PER_PRESET = 3
 def test_perturbed_programs_terminate_on_the_real_runtime(language: str, tmp_path: Path) -> None:
     """With yields at PCT change points (`--pct-depth`), generated programs still build and
     terminate: a yield gives up the thread, it never blocks."""
-    try:
-        toolchain = find_toolchain(language)
-    except ToolchainUnavailable as exc:
-        _require(f"{language} toolchain", exc)
-    try:
-        sandbox = get_sandbox("local")
-    except SandboxUnavailable as exc:
-        _require("local sandbox", exc)
+    toolchain, sandbox = _toolchain_and_sandbox(language)
     target = target_for(toolchain, repetitions=5, pct_depth=4)
     options = dict(target.render_options)
     assert options["pct_depth"] == 4
