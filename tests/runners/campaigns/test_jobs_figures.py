@@ -16,8 +16,18 @@ import pytest
 from django.utils import timezone
 
 from runners.campaigns import jobs, programs, selectors
-from runners.campaigns.models import Campaign, CampaignTarget, Execution, Reproduction
-from runners.engine.execute import ProgramRun, target_for
+from runners.campaigns.models import (
+    Campaign,
+    CampaignTarget,
+    Chunk,
+    Execution,
+    Finding,
+    Program,
+    Reproduction,
+)
+from runners.campaigns.selectors import OriginalRuns
+from runners.engine.execute import ProgramRun, Triage, target_for
+from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets.base import Toolchain
 
@@ -121,7 +131,9 @@ def scripted_runs(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - the setter
         return ProgramRun(index=index, classification=_verdict(step))
 
     monkeypatch.setattr(
-        jobs, "make_target", lambda lang, tid, repetitions: target_for(FAKE_GO, repetitions=1)
+        jobs,
+        "make_target",
+        lambda lang, tid, repetitions, pct_depth=None: target_for(FAKE_GO, repetitions=1),
     )
     monkeypatch.setattr(jobs, "build", lambda *args, **kwargs: built.append("built") or object())
     monkeypatch.setattr(jobs, "get_sandbox", lambda **kwargs: None)
@@ -213,3 +225,440 @@ def test_a_chunk_of_a_deleted_campaign_is_skipped_with_the_reason() -> None:
         "chunk": 987654,
         "skipped": "chunk gone: its campaign was deleted",
     }
+
+
+def test_a_reproduction_rate_counts_crashes_hangs_and_wrong_values_over_completed_runs() -> None:
+    repro = _reproduction(times=10)
+    repro.completed, repro.crashed, repro.hung, repro.wrong_values = 8, 1, 2, 3
+    assert repro.failed == 6
+    assert repro.rate == 6 / 8
+
+
+# ---------------------------------------------------------------- progress, exactly
+
+
+def test_progress_counts_per_target_verdict_and_chunk_state() -> None:
+    campaign = _campaign(program_count=3, languages=["go", "crystal"])
+    go, crystal = campaign.targets.order_by("pk")
+    _execute(campaign, go, ["terminated", "crash", "crash"])
+    Chunk.objects.create(target=go, start=0, end=2, state="done")
+    Chunk.objects.create(target=go, start=2, end=3, state="done")
+    Chunk.objects.create(target=crystal, start=0, end=3, state="queued")
+    progress = selectors.campaign_progress(campaign)
+    assert [(t.target, t.done, t.total, t.counts, t.chunks) for t in progress.targets] == [
+        (go, 3, 3, {"terminated": 1, "crash": 2}, {"done": 2}),
+        (crystal, 0, 3, {}, {"queued": 1}),
+    ]
+    assert (progress.campaign, progress.done, progress.total) == (campaign, 3, 6)
+    assert progress.fraction == 0.5
+    # Not started: no rate yet.
+    assert progress.per_minute == 0.0
+
+
+def test_progress_counts_distinct_findings_of_this_campaign_only() -> None:
+    campaign = _campaign(program_count=3, languages=["go"])
+    other = _campaign(program_count=3, languages=["go"])
+    # The terminated run has no finding: it is not one more.
+    _execute(campaign, campaign.targets.get(), ["crash", "crash", "timeout", "terminated"])
+    _execute(other, other.targets.get(), ["crash"])
+    now = timezone.now()
+    crash, hang = (
+        Finding.objects.create(
+            signature=signature,
+            outcome=outcome,
+            language="go",
+            title=signature,
+            first_seen=now,
+            last_seen=now,
+        )
+        for signature, outcome in (("go | crash", "crash"), ("go | hang", "timeout"))
+    )
+    Execution.objects.filter(campaign=campaign, index__in=[0, 1]).update(finding=crash)
+    Execution.objects.filter(campaign=campaign, index=2).update(finding=hang)
+    Execution.objects.filter(campaign=other).update(finding=crash)
+    assert selectors.campaign_progress(campaign).findings == 2
+    assert selectors.campaign_progress(other).findings == 1
+
+
+def test_an_empty_campaign_is_complete_and_has_no_rate() -> None:
+    campaign = _campaign(program_count=0, languages=[])
+    Campaign.objects.filter(pk=campaign.pk).update(started_at=timezone.now())
+    campaign.refresh_from_db()
+    progress = selectors.campaign_progress(campaign)
+    assert (progress.done, progress.total, progress.fraction, progress.per_minute) == (
+        0,
+        0,
+        1.0,
+        0.0,
+    )
+    assert progress.findings == 0
+
+
+def test_programs_per_minute_count_at_least_one_second() -> None:
+    # Finished the moment it started: 2 runs in (at least) one second, 120 a minute.
+    campaign = _campaign(program_count=2, languages=["go"])
+    _execute(campaign, campaign.targets.get(), ["terminated"] * 2)
+    now = timezone.now()
+    Campaign.objects.filter(pk=campaign.pk).update(started_at=now, finished_at=now)
+    campaign.refresh_from_db()
+    assert selectors.campaign_progress(campaign).per_minute == pytest.approx(120.0, rel=1e-9)
+
+
+def test_programs_per_minute_of_a_campaign_started_without_runs_is_zero() -> None:
+    campaign = _campaign(program_count=2, languages=["go"])
+    Campaign.objects.filter(pk=campaign.pk).update(started_at=timezone.now() - timedelta(minutes=5))
+    campaign.refresh_from_db()
+    assert selectors.campaign_progress(campaign).per_minute == 0.0
+
+
+# ---------------------------------------------------------------- original runs, verdicts
+
+
+def _found(program_outcomes: list[list[str]], *, repetitions: int = 2) -> Program:
+    """A program a campaign found a finding with; one execution per list of attempts."""
+    campaign = _campaign(program_count=len(program_outcomes), languages=["go"])
+    Campaign.objects.filter(pk=campaign.pk).update(repetitions=repetitions, timeout_s=7.5)
+    target = campaign.targets.get()
+    program = programs.store_program(programs.build_from_effect("Get(c1)"))
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="go | hang",
+        outcome="timeout",
+        language="go",
+        title="hang",
+        first_seen=now,
+        last_seen=now,
+    )
+    for index, outcomes in enumerate(program_outcomes):
+        Execution.objects.create(
+            campaign=campaign,
+            target=target,
+            index=index,
+            program=program,
+            outcome=outcomes[0],
+            attempts=[{"outcome": o} for o in outcomes],
+            finding=finding,
+        )
+    return program
+
+
+def test_original_runs_count_every_attempt_of_the_program_on_its_target() -> None:
+    program = _found([["timeout", "terminated", "timeout"], ["crash", "wrong_value"], ["x"]])
+    assert selectors.original_runs(program) == OriginalRuns(
+        language="go",
+        toolchain_id="go-test",
+        repetitions=2,
+        timeout_s=7.5,
+        bad_runs=4,
+        runs=6,
+    )
+
+
+def test_original_runs_of_a_program_no_campaign_found_anything_with_are_none() -> None:
+    program = programs.store_program(programs.build_from_effect("Put(c1)"))
+    assert selectors.original_runs(program) is None
+    campaign = _campaign(program_count=1, languages=["go"])
+    Execution.objects.create(
+        campaign=campaign, target=campaign.targets.get(), index=0, program=program, outcome="crash"
+    )
+    assert selectors.original_runs(program) is None
+
+
+def test_original_runs_rate_and_chance_of_none() -> None:
+    runs = OriginalRuns("go", "go-1", 1, 5.0, bad_runs=1, runs=4)
+    assert runs.rate == 0.25
+    assert runs.chance_of_none(2) == 0.75**2
+    assert runs.chance_of_none(0) == 1.0
+    empty = OriginalRuns("go", "go-1", 1, 5.0, bad_runs=0, runs=0)
+    assert empty.rate == 0.0
+    assert empty.chance_of_none(3) == 1.0
+
+
+def _done(
+    *, completed: int, failed: int = 0, toolchain_id: str = "go-1", repetitions: int = 1
+) -> Reproduction:
+    repro = _reproduction(times=completed)
+    repro.toolchain_id = toolchain_id
+    repro.repetitions = repetitions
+    repro.status = Reproduction.Status.DONE
+    repro.completed = completed
+    repro.crashed = failed
+    return repro
+
+
+ORIGINAL = OriginalRuns("go", "go-1", repetitions=1, timeout_s=5.0, bad_runs=1, runs=4)
+
+
+def test_reproduction_verdict_says_nothing_while_running_or_without_original() -> None:
+    repro = _done(completed=3)
+    assert selectors.reproduction_verdict(repro, None) == ""
+    repro.status = Reproduction.Status.RUNNING
+    assert selectors.reproduction_verdict(repro, ORIGINAL) == ""
+
+
+def test_reproduction_verdict_of_enough_passing_runs_says_the_bug_is_likely_absent() -> None:
+    # 0.75 ** 11 = 4.2 %: under 5 %.
+    assert selectors.reproduction_verdict(_done(completed=11), ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %)."
+        " At that rate, 11 passing run(s) in a row happen with chance 4.2 %:"
+        " the bug is most likely not present with these settings."
+    )
+
+
+def test_reproduction_verdict_of_too_few_passing_runs_asks_for_more() -> None:
+    # 0.75 ** 10 = 5.6 %: not under 5 %.
+    assert selectors.reproduction_verdict(_done(completed=10), ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %)."
+        " At that rate, 10 passing run(s) in a row happen with chance 5.6 %:"
+        " too few runs to tell; run more."
+    )
+
+
+def test_reproduction_verdict_of_failing_runs_or_no_run_only_gives_the_original_rate() -> None:
+    assert selectors.reproduction_verdict(_done(completed=11, failed=1), ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %)."
+    )
+    assert selectors.reproduction_verdict(_done(completed=0), ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %)."
+    )
+    never = OriginalRuns("go", "go-1", repetitions=1, timeout_s=5.0, bad_runs=0, runs=3)
+    assert selectors.reproduction_verdict(_done(completed=11), never) == (
+        "Originally 0 of 3 run(s) failed (0 %)."
+    )
+
+
+def test_reproduction_verdict_with_other_settings_names_each_difference() -> None:
+    repro = _done(completed=30, toolchain_id="go-2", repetitions=3)
+    repro.timeout_s = 2.5
+    assert selectors.reproduction_verdict(repro, ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %)."
+        " Not the same settings: repetitions 3 (found with 1); timeout 2.5 (found with 5);"
+        " toolchain go-2 (found on go-1)."
+    )
+    only_timeout = _done(completed=30)
+    only_timeout.timeout_s = 10.0
+    assert selectors.reproduction_verdict(only_timeout, ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %). Not the same settings: timeout 10 (found with 5)."
+    )
+
+
+def test_reproduction_verdict_names_a_different_schedule_perturbation() -> None:
+    perturbed = _done(completed=30)
+    perturbed.pct_depth = 3
+    assert selectors.reproduction_verdict(perturbed, ORIGINAL) == (
+        "Originally 1 of 4 run(s) failed (25 %). Not the same settings: PCT depth 3 (found with"
+        " none)."
+    )
+    plain = _done(completed=30)
+    found_perturbed = OriginalRuns("go", "go-1", 1, 5.0, bad_runs=1, runs=4, pct_depth=2)
+    assert selectors.reproduction_verdict(plain, found_perturbed) == (
+        "Originally 1 of 4 run(s) failed (25 %). Not the same settings: PCT depth none (found"
+        " with 2)."
+    )
+
+
+def test_reproduction_verdict_of_a_program_that_always_failed() -> None:
+    always = OriginalRuns("go", "go-1", repetitions=1, timeout_s=5.0, bad_runs=4, runs=4)
+    assert selectors.reproduction_verdict(_done(completed=1), always) == (
+        "Originally 4 of 4 run(s) failed (100 %)."
+        " At that rate, 1 passing run(s) in a row happen with chance 0.0 %:"
+        " the bug is most likely not present with these settings."
+    )
+
+
+@pytest.mark.parametrize("status", [Reproduction.Status.DONE, Reproduction.Status.FAILED])
+def test_a_finished_reproduction_is_not_run_again(status) -> None:  # noqa: ANN001
+    repro = _reproduction(times=3)
+    Reproduction.objects.filter(pk=repro.pk).update(status=status, completed=3, crashed=1)
+    assert jobs.run_reproduction(repro.pk) == {
+        "reproduction": repro.pk,
+        "skipped": f"already {status}",
+    }
+    repro.refresh_from_db()
+    assert (repro.status, repro.completed, repro.crashed) == (status, 3, 1)
+
+
+def test_a_retried_reproduction_starts_its_counts_over(scripted_runs, monkeypatch) -> None:  # noqa: ANN001
+    # A killed attempt left counts and runs behind; the campaign's runs are not its own.
+    repro = _reproduction(times=2)
+    Reproduction.objects.filter(pk=repro.pk).update(
+        status=Reproduction.Status.QUEUED, completed=5, crashed=2, hung=1, wrong_values=1
+    )
+    Execution.objects.create(reproduction=repro, index=0, program=repro.program, outcome="crash")
+    campaign = _campaign(program_count=1, languages=["go"])
+    _execute(campaign, campaign.targets.get(), ["crash"])
+    seen: list[tuple] = []
+
+    def count_then_fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        now = Reproduction.objects.get(pk=repro.pk)
+        seen.append(
+            (now.status, now.completed, now.crashed, now.hung, now.wrong_values)
+            + (Execution.objects.filter(reproduction=repro).count(),)
+        )
+        raise _Killed("worker lost")
+
+    scripted_runs([])
+    monkeypatch.setattr(jobs, "run_one", count_then_fail)
+    with pytest.raises(_Killed, match="worker lost"):
+        jobs.run_reproduction(repro.pk)
+    assert seen == [(Reproduction.Status.RUNNING, 0, 0, 0, 0, 0)]
+    repro.refresh_from_db()
+    assert repro.finished_at is not None
+    assert (repro.status, repro.completed, repro.crashed, repro.hung, repro.wrong_values) == (
+        Reproduction.Status.FAILED,
+        0,
+        0,
+        0,
+        0,
+    )
+    assert Execution.objects.filter(campaign=campaign).count() == 1
+
+
+def test_a_reproduction_builds_and_runs_its_program_as_it_was_asked(monkeypatch) -> None:  # noqa: ANN001
+    # Every argument the compile and the runs get, recorded instead of run.
+    repro = _reproduction(times=2)
+    Reproduction.objects.filter(pk=repro.pk).update(pct_depth=2, repetitions=3, timeout_s=4.5)
+    target = target_for(FAKE_GO, repetitions=1)
+    sandbox, artifact = object(), object()
+    calls: list[tuple] = []
+
+    def fake_make_target(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(("make_target", args, kwargs))
+        return target
+
+    def fake_build(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        workdir = args[2]
+        calls.append(("build", args[:2], kwargs, workdir.stat().st_mode & 0o777))
+        return artifact
+
+    def fake_run_one(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(("run_one", args, kwargs))
+        return ProgramRun(index=args[2], classification=_verdict(Outcome.TERMINATED))
+
+    monkeypatch.setattr(jobs, "make_target", fake_make_target)
+    monkeypatch.setattr(jobs, "build", fake_build)
+    monkeypatch.setattr(
+        jobs, "get_sandbox", lambda **kwargs: calls.append(("sandbox", kwargs)) or sandbox
+    )
+    monkeypatch.setattr(jobs, "run_one", fake_run_one)
+    jobs.run_reproduction(repro.pk)
+    program = programs.program_object(repro.program)
+    source = target.spec.render_batch(
+        [program],
+        seed=repro.program.render_seed,
+        repetitions=target.repetitions,
+        **dict(target.render_options),
+    )
+    run = (
+        "run_one",
+        (target, artifact, 0),
+        {"sandbox": sandbox, "limits": Limits(timeout_s=4.5), "triage": Triage(retries=0)},
+    )
+    assert calls == [
+        ("make_target", ("go", FAKE_GO.id), {"repetitions": 3, "pct_depth": 2}),
+        ("sandbox", {"language": "go"}),
+        ("build", (FAKE_GO, source), {"flags": target.build_flags}, 0o755),
+        run,
+        run,
+    ]
+    assert list(Execution.objects.filter(reproduction=repro).values_list("index", "outcome")) == [
+        (0, "terminated"),
+        (1, "terminated"),
+    ]
+
+
+def _finding(signature: str) -> Finding:
+    now = timezone.now()
+    return Finding.objects.create(
+        signature=signature,
+        outcome="crash",
+        language="go",
+        title=signature,
+        first_seen=now,
+        last_seen=now,
+    )
+
+
+def test_original_runs_count_only_this_program_on_the_target_of_its_latest_finding() -> None:
+    program = programs.store_program(programs.build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    other_program = programs.store_program(programs.build_from_effect("Put(c2)"))
+    older = _campaign(program_count=5, languages=["go"])
+    newer = _campaign(program_count=5, languages=["go", "crystal"])
+    Campaign.objects.filter(pk=newer.pk).update(repetitions=4, timeout_s=9.0)
+    go, crystal = newer.targets.order_by("pk")
+    finding = _finding("go | crash")
+    bad, good = [{"outcome": "crash"}], [{"outcome": "terminated"}]
+    rows = [
+        (newer, go, program, bad + good, finding),
+        (newer, go, other_program, bad * 5, finding),  # another program: not counted
+        (newer, crystal, program, bad * 7, None),  # another target: not counted
+        (older, older.targets.get(), program, bad * 3, finding),  # last made, but older
+    ]
+    for index, (campaign, target, prog, attempts, found) in enumerate(rows):
+        Execution.objects.create(
+            campaign=campaign,
+            target=target,
+            index=index,
+            program=prog,
+            outcome=attempts[0]["outcome"],
+            attempts=attempts,
+            finding=found,
+        )
+    # A reproduction's run with the finding, newer still: not a campaign's.
+    repro = _reproduction(times=1)
+    Execution.objects.create(
+        reproduction=repro, index=0, program=program, outcome="crash", finding=finding
+    )
+    # The older campaign's row has the highest id, not the latest time.
+    past = timezone.now() - timedelta(hours=1)
+    Execution.objects.filter(campaign=older).update(created_at=past)
+    assert selectors.original_runs(program) == OriginalRuns(
+        language="go", toolchain_id="go-test", repetitions=4, timeout_s=9.0, bad_runs=1, runs=2
+    )
+
+
+def test_original_runs_of_equally_old_findings_take_the_last_one() -> None:
+    program = programs.store_program(programs.build_from_effect("Get(c3)"))
+    first = _campaign(program_count=1, languages=["go"])
+    second = _campaign(program_count=1, languages=["crystal"])
+    finding = _finding("x | crash")
+    for campaign in (first, second):
+        Execution.objects.create(
+            campaign=campaign,
+            target=campaign.targets.get(),
+            index=0,
+            program=program,
+            outcome="crash",
+            attempts=[{"outcome": "crash"}],
+            finding=finding,
+        )
+    Execution.objects.filter(program=program).update(created_at=timezone.now())
+    assert selectors.original_runs(program).toolchain_id == "crystal-test"
+
+
+def test_original_runs_of_a_campaign_run_without_its_target_are_none() -> None:
+    program = programs.store_program(programs.build_from_effect("Get(c4)"))
+    campaign = _campaign(program_count=1, languages=[])
+    Execution.objects.create(
+        campaign=campaign, index=0, program=program, outcome="crash", finding=_finding("y")
+    )
+    assert selectors.original_runs(program) is None
+
+
+def test_a_finished_reproduction_says_when(scripted_runs) -> None:  # noqa: ANN001
+    scripted_runs([Outcome.TERMINATED])
+    repro = _reproduction(times=1)
+    before = timezone.now()
+    jobs.run_reproduction(repro.pk)
+    repro.refresh_from_db()
+    assert before <= repro.finished_at <= timezone.now()
+
+
+def test_a_failed_reproductions_error_is_cut_to_8000_characters(scripted_runs) -> None:  # noqa: ANN001
+    scripted_runs([_Killed("x" * 9000)])
+    repro = _reproduction(times=1)
+    with pytest.raises(_Killed):
+        jobs.run_reproduction(repro.pk)
+    repro.refresh_from_db()
+    assert repro.last_error == ("_Killed: " + "x" * 9000)[:8000]
+    assert len(repro.last_error) == 8000

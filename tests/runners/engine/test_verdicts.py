@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from runners.engine.verdicts import (
+    Classification,
     Outcome,
     classify_run,
     hang_signature,
     is_hang_signature,
     same_bug,
+    wrong_value,
 )
 from runners.targets.go import go_blocked_shape
 from runners.targets.reading import normalise_frame
@@ -266,3 +268,169 @@ def test_the_value_oracles_line_is_a_wrong_value_signed_by_its_kind():
         stderr="chanfuzz: wrong value: received twice (by a select): value 1 sent on c7\n",
     )  # fmt: skip
     assert other.signature == verdict.signature
+
+
+@pytest.mark.parametrize(
+    ("signal", "name"),
+    [
+        (4, "SIGILL"),
+        (6, "SIGABRT"),
+        (7, "SIGBUS"),
+        (8, "SIGFPE"),
+        (9, "SIGKILL"),
+        (11, "SIGSEGV"),
+        (15, "SIGTERM"),
+        (24, "SIGXCPU"),
+        (25, "SIGXFSZ"),
+        (99, "signal"),
+    ],
+)
+def test_every_known_signal_is_named_and_an_unknown_one_is_just_a_signal(signal, name):
+    verdict = classify_run("go", exit_code=0, signal=signal, timed_out=False, stdout="", stderr="")
+    assert verdict.outcome is Outcome.CRASH
+    assert verdict.reason == f"killed by signal {signal} ({name})"
+    assert verdict.signature == f"go | killed by signal {signal} ({name})"
+
+
+def test_a_silent_non_zero_exit_is_a_crash_signed_by_its_exit_code():
+    verdict = classify_run("go", exit_code=1, signal=None, timed_out=False, stdout="", stderr="")
+    assert verdict == Classification(Outcome.CRASH, "exit 1", "go | exit 1")
+
+
+def test_an_unknown_crash_gives_its_last_non_blank_line_cut_to_200_characters():
+    verdict = classify_run(
+        "go",
+        exit_code=3,
+        signal=None,
+        timed_out=False,
+        stdout="out line  \n \n",
+        stderr="err first\n  last err line  \n\n",
+    )
+    # stdout comes after stderr: its last line is the last one.
+    assert verdict == Classification(Outcome.CRASH, "exit 3: out line", "go | exit 3")
+    long = classify_run(
+        "go", exit_code=3, signal=None, timed_out=False, stdout="", stderr="x" * 300 + "\n"
+    )
+    assert long.reason == "exit 3: " + "x" * 200
+    assert long.signature == "go | exit 3"
+
+
+def test_exit_zero_is_terminated_whatever_else_was_printed():
+    verdict = classify_run(
+        "go", exit_code=0, signal=None, timed_out=False, stdout="hello\n", stderr="warning\n"
+    )
+    assert verdict == Classification(Outcome.TERMINATED, "exit 0", "")
+
+
+def test_a_timeout_with_an_empty_dump_groups_by_language():
+    verdict = classify_run(
+        "go", exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=""
+    )
+    assert verdict == Classification(Outcome.TIMEOUT, "no exit before the time limit", "go | hang")
+    assert verdict.is_finding
+    assert hang_signature("go", "") == "go | hang"
+
+
+def test_a_timeout_that_printed_a_crash_is_that_crash():
+    verdict = classify_run(
+        "go", exit_code=None, signal=None, timed_out=True, stdout="", stderr=sample("go_panic.txt")
+    )
+    assert verdict == Classification(
+        Outcome.CRASH,
+        "no exit before the time limit, after: panic: close of closed channel",
+        "go | panic | close of closed channel | main.f < main.main",
+    )
+
+
+def test_the_value_oracle_wins_over_a_timeout_and_a_crash():
+    stderr = "chanfuzz: wrong value: lost:   value 3 on c1  \n" + sample("go_panic.txt")
+    verdict = classify_run("go", exit_code=None, signal=9, timed_out=True, stdout="", stderr=stderr)
+    assert verdict == Classification(
+        Outcome.WRONG_VALUE, "wrong value: lost: value 3 on c1", "go | wrong value | lost"
+    )
+
+
+def test_the_value_oracles_line_is_found_on_stdout_and_only_at_a_line_start():
+    assert wrong_value("go", "x\nchanfuzz: wrong value: lost: value 3 on c1\nmore") == (
+        Classification(
+            Outcome.WRONG_VALUE, "wrong value: lost: value 3 on c1", "go | wrong value | lost"
+        )
+    )
+    assert wrong_value("go", "say chanfuzz: wrong value: lost: value 3") is None
+    assert wrong_value("go", "chanfuzz: wrong value: no kind") is None
+    verdict = classify_run(
+        "go",
+        exit_code=65,
+        signal=None,
+        timed_out=False,
+        stdout="chanfuzz: wrong value: never received: value 2 on c4\n",
+        stderr="",
+    )
+    assert verdict.signature == "go | wrong value | never received"
+
+
+@pytest.mark.parametrize(
+    ("outcome", "finding"),
+    [
+        (Outcome.TERMINATED, False),
+        (Outcome.TIMEOUT, True),
+        (Outcome.CRASH, True),
+        (Outcome.WRONG_VALUE, True),
+        (Outcome.COMPILE_ERROR, False),
+        (Outcome.INFRA_ERROR, False),
+    ],
+)
+def test_only_the_runtimes_faults_are_findings(outcome, finding):
+    assert Classification(outcome, "", "").is_finding is finding
+
+
+def test_outcomes_are_stored_under_their_names():
+    assert [str(o) for o in Outcome] == [
+        "terminated",
+        "timeout",
+        "crash",
+        "wrong_value",
+        "compile_error",
+        "infra_error",
+    ]
+
+
+def test_a_hang_signature_is_recognised_by_its_second_field_only():
+    assert is_hang_signature("go | hang | chan receive×2")
+    assert not is_hang_signature("hang | go")
+    assert not is_hang_signature("go")
+    assert not is_hang_signature("go | hanging")
+
+
+def test_counts_are_ignored_only_at_the_end_of_a_hang_state():
+    assert same_bug("go | hang | a×2, b", "go | hang | a, b×5")
+    assert same_bug("go | hang | a×12", "go | hang | a")
+    # ×n inside a state's name is part of the name.
+    assert not same_bug("go | hang | a×2b", "go | hang | ab")
+    assert not same_bug("go | hang | a×, b", "go | hang | a, b")
+    # A hang and a crash are never the same bug, even with the same text after the counts.
+    assert not same_bug("go | hang | a×2", "go | crash | a×2")
+    assert same_bug("go | crash | a×2", "go | crash | a×2")
+
+
+def test_our_own_limit_gives_no_signature_and_the_reason_of_the_target():
+    verdict = classify_run(
+        "kotlin",
+        exit_code=1,
+        signal=None,
+        timed_out=False,
+        stdout="",
+        stderr=sample("jvm_native_oom.txt"),
+    )
+    assert verdict == Classification(
+        Outcome.INFRA_ERROR,
+        "the JVM ran out of memory under the sandbox's limit: There is insufficient memory"
+        " for the Java Runtime Environment to continue.",
+        "",
+    )
+
+
+def test_counts_are_ignored_only_when_both_signatures_are_hangs():
+    # "hang×3" in the second field is no hang: a crash's text is compared exactly.
+    assert not same_bug("go | hang", "go | hang×3")
+    assert not same_bug("go | hang×3", "go | hang")
