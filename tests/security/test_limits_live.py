@@ -58,7 +58,12 @@ def test_anonymous_playground_checks_are_rate_limited_per_ip(
     anonymous: Visitor, ada: Visitor
 ) -> None:
     query = {"mode": "generate", "seed": "1", "preset": "A"}
-    codes = [anonymous.get(PROGRAM, params=query).status_code for _ in range(PLAYGROUND_RATE + 1)]
+    for _ in range(2):  # a window's edge may fall within one round; the next is then whole
+        codes = [
+            anonymous.get(PROGRAM, params=query).status_code for _ in range(PLAYGROUND_RATE + 1)
+        ]
+        if codes[-1] == 429:
+            break
     assert codes[-1] == 429 and set(codes) <= {200, 429}
     # Once limited, limited until the window ends; the answer says for how long.
     limited = anonymous.get(PROGRAM, params=query)
