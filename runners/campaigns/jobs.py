@@ -275,9 +275,11 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
             artifact = build(target.toolchain, source, workdir, flags=target.build_flags)
             for run in range(repro.times):
                 # No triage re-runs: every run counts once, a re-run would be another run.
+                # The program goes along: under perturbation it runs with its own threads.
                 result = run_one(
-                    target, artifact, 0, sandbox=sandbox, limits=limits, triage=Triage(retries=0)
-                )
+                    target, artifact, 0, sandbox=sandbox, limits=limits,
+                    triage=Triage(retries=0), program=program,
+                )  # fmt: skip
                 record_execution(
                     program=repro.program,
                     index=run,

@@ -219,6 +219,7 @@ class Reducer:
                         sandbox=self.sandbox,
                         limits=limits,
                         triage=Triage(retries=0),
+                        program=program,  # its own thread count, under perturbation
                     )  # fmt: skip
                     for _ in range(min(more, self.jobs))
                 ]

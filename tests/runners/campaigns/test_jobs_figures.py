@@ -552,7 +552,12 @@ def test_a_reproduction_builds_and_runs_its_program_as_it_was_asked(monkeypatch)
     run = (
         "run_one",
         (target, artifact, 0),
-        {"sandbox": sandbox, "limits": Limits(timeout_s=4.5), "triage": Triage(retries=0)},
+        {
+            "sandbox": sandbox,
+            "limits": Limits(timeout_s=4.5),
+            "triage": Triage(retries=0),
+            "program": program,  # under perturbation, its own thread count
+        },
     )
     assert calls == [
         ("make_target", ("go", FAKE_GO.id), {"repetitions": 3, "pct_depth": 2}),

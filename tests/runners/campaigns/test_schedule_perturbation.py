@@ -140,3 +140,7 @@ def test_a_reproduction_runs_with_its_pct_depth() -> None:
     repro.refresh_from_db()
     # STUCK deadlocks whatever the schedule: Go sees every goroutine asleep, each run.
     assert (repro.status, repro.completed, repro.crashed) == ("done", 2, 2), repro.last_error
+    # Each run had the thread count the campaign's run of it had.
+    threads = threads_for(program_object(finding.example), 2)
+    ran = [e.attempts[0]["threads"] for e in Execution.objects.filter(reproduction=repro)]
+    assert ran == [threads, threads]
