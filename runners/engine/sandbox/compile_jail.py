@@ -4,11 +4,13 @@ its own files.
 Generated source is ours, but a compiler is a large program fed with it, and a
 toolchain (a Go module, a crate's build script, a Kotlin plugin) can run code of its
 own at build time. So every compile runs under bubblewrap with the host's filesystem
-read-only (`--ro-bind / /`), a private /tmp, its own network namespace with no
-interface but loopback, its own PID, IPC and UTS namespaces, and writable binds of
-only the build's work directory, the cache directory and the toolchains directory
-(Go's build cache, Crystal's compiler cache, cargo's home and target directories
-live there). The compile's rlimits and timeout (runners.engine.build) still apply.
+read-only (`--ro-bind / /`), its own network namespace with no interface but
+loopback, its own PID, IPC and UTS namespaces, and writable binds of only the
+build's work directory, the cache directory, the toolchains directory (Go's build
+cache, Crystal's compiler cache, cargo's home and target directories live there)
+and /tmp. /tmp stays the host's: toolchains, mutants and checkouts may live under
+it, and a private one hid them (a mutant's crate behind a symlink, for one). The
+compile's rlimits and timeout (runners.engine.build) still apply.
 
 Compiles run as the worker's user (the caches are its files); the jail is not the
 run sandbox (runners.engine.sandbox.local), which also drops to uid 65534. Where
@@ -55,7 +57,7 @@ def describe() -> str:
     if problem is None:
         return (
             "compiles: jailed (bubblewrap: no network, read-only host, writes only to the "
-            "build, cache and toolchain directories)"
+            "build, cache and toolchain directories and /tmp)"
         )
     return f"compiles: NOT jailed ({problem})"
 
@@ -64,13 +66,12 @@ def jail(argv: Sequence[str], *, workdir: Path, cwd: Path | None) -> list[str]:
     """`argv` as a jailed command, or unchanged where jails are not available."""
     if available() is not None:
         return list(argv)
-    writable = [workdir, config.cache_dir(), config.toolchains_dir()]
+    writable = [Path("/tmp"), workdir, config.cache_dir(), config.toolchains_dir()]
     args = [
         shutil.which("bwrap") or "bwrap",
         "--ro-bind", "/", "/",
         "--dev", "/dev",
         "--proc", "/proc",
-        "--tmpfs", "/tmp",
         "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
         "--die-with-parent",
     ]  # fmt: skip
