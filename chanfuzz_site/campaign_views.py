@@ -321,7 +321,6 @@ _ACTIONS = {
     "cancel": services.cancel_campaign,
     "pause": services.pause_campaign,
     "resume": services.resume_campaign,
-    "delete": services.delete_campaign,
 }
 
 
@@ -339,7 +338,7 @@ def _delete(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 @require_POST
 def campaign_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     campaign = _campaign_or_404(pk)
-    if action not in _ACTIONS:
+    if action not in _ACTIONS and action != "delete":
         raise Http404(f"no action {action}")
     require_manager(request.user, campaign)
     if action == "delete":

@@ -441,11 +441,11 @@ def sources(built: BuiltProgram, state: State) -> list[Source]:
     for spec in all_targets():
         lang, title = spec.name, spec.title
         options = render_options(lang, target)
-        if state.pct is not None:
-            if not spec.schedule_perturbation:
-                out.append(Source(lang, title, "", "", f"{title} programs cannot yield"))
-                continue
-            options["pct_depth"] = state.pct
+        try:
+            options.update(spec.pct_options(state.pct))
+        except ValueError as err:  # Flix cannot yield
+            out.append(Source(lang, title, "", "", str(err)))
+            continue
         try:
             if not spec.supports(built.program, **options):
                 raise UnsupportedProgram(f"{title} cannot express this program")

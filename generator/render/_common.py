@@ -314,10 +314,15 @@ def _is_step(s: Stmt) -> bool:
     return isinstance(s, RecvS | SendS | SelectS)
 
 
+def communication_steps(block: Block) -> int:
+    """How many receives, sends and selects `block` has, in every process."""
+    return sum(1 for s in walk(block) if _is_step(s))
+
+
 def change_points(program: lc.Program, lowered: Lowered, depth: int) -> frozenset[int]:
     """Which communication steps (numbered in `walk` order from 0) yield first: d−1 of
     them, or all when the program has fewer."""
-    steps = sum(1 for s in walk(lowered.body) if _is_step(s))
+    steps = communication_steps(lowered.body)
     rng = random.Random(f"chanfuzz pct {depth} {program!r}")
     return frozenset(rng.sample(range(steps), min(depth - 1, steps)))
 

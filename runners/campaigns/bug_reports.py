@@ -72,7 +72,7 @@ class Evidence:
             return {}
         options = {
             **spec.source_options(_toolchain(self.language, self.toolchain_id)),
-            "pct_depth": self.pct_depth,
+            **spec.pct_options(self.pct_depth),
         }
         threads = threads_for(program_object(self.program), self.pct_depth)
         return dict(spec.threads_env(threads, options))

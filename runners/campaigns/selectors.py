@@ -332,10 +332,7 @@ def program_source(
     options = spec.source_options(toolchain)
     if values and spec.value_oracle:
         options["values"] = True
-    if pct_depth is not None:
-        if not spec.schedule_perturbation:
-            raise ValueError(f"{spec.title} programs cannot yield: no schedule perturbation")
-        options["pct_depth"] = pct_depth
+    options.update(spec.pct_options(pct_depth))
     lc_program = program_object(program)
     if not spec.supports(lc_program, **options):
         raise ValueError(f"{spec.title} cannot express program {program.id}")

@@ -34,7 +34,6 @@ from django.utils import timezone
 from generator import effects as effects_mod
 from generator.capabilities import FULL, Capabilities, InexpressibleSettings
 from generator.pipeline import GENERATOR_VERSION
-from generator.render import check_pct_depth
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from runners.campaigns import quotas
 from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
@@ -274,17 +273,8 @@ def _create(
         if any(t.id == toolchain.id for _, _, t in resolved):
             raise ValueError(f"target {toolchain.id} is given twice")
         resolved.append((language, version or "", toolchain))
-    if pct_depth is not None:
-        check_pct_depth(pct_depth)
-        cannot = [
-            language
-            for language, _, _ in resolved
-            if not get_target(language).schedule_perturbation
-        ]
-        if cannot:
-            raise ValueError(
-                f"pct_depth: {', '.join(cannot)} programs cannot yield (no schedule perturbation)"
-            )
+    for language, _, _ in resolved:
+        get_target(language).pct_options(pct_depth)  # every target must be able to yield
     # Programs are generated for what every target can express: none is refused.
     capabilities = shared_capabilities([language for language, _, _ in resolved])
     if not fixed_programs:
@@ -604,10 +594,7 @@ def reproduce(
     quotas.check_reproduction(owner=owner, times=times, timeout_s=timeout_s,
                               repetitions=repetitions)  # fmt: skip
     toolchain = resolve_toolchain(language, version)
-    if pct_depth is not None:
-        check_pct_depth(pct_depth)
-        if not get_target(language).schedule_perturbation:
-            raise ValueError(f"pct_depth: {language} programs cannot yield")
+    get_target(language).pct_options(pct_depth)
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
     with transaction.atomic():
         repro = Reproduction.objects.create(

@@ -405,17 +405,21 @@ class TargetSpec:
     def run_options(self, toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
         """What programs are rendered with to run on ``toolchain`` with ``settings``."""
         oracle = {"values": True} if settings.values and self.value_oracle else {}
-        perturbed = {}
-        if settings.pct_depth is not None:
-            if not self.schedule_perturbation:
-                raise ValueError(f"{self.title} programs cannot yield: no schedule perturbation")
-            perturbed = {"pct_depth": render.check_pct_depth(settings.pct_depth)}
         return {
             **self.renderer_options,
             **self.render_options(toolchain, settings),
             **oracle,
-            **perturbed,
+            **self.pct_options(settings.pct_depth),
         }
+
+    def pct_options(self, pct_depth: int | None) -> dict[str, object]:
+        """The render options of schedule perturbation at `pct_depth` (none for None);
+        ValueError for a depth out of range or a target whose programs cannot yield."""
+        if pct_depth is None:
+            return {}
+        if not self.schedule_perturbation:
+            raise ValueError(f"{self.title} programs cannot yield: no schedule perturbation")
+        return {"pct_depth": render.check_pct_depth(pct_depth)}
 
     @property
     def schedule_perturbation(self) -> bool:

@@ -16,6 +16,7 @@ from generator.render._common import (
     SendS,
     YieldS,
     change_points,
+    communication_steps,
     lower,
     lower_all,
     perturb,
@@ -23,7 +24,6 @@ from generator.render._common import (
 )
 from generator.settings import PRESETS
 from runners.targets import get_target
-from runners.targets.base import RunSettings
 from tests.generator.render.programs import PROGRAMS
 
 # Each perturbing renderer (Rust in its two ways of yielding) and what its yield reads.
@@ -50,10 +50,6 @@ POOLS = {
 PRESET_NAMES = sorted(PRESETS)
 
 
-def _steps(block) -> int:  # noqa: ANN001
-    return sum(isinstance(s, RecvS | SendS | SelectS) for s in walk(block))
-
-
 def _generated(seed: int, preset: str):  # noqa: ANN202
     return generate_program(seed, PRESETS[preset]).program
 
@@ -69,10 +65,10 @@ def test_a_yield_comes_before_each_of_depth_minus_one_communication_steps(
     program = _generated(seed, preset)
     lowered = lower(program)
     perturbed = perturb(program, lowered, depth)
-    steps = _steps(lowered.body)
+    steps = communication_steps(lowered.body)
     yields = sum(isinstance(s, YieldS) for s in walk(perturbed.body))
     assert yields == min(depth - 1, steps)
-    assert _steps(perturbed.body) == steps  # nothing else added or lost
+    assert communication_steps(perturbed.body) == steps  # nothing else added or lost
     # Every yield stands right before a communication step of its own block.
     blocks = [perturbed.body]
     while blocks:
@@ -140,7 +136,9 @@ def test_perturbed_source_is_the_plain_one_plus_its_yields(
     perturbed = render(program, lang, seed=3, repetitions=2, values=True, pct_depth=4, **opts)
     yield_line = YIELDS[(lang, options)]
     lines = perturbed.splitlines()
-    assert sum(line.strip() == yield_line for line in lines) == min(3, _steps(lower(program).body))
+    assert sum(line.strip() == yield_line for line in lines) == min(
+        3, communication_steps(lower(program).body)
+    )
     kept = "\n".join(line for line in lines if line.strip() != yield_line) + "\n"
     if lang == "go":  # Go also imports the package that yields, and nothing else
         kept = kept.replace('\t"runtime"\n', "").replace("\nimport (\n)\n", "")
@@ -150,7 +148,7 @@ def test_perturbed_source_is_the_plain_one_plus_its_yields(
 def test_a_batch_yields_at_each_programs_own_points() -> None:
     programs = [PROGRAMS[name] for name in sorted(PROGRAMS)]
     source = render_batch(programs, "go", seed=5, pct_depth=3)
-    expected = sum(min(2, _steps(lower(p).body)) for p in programs)
+    expected = sum(min(2, communication_steps(lower(p).body)) for p in programs)
     assert source.count("runtime.Gosched()") == expected
 
 
@@ -173,4 +171,9 @@ def test_which_renderers_perturb_schedules() -> None:
     flix = get_target("flix")
     assert not flix.schedule_perturbation
     with pytest.raises(ValueError, match="Flix programs cannot yield"):
-        flix.run_options(None, RunSettings(pct_depth=3))  # type: ignore[arg-type]
+        flix.pct_options(3)
+    assert flix.pct_options(None) == {}
+    go = get_target("go")
+    assert go.pct_options(3) == {"pct_depth": 3} and go.pct_options(None) == {}
+    with pytest.raises(ValueError, match="pct_depth must be a whole number from 1 to 64"):
+        go.pct_options(0)

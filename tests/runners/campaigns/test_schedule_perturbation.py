@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from generator.render._common import RecvS, SelectS, SendS, lower, walk
+from generator.render._common import communication_steps, lower
 from runners.campaigns import bug_reports, jobs, selectors, services
 from runners.campaigns.models import Execution, Finding, Reproduction
 from runners.campaigns.programs import campaign_program, program_object, store_program
@@ -23,10 +23,6 @@ pytestmark = pytest.mark.django_db
 STUCK = "Spawn(Get(c2)) ; Get(c1) ; Put(c2)"  # deadlocks on every runtime
 
 
-def _steps(program) -> int:  # noqa: ANN001
-    return sum(isinstance(s, RecvS | SendS | SelectS) for s in walk(lower(program).body))
-
-
 def test_a_campaigns_runs_yield_at_its_pct_depth() -> None:
     require_toolchain("go")
     campaign = services.create_campaign(
@@ -38,7 +34,7 @@ def test_a_campaigns_runs_yield_at_its_pct_depth() -> None:
     assert options["pct_depth"] == 3
     program = campaign_program(campaign, 0).program
     source = target.spec.render_batch([program], seed=1, **options)
-    assert source.count("runtime.Gosched()") == min(2, _steps(program))
+    assert source.count("runtime.Gosched()") == min(2, communication_steps(lower(program).body))
     plain = services.create_campaign(targets=[("go", None)], count=1, enqueue=False)
     assert "pct_depth" not in dict(jobs.campaign_target(plain.targets.get()).render_options)
 
