@@ -1,5 +1,5 @@
 """Compiles of generated code in a jail: no network, and writes only where chanfuzz keeps
-its own files.
+its own files and to /tmp.
 
 Generated source is ours, but a compiler is a large program fed with it, and a
 toolchain (a Go module, a crate's build script, a Kotlin plugin) can run code of its
@@ -30,7 +30,8 @@ from runners import config
 
 
 @cache
-def _problem() -> str | None:
+def available() -> str | None:
+    """None when compiles are jailed here, else why not (probed once per process)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return "no bubblewrap (apt-get install bubblewrap)"
@@ -45,11 +46,6 @@ def _problem() -> str | None:
     if probe.returncode != 0:
         return f"bubblewrap cannot make its namespaces here: {probe.stderr.strip()}"
     return None
-
-
-def available() -> str | None:
-    """None when compiles are jailed here, else why not."""
-    return _problem()
 
 
 def describe() -> str:
