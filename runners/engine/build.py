@@ -206,7 +206,7 @@ def build(
     elif plan.product.exists():
         plan.product.unlink()
     result = run_argv(
-        compile_jail.jail(plan.argv, workdir=workdir, cwd=plan.cwd),
+        compile_jail.jail(plan.argv, workdir=workdir, cwd=plan.cwd, writes=plan.writes),
         timeout_s,
         env=plan.env,
         cwd=plan.cwd,

@@ -270,6 +270,11 @@ class BuildPlan:
     env: dict[str, str]
     cwd: Path
     product: Path  # what the build keeps: a binary or a directory
+    # Directories the compile writes besides its work directory and chanfuzz's cache
+    # (cargo's target directory, kept in the toolchain's home): the compile jail makes
+    # them writable. They are the toolchain's own, wherever $CHANFUZZ_TOOLCHAINS_DIR
+    # points now (a release installed before it changed still builds).
+    writes: tuple[Path, ...] = ()
 
 
 # (message a person reads, signature) of a crash found in a run's output, or None.

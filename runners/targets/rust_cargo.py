@@ -686,6 +686,7 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
             cargo_env(target_dir, base_cargo_home(toolchain)),
             workdir,
             target_dir / "release" / bin_name,
+            writes=(target_dir,),
         )
 
     return plan

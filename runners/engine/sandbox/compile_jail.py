@@ -7,10 +7,12 @@ own at build time. So every compile runs under bubblewrap with the host's filesy
 read-only (`--ro-bind / /`), its own network namespace with no interface but
 loopback, its own PID, IPC and UTS namespaces, and writable binds of only the
 build's work directory, the cache directory, the toolchains directory (Go's build
-cache, Crystal's compiler cache, cargo's home and target directories live there)
-and /tmp. /tmp stays the host's: toolchains, mutants and checkouts may live under
-it, and a private one hid them (a mutant's crate behind a symlink, for one). The
-compile's rlimits and timeout (runners.engine.build) still apply.
+cache, Crystal's compiler cache, cargo's home and target directories live there),
+the directories the build plan says it writes (a toolchain's target directory, which
+stays in its home when $CHANFUZZ_TOOLCHAINS_DIR later points elsewhere) and /tmp.
+/tmp stays the host's: toolchains, mutants and checkouts may live under it, and a
+private one hid them (a mutant's crate behind a symlink, for one). The compile's
+rlimits and timeout (runners.engine.build) still apply.
 
 Compiles run as the worker's user (the caches are its files); the jail is not the
 run sandbox (runners.engine.sandbox.local), which also drops to uid 65534. Where
@@ -58,11 +60,14 @@ def describe() -> str:
     return f"compiles: NOT jailed ({problem})"
 
 
-def jail(argv: Sequence[str], *, workdir: Path, cwd: Path | None) -> list[str]:
-    """`argv` as a jailed command, or unchanged where jails are not available."""
+def jail(
+    argv: Sequence[str], *, workdir: Path, cwd: Path | None, writes: Sequence[Path] = ()
+) -> list[str]:
+    """`argv` as a jailed command, or unchanged where jails are not available; `writes`
+    are further directories the compile may write (the build plan's)."""
     if available() is not None:
         return list(argv)
-    writable = [Path("/tmp"), workdir, config.cache_dir(), config.toolchains_dir()]
+    writable = [Path("/tmp"), workdir, config.cache_dir(), config.toolchains_dir(), *writes]
     args = [
         shutil.which("bwrap") or "bwrap",
         "--ro-bind", "/", "/",

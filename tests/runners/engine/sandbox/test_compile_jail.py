@@ -39,10 +39,14 @@ def jailed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
-def _run_jailed(script: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+def _run_jailed(
+    script: str, workdir: Path, writes: tuple[Path, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     if not os.access(SYSTEM_PYTHON, os.X_OK):
         unavailable(f"no {SYSTEM_PYTHON} to run inside the jail")
-    argv = compile_jail.jail([SYSTEM_PYTHON, "-c", script], workdir=workdir, cwd=workdir)
+    argv = compile_jail.jail(
+        [SYSTEM_PYTHON, "-c", script], workdir=workdir, cwd=workdir, writes=writes
+    )
     return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
@@ -77,6 +81,26 @@ def test_a_jailed_compile_writes_only_to_its_work_cache_and_toolchain_directorie
     # /tmp is the host's (toolchains and checkouts may live there).
     assert in_tmp.read_text() == "tmp"
     in_tmp.unlink()
+
+
+def test_a_build_plans_own_directories_are_writable_and_their_neighbours_are_not(
+    jailed: dict[str, Path],
+) -> None:
+    # A release's cargo target directory stays in its home, outside the toolchains
+    # directory once $CHANFUZZ_TOOLCHAINS_DIR points elsewhere (as in the mutant tests).
+    declared, neighbour = jailed["elsewhere"] / "home" / "target", jailed["elsewhere"] / "home"
+    declared.mkdir(parents=True)
+    script = (
+        f"for path in ({str(declared / 'x')!r}, {str(neighbour / 'x')!r}):\n"
+        "    try:\n"
+        "        open(path, 'w').close(); print('written')\n"
+        "    except OSError as exc:\n"
+        "        print('refused', exc.errno)\n"
+    )
+    done = _run_jailed(script, jailed["work"], writes=(declared,))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["written", "refused 30"]
+    assert (declared / "x").is_file() and not (neighbour / "x").exists()
 
 
 def test_a_jailed_compile_reaches_no_network(jailed: dict[str, Path]) -> None:
