@@ -19,6 +19,7 @@ Command line::
     python -m runners.engine.install go 1.22.12
     python -m runners.engine.install defaults         # every target's toolchains/*/versions.txt
     python -m runners.engine.install kotlin-all       # every release in releases.txt
+    python -m runners.engine.install kotlin-representative  # CI's few (representative.txt)
     python -m runners.engine.install kotlin-releases  # regenerate toolchains/kotlin/releases.txt
 """
 
@@ -36,7 +37,10 @@ from runners.targets.kotlin_install import (
     install_all_kotlin,
     write_kotlin_releases,
 )
-from runners.targets.kotlin_releases import KOTLIN_RELEASES_FILE
+from runners.targets.kotlin_releases import (
+    KOTLIN_RELEASES_FILE,
+    representative_kotlin_releases,
+)
 
 __all__ = ["InstallError", "install", "install_all_defaults", "install_all_kotlin", "main"]
 
@@ -88,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("defaults", help="install every target's defaults (toolchains/*/versions.txt)")
     sub.add_parser("kotlin-all", help="install every release toolchains/kotlin/releases.txt lists")
     sub.add_parser(
+        "kotlin-representative",
+        help="install the releases toolchains/kotlin/representative.txt names (CI's)",
+    )
+    sub.add_parser(
         "kotlin-releases", help=f"regenerate {KOTLIN_RELEASES_FILE.name} from Maven Central"
     )
     sub.add_parser("go-versions", help="print the Go versions the module proxy serves")
@@ -105,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "defaults":
             for path in install_all_defaults():
                 print(path)
-        elif args.command == "kotlin-all":
-            failed = install_all_kotlin()
+        elif args.command in ("kotlin-all", "kotlin-representative"):
+            wanted = None if args.command == "kotlin-all" else representative_kotlin_releases()
+            failed = install_all_kotlin(wanted)
             if failed:
                 print(f"install failed for {', '.join(failed)}", file=sys.stderr)
                 return 1

@@ -354,16 +354,19 @@ def install_defaults(log: Log = stderr_log) -> list[Path]:
     ]
 
 
-def install_all_kotlin(log: Log = stderr_log) -> dict[str, str]:
-    """Every release of toolchains/kotlin/releases.txt; {version: why} for those that failed.
+def install_all_kotlin(
+    versions: list[str] | None = None, log: Log = stderr_log
+) -> dict[str, str]:
+    """`versions` (by default every release of toolchains/kotlin/releases.txt); {version:
+    why} for those that failed.
 
     Installed ones return at once, so a re-run only retries what is missing.
     """
     failed = {}
-    for release in kotlin_releases():
+    for version in versions or [release.version for release in kotlin_releases()]:
         try:
-            install_kotlin(release.version, log=log)
+            install_kotlin(version, log=log)
         except InstallError as error:
-            failed[release.version] = str(error)
-            log(f"kotlin {release.version}: install failed: {error}")
+            failed[version] = str(error)
+            log(f"kotlin {version}: install failed: {error}")
     return failed

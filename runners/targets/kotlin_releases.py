@@ -30,6 +30,16 @@ KOTLIN_VERSIONS_FILE = KOTLIN_DIR / "versions.txt"
 KOTLIN_RELEASES_FILE = KOTLIN_DIR / "releases.txt"
 
 
+# The releases CI installs and runs the regression fixture on (a few that differ).
+KOTLIN_REPRESENTATIVE_FILE = KOTLIN_DIR / "representative.txt"
+
+
+def representative_kotlin_releases(path: Path = KOTLIN_REPRESENTATIVE_FILE) -> list[str]:
+    """The versions toolchains/kotlin/representative.txt names, oldest first."""
+    versions = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
+    return sorted((v for v in versions if v), key=version_key)
+
+
 # Layout of a Kotlin toolchain directory (toolchain.json "layout"): bump when it
 # changes, older ones are then installed again.
 KOTLIN_LAYOUT = 2
