@@ -392,6 +392,7 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "findings/detail.html",
         {
             "finding": finding,
+            "no_bisection": get_target(finding.language).no_bisection,
             "page": _page(request, selectors.finding_executions(finding), 25),
             "campaigns": list(selectors.finding_campaigns(finding)[:100]),
             "hits": selectors.finding_hits_by_target(finding),

@@ -333,6 +333,7 @@ class TargetSpec:
     ``install(version, force=, log=, compiler=)`` installs one (None:
     ``not_installable`` says why not; ``compiler_choice`` says what ``compiler``
     picks, where a version can be installed with more than one compiler).
+    ``no_bisection`` says why findings cannot be bisected ("" when they can).
 
     Building and running (``build_plan`` None: render-only, nothing runs):
     ``source_file`` is what the source is saved as; ``build_plan(toolchain,
@@ -368,6 +369,9 @@ class TargetSpec:
     known: Callable[[bool, list[ToolchainStatus]], list[KnownToolchain]] | None = None
     install: Callable[..., Path] | None = None
     not_installable: str = ""
+    # Why findings cannot be bisected across releases ("" when they can): a target
+    # with one obtainable version has nothing to bisect over.
+    no_bisection: str = ""
     compiler_choice: str = ""  # what ``install(..., compiler=V)`` chooses; "" when nothing
     install_defaults: Callable[[Log], list[Path]] | None = None  # what setup installs
     build_plan: Callable[[Toolchain, Path, Sequence[str]], BuildPlan] | None = None

@@ -219,6 +219,7 @@ TARGET = TargetSpec(
     concurrency="fibers",
     candidates=_crystal_candidates,
     not_installable="Crystal comes from Debian only: apt-get install crystal",
+    no_bisection="one Crystal release is obtainable here (Debian's): nothing to bisect over",
     source_file=SOURCE_FILE,
     build_plan=_crystal_plan,
     # The multi-threaded scheduler (SPEC §8a): races need parallel fibers.

@@ -71,6 +71,7 @@ TARGET = TargetSpec(
     concurrency="processes (JVM threads)",
     candidates=_flix_candidates,
     not_installable=FLIX_UNAVAILABLE,
+    no_bisection=FLIX_UNAVAILABLE,
     source_file="Main.flix",
     dump_signal=signal.SIGQUIT,
     read_crash=jvm.read_crash,

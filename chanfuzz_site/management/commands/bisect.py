@@ -18,6 +18,7 @@ from runners.campaigns.programs import program_object
 from runners.campaigns.services import record_bisection
 from runners.engine.bisect import VersionResult, bisect_program
 from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.targets import get_target
 
 
 class Command(BaseCommand):
@@ -44,6 +45,9 @@ class Command(BaseCommand):
             raise CommandError(f"no finding {options['finding_id']}", returncode=2) from None
         if finding.example is None:
             raise CommandError(f"finding {finding.pk} has no example program", returncode=2)
+        refused = get_target(finding.language).no_bisection
+        if refused:
+            raise CommandError(f"finding {finding.pk} cannot be bisected: {refused}", returncode=2)
         if not 1 <= options["times"] <= 1000:
             raise CommandError("--times must be from 1 to 1000", returncode=2)
         try:

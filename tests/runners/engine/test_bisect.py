@@ -110,3 +110,26 @@ def test_bisect_command_unknown_finding_exits_2() -> None:
     with pytest.raises(CommandError) as failed:
         call_command("bisect", "999999")
     assert failed.value.returncode == 2
+
+
+@pytest.mark.django_db
+def test_a_finding_on_a_target_with_one_release_is_not_bisected_and_both_say_why(
+    client,  # noqa: ANN001
+) -> None:
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="crystal | hang | x", outcome="timeout", language="crystal", title="hang",
+        first_seen=now, last_seen=now, example=store_program(build_from_effect(STUCK, 1)),
+    )  # fmt: skip
+    with pytest.raises(CommandError) as failed:
+        call_command("bisect", str(finding.pk))
+    assert failed.value.returncode == 2
+    assert str(failed.value) == (
+        f"finding {finding.pk} cannot be bisected: one Crystal release is obtainable here "
+        "(Debian's): nothing to bisect over"
+    )
+    finding.refresh_from_db()
+    assert finding.bisection is None
+    page = client.get(reverse("finding_detail", args=[finding.pk])).content.decode()
+    assert "Not bisected: one Crystal release is obtainable here" in page
+    assert "manage.py bisect" not in page
