@@ -5,6 +5,7 @@
 #   Go       the machine's Go (/usr/local/go/bin/go, or `go` on PATH, or
 #            $CHANFUZZ_GO); Debian's golang-go only when there is none.
 #   Crystal  Debian's `crystal` package (1.6.0 on bookworm).
+#   Racket   Debian's `racket` package (8.7 CS on bookworm; the only release here).
 #   Kotlin   for every line of toolchains/kotlin/versions.txt (the default
 #            set: kept small for CI; any other release installs on demand
 #            with `manage.py toolchains install kotlin VERSION`): the Kotlin
@@ -66,7 +67,7 @@ java_major() {  # $1 = java executable; prints e.g. 17
 
 # --- What is needed from apt --------------------------------------------------
 # gdb dumps the threads of a hung Rust program (its runtime prints nothing on SIGQUIT).
-APT_PACKAGES=(crystal redis-server bubblewrap gdb)
+APT_PACKAGES=(crystal racket redis-server bubblewrap gdb)
 command -v python3 >/dev/null 2>&1 || APT_PACKAGES+=(python3)
 
 GO_BIN=""
@@ -135,6 +136,7 @@ if [ -x /usr/lib/go/bin/go ] && [ "$(readlink -f /usr/lib/go/bin/go)" != "$(read
     echo "  go        /usr/lib/go/bin/go (Debian): $(first_line /usr/lib/go/bin/go version)"
 fi
 echo "  crystal   $(command -v crystal): $(first_line crystal --version)"
+echo "  racket    $(command -v racket): $(first_line racket --version)"
 echo "  java      $JAVA_BIN: $(first_line "$JAVA_BIN" -version)"
 echo "  maven     $(first_line mvn -B -v | sed 's/\x1b\[[0-9;]*m//g')"
 for k in "${KOTLIN_INSTALLED[@]}"; do
