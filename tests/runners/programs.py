@@ -412,3 +412,59 @@ for _target in ("rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan",
     BATCH[_target] = _RUST_BATCH
     COMPILE_ERROR[_target] = _RUST_COMPILE_ERROR
     HANG[_target] = _RUST_HANG
+
+# Racket (runners/targets/racket.py): the module is main.rkt, run as `racket main.rkt N`.
+HELLO["racket"] = """\
+#lang racket/base
+(define (main)
+  (define c1 (make-channel))
+  (define c2 (make-channel))
+  (define kids (list (thread (λ () (channel-put c1 (void))))
+                     (thread (λ () (channel-get c2)))))
+  (define got
+    (for/sum ([_ (in-range 2)])
+      (sync (handle-evt c1 (λ (_) 1))
+            (handle-evt (channel-put-evt c2 (void)) (λ (_) 1)))))
+  (for-each thread-wait kids)
+  (printf "hello ~a\\n" got))
+(module+ main (main))
+"""
+BATCH["racket"] = """\
+#lang racket/base
+(define (program0)
+  (define c (make-channel))
+  (define t (thread (λ () (channel-put c (void)))))
+  (channel-get c)
+  (thread-wait t)
+  (printf "program 0\\n"))
+(define (program1)
+  (define c (make-channel))
+  (define t (thread (λ () (channel-get c))))
+  (sync (handle-evt (channel-put-evt c (void)) void))
+  (thread-wait t)
+  (printf "program 1\\n"))
+(define (program2)
+  (printf "program 2\\n"))
+(module+ main
+  (define args (current-command-line-arguments))
+  (case (if (= (vector-length args) 1) (vector-ref args 0) "")
+    [("0") (program0)]
+    [("1") (program1)]
+    [("2") (program2)]
+    [else (eprintf "no such program\\n") (exit 64)]))
+"""
+COMPILE_ERROR["racket"] = """\
+#lang racket/base
+(define c (make-channel))
+(thread (λ () (channel-put c nosuch)))
+(channel-get c)
+"""
+HANG["racket"] = """\
+#lang racket/base
+(require racket/os)
+(define-values (child out in err)
+  (subprocess (current-output-port) #f (current-error-port) "/bin/sleep" "300"))
+(printf "pids ~a ~a\\n" (getpid) (subprocess-pid child))
+(flush-output)
+(channel-get (make-channel))
+"""
