@@ -12,7 +12,8 @@ program 3. The namespace loads core.async with a top-level `require` after its
   dispatch pool) using `<!`, `>!` and `alts!`. The run's main process is a
   `go` block too, which the calling thread waits for with `<!!`. `<!`/`>!` must
   be lexically inside their `go` block: the renderer only nests `let`, `if`,
-  `cond`, `case`, `when-let`, `try` and `do` in it, never a `fn`.
+  `cond`, `case`, `when-let`, `try` and `do` in it, never a `fn`, and never
+  another `go` (see spawns below).
 * "thread": every process is a `thread` (a real thread of core.async's
   thread pool) using `<!!`, `>!!` and `alts!!`; the run's main process is the
   calling thread itself.
@@ -26,7 +27,11 @@ the one of each spawn site it performs in an atom of its own (`joinN`, nil
 until that spawn ran: a spawn inside an untaken branch is joined by no one)
 and, as its last act, takes from each that is set. A child ends only after
 its own children ended, so a run ends only after every process it spawned,
-transitively; a stuck process shows as a hang.
+transitively; a stuck process shows as a hang. Each spawned process is a
+function of its own, `progI-procN`, taking the run's channels, that starts its
+`go` block or `thread`; the spawn calls it. Written inline, every `go` block would
+be analysed again by each `go` that encloses it: compiling a generated program
+with spawns nested five deep took minutes.
 
 Selects are `alts!`/`alts!!` over a vector of operations, a take `c` and a put
 `[c v]`, returning `[value port]`. The port is all that says which operation
@@ -222,11 +227,22 @@ def _groups(select: SelectS) -> list[list[CaseS]]:
 
 
 class _ProgramWriter:
-    def __init__(self, w: Writer, rng: random.Random, flavour: str, values: bool) -> None:
+    def __init__(
+        self,
+        w: Writer,
+        rng: random.Random,
+        flavour: str,
+        values: bool,
+        prefix: str,
+        params: str,
+    ) -> None:
         self.w = w
         self.rng = rng
         self.flavour = flavour
         self.values = values
+        self.prefix = prefix  # "prog3": its processes are prog3-procN
+        self.params = params  # what every process function takes: the run's channels
+        self.procs: list[list[str]] = []  # the process functions, children before parents
         self.spawn, self.take, self.put, self.alts = _OPS[flavour]
 
     def close(self, n: int = 1) -> None:
@@ -249,6 +265,21 @@ class _ProgramWriter:
             for s in sites:
                 w.line(f"(when-let [j @join{s}] ({self.take} j))")
         self.close()
+
+    def process_function(self, name: str, block: Block) -> None:
+        """A spawned process as a function of its own that starts it: nested `go` blocks
+        would be analysed again by every enclosing `go` (compile time exponential in the
+        nesting depth), and a function keeps each `<!` lexically in its own block."""
+        outer = self.w
+        self.w = Writer(outer.unit)
+        self.w.line(f"(defn {name} [{self.params}]")
+        with self.w.indent():
+            self.w.line(f"({self.spawn}")
+            with self.w.indent():
+                self.guarded(block)
+            self.close(2)
+        self.procs.append(self.w.lines)  # after its own children's: defined before use
+        self.w = outer
 
     def guarded(self, block: Block) -> None:
         """A process body that halts the program on an exception (see the module docstring)."""
@@ -293,10 +324,9 @@ class _ProgramWriter:
             if self.values:
                 w.line(f"(vals-done vals {s.value})")
         elif isinstance(s, SpawnS):
-            w.line(f"(reset! join{s.site} ({self.spawn}")
-            with w.indent(), w.indent():
-                self.guarded(s.body)
-            self.close(2)
+            name = f"{self.prefix}-proc{s.site}"
+            w.line(f"(reset! join{s.site} ({' '.join([name, *self.params.split()])}))")
+            self.process_function(name, s.body)
         elif isinstance(s, IfS):
             w.line(f"(if {render_lisp_cond(s.cond, self.rng)}")
             with w.indent():
@@ -408,10 +438,14 @@ def render_file(
             w.line(f"(def prog{i}-chans [{names}])")
             w.line(f"(def prog{i}-sel [{sel}])")
             w.line()
-        writer = _ProgramWriter(w, rng, flavour, values)
+        chans = shuffled(used_channels(lw), rng)
+        params = " ".join([*chans, *(["vals"] if values else [])])
+        main = Writer(w.unit)
+        writer = _ProgramWriter(main, rng, flavour, values, f"prog{i}", params)
+        outer, w = w, main
         w.line(f"(defn prog{i}-once []")
         with w.indent():
-            decls = [f"{c} (chan)" for c in shuffled(used_channels(lw), rng)]
+            decls = [f"{c} (chan)" for c in chans]
             if values:
                 decls.insert(0, f"vals (value-check prog{i}-chans prog{i}-sel)")
             if not decls:
@@ -434,6 +468,11 @@ def render_file(
                     # Every process of the run is joined by now (see above).
                     w.line("(vals-check vals)")
             writer.close(2)
+        w = outer
+        for proc in writer.procs:
+            w.lines += proc
+            w.line()
+        w.lines += main.lines
         w.line()
         w.line(f"(defn prog{i} []")
         with w.indent():

@@ -56,7 +56,12 @@ def test_every_spawn_is_joined_by_its_process(name: str, flavour: str) -> None:
     text = render(program, "clojure", seed=3, flavour=flavour, values=True)
     assert _balanced(text)
     spawn, take = ("go", "<!") if flavour == "go" else ("thread", "<!!")
-    sites = re.findall(rf"\(reset! join(\d+) \({spawn}$", text, re.M)
+    sites = re.findall(r"\(reset! join(\d+) \(prog0-proc(\d+)[ )]", text)
+    assert all(a == b for a, b in sites)
+    sites = [a for a, _ in sites]
+    # Each process is a function of its own that starts it: no go block nests another.
+    functions = re.findall(rf"^\(defn prog0-proc(\d+) \[.*\]\n  \({spawn}$", text, re.M)
+    assert sorted(functions) == sorted(sites)
     assert len(sites) == _spawns(program)
     joins = re.findall(rf"\(when-let \[j @join(\d+)\] \({re.escape(take)} j\)\)", text)
     declared = re.findall(r"join(\d+) \(atom nil\)", text)

@@ -59,27 +59,36 @@
 (def prog0-chans ["" "c1" "c3" "c2"])
 (def prog0-sel [false false false false])
 
+(defn prog0-proc0 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c1 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c3 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c2 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (>!! c1 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (>!! c3 2)
-            (vals-done vals 2)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 3)
-            (vals-done vals 3)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c2 c1 c3 vals))
+      (reset! join1 (prog0-proc1 c2 c1 c3 vals))
+      (reset! join2 (prog0-proc2 c2 c1 c3 vals))
       (let [[alt-v alt-p] (alts!! [c2 c1])]
         (cond
           (identical? alt-p c2)
@@ -132,6 +141,42 @@
 (def prog1-chans ["" "c4" "c4" "c3" "c2" "c1"])
 (def prog1-sel [false false false false false false])
 
+(defn prog1-proc0 [c2 c1 c4 c3 vals]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (vals-recv vals alt-v "c3" true)
+              (case (int (rand-int 2))
+                0
+                  (do
+                    (>!! c4 1)
+                    (vals-done vals 1))
+                  (do
+                    (>!! c4 2)
+                    (vals-done vals 2))))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog1-proc1 [c2 c1 c4 c3 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c2) "c2" false)
+      (>!! c3 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog1-proc2 [c2 c1 c4 c3 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c1) "c1" false)
+      (>!! c2 4)
+      (vals-done vals 4)
+      (catch Throwable e (crash! e)))))
+
 (defn prog1-once []
   (let [vals (value-check prog1-chans prog1-sel)
         c2 (chan)
@@ -139,36 +184,9 @@
         c4 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (vals-recv vals alt-v "c3" true)
-                    (case (int (rand-int 2))
-                      0
-                        (do
-                          (>!! c4 1)
-                          (vals-done vals 1))
-                        (do
-                          (>!! c4 2)
-                          (vals-done vals 2))))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (vals-recv vals (<!! c2) "c2" false)
-            (>!! c3 3)
-            (vals-done vals 3)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (vals-recv vals (<!! c1) "c1" false)
-            (>!! c2 4)
-            (vals-done vals 4)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog1-proc0 c2 c1 c4 c3 vals))
+      (reset! join1 (prog1-proc1 c2 c1 c4 c3 vals))
+      (reset! join2 (prog1-proc2 c2 c1 c4 c3 vals))
       (>!! c1 5)
       (vals-done vals 5)
       (vals-recv vals (<!! c4) "c4" false)
@@ -186,35 +204,44 @@
 (def prog2-chans ["" "c2" "c1" "c3" "c1" "c3"])
 (def prog2-sel [false false false true false true])
 
+(defn prog2-proc0 [c3 c2 c1 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c1) "c1" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog2-proc1 [c3 c2 c1 vals]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (vals-recv vals alt-v "c3" true)
+              (case (int (rand-int 2))
+                0
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog2-proc2 [c3 c2 c1 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
 (defn prog2-once []
   (let [vals (value-check prog2-chans prog2-sel)
         c3 (chan)
         c2 (chan)
         c1 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (vals-recv vals (<!! c1) "c1" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (vals-recv vals alt-v "c3" true)
-                    (case (int (rand-int 2))
-                      0
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog2-proc0 c3 c2 c1 vals))
+      (reset! join1 (prog2-proc1 c3 c2 c1 vals))
+      (reset! join2 (prog2-proc2 c3 c2 c1 vals))
       (let [[alt-v alt-p] (alts!! [[c3 3]])]
         (cond
           (identical? alt-p c3)
@@ -244,6 +271,50 @@
 (def prog3-chans ["" "c2" "c1" "c4" "c5" "c3" "c3" "c4" "c5" "c4" "c5" "c3"])
 (def prog3-sel [false false false false false false false false true false false true])
 
+(defn prog3-proc0 [c4 c3 c1 c5 c2 vals]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c5])]
+        (cond
+          (identical? alt-p c5)
+            (do
+              (vals-recv vals alt-v "c5" true)
+              (case (int (rand-int 3))
+                0
+                  (do)
+                1
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc1 [c4 c3 c1 c5 c2 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c4) "c4" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc2 [c4 c3 c1 c5 c2 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c3) "c3" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc3 [c4 c3 c1 c5 c2 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc4 [c4 c3 c1 c5 c2 vals]
+  (thread
+    (try
+      (>!! c1 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
 (defn prog3-once []
   (let [vals (value-check prog3-chans prog3-sel)
         c4 (chan)
@@ -252,40 +323,11 @@
         c5 (chan)
         c2 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c5])]
-              (cond
-                (identical? alt-p c5)
-                  (do
-                    (vals-recv vals alt-v "c5" true)
-                    (case (int (rand-int 3))
-                      0
-                        (do)
-                      1
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (vals-recv vals (<!! c4) "c4" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (vals-recv vals (<!! c3) "c3" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join3 (thread
-          (try
-            (>!! c2 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
-      (reset! join4 (thread
-          (try
-            (>!! c1 2)
-            (vals-done vals 2)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog3-proc0 c4 c3 c1 c5 c2 vals))
+      (reset! join1 (prog3-proc1 c4 c3 c1 c5 c2 vals))
+      (reset! join2 (prog3-proc2 c4 c3 c1 c5 c2 vals))
+      (reset! join3 (prog3-proc3 c4 c3 c1 c5 c2 vals))
+      (reset! join4 (prog3-proc4 c4 c3 c1 c5 c2 vals))
       (let [[alt-v alt-p] (alts!! [c2 [c5 8] [c3 11]])]
         (cond
           (identical? alt-p c2)
@@ -332,35 +374,52 @@
 (def prog4-chans ["" "c2" "c1" "c3" "c3"])
 (def prog4-sel [false false false true true])
 
+(defn prog4-proc1 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc0 [c2 c1 c3 vals]
+  (thread
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog4-proc1 c2 c1 c3 vals))
+        (vals-recv vals (<!! c3) "c3" false)
+        (when-let [j @join1] (<!! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc2 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c1 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc3 [c2 c1 c3 vals]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc4 [c2 c1 c3 vals]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog4-once []
   (let [vals (value-check prog4-chans prog4-sel)
         c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [join1 (atom nil)]
-              (reset! join1 (thread
-                  (try
-                    (>!! c2 1)
-                    (vals-done vals 1)
-                    (catch Throwable e (crash! e)))))
-              (vals-recv vals (<!! c3) "c3" false)
-              (when-let [j @join1] (<!! j)))
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog4-proc0 c2 c1 c3 vals))
       (vals-recv vals (<!! c2) "c2" false)
       (if (and (not false) (< 2 7))
         (do
-          (reset! join2 (thread
-              (try
-                (>!! c1 2)
-                (vals-done vals 2)
-                (catch Throwable e (crash! e)))))
+          (reset! join2 (prog4-proc2 c2 c1 c3 vals))
           (vals-recv vals (<!! c1) "c1" false))
-        (reset! join3 (thread
-            (try
-              (catch Throwable e (crash! e))))))
+        (reset! join3 (prog4-proc3 c2 c1 c3 vals)))
       (let [[alt-v alt-p] (alts!! [[c3 3]])]
         (cond
           (identical? alt-p c3)
@@ -368,9 +427,7 @@
               (vals-done vals 3)
               (case (int (rand-int 2))
                 0
-                  (reset! join4 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))
+                  (reset! join4 (prog4-proc4 c2 c1 c3 vals))
                   (do)))
           :else
             (throw (IllegalStateException. (str "alts returned " alt-p)))))
@@ -387,37 +444,59 @@
 (def prog5-chans ["" "c2" "c3" "c1"])
 (def prog5-sel [false false false false])
 
+(defn prog5-proc1 [c1 c2 c3 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc0 [c1 c2 c3 vals]
+  (thread
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog5-proc1 c1 c2 c3 vals))
+        (>!! c3 2)
+        (vals-done vals 2)
+        (when-let [j @join1] (<!! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc2 [c1 c2 c3 vals]
+  (thread
+    (try
+      (>!! c1 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc3 [c1 c2 c3 vals]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc4 [c1 c2 c3 vals]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc5 [c1 c2 c3 vals]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog5-once []
   (let [vals (value-check prog5-chans prog5-sel)
         c1 (chan)
         c2 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil) join5 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [join1 (atom nil)]
-              (reset! join1 (thread
-                  (try
-                    (>!! c2 1)
-                    (vals-done vals 1)
-                    (catch Throwable e (crash! e)))))
-              (>!! c3 2)
-              (vals-done vals 2)
-              (when-let [j @join1] (<!! j)))
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog5-proc0 c1 c2 c3 vals))
       (let [x (<!! c2)]
         (vals-recv vals x "c2" false))
       (if (or false (<= 3 -1))
         (do
-          (reset! join2 (thread
-              (try
-                (>!! c1 3)
-                (vals-done vals 3)
-                (catch Throwable e (crash! e)))))
+          (reset! join2 (prog5-proc2 c1 c2 c3 vals))
           (vals-recv vals (<!! c1) "c1" false))
-        (reset! join3 (thread
-            (try
-              (catch Throwable e (crash! e))))))
+        (reset! join3 (prog5-proc3 c1 c2 c3 vals)))
       (let [[alt-v alt-p] (alts!! [c3])]
         (cond
           (identical? alt-p c3)
@@ -425,12 +504,8 @@
               (vals-recv vals alt-v "c3" true)
               (case (int (rand-int 2))
                 0
-                  (reset! join4 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))
-                  (reset! join5 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))))
+                  (reset! join4 (prog5-proc4 c1 c2 c3 vals))
+                  (reset! join5 (prog5-proc5 c1 c2 c3 vals))))
           :else
             (throw (IllegalStateException. (str "alts returned " alt-p)))))
       (when-let [j @join0] (<!! j))

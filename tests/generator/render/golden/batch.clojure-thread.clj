@@ -15,23 +15,32 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc0 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c1 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c3 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (>!! c1 0)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (>!! c3 0)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 0)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c2 c1 c3))
+      (reset! join1 (prog0-proc1 c2 c1 c3))
+      (reset! join2 (prog0-proc2 c2 c1 c3))
       (let [[alt-v alt-p] (alts!! [c2 c1])]
         (cond
           (identical? alt-p c2)
@@ -76,37 +85,46 @@
   (dotimes [_ 100]
     (prog0-once)))
 
+(defn prog1-proc0 [c2 c1 c4 c3]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (case (int (rand-int 2))
+                0
+                  (do
+                    (>!! c4 0))
+                  (do
+                    (>!! c4 0))))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog1-proc1 [c2 c1 c4 c3]
+  (thread
+    (try
+      (<!! c2)
+      (>!! c3 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog1-proc2 [c2 c1 c4 c3]
+  (thread
+    (try
+      (<!! c1)
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog1-once []
   (let [c2 (chan)
         c1 (chan)
         c4 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (case (int (rand-int 2))
-                      0
-                        (do
-                          (>!! c4 0))
-                        (do
-                          (>!! c4 0))))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (<!! c2)
-            (>!! c3 0)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (<!! c1)
-            (>!! c2 0)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog1-proc0 c2 c1 c4 c3))
+      (reset! join1 (prog1-proc1 c2 c1 c4 c3))
+      (reset! join2 (prog1-proc2 c2 c1 c4 c3))
       (>!! c1 0)
       (<!! c4)
       (when-let [j @join0] (<!! j))
@@ -119,32 +137,41 @@
       (prog1-once)
       (recur (inc rep)))))
 
+(defn prog2-proc0 [c3 c2 c1]
+  (thread
+    (try
+      (<!! c1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog2-proc1 [c3 c2 c1]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (case (int (rand-int 2))
+                0
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog2-proc2 [c3 c2 c1]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog2-once []
   (let [c3 (chan)
         c2 (chan)
         c1 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (<!! c1)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (case (int (rand-int 2))
-                      0
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 0)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog2-proc0 c3 c2 c1))
+      (reset! join1 (prog2-proc1 c3 c2 c1))
+      (reset! join2 (prog2-proc2 c3 c2 c1))
       (let [[alt-v alt-p] (alts!! [[c3 0]])]
         (cond
           (identical? alt-p c3)
@@ -167,6 +194,47 @@
   (dotimes [_ 100]
     (prog2-once)))
 
+(defn prog3-proc0 [c4 c3 c1 c5 c2]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c5])]
+        (cond
+          (identical? alt-p c5)
+            (do
+              (case (int (rand-int 3))
+                0
+                  (do)
+                1
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc1 [c4 c3 c1 c5 c2]
+  (thread
+    (try
+      (<!! c4)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc2 [c4 c3 c1 c5 c2]
+  (thread
+    (try
+      (<!! c3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc3 [c4 c3 c1 c5 c2]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog3-proc4 [c4 c3 c1 c5 c2]
+  (thread
+    (try
+      (>!! c1 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog3-once []
   (let [c4 (chan)
         c3 (chan)
@@ -174,37 +242,11 @@
         c5 (chan)
         c2 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c5])]
-              (cond
-                (identical? alt-p c5)
-                  (do
-                    (case (int (rand-int 3))
-                      0
-                        (do)
-                      1
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (<!! c4)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (<!! c3)
-            (catch Throwable e (crash! e)))))
-      (reset! join3 (thread
-          (try
-            (>!! c2 0)
-            (catch Throwable e (crash! e)))))
-      (reset! join4 (thread
-          (try
-            (>!! c1 0)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog3-proc0 c4 c3 c1 c5 c2))
+      (reset! join1 (prog3-proc1 c4 c3 c1 c5 c2))
+      (reset! join2 (prog3-proc2 c4 c3 c1 c5 c2))
+      (reset! join3 (prog3-proc3 c4 c3 c1 c5 c2))
+      (reset! join4 (prog3-proc4 c4 c3 c1 c5 c2))
       (let [[alt-v alt-p] (alts!! [c2 [c5 0] [c3 0]])]
         (cond
           (identical? alt-p c2)
@@ -237,41 +279,56 @@
   (dotimes [_ 100]
     (prog3-once)))
 
+(defn prog4-proc1 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc0 [c2 c1 c3]
+  (thread
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog4-proc1 c2 c1 c3))
+        (<!! c3)
+        (when-let [j @join1] (<!! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc2 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c1 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc3 [c2 c1 c3]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog4-proc4 [c2 c1 c3]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog4-once []
   (let [c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [join1 (atom nil)]
-              (reset! join1 (thread
-                  (try
-                    (>!! c2 0)
-                    (catch Throwable e (crash! e)))))
-              (<!! c3)
-              (when-let [j @join1] (<!! j)))
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog4-proc0 c2 c1 c3))
       (<!! c2)
       (if (and (not false) (< 2 7))
         (do
-          (reset! join2 (thread
-              (try
-                (>!! c1 0)
-                (catch Throwable e (crash! e)))))
+          (reset! join2 (prog4-proc2 c2 c1 c3))
           (<!! c1))
-        (reset! join3 (thread
-            (try
-              (catch Throwable e (crash! e))))))
+        (reset! join3 (prog4-proc3 c2 c1 c3)))
       (let [[alt-v alt-p] (alts!! [[c3 0]])]
         (cond
           (identical? alt-p c3)
             (do
               (case (int (rand-int 2))
                 0
-                  (reset! join4 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))
+                  (reset! join4 (prog4-proc4 c2 c1 c3))
                   (do)))
           :else
             (throw (IllegalStateException. (str "alts returned " alt-p)))))
@@ -284,44 +341,62 @@
   (dotimes [_ 100]
     (prog4-once)))
 
+(defn prog5-proc1 [c1 c2 c3]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc0 [c1 c2 c3]
+  (thread
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog5-proc1 c1 c2 c3))
+        (>!! c3 0)
+        (when-let [j @join1] (<!! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc2 [c1 c2 c3]
+  (thread
+    (try
+      (>!! c1 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc3 [c1 c2 c3]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc4 [c1 c2 c3]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog5-proc5 [c1 c2 c3]
+  (thread
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog5-once []
   (let [c1 (chan)
         c2 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil) join5 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [join1 (atom nil)]
-              (reset! join1 (thread
-                  (try
-                    (>!! c2 0)
-                    (catch Throwable e (crash! e)))))
-              (>!! c3 0)
-              (when-let [j @join1] (<!! j)))
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog5-proc0 c1 c2 c3))
       (let [x (<!! c2)])
       (if (or false (<= 3 -1))
         (do
-          (reset! join2 (thread
-              (try
-                (>!! c1 0)
-                (catch Throwable e (crash! e)))))
+          (reset! join2 (prog5-proc2 c1 c2 c3))
           (<!! c1))
-        (reset! join3 (thread
-            (try
-              (catch Throwable e (crash! e))))))
+        (reset! join3 (prog5-proc3 c1 c2 c3)))
       (let [[alt-v alt-p] (alts!! [c3])]
         (cond
           (identical? alt-p c3)
             (do
               (case (int (rand-int 2))
                 0
-                  (reset! join4 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))
-                  (reset! join5 (thread
-                      (try
-                        (catch Throwable e (crash! e)))))))
+                  (reset! join4 (prog5-proc4 c1 c2 c3))
+                  (reset! join5 (prog5-proc5 c1 c2 c3))))
           :else
             (throw (IllegalStateException. (str "alts returned " alt-p)))))
       (when-let [j @join0] (<!! j))

@@ -59,35 +59,44 @@
 (def prog0-chans ["" "c2" "c1" "c3" "c1" "c3"])
 (def prog0-sel [false false false true false true])
 
+(defn prog0-proc0 [c2 c1 c3 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c1) "c1" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3 vals]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (vals-recv vals alt-v "c3" true)
+              (case (int (rand-int 2))
+                0
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (vals-recv vals (<!! c1) "c1" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (vals-recv vals alt-v "c3" true)
-                    (case (int (rand-int 2))
-                      0
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c2 c1 c3 vals))
+      (reset! join1 (prog0-proc1 c2 c1 c3 vals))
+      (reset! join2 (prog0-proc2 c2 c1 c3 vals))
       (let [[alt-v alt-p] (alts!! [[c3 3]])]
         (cond
           (identical? alt-p c3)

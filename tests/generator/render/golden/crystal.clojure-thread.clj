@@ -15,32 +15,41 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc0 [c2 c1 c3]
+  (thread
+    (try
+      (<!! c1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (case (int (rand-int 2))
+                0
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3]
+  (thread
+    (try
+      (>!! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (<!! c1)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c3])]
-              (cond
-                (identical? alt-p c3)
-                  (do
-                    (case (int (rand-int 2))
-                      0
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 0)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c2 c1 c3))
+      (reset! join1 (prog0-proc1 c2 c1 c3))
+      (reset! join2 (prog0-proc2 c2 c1 c3))
       (let [[alt-v alt-p] (alts!! [[c3 0]])]
         (cond
           (identical? alt-p c3)

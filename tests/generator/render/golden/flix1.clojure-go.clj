@@ -15,6 +15,24 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc0 [c2 c1 c3]
+  (go
+    (try
+      (>! c1 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3]
+  (go
+    (try
+      (>! c3 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3]
+  (go
+    (try
+      (>! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c2 (chan)
         c1 (chan)
@@ -22,18 +40,9 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (>! c1 0)
-                  (catch Throwable e (crash! e)))))
-            (reset! join1 (go
-                (try
-                  (>! c3 0)
-                  (catch Throwable e (crash! e)))))
-            (reset! join2 (go
-                (try
-                  (>! c2 0)
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c2 c1 c3))
+            (reset! join1 (prog0-proc1 c2 c1 c3))
+            (reset! join2 (prog0-proc2 c2 c1 c3))
             (let [[alt-v alt-p] (alts! [c2 c1])]
               (cond
                 (identical? alt-p c2)

@@ -59,27 +59,36 @@
 (def prog0-chans ["" "c1" "c3" "c2"])
 (def prog0-sel [false false false false])
 
+(defn prog0-proc0 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c1 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c3 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c2 c1 c3 vals]
+  (thread
+    (try
+      (>!! c2 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c2 (chan)
         c1 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (>!! c1 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (>!! c3 2)
-            (vals-done vals 2)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (>!! c2 3)
-            (vals-done vals 3)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c2 c1 c3 vals))
+      (reset! join1 (prog0-proc1 c2 c1 c3 vals))
+      (reset! join2 (prog0-proc2 c2 c1 c3 vals))
       (let [[alt-v alt-p] (alts!! [c2 c1])]
         (cond
           (identical? alt-p c2)

@@ -59,6 +59,42 @@
 (def prog0-chans ["" "c4" "c4" "c3" "c2" "c1"])
 (def prog0-sel [false false false false false false])
 
+(defn prog0-proc0 [c1 c4 c3 c2 vals]
+  (go
+    (try
+      (let [[alt-v alt-p] (alts! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (vals-recv vals alt-v "c3" true)
+              (case (int (rand-int 2))
+                0
+                  (do
+                    (>! c4 1)
+                    (vals-done vals 1))
+                  (do
+                    (>! c4 2)
+                    (vals-done vals 2))))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c1 c4 c3 c2 vals]
+  (go
+    (try
+      (vals-recv vals (<! c2) "c2" false)
+      (>! c3 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c1 c4 c3 c2 vals]
+  (go
+    (try
+      (vals-recv vals (<! c1) "c1" false)
+      (>! c2 4)
+      (vals-done vals 4)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c1 (chan)
@@ -68,36 +104,9 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [[alt-v alt-p] (alts! [c3])]
-                    (cond
-                      (identical? alt-p c3)
-                        (do
-                          (vals-recv vals alt-v "c3" true)
-                          (case (int (rand-int 2))
-                            0
-                              (do
-                                (>! c4 1)
-                                (vals-done vals 1))
-                              (do
-                                (>! c4 2)
-                                (vals-done vals 2))))
-                      :else
-                        (throw (IllegalStateException. (str "alts returned " alt-p)))))
-                  (catch Throwable e (crash! e)))))
-            (reset! join1 (go
-                (try
-                  (vals-recv vals (<! c2) "c2" false)
-                  (>! c3 3)
-                  (vals-done vals 3)
-                  (catch Throwable e (crash! e)))))
-            (reset! join2 (go
-                (try
-                  (vals-recv vals (<! c1) "c1" false)
-                  (>! c2 4)
-                  (vals-done vals 4)
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c1 c4 c3 c2 vals))
+            (reset! join1 (prog0-proc1 c1 c4 c3 c2 vals))
+            (reset! join2 (prog0-proc2 c1 c4 c3 c2 vals))
             (>! c1 5)
             (vals-done vals 5)
             (vals-recv vals (<! c4) "c4" false)

@@ -15,6 +15,37 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc0 [c1 c4 c3 c2]
+  (go
+    (try
+      (let [[alt-v alt-p] (alts! [c3])]
+        (cond
+          (identical? alt-p c3)
+            (do
+              (case (int (rand-int 2))
+                0
+                  (do
+                    (>! c4 0))
+                  (do
+                    (>! c4 0))))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c1 c4 c3 c2]
+  (go
+    (try
+      (<! c2)
+      (>! c3 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c1 c4 c3 c2]
+  (go
+    (try
+      (<! c1)
+      (>! c2 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c1 (chan)
         c4 (chan)
@@ -23,31 +54,9 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join1 (atom nil) join2 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [[alt-v alt-p] (alts! [c3])]
-                    (cond
-                      (identical? alt-p c3)
-                        (do
-                          (case (int (rand-int 2))
-                            0
-                              (do
-                                (>! c4 0))
-                              (do
-                                (>! c4 0))))
-                      :else
-                        (throw (IllegalStateException. (str "alts returned " alt-p)))))
-                  (catch Throwable e (crash! e)))))
-            (reset! join1 (go
-                (try
-                  (<! c2)
-                  (>! c3 0)
-                  (catch Throwable e (crash! e)))))
-            (reset! join2 (go
-                (try
-                  (<! c1)
-                  (>! c2 0)
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c1 c4 c3 c2))
+            (reset! join1 (prog0-proc1 c1 c4 c3 c2))
+            (reset! join2 (prog0-proc2 c1 c4 c3 c2))
             (>! c1 0)
             (<! c4)
             (when-let [j @join0] (<! j))

@@ -15,6 +15,47 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc0 [c1 c5 c2 c4 c3]
+  (go
+    (try
+      (let [[alt-v alt-p] (alts! [c5])]
+        (cond
+          (identical? alt-p c5)
+            (do
+              (case (int (rand-int 3))
+                0
+                  (do)
+                1
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c1 c5 c2 c4 c3]
+  (go
+    (try
+      (<! c4)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c1 c5 c2 c4 c3]
+  (go
+    (try
+      (<! c3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc3 [c1 c5 c2 c4 c3]
+  (go
+    (try
+      (>! c2 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc4 [c1 c5 c2 c4 c3]
+  (go
+    (try
+      (>! c1 0)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c1 (chan)
         c5 (chan)
@@ -24,37 +65,11 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join1 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [[alt-v alt-p] (alts! [c5])]
-                    (cond
-                      (identical? alt-p c5)
-                        (do
-                          (case (int (rand-int 3))
-                            0
-                              (do)
-                            1
-                              (do)
-                              (do)))
-                      :else
-                        (throw (IllegalStateException. (str "alts returned " alt-p)))))
-                  (catch Throwable e (crash! e)))))
-            (reset! join1 (go
-                (try
-                  (<! c4)
-                  (catch Throwable e (crash! e)))))
-            (reset! join2 (go
-                (try
-                  (<! c3)
-                  (catch Throwable e (crash! e)))))
-            (reset! join3 (go
-                (try
-                  (>! c2 0)
-                  (catch Throwable e (crash! e)))))
-            (reset! join4 (go
-                (try
-                  (>! c1 0)
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c1 c5 c2 c4 c3))
+            (reset! join1 (prog0-proc1 c1 c5 c2 c4 c3))
+            (reset! join2 (prog0-proc2 c1 c5 c2 c4 c3))
+            (reset! join3 (prog0-proc3 c1 c5 c2 c4 c3))
+            (reset! join4 (prog0-proc4 c1 c5 c2 c4 c3))
             (let [[alt-v alt-p] (alts! [c2 [c5 0] [c3 0]])]
               (cond
                 (identical? alt-p c2)

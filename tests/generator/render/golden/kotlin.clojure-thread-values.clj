@@ -59,6 +59,50 @@
 (def prog0-chans ["" "c2" "c1" "c4" "c5" "c3" "c3" "c4" "c5" "c4" "c5" "c3"])
 (def prog0-sel [false false false false false false false false true false false true])
 
+(defn prog0-proc0 [c1 c5 c2 c4 c3 vals]
+  (thread
+    (try
+      (let [[alt-v alt-p] (alts!! [c5])]
+        (cond
+          (identical? alt-p c5)
+            (do
+              (vals-recv vals alt-v "c5" true)
+              (case (int (rand-int 3))
+                0
+                  (do)
+                1
+                  (do)
+                  (do)))
+          :else
+            (throw (IllegalStateException. (str "alts returned " alt-p)))))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc1 [c1 c5 c2 c4 c3 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c4) "c4" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c1 c5 c2 c4 c3 vals]
+  (thread
+    (try
+      (vals-recv vals (<!! c3) "c3" false)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc3 [c1 c5 c2 c4 c3 vals]
+  (thread
+    (try
+      (>!! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc4 [c1 c5 c2 c4 c3 vals]
+  (thread
+    (try
+      (>!! c1 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c1 (chan)
@@ -67,40 +111,11 @@
         c4 (chan)
         c3 (chan)]
     (let [join0 (atom nil) join1 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-      (reset! join0 (thread
-          (try
-            (let [[alt-v alt-p] (alts!! [c5])]
-              (cond
-                (identical? alt-p c5)
-                  (do
-                    (vals-recv vals alt-v "c5" true)
-                    (case (int (rand-int 3))
-                      0
-                        (do)
-                      1
-                        (do)
-                        (do)))
-                :else
-                  (throw (IllegalStateException. (str "alts returned " alt-p)))))
-            (catch Throwable e (crash! e)))))
-      (reset! join1 (thread
-          (try
-            (vals-recv vals (<!! c4) "c4" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join2 (thread
-          (try
-            (vals-recv vals (<!! c3) "c3" false)
-            (catch Throwable e (crash! e)))))
-      (reset! join3 (thread
-          (try
-            (>!! c2 1)
-            (vals-done vals 1)
-            (catch Throwable e (crash! e)))))
-      (reset! join4 (thread
-          (try
-            (>!! c1 2)
-            (vals-done vals 2)
-            (catch Throwable e (crash! e)))))
+      (reset! join0 (prog0-proc0 c1 c5 c2 c4 c3 vals))
+      (reset! join1 (prog0-proc1 c1 c5 c2 c4 c3 vals))
+      (reset! join2 (prog0-proc2 c1 c5 c2 c4 c3 vals))
+      (reset! join3 (prog0-proc3 c1 c5 c2 c4 c3 vals))
+      (reset! join4 (prog0-proc4 c1 c5 c2 c4 c3 vals))
       (let [[alt-v alt-p] (alts!! [c2 [c5 8] [c3 11]])]
         (cond
           (identical? alt-p c2)

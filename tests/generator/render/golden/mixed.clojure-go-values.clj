@@ -59,6 +59,40 @@
 (def prog0-chans ["" "c2" "c1" "c3" "c3"])
 (def prog0-sel [false false false true true])
 
+(defn prog0-proc1 [c3 c1 c2 vals]
+  (go
+    (try
+      (>! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc0 [c3 c1 c2 vals]
+  (go
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog0-proc1 c3 c1 c2 vals))
+        (let [got (<! c3)]
+          (vals-recv vals got "c3" false))
+        (when-let [j @join1] (<! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c3 c1 c2 vals]
+  (go
+    (try
+      (>! c1 2)
+      (vals-done vals 2)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc3 [c3 c1 c2 vals]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc4 [c3 c1 c2 vals]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c3 (chan)
@@ -67,31 +101,14 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [join1 (atom nil)]
-                    (reset! join1 (go
-                        (try
-                          (>! c2 1)
-                          (vals-done vals 1)
-                          (catch Throwable e (crash! e)))))
-                    (let [got (<! c3)]
-                      (vals-recv vals got "c3" false))
-                    (when-let [j @join1] (<! j)))
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c3 c1 c2 vals))
             (let [x (<! c2)]
               (vals-recv vals x "c2" false))
             (if (and (not false) (< 2 7))
               (do
-                (reset! join2 (go
-                    (try
-                      (>! c1 2)
-                      (vals-done vals 2)
-                      (catch Throwable e (crash! e)))))
+                (reset! join2 (prog0-proc2 c3 c1 c2 vals))
                 (vals-recv vals (<! c1) "c1" false))
-              (reset! join3 (go
-                  (try
-                    (catch Throwable e (crash! e))))))
+              (reset! join3 (prog0-proc3 c3 c1 c2 vals)))
             (let [[alt-v alt-p] (alts! [[c3 3]])]
               (cond
                 (identical? alt-p c3)
@@ -99,9 +116,7 @@
                     (vals-done vals 3)
                     (case (int (rand-int 2))
                       0
-                        (reset! join4 (go
-                            (try
-                              (catch Throwable e (crash! e)))))
+                        (reset! join4 (prog0-proc4 c3 c1 c2 vals))
                         (do)))
                 :else
                   (throw (IllegalStateException. (str "alts returned " alt-p)))))

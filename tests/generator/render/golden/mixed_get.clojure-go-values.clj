@@ -59,6 +59,45 @@
 (def prog0-chans ["" "c2" "c3" "c1"])
 (def prog0-sel [false false false false])
 
+(defn prog0-proc1 [c3 c1 c2 vals]
+  (go
+    (try
+      (>! c2 1)
+      (vals-done vals 1)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc0 [c3 c1 c2 vals]
+  (go
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog0-proc1 c3 c1 c2 vals))
+        (>! c3 2)
+        (vals-done vals 2)
+        (when-let [j @join1] (<! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c3 c1 c2 vals]
+  (go
+    (try
+      (>! c1 3)
+      (vals-done vals 3)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc3 [c3 c1 c2 vals]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc4 [c3 c1 c2 vals]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc5 [c3 c1 c2 vals]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [vals (value-check prog0-chans prog0-sel)
         c3 (chan)
@@ -67,31 +106,14 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil) join5 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [join1 (atom nil)]
-                    (reset! join1 (go
-                        (try
-                          (>! c2 1)
-                          (vals-done vals 1)
-                          (catch Throwable e (crash! e)))))
-                    (>! c3 2)
-                    (vals-done vals 2)
-                    (when-let [j @join1] (<! j)))
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c3 c1 c2 vals))
             (let [x (<! c2)]
               (vals-recv vals x "c2" false))
             (if (or false (<= 3 -1))
               (do
-                (reset! join2 (go
-                    (try
-                      (>! c1 3)
-                      (vals-done vals 3)
-                      (catch Throwable e (crash! e)))))
+                (reset! join2 (prog0-proc2 c3 c1 c2 vals))
                 (vals-recv vals (<! c1) "c1" false))
-              (reset! join3 (go
-                  (try
-                    (catch Throwable e (crash! e))))))
+              (reset! join3 (prog0-proc3 c3 c1 c2 vals)))
             (let [[alt-v alt-p] (alts! [c3])]
               (cond
                 (identical? alt-p c3)
@@ -99,12 +121,8 @@
                     (vals-recv vals alt-v "c3" true)
                     (case (int (rand-int 2))
                       0
-                        (reset! join4 (go
-                            (try
-                              (catch Throwable e (crash! e)))))
-                        (reset! join5 (go
-                            (try
-                              (catch Throwable e (crash! e)))))))
+                        (reset! join4 (prog0-proc4 c3 c1 c2 vals))
+                        (reset! join5 (prog0-proc5 c3 c1 c2 vals))))
                 :else
                   (throw (IllegalStateException. (str "alts returned " alt-p)))))
             (when-let [j @join0] (<! j))

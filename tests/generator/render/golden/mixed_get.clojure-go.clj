@@ -15,6 +15,42 @@
      ;; halt, not exit: no shutdown hook or stuck thread can hold the verdict back.
      (.halt (Runtime/getRuntime) 1))))
 
+(defn prog0-proc1 [c3 c1 c2]
+  (go
+    (try
+      (>! c2 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc0 [c3 c1 c2]
+  (go
+    (try
+      (let [join1 (atom nil)]
+        (reset! join1 (prog0-proc1 c3 c1 c2))
+        (>! c3 0)
+        (when-let [j @join1] (<! j)))
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc2 [c3 c1 c2]
+  (go
+    (try
+      (>! c1 0)
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc3 [c3 c1 c2]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc4 [c3 c1 c2]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
+(defn prog0-proc5 [c3 c1 c2]
+  (go
+    (try
+      (catch Throwable e (crash! e)))))
+
 (defn prog0-once []
   (let [c3 (chan)
         c1 (chan)
@@ -22,39 +58,21 @@
     (<!! (go
         (try
           (let [join0 (atom nil) join2 (atom nil) join3 (atom nil) join4 (atom nil) join5 (atom nil)]
-            (reset! join0 (go
-                (try
-                  (let [join1 (atom nil)]
-                    (reset! join1 (go
-                        (try
-                          (>! c2 0)
-                          (catch Throwable e (crash! e)))))
-                    (>! c3 0)
-                    (when-let [j @join1] (<! j)))
-                  (catch Throwable e (crash! e)))))
+            (reset! join0 (prog0-proc0 c3 c1 c2))
             (let [x (<! c2)])
             (if (or false (<= 3 -1))
               (do
-                (reset! join2 (go
-                    (try
-                      (>! c1 0)
-                      (catch Throwable e (crash! e)))))
+                (reset! join2 (prog0-proc2 c3 c1 c2))
                 (<! c1))
-              (reset! join3 (go
-                  (try
-                    (catch Throwable e (crash! e))))))
+              (reset! join3 (prog0-proc3 c3 c1 c2)))
             (let [[alt-v alt-p] (alts! [c3])]
               (cond
                 (identical? alt-p c3)
                   (do
                     (case (int (rand-int 2))
                       0
-                        (reset! join4 (go
-                            (try
-                              (catch Throwable e (crash! e)))))
-                        (reset! join5 (go
-                            (try
-                              (catch Throwable e (crash! e)))))))
+                        (reset! join4 (prog0-proc4 c3 c1 c2))
+                        (reset! join5 (prog0-proc5 c3 c1 c2))))
                 :else
                   (throw (IllegalStateException. (str "alts returned " alt-p)))))
             (when-let [j @join0] (<! j))
