@@ -2,9 +2,9 @@
 
 Toolchains: Debian's ``racket`` package (``/usr/bin/racket``, 8.7 CS in bookworm), else
 ``racket`` on PATH. Debian ships one Racket release and nothing else here can install
-another (no downloads from racket-lang.org), so ``toolchains list racket`` says so in
-a line of its own, nothing is installable beyond the package, and findings cannot be
-bisected across releases.
+another (no downloads from racket-lang.org), so ``toolchains list racket`` says so
+after the places it looked (``not_installable``), nothing is installable beyond the
+package, and findings cannot be bisected across releases.
 
 Builds: ``main.rkt``, compiled by ``racket -l- raco make`` (the same executable that
 runs it) into ``compiled/main_rkt.zo``; a module that does not expand or compile is a
@@ -38,14 +38,11 @@ from generator.render.racket import CRASH_PREFIX
 from runners.targets.base import (
     BuildPlan,
     Candidate,
-    KnownToolchain,
     TargetSpec,
     Toolchain,
-    ToolchainStatus,
     ToolchainUnavailable,
     clean_env,
     executable,
-    known_from_status,
     mtime_ns,
     run_probe,
 )
@@ -103,14 +100,6 @@ def _racket_candidates() -> Iterator[Candidate]:
     if on_path and Path(on_path).resolve() != DEBIAN_RACKET.resolve():
         path = Path(on_path)
         yield Candidate("racket", "path", path, lambda: _racket_toolchain(path, "path"))
-
-
-def _known(_offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
-    """What the candidates found, then a line saying plainly that no other release can
-    be had (``toolchains list racket``)."""
-    known = [known_from_status(s) for s in statuses]
-    known.append(KnownToolchain("racket", "other", "unavailable", ONLY_DEBIAN, "debian"))
-    return known
 
 
 def _binds(toolchain: Toolchain) -> tuple[Path, ...]:
@@ -218,8 +207,7 @@ TARGET = TargetSpec(
     capabilities=Capabilities(select=True, select_send=True),
     concurrency="threads",
     candidates=_racket_candidates,
-    known=_known,
-    not_installable=f"Racket comes from Debian only: {APT_HINT}",
+    not_installable=ONLY_DEBIAN,
     no_bisection="one Racket release is obtainable here (Debian's): nothing to bisect over",
     source_file=SOURCE_FILE,
     build_plan=_racket_plan,

@@ -51,7 +51,10 @@ def test_list_flix_says_why_it_is_unavailable(toolchains_dir: Path) -> None:
 def test_list_crystal_gives_each_place_its_state_and_how_to_get_it(toolchains_dir: Path) -> None:
     # Whatever this machine has: one line per place the registry looks, in its order.
     places = available_toolchains("crystal")
-    lines = _list("crystal").splitlines()
+    *lines, last = _list("crystal").splitlines()
+    assert last == (
+        "crystal  no other version: Crystal comes from Debian only: apt-get install crystal"
+    )
     assert len(lines) == len(places) > 0, lines
     for line, place in zip(lines, places, strict=True):
         words = line.split()

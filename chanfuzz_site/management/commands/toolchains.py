@@ -21,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.engine.install import InstallError, install
 from runners.engine.toolchains import KnownToolchain, known_toolchains
-from runners.targets import get_target, names
+from runners.targets import all_targets, get_target, names
 
 
 def _as_json(entry: KnownToolchain) -> dict[str, Any]:
@@ -102,3 +102,9 @@ class Command(BaseCommand):
             if entry.note:
                 line += f"  [{entry.note}]"
             self.stdout.write(line)
+        # A target nothing can install says so once, after its places: users asking
+        # for another version learn here that none can be had.
+        shown = [get_target(options["language"])] if options["language"] else all_targets()
+        for target in shown:
+            if target.not_installable:
+                self.stdout.write(f"{target.name:8} no other version: {target.not_installable}")
