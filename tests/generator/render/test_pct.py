@@ -34,9 +34,19 @@ YIELDS = {
     ("crystal", ()): "Fiber.yield",
     ("rust", (("flavour", "crossbeam"),)): "std::thread::yield_now();",
     ("rust", (("flavour", "flume-async"),)): "tokio::task::yield_now().await;",
+    ("clojure", (("flavour", "go"),)): "(<! (timeout 0))",
+    ("clojure", (("flavour", "thread"),)): "(Thread/yield)",
+    ("racket", ()): "(sleep 0)",
 }
 # A pool rendered with a fixed size takes a perturbed run's size first (CHANFUZZ_THREADS).
 POOLS = {
+    # Clojure's go blocks: the dispatch pool's size is a property set before core.async loads.
+    ("clojure", (("flavour", "go"),)): (
+        ";; Before core.async loads: a perturbed run may size its dispatch pool.\n"
+        '(when-let [n (System/getenv "CHANFUZZ_THREADS")]\n'
+        '  (System/setProperty "clojure.core.async.pool-size" n))\n\n',
+        "",
+    ),
     ("kotlin", (("threads", 8),)): (
         'newFixedThreadPoolContext(System.getenv("CHANFUZZ_THREADS")?.toIntOrNull() ?: 8,',
         "newFixedThreadPoolContext(8,",
@@ -164,6 +174,8 @@ def test_which_renderers_perturb_schedules() -> None:
         "kotlin",
         "crystal",
         "rust",
+        "clojure",
+        "racket",
     }
     # Flix has no yield this renderer could use: asking is an error, not a no-op.
     with pytest.raises(ValueError, match=r"unknown option\(s\) for flix: pct_depth"):

@@ -42,14 +42,14 @@ LANGUAGES = renderers()
 
 
 def test_languages() -> None:
-    assert renderers() == ("crystal", "flix", "go", "kotlin", "rust")
+    assert renderers() == ("clojure", "crystal", "flix", "go", "kotlin", "racket", "rust")
 
 
 @pytest.mark.parametrize("bad", ["zig", "Go", "", None])
 def test_unknown_language_names_the_supported_ones(bad: object) -> None:
-    with pytest.raises(ValueError, match="crystal, flix, go, kotlin, rust"):
+    with pytest.raises(ValueError, match="clojure, crystal, flix, go, kotlin, racket, rust"):
         render(PAPER["flix2"], bad)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="crystal, flix, go, kotlin, rust"):
+    with pytest.raises(ValueError, match="clojure, crystal, flix, go, kotlin, racket, rust"):
         render_batch([PAPER["flix2"]], bad)  # type: ignore[arg-type]
 
 

@@ -21,8 +21,9 @@ TARGETS = all_targets()
 
 def test_the_registry_finds_every_target_module_in_display_order() -> None:
     rust = ("rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std")
-    assert names() == ("go", "kotlin", "crystal", "flix", *rust)
-    assert runnable_names() == ("go", "kotlin", "crystal", *rust)
+    later = ("clojure-go", "clojure-thread", "racket")
+    assert names() == ("go", "kotlin", "crystal", "flix", *rust, *later)
+    assert runnable_names() == ("go", "kotlin", "crystal", *rust, *later)
     assert [t.position for t in TARGETS] == sorted(t.position for t in TARGETS)
 
 
