@@ -11,8 +11,7 @@ installed release serves both:
   property, its own or its parent's, ``pom.contrib``); the oldest releases'
   POMs name none (their parent is Sonatype's generic ``oss-parent``) and get
   ``NO_POM_CLOJURE``, recorded as a substitution. A Clojure older than
-  ``OLDEST_CLOJURE`` is replaced by it, recorded too: those do not start on this
-  JDK 17.
+  ``OLDEST_CLOJURE`` would be replaced by it, recorded too.
 - Install (``manage.py toolchains install clojure-go 1.6.681``): Maven resolves
   Clojure and the release (``toolchains/clojure/pom.xml``) into
   ``$CHANFUZZ_TOOLCHAINS_DIR/clojure-<clojure>-core.async-<version>/lib``; then
@@ -88,11 +87,12 @@ MVN_TIMEOUT_S = 1800
 # The Clojure of releases whose POM names none (0.1.x alphas and 0.2.x inherit
 # Sonatype's oss-parent): the first that pom.contrib-era releases (0.3) name.
 NO_POM_CLOJURE = "1.7.0"
-# Clojure releases before this one do not run the renderer's code here (measured on
-# JDK 17 while choosing the defaults: see OLDEST_CLOJURE's use in clojure_pairing).
+# The oldest Clojure a release is installed with: the training programs of both flavours
+# compile and run on 1.7.0 with JDK 17 (core.async 0.1.215 … 0.2.371 were installed so);
+# older Clojure releases were not tried. No release's POM names an older one.
 OLDEST_CLOJURE = "1.7.0"
-# What the defaults are (install_defaults): the newest release, and the oldest that
-# installs and runs generated programs of both flavours here.
+# What the defaults are (install_defaults): the newest release, and the oldest, which
+# installs (with Clojure 1.7.0) and runs the training programs of both flavours here.
 DEFAULT_VERSIONS = ("1.9.865", "0.1.215.5-8022b8-alpha")
 SOURCE_FILE = SOURCE_PATH
 PRODUCT = "classes"
