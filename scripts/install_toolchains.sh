@@ -19,6 +19,10 @@
 #              runtime.jsa    ... of a program run (with training.jar)
 #              toolchain.json manifest, written last: its presence means done
 #            Needs a JDK >= 17 and Maven (installed from Debian if missing).
+#   Clojure  core.async 1.9.865 (newest) and 0.1.215.5-8022b8-alpha (oldest) with
+#            the Clojure each POM names, resolved by Maven (the same `defaults`
+#            run) into clojure-<clojure>-core.async-<version>/: one install
+#            serves clojure-go and clojure-thread.
 #   Services redis-server and bubblewrap from Debian.
 #
 # Idempotent and non-interactive: what is already there is only checked
