@@ -20,7 +20,8 @@ PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-representative
 .venv/bin/lint-imports
 
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+# The slowest tests are named at the end: where CI's time goes.
+.venv/bin/python -m pytest --durations=30 "$@" || status=$?
 if [[ $status -eq 5 ]]; then
   # pytest's "no tests collected": a suite that tests nothing must not pass.
   echo "test.sh: pytest collected no tests" >&2
