@@ -1,4 +1,4 @@
-"""Hand-written programs for the builder tests, in Go, Kotlin and Crystal.
+"""Hand-written programs for the builder tests, in every runnable target's language.
 
 Each language has the same set, written the way the renderers write programs
 (SPEC §8): unbuffered channels, a spawned goroutine/coroutine/fiber, a select
@@ -468,3 +468,81 @@ HANG["racket"] = """\
 (flush-output)
 (channel-get (make-channel))
 """
+
+# Clojure (runners/targets/clojure_core_async.py): namespace chanfuzz.main in
+# src/chanfuzz/main.clj, AOT-compiled, run as `java … chanfuzz.main N`. clojure-go's
+# processes are go blocks, clojure-thread's threads.
+_CLOJURE_NS = """\
+(ns chanfuzz.main
+  (:gen-class))
+
+(require '[clojure.core.async :refer [<! >! <!! >!! alts! alts!! chan go thread]])
+"""
+HELLO["clojure-go"] = _CLOJURE_NS + """
+(defn -main [& args]
+  (let [c1 (chan)
+        c2 (chan)
+        kids [(go (>! c1 1)) (go (<! c2))]
+        got (<!! (go (loop [i 0]
+                       (if (= i 2)
+                         i
+                         (do (alts! [c1 [c2 2]]) (recur (inc i)))))))]
+    (doseq [k kids] (<!! k))
+    (println "hello" got)))
+"""
+HELLO["clojure-thread"] = _CLOJURE_NS + """
+(defn -main [& args]
+  (let [c1 (chan)
+        c2 (chan)
+        kids [(thread (>!! c1 1)) (thread (<!! c2))]
+        got (loop [i 0]
+              (if (= i 2)
+                i
+                (do (alts!! [c1 [c2 2]]) (recur (inc i)))))]
+    (doseq [k kids] (<!! k))
+    (println "hello" got)))
+"""
+_CLOJURE_BATCH = _CLOJURE_NS + """
+(defn program0 []
+  (let [c (chan) t ({spawn} (>!! c 1))]
+    (<!! c)
+    (<!! t)
+    (println "program 0")))
+
+(defn program1 []
+  (let [c (chan) t ({spawn} (<!! c))]
+    (alts!! [[c 1]])
+    (<!! t)
+    (println "program 1")))
+
+(defn program2 []
+  (println "program 2"))
+
+(defn -main [& args]
+  (case (first args)
+    "0" (program0)
+    "1" (program1)
+    "2" (program2)
+    (do (binding [*out* *err*] (println "no such program"))
+        (System/exit 64))))
+"""
+# A blocking op inside a go block would hold a dispatch thread: go's programs park.
+BATCH["clojure-go"] = (
+    _CLOJURE_BATCH.replace("({spawn} (>!! c 1))", "(go (>! c 1))")
+    .replace("({spawn} (<!! c))", "(go (<! c))")
+)
+BATCH["clojure-thread"] = _CLOJURE_BATCH.replace("{spawn}", "thread")
+_CLOJURE_COMPILE_ERROR = _CLOJURE_NS + """
+(defn -main [& args]
+  (>!! (chan) nosuch))
+"""
+_CLOJURE_HANG = _CLOJURE_NS + """
+(defn -main [& args]
+  (let [child (.start (ProcessBuilder. ^java.util.List ["sleep" "300"]))]
+    (println "pids" (.pid (java.lang.ProcessHandle/current)) (.pid child))
+    (flush)
+    (<!! (chan))))
+"""
+for _target in ("clojure-go", "clojure-thread"):
+    COMPILE_ERROR[_target] = _CLOJURE_COMPILE_ERROR
+    HANG[_target] = _CLOJURE_HANG

@@ -158,7 +158,10 @@ def test_hanging_program_is_killed_with_its_children(
     artifact = build(
         toolchain, programs.HANG[toolchain.language], tmp_path / "work", cache_dir=artifact_cache
     )
-    timeout = 3.0 if toolchain.language == "kotlin" else 1.5  # a JVM takes a while to start
+    # A JVM takes a while to start; with Clojure and core.async to load, about 2 s.
+    timeout = {"kotlin": 3.0, "clojure-go": 6.0, "clojure-thread": 6.0}.get(
+        toolchain.language, 1.5
+    )
     result = run(artifact, [], timeout_s=timeout)
     assert result.timed_out, result
     assert result.signal == signal.SIGKILL

@@ -121,6 +121,8 @@ def test_targets_sharing_a_renderer_show_their_own_library_on_pages() -> None:
         "rust-flume-async": "recv_async",
         "rust-chan": "chan::sync",
         "rust-std": "sync_channel",
+        "clojure-go": "(go\n",
+        "clojure-thread": "(thread\n",
     }
     for name, marker in markers.items():
         assert marker in sources[name], name
