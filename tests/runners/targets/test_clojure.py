@@ -14,10 +14,13 @@ from generator.capabilities import Capabilities
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine.build import build
+from runners.engine.execute import execute_batch, target_for
+from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome, classify_run
 from runners.targets import get_target
 from runners.targets.base import InstallError, Toolchain
 from runners.targets.clojure_core_async import (
+    DEFAULT_VERSIONS,
     NAMESPACE,
     NO_POM_CLOJURE,
     OLDEST_CLOJURE,
@@ -205,3 +208,28 @@ def test_a_generated_program_builds_and_runs_on_core_async(language: str, tmp_pa
     )
     assert done.returncode == 0, done.stderr
     assert (artifact.path / "chanfuzz" / "main__init.class").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["clojure-go", "clojure-thread"])
+def test_the_oldest_default_release_runs_a_program_of_every_preset(
+    language: str, tmp_path: Path
+) -> None:
+    # Conformance runs on the newest release; the oldest (0.1.x, on Clojure 1.7.0)
+    # gets one generated program of each heuristic, as `fuzz` would run it.
+    oldest = DEFAULT_VERSIONS[-1]
+    toolchain = require_toolchain(language, oldest)
+    capabilities = get_target(language).capabilities
+    programs = [generate_program(1, s, capabilities).program for s in PRESETS.values()]
+    workdir = tmp_path / "w"
+    workdir.mkdir()
+    workdir.chmod(0o755)  # the sandbox's user reads the build
+    report = execute_batch(
+        programs, target_for(toolchain, repetitions=5), workdir=workdir,
+        sandbox=get_sandbox("local"), limits=Limits(timeout_s=60),
+    )  # fmt: skip
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * len(PRESETS), [
+        (e.outcome, e.compile_output[-300:], [a.stderr[-300:] for a in e.attempts])
+        for e in report.executions
+    ]
