@@ -43,7 +43,7 @@ import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator import lambda_chan as lc
@@ -300,11 +300,24 @@ def candidates(flavour: ClojureFlavour) -> Callable[[], Iterator[Candidate]]:
     return each
 
 
+def _substitution(toolchain: Toolchain) -> str:
+    """Why an installed release runs on another Clojure than its POM's ("" if it does not)."""
+    try:
+        manifest = json.loads((toolchain.home / "toolchain.json").read_text())
+    except (OSError, ValueError):
+        return ""
+    return str(manifest.get("substitution") or "")
+
+
 def known(flavour: ClojureFlavour) -> Callable[[bool, list[ToolchainStatus]], list[KnownToolchain]]:
     """Installed releases and every other release on Maven Central, with why not installed."""
 
     def listing(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
-        installed = {s.toolchain.version: known_from_status(s) for s in statuses if s.toolchain}
+        installed = {
+            s.toolchain.version: replace(known_from_status(s), note=_substitution(s.toolchain))
+            for s in statuses
+            if s.toolchain
+        }
         problems = [known_from_status(s) for s in statuses if not s.toolchain and not s.hint]
         # An install whose training failed for this flavour is a release it cannot run.
         unfit = {}

@@ -16,6 +16,7 @@ from generator.settings import PRESETS
 from runners.engine.build import build
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.toolchains import known_toolchains
 from runners.engine.verdicts import Outcome, classify_run
 from runners.targets import get_target
 from runners.targets.base import InstallError, Toolchain
@@ -233,3 +234,14 @@ def test_the_oldest_default_release_runs_a_program_of_every_preset(
         (e.outcome, e.compile_output[-300:], [a.stderr[-300:] for a in e.attempts])
         for e in report.executions
     ]
+
+
+@pytest.mark.slow
+def test_an_installed_release_on_another_clojure_says_why_in_the_listing() -> None:
+    oldest = require_toolchain("clojure-go", DEFAULT_VERSIONS[-1])
+    newest = require_toolchain("clojure-go", DEFAULT_VERSIONS[0])
+    rows = {k.version: k for k in known_toolchains("clojure-go", offline=True)}
+    assert rows[oldest.version].note == (
+        f"Clojure 1.7.0: the POM of core.async {oldest.version} names no Clojure"
+    )
+    assert rows[newest.version].note == ""  # on the Clojure its POM names
