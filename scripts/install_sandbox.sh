@@ -196,6 +196,32 @@ sys.exit(0 if reply.startswith(b"HTTP/1.") and reply.rstrip().endswith(b"OK") el
 EOF
 }
 
+# The pid of a podman service at $SOCKET that a checkout now gone started: its working
+# directory (or its CONTAINERS_CONF) was deleted. It still answers pings, but every
+# container it starts fails ("write child: broken pipe", rlimits refused).
+stale_service() {
+    local pid conf
+    for pid in $(pgrep -f "podman system service .*unix://$SOCKET" || true); do
+        conf="$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^CONTAINERS_CONF=//p')"
+        if [[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" == *" (deleted)" ]] \
+            || [[ -n "$conf" && ! -f "$conf" ]]; then
+            echo "$pid"
+            return 0
+        fi
+    done
+    return 1
+}
+
+if stale="$(stale_service)"; then
+    log "the podman service at $SOCKET (pid $stale) was started by a checkout that is gone: restarting it"
+    kill "$stale" 2>/dev/null || true
+    for _ in $(seq 100); do
+        kill -0 "$stale" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$stale" 2>/dev/null || true
+fi
+
 if ping_engine; then
     log "podman service answers at $SOCKET"
 else
