@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
 
 from runners.engine import install as installer
 from runners.engine.toolchains import Toolchain, find_toolchain, known_toolchains, version_key
+from runners.engine.verdicts import classify_run
+from runners.kotlin_study.report import is_select_overflow
 from runners.targets import go as go_target
 from runners.targets import kotlin_install
 from runners.targets.go import go_proxy_versions, parse_go_proxy_versions
@@ -240,6 +241,15 @@ FIG15 = (
 )
 
 
+# The newest release with the select stack overflow, from the regression fixture.
+LAST_SELECT_OVERFLOW = max(
+    json.loads(
+        (Path(__file__).parents[1] / "fixtures" / "kotlin_select_overflow.json").read_text()
+    )["buggy"],
+    key=version_key,
+)
+
+
 def _fig15(toolchain: Toolchain, tmp_path: Path) -> None:
     from generator import effects, synthesis
     from generator.render import render
@@ -249,15 +259,23 @@ def _fig15(toolchain: Toolchain, tmp_path: Path) -> None:
     source = render(program, "kotlin", repetitions=3, **toolchain.render_options())
     artifact = build(toolchain, source, tmp_path / "work", cache_dir=tmp_path / "artifacts")
     result = run(artifact, timeout_s=120)
-    assert (result.exit_code, result.timed_out) == (0, False), result.stderr[-2000:]
+    if (result.exit_code, result.timed_out) == (0, False):
+        return
+    # Releases up to 1.2.1 have the select stack overflow of #504, and this program's
+    # three selects on c5 hit it now and then (CI saw it once on 1.0.1): that crash,
+    # and only that one, is the release's bug, not the install's.
+    verdict = classify_run(
+        "kotlin", exit_code=result.exit_code, signal=result.signal,
+        timed_out=result.timed_out, stdout=result.stdout, stderr=result.stderr,
+    )  # fmt: skip
+    buggy = version_key(toolchain.version) <= version_key(LAST_SELECT_OVERFLOW)
+    assert buggy and is_select_overflow(verdict.signature), result.stderr[-2000:]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("version", ["0.19.3", "0.22.5", "1.0.1", "1.3.3"])
 def test_install_kotlin_and_run_the_papers_program(version: str, tmp_path: Path) -> None:
-    started = time.monotonic()
     home = kotlin_install.install_kotlin(version)
-    elapsed = time.monotonic() - started
     assert (home / "toolchain.json").is_file()
     toolchain = find_toolchain("kotlin", version)
     assert toolchain.home == home
@@ -265,10 +283,11 @@ def test_install_kotlin_and_run_the_papers_program(version: str, tmp_path: Path)
     assert release is not None
     assert toolchain.component("kotlin") == kotlin_pairing(release).compiler
     _fig15(toolchain, tmp_path)
-    # Installed already: the second call only checks.
-    started = time.monotonic()
+    # Installed already: the second call only checks (a timing would flake on a busy
+    # machine: the manifest, written last by an install, is not written again).
+    manifest = (home / "toolchain.json").stat().st_mtime_ns
     assert kotlin_install.install_kotlin(version) == home
-    assert time.monotonic() - started < min(5.0, elapsed + 1)
+    assert (home / "toolchain.json").stat().st_mtime_ns == manifest
 
 
 @pytest.mark.slow
