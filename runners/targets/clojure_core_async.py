@@ -39,8 +39,6 @@ import shutil
 import signal
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -113,18 +111,6 @@ class ClojureFlavour:
 # --- Maven Central: releases and pairing ---------------------------------------------------
 
 
-def _fetch(url: str, attempts: int = 3) -> bytes:
-    for attempt in range(attempts):
-        try:
-            with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - https
-                return response.read()
-        except (urllib.error.URLError, TimeoutError, OSError):
-            if attempt == attempts - 1:
-                raise
-            time.sleep(1 + attempt)
-    raise AssertionError("unreachable")
-
-
 def parse_metadata(text: str) -> list[str]:
     """Every version a maven-metadata.xml lists, oldest first (Maven's order is kept:
     it is publication order, and alphas sort badly by number alone)."""
@@ -147,8 +133,8 @@ def core_async_releases(*, refresh: bool = False, offline: bool = False) -> list
         raise ToolchainUnavailable("offline, and no list of core.async's releases is cached")
     url = f"{config.maven_central()}/{GROUP_PATH}/{ARTIFACT}/maven-metadata.xml"
     try:
-        versions = parse_metadata(_fetch(url).decode())
-    except (urllib.error.URLError, TimeoutError, OSError, ET.ParseError) as error:
+        versions = parse_metadata(jvm.maven_fetch(url).decode())
+    except (OSError, ET.ParseError) as error:  # URLError and TimeoutError are OSErrors
         raise ToolchainUnavailable(f"Maven Central did not list core.async: {error}") from None
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps({"versions": versions}) + "\n")
@@ -179,7 +165,7 @@ def pom_clojure_version(pom: str, parent_pom: Callable[[str, str, str], str]) ->
 def _central_pom(group: str, artifact: str, version: str) -> str:
     path = group.replace(".", "/")
     url = f"{config.maven_central()}/{path}/{artifact}/{version}/{artifact}-{version}.pom"
-    return _fetch(url).decode()
+    return jvm.maven_fetch(url).decode()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
+import urllib.request
 from pathlib import Path
 
 from runners import config
@@ -93,3 +95,17 @@ def infra_error(text: str) -> str | None:
     if _JVM_NATIVE_OOM in text:
         return "the JVM ran out of memory under the sandbox's limit: " + _JVM_NATIVE_OOM
     return None
+
+
+def maven_fetch(url: str, attempts: int = 4) -> bytes:
+    """The body at `url` (Maven Central: metadata, POMs), retried on network errors, which
+    a release listing or an install should outlive."""
+    for attempt in range(attempts):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - https
+                return response.read()
+        except OSError:  # URLError and TimeoutError are OSErrors
+            if attempt == attempts - 1:
+                raise
+            time.sleep(1 + attempt)
+    raise AssertionError("unreachable")

@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from runners.targets.base import (
     tail,
     version_key,
 )
-from runners.targets.jvm import find_java
+from runners.targets.jvm import find_java, maven_fetch
 from runners.targets.kotlin_releases import (
     KOTLIN_DIR,
     KOTLIN_LAYOUT,
@@ -266,24 +265,12 @@ def _train_kotlin(dest: Path, java: Path, pairing: KotlinPairing, name: str) -> 
             )
 
 
-def _fetch(url: str, attempts: int = 4) -> bytes:
-    for attempt in range(attempts):
-        try:
-            with urllib.request.urlopen(url, timeout=30) as response:
-                return response.read()
-        except OSError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(1 + attempt)
-    raise AssertionError("unreachable")
-
-
 _POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 
 
 def _pom_kotlin_version(group_path: str, artifact: str, version: str) -> str:
     """The kotlin-stdlib version a release's POM depends on (following its parent)."""
-    text = _fetch(
+    text = maven_fetch(
         f"{config.maven_central()}/{group_path}/{artifact}/{version}/{artifact}-{version}.pom"
     ).decode()
     root = ET.fromstring(text)
@@ -306,7 +293,8 @@ def _pom_kotlin_version(group_path: str, artifact: str, version: str) -> str:
 
 
 def _metadata_versions(group_path: str, artifact: str) -> list[str]:
-    text = _fetch(f"{config.maven_central()}/{group_path}/{artifact}/maven-metadata.xml").decode()
+    url = f"{config.maven_central()}/{group_path}/{artifact}/maven-metadata.xml"
+    text = maven_fetch(url).decode()
     return [v.text or "" for v in ET.fromstring(text).iterfind("versioning/versions/version")]
 
 
