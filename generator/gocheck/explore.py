@@ -1,0 +1,524 @@
+"""Explore every interleaving of a Go program's abstract run and give the verdict.
+
+Breadth first over the states of `machine` (so each trace found is a shortest one), with
+every state kept once by its key. A state where nothing can move and some goroutine has
+not finished is a deadlock: *global* when `main` is among the blocked (Go's "all
+goroutines are asleep"), *partial* when `main` has returned and others wait for ever (a
+leak: main's return would end them unseen). Sending on a closed channel, closing a
+closed or nil channel, a negative WaitGroup counter and unlocking an unlocked mutex are
+*channel-safety* violations (each a panic or fatal error in Go). After the search, each
+bottom strongly connected component of the state graph (where the run can loop for ever)
+is checked for goroutines that never move in it: blocked for ever while others go on.
+
+A violation found is a real execution of the model, reported even when some other path
+reached something unsupported; "ok" is said only when the whole space was explored and
+nothing unsupported was met.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from generator.gocheck.machine import Machine, Pending, ProgramExit, State
+from generator.gocheck.ssa import Program
+from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value, is_unknown, zero
+
+DEFAULT_MAX_STATES = 100_000
+DEFAULT_TIME_LIMIT = 60.0
+
+VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety", "unsupported",
+            "undecided")
+_PRIORITY = ("global-deadlock", "channel-safety", "partial-deadlock")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of a trace: which goroutine did what, at which source line."""
+
+    goroutine: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    message: str
+    trace: tuple[Step, ...]
+    stuck: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    verdict: str
+    findings: tuple[Finding, ...] = ()
+    unsupported: tuple[tuple[str, int], ...] = ()
+    states: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass
+class _Succ:
+    steps: tuple[Step, ...]
+    moved: frozenset[int]
+    state: State | None = None
+    violation: str | None = None
+    exit: str | None = None
+
+
+def _chan_name(st: State, ch: Value) -> str:
+    if ch == NIL:
+        return "a nil channel"
+    if isinstance(ch, tuple) and ch[0] == "chan":
+        line, name = st.chan_lines.get(ch[1], (0, ""))
+        if not line:
+            return "a timer's channel"
+        return f"{name or 'channel'} (made at line {line})"
+    return "a channel"
+
+
+def describe(st: State, p: Pending) -> str:
+    """What a stopped goroutine waits for, in words."""
+    if p.kind == "comm":
+        parts = [f"{'send on' if c.dir == 'send' else 'receive from'} {_chan_name(st, c.chan)}"
+                 for c in p.cases]
+        if p.select:
+            return "select { " + "; ".join(parts) + " }"
+        return parts[0]
+    names = {"wg_wait": "WaitGroup.Wait", "wg_add": "WaitGroup.Add", "lock": "Lock",
+             "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
+             "close": "close", "cancel": "context cancel", "choice": "a branch",
+             "exit": "exit"}
+    return names.get(p.kind, p.kind)
+
+
+class _Explorer:
+    def __init__(self, program: Program, max_states: int, time_limit: float) -> None:
+        self.m = Machine(program)
+        self.max_states = max_states
+        self.time_limit = time_limit
+        self.unsupported: dict[tuple[str, int], None] = {}
+
+    # --- successors
+
+    def successors(self, st: State) -> list[_Succ]:
+        m = self.m
+        out: list[_Succ] = []
+        pend = {gid: m.pending(st, gid) for gid in range(len(st.gs))}
+        ready: set[int] = set()
+
+        def label(gid: int) -> str:
+            return st.gs[gid].label
+
+        for gid, p in pend.items():
+            if p is None or p.kind != "comm":
+                continue
+            for ci, c in enumerate(p.cases):
+                ch = c.chan
+                if ch == NIL:
+                    continue
+                if not (isinstance(ch, tuple) and ch[0] == "chan"):
+                    self.unsupported[("a channel the checker cannot tell", p.line)] = None
+                    continue
+                cap, buf, closed = st.chans[ch[1]]
+                name = _chan_name(st, ch)
+                if c.dir == "send":
+                    if closed:
+                        ready.add(gid)
+                        out.append(_Succ((Step(label(gid), p.line, f"send on closed {name}"),),
+                                         frozenset({gid}), violation="send on closed channel"))
+                    elif cap > 0:
+                        if len(buf) < cap:
+                            ready.add(gid)
+                            out.append(self._apply(st, [(gid, ci, None, True)], ch,
+                                                   buf + (c.value,), closed,
+                                                   (Step(label(gid), p.line,
+                                                         f"send on {name} (buffered)"),)))
+                    else:
+                        for hid, q in pend.items():
+                            if hid == gid or q is None or q.kind != "comm":
+                                continue
+                            for cj, d in enumerate(q.cases):
+                                if d.dir == "recv" and d.chan == ch:
+                                    ready.update((gid, hid))
+                                    steps = (
+                                        Step(label(gid), p.line, f"send on {name}"),
+                                        Step(label(hid), q.line, f"receive from {name}"),
+                                    )
+                                    out.append(self._apply(
+                                        st, [(gid, ci, None, True), (hid, cj, c.value, True)],
+                                        None, None, None, steps))
+                else:
+                    if buf:
+                        ready.add(gid)
+                        out.append(self._apply(st, [(gid, ci, buf[0], True)], ch, buf[1:],
+                                               closed, (Step(label(gid), p.line,
+                                                             f"receive from {name} (buffered)"),)))
+                    elif closed:
+                        ready.add(gid)
+                        out.append(self._apply(st, [(gid, ci, zero(c.elem), False)], None, None,
+                                               None, (Step(label(gid), p.line,
+                                                           f"receive from closed {name}"),)))
+        for gid, p in pend.items():
+            if p is None:
+                continue
+            if p.kind == "comm":
+                if not p.blocking and gid not in ready:
+                    out.append(self._apply(st, [(gid, -1, None, False)], None, None, None,
+                                           (Step(label(gid), p.line, "select default"),)))
+                continue
+            out.extend(self._other(st, gid, p))
+        return out
+
+    def _apply(self, st: State, parts: list[tuple[int, int, Value, bool]], ch: Value,
+               buf: tuple | None, closed: bool | None, steps: tuple[Step, ...]) -> _Succ:
+        """The state after goroutines `parts` complete their communication cases."""
+        new = st.copy()
+        if ch is not None:
+            cap = new.chans[ch[1]][0]
+            new.chans[ch[1]] = (cap, buf, closed)
+        moved = frozenset(gid for gid, *_ in parts)
+        try:
+            for gid, ci, value, ok in parts:
+                p = self.m.pending(st, gid)
+                if p.select:
+                    recv_vals = []
+                    for j, c in enumerate(p.cases):
+                        if c.dir == "recv":
+                            recv_vals.append(value if j == ci else zero(c.elem))
+                    result = ("tuple", (ci, ok, *recv_vals))
+                elif p.cases[0].dir == "recv":
+                    v = value if ok else zero(p.cases[0].elem)
+                    result = ("tuple", (v, ok)) if p.commaok else v
+                else:
+                    result = None
+                self.m.complete(new, gid, result)
+        except ProgramExit as e:
+            return _Succ(steps, moved, exit=e.why)
+        except Unsupported as e:
+            self.unsupported[(e.what, e.line)] = None
+            return _Succ(steps, moved, exit="unsupported")
+        return _Succ(steps, moved, state=new)
+
+    def _other(self, st: State, gid: int, p: Pending) -> list[_Succ]:
+        g = st.gs[gid]
+        who = g.label
+        m = self.m
+
+        def go(text: str, change=None, result: Value = None, *, then=None) -> _Succ:
+            new = st.copy()
+            steps = (Step(who, p.line, text),)
+            try:
+                if change is not None:
+                    change(new)
+                if then is None:
+                    m.complete(new, gid, result)
+                else:
+                    then(new)
+            except ProgramExit as e:
+                return _Succ(steps, frozenset({gid}), exit=e.why)
+            except Unsupported as e:
+                self.unsupported[(e.what, e.line)] = None
+                return _Succ(steps, frozenset({gid}), exit="unsupported")
+            return _Succ(steps, frozenset({gid}), state=new)
+
+        def bad(text: str, why: str) -> list[_Succ]:
+            return [_Succ((Step(who, p.line, text),), frozenset({gid}), violation=why)]
+
+        kind = p.kind
+        if kind == "choice":
+            return [go("branch taken", then=lambda s: self._branch(s, gid, True)),
+                    go("branch not taken", then=lambda s: self._branch(s, gid, False))]
+        if kind == "exit":
+            return [_Succ((Step(who, p.line, "the program exits (panic or exit)"),),
+                          frozenset({gid}), exit="exit")]
+        if kind in ("close", "cancel"):
+            ch = p.arg
+            if ch == NIL:
+                if kind == "cancel":
+                    return [go("cancel")]
+                return bad("close of a nil channel", "close of nil channel")
+            if not (isinstance(ch, tuple) and ch[0] == "chan"):
+                self.unsupported[("close of a channel the checker cannot tell", p.line)] = None
+                return []
+            cap, buf, closed = st.chans[ch[1]]
+            name = _chan_name(st, ch)
+            if closed:
+                if kind == "cancel":
+                    return [go(f"cancel (already cancelled: {name})")]
+                return bad(f"close of closed {name}", "close of closed channel")
+
+            def close(s: State) -> None:
+                s.chans[ch[1]] = (cap, buf, True)
+
+            return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
+        # The sync objects: the operand is a pointer to where the object lives.
+        addr = p.arg
+        if not (isinstance(addr, tuple) and addr[0] == "addr"):
+            if addr == NIL:
+                return bad(f"{describe(st, p)} on a nil pointer", "nil sync object")
+            self.unsupported[("a sync object the checker cannot follow", p.line)] = None
+            return []
+        obj = m.load(st, addr, p.line, "other")
+
+        def put(v: Value):
+            return lambda s: m.store(s, addr, v, p.line)
+
+        if kind in ("wg_add", "wg_wait", "wg_go"):
+            if not (isinstance(obj, tuple) and obj[0] == "wg"):
+                self.unsupported[("a WaitGroup the checker cannot follow", p.line)] = None
+                return []
+            n = obj[1]
+            if kind == "wg_wait":
+                return [go("WaitGroup.Wait returns")] if n == 0 else []
+            if kind == "wg_go":
+                f = p.arg2
+                return [go("WaitGroup.Go", put(("wg", n + 1)),
+                           then=lambda s: (m.complete(s, gid, None, run=False),
+                                           m.spawn_fn(s, f, p.line, (("wg_done", addr),)),
+                                           m.run(s, gid)))]
+            d = p.arg2
+            if not isinstance(d, int) or isinstance(d, bool) or is_unknown(d):
+                self.unsupported[("WaitGroup.Add with a count the checker cannot tell",
+                                  p.line)] = None
+                return []
+            if n + d < 0:
+                return bad("WaitGroup counter goes negative", "negative WaitGroup counter")
+            text = "WaitGroup.Done" if d == -1 else f"WaitGroup.Add({d})"
+            return [go(text, put(("wg", n + d)))]
+        if kind == "once":
+            if not (isinstance(obj, tuple) and obj[0] == "once"):
+                self.unsupported[("a sync.Once the checker cannot follow", p.line)] = None
+                return []
+            if obj[1]:
+                return [go("Once.Do (already done)")]
+            f = p.arg2
+            return [go("Once.Do runs its function", put(("once", True)),
+                       then=lambda s: (m.complete(s, gid, None, run=False),
+                                       m.call_in(s, gid, f, p.line)))]
+        if not (isinstance(obj, tuple) and obj[0] in ("mu", "rw")):
+            self.unsupported[("a mutex the checker cannot follow", p.line)] = None
+            return []
+        rw = obj[0] == "rw"
+        writer = obj[1]
+        readers = obj[2] if rw else 0
+        free = not writer and readers == 0
+        if kind == "lock":
+            return [go("Lock", put(("rw", True, 0) if rw else ("mu", True)))] if free else []
+        if kind == "trylock":
+            if free:
+                return [go("TryLock succeeds", put(("rw", True, 0) if rw else ("mu", True)),
+                           True)]
+            return [go("TryLock fails", None, False)]
+        if kind == "unlock":
+            if not writer:
+                return bad("Unlock of an unlocked mutex", "unlock of unlocked mutex")
+            return [go("Unlock", put(("rw", False, readers) if rw else ("mu", False)))]
+        if kind == "rlock":
+            return [go("RLock", put(("rw", False, readers + 1)))] if not writer else []
+        if kind == "tryrlock":
+            if not writer:
+                return [go("TryRLock succeeds", put(("rw", False, readers + 1)), True)]
+            return [go("TryRLock fails", None, False)]
+        if kind == "runlock":
+            if readers == 0:
+                return bad("RUnlock without RLock", "RUnlock of unlocked RWMutex")
+            return [go("RUnlock", put(("rw", False, readers - 1)))]
+        raise AssertionError(kind)
+
+    def _branch(self, st: State, gid: int, which: bool) -> None:
+        self.m.take_branch(st, gid, which)
+        self.m.run(st, gid)
+
+    # --- the search
+
+    def stuck(self, st: State) -> tuple[Step, ...]:
+        out = []
+        for gid, g in enumerate(st.gs):
+            if g.done or g.daemon:
+                continue
+            p = self.m.pending(st, gid)
+            out.append(Step(g.label, p.line if p else 0,
+                            f"blocked: {describe(st, p)}" if p else "finished"))
+        return tuple(out)
+
+    def run(self) -> Result:
+        start = time.monotonic()
+        try:
+            init = self.m.initial()
+        except Unsupported as e:
+            return Result("unsupported", unsupported=((e.what, e.line),),
+                          seconds=time.monotonic() - start)
+        except ProgramExit:
+            return Result("ok", states=1, seconds=time.monotonic() - start,
+                          notes=("the program exits before any goroutine starts",))
+        states: list[State] = [init]
+        index = {init.key(): 0}
+        parent: list[tuple[int, tuple[Step, ...]]] = [(-1, ())]
+        edges: list[list[tuple[int, frozenset[int]]]] = [[]]
+        found: dict[str, Finding] = {}
+        complete = True
+        queue = deque([0])
+
+        def trace(i: int, last: tuple[Step, ...] = ()) -> tuple[Step, ...]:
+            parts: list[tuple[Step, ...]] = [last]
+            while i > 0:
+                p, steps = parent[i]
+                parts.append(steps)
+                i = p
+            return tuple(s for steps in reversed(parts) for s in steps)
+
+        while queue:
+            if len(states) > self.max_states or time.monotonic() - start > self.time_limit:
+                complete = False
+                break
+            i = queue.popleft()
+            st = states[i]
+            succs = self.successors(st)
+            if not succs:
+                self._terminal(st, trace(i), found)
+                if "global-deadlock" in found:
+                    break
+            for s in succs:
+                if s.violation is not None:
+                    if "channel-safety" not in found:
+                        found["channel-safety"] = Finding(
+                            "channel-safety", s.violation, trace(i, s.steps))
+                    continue
+                if s.state is None:
+                    continue
+                k = s.state.key()
+                j = index.get(k)
+                if j is None:
+                    j = len(states)
+                    index[k] = j
+                    states.append(s.state)
+                    parent.append((i, s.steps))
+                    edges.append([])
+                    queue.append(j)
+                edges[i].append((j, s.moved))
+        if complete and not found:
+            self._cycles(states, edges, trace, found)
+        seconds = time.monotonic() - start
+        unsupported = tuple(self.unsupported)
+        findings = tuple(found[k] for k in _PRIORITY if k in found)
+        if findings:
+            verdict = findings[0].kind
+        elif unsupported:
+            verdict = "unsupported"
+        elif not complete:
+            verdict = "undecided"
+        else:
+            verdict = "ok"
+        return Result(verdict, findings, unsupported, len(states), seconds, complete)
+
+    def _terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
+        live = [g for g in st.gs if not g.done and not g.daemon]
+        if not live:
+            return
+        stuck = self.stuck(st)
+        if not st.gs[0].done:
+            if "global-deadlock" not in found:
+                found["global-deadlock"] = Finding(
+                    "global-deadlock", "every goroutine is blocked (main included)", path,
+                    stuck)
+        elif "partial-deadlock" not in found:
+            found["partial-deadlock"] = Finding(
+                "partial-deadlock",
+                f"main returns while {len(live)} goroutine(s) stay blocked for ever", path,
+                stuck)
+
+    def _cycles(self, states: list[State], edges, trace, found: dict[str, Finding]) -> None:
+        """Goroutines that never move in a bottom SCC are blocked for ever."""
+        for comp in _bottom_sccs(edges):
+            if len(comp) == 1:
+                (only,) = comp
+                if not any(j == only for j, _ in edges[only]):
+                    continue  # a terminal state: judged already
+            members = set(comp)
+            moved: set[int] = set()
+            for i in comp:
+                for j, who in edges[i]:
+                    if j in members:
+                        moved |= who
+            i = min(comp)
+            st = states[i]
+            live = [g.gid for g in st.gs if not g.done and not g.daemon]
+            never = [gid for gid in live if gid not in moved]
+            if not never:
+                continue
+            stuck = tuple(s for s in self.stuck(st)
+                          if any(st.gs[gid].label == s.goroutine for gid in never))
+            kind = "global-deadlock" if len(never) == len(live) else "partial-deadlock"
+            if kind not in found:
+                found[kind] = Finding(
+                    kind, f"{len(never)} goroutine(s) blocked for ever while the rest loops",
+                    trace(i), stuck)
+
+
+def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int]]:
+    """The strongly connected components with no edge leaving them (iterative Tarjan)."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp_of = [-1] * n
+    stack: list[int] = []
+    comps: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on[v] = True
+            recurse = False
+            succ = edges[v]
+            while k < len(succ):
+                w = succ[k][0]
+                k += 1
+                if index[w] == -1:
+                    work.append((v, k))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if on[w]:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp_of[w] = len(comps)
+                    comp.append(w)
+                    if w == v:
+                        break
+                comps.append(comp)
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    bottom = []
+    for c, comp in enumerate(comps):
+        if all(comp_of[j] == c for i in comp for j, _ in edges[i]):
+            bottom.append(comp)
+    return bottom
+
+
+def check(program: Program, *, max_states: int = DEFAULT_MAX_STATES,
+          time_limit: float = DEFAULT_TIME_LIMIT) -> Result:
+    """Explore `program` and return its verdict with the findings that justify it."""
+    return _Explorer(program, max_states, time_limit).run()
+
+
+__all__ = ["VERDICTS", "Finding", "Result", "Step", "check", "UNKNOWN"]

@@ -1,0 +1,984 @@
+"""One state of a Go program's abstract run, and how a goroutine moves inside it.
+
+A goroutine runs its SSA instructions locally — arithmetic, loads and stores, calls,
+spawns — until it reaches an operation others can see: a channel operation, a select,
+`close`, a sync operation, or a branch on data the checker cannot know (a choice). There
+it stops, and `pending` says what it waits to do; `explore` decides who may go next.
+Running the local steps in one go is sound for programs free of data races (Go's memory
+model gives them sequential consistency at the synchronisations), and it keeps the state
+space to the communication steps only.
+
+The standard library is modelled where it synchronises (sync, context, time's timers);
+other library calls are taken to return data the checker does not know, and calls that
+hand a channel, function or sync object to unmodelled library code are `Unsupported`.
+Timers and context propagation run as daemon goroutines that may fire at any moment; a
+daemon never counts as a leaked goroutine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.gocheck import values as V
+from generator.gocheck.ssa import Function, Instr, Program
+from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
+
+MAX_FRAMES = 64
+MAX_LOCAL_STEPS = 200_000
+
+# Library packages whose functions may be given channels or functions without running
+# them: formatting and errors only look at a value.
+_PRINTERS = frozenset({"fmt", "log", "errors"})
+_EXITS = frozenset(
+    {"os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf",
+     "log.Panicln"}
+)
+_NOOPS = frozenset(
+    {"time.Sleep", "runtime.Gosched", "runtime.GC", "(*time.Ticker).Stop",
+     "(*time.Ticker).Reset", "runtime.LockOSThread", "runtime.UnlockOSThread"}
+)
+_SYNC_OPS = {
+    "(*sync.WaitGroup).Add": "wg_add",
+    "(*sync.WaitGroup).Done": "wg_done",
+    "(*sync.WaitGroup).Wait": "wg_wait",
+    "(*sync.WaitGroup).Go": "wg_go",
+    "(*sync.Mutex).Lock": "lock",
+    "(*sync.Mutex).Unlock": "unlock",
+    "(*sync.Mutex).TryLock": "trylock",
+    "(*sync.RWMutex).Lock": "lock",
+    "(*sync.RWMutex).Unlock": "unlock",
+    "(*sync.RWMutex).TryLock": "trylock",
+    "(*sync.RWMutex).RLock": "rlock",
+    "(*sync.RWMutex).RUnlock": "runlock",
+    "(*sync.RWMutex).TryRLock": "tryrlock",
+    "(*sync.Once).Do": "once",
+}
+
+
+class ProgramExit(Exception):
+    """The whole program ends here (os.Exit, a panic, log.Fatal)."""
+
+    def __init__(self, why: str, line: int) -> None:
+        super().__init__(why)
+        self.why = why
+        self.line = line
+
+
+@dataclass
+class Frame:
+    fn: Function
+    block: int
+    pc: int
+    regs: dict[str, Value]
+    params: tuple
+    free: tuple
+    defers: tuple = ()
+    ret: str | None = None
+
+    def key(self) -> tuple:
+        return (self.fn.name, self.block, self.pc, tuple(sorted(self.regs.items())),
+                self.params, self.free, self.defers, self.ret)
+
+    def copy(self) -> Frame:
+        return Frame(self.fn, self.block, self.pc, dict(self.regs), self.params, self.free,
+                     self.defers, self.ret)
+
+    @property
+    def instr(self) -> Instr:
+        return self.fn.blocks[self.block].instrs[self.pc]
+
+
+@dataclass
+class G:
+    """A goroutine: its call stack, then what it does after its last frame returns."""
+
+    gid: int
+    frames: list[Frame]
+    label: str
+    tail: tuple = ()
+    daemon: bool = False
+
+    @property
+    def done(self) -> bool:
+        return not self.frames and not self.tail
+
+    def key(self) -> tuple:
+        return (tuple(f.key() for f in self.frames), self.tail)
+
+    def copy(self) -> G:
+        return G(self.gid, [f.copy() for f in self.frames], self.label, self.tail, self.daemon)
+
+
+@dataclass
+class Chan:
+    cap: int
+    buf: tuple = ()
+    closed: bool = False
+
+
+@dataclass
+class State:
+    gs: list[G]
+    objs: dict[Any, Value] = field(default_factory=dict)
+    chans: dict[int, tuple] = field(default_factory=dict)
+    next_id: int = 1
+    chan_lines: dict[int, int] = field(default_factory=dict)
+
+    def key(self) -> tuple:
+        """The state up to renaming of objects and channels, unreachable ones left out.
+
+        Objects and channels get numbers in the order a walk from the goroutines and the
+        globals meets them, so two runs that allocated in different orders, or a loop that
+        allocates each time round (a varargs array for fmt.Println), reach equal keys.
+        """
+        objs: dict[Any, int] = {}
+        chans: dict[int, int] = {}
+        obj_vals: list = []
+        chan_vals: list = []
+
+        def ren(v: Any) -> Any:
+            if type(v) is not tuple or not v:
+                return v
+            tag = v[0]
+            if tag == "chan":
+                n = chans.get(v[1])
+                if n is None:
+                    n = chans[v[1]] = len(chans)
+                    chan_vals.append(None)
+                    cap, buf, closed = self.chans[v[1]]
+                    chan_vals[n] = (cap, tuple(ren(x) for x in buf), closed)
+                return ("chan", n)
+            if tag == "addr" or tag == "slice":
+                oid = v[1]
+                n = objs.get(oid)
+                if n is None:
+                    n = objs[oid] = len(objs)
+                    obj_vals.append(None)
+                    obj_vals[n] = ren(self.objs.get(oid))
+                return (tag, n) + v[2:]
+            if tag in ("?", "nil"):
+                return v
+            return tuple(ren(x) for x in v)
+
+        gkeys = tuple(
+            (tuple((f.fn.name, f.block, f.pc,
+                    tuple((k, ren(x)) for k, x in sorted(f.regs.items())),
+                    ren(f.params), ren(f.free), ren(f.defers), f.ret) for f in g.frames),
+             ren(g.tail))
+            for g in self.gs
+        )
+        globs = tuple((k, ren(v)) for k, v in sorted(
+            (k, v) for k, v in self.objs.items() if isinstance(k, str)))
+        return (gkeys, globs, tuple(obj_vals), tuple(chan_vals))
+
+    def copy(self) -> State:
+        return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
+                     self.next_id, self.chan_lines)
+
+    def fresh(self) -> int:
+        n = self.next_id
+        self.next_id += 1
+        return n
+
+    def new_chan(self, cap: int, line: int, name: str = "") -> Value:
+        cid = self.fresh()
+        self.chans[cid] = (cap, (), False)
+        self.chan_lines = {**self.chan_lines, cid: (line, name)}
+        return ("chan", cid)
+
+    def new_obj(self, value: Value) -> Value:
+        oid = self.fresh()
+        self.objs[oid] = value
+        return ("addr", oid, ())
+
+    def spawn(self, frames: list[Frame], label: str, *, tail: tuple = (),
+              daemon: bool = False) -> None:
+        self.gs.append(G(len(self.gs), frames, label, tail, daemon))
+
+
+# ---------------------------------------------------------------- pending operations
+
+
+@dataclass(frozen=True)
+class Case:
+    dir: str  # "send" | "recv"
+    chan: Value
+    value: Value = None
+    elem: str = ""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a stopped goroutine waits to do next."""
+
+    kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
+    #          | runlock | trylock | tryrlock | once | choice | exit
+    line: int
+    cases: tuple[Case, ...] = ()
+    blocking: bool = True
+    select: bool = False
+    commaok: bool = False
+    arg: Value = None
+    arg2: Value = None
+    repeat: bool = False  # a ticker's send, never used up
+
+
+def line_of(g: G) -> int:
+    return g.frames[-1].instr.line if g.frames else 0
+
+
+# ---------------------------------------------------------------- the interpreter
+
+
+class Machine:
+    """Runs goroutines of one program; states are passed in and changed in place."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+
+    # --- set-up
+
+    def initial(self) -> State:
+        pkg = self.program.package
+        main = self.program.function(f"{pkg}.main")
+        if main is None:
+            raise Unsupported("package main has no func main")
+        frames = [self._frame(main, (), (), None)]
+        init = self.program.function(f"{pkg}.init")
+        if init is not None:
+            frames.append(self._frame(init, (), (), None))
+        st = State([G(0, frames, "main")])
+        self.run(st, 0)
+        return st
+
+    def _frame(self, fn: Function, params: tuple, free: tuple, ret: str | None) -> Frame:
+        if not fn.blocks:
+            raise Unsupported(f"{fn.short_name} has no body")
+        fr = Frame(fn, 0, 0, {}, params, free, (), ret)
+        return fr
+
+    # --- operands
+
+    def operand(self, st: State, fr: Frame, op: dict) -> Value:
+        k = op["k"]
+        if k == "reg":
+            return fr.regs.get(op["n"], UNKNOWN)
+        if k == "param":
+            return fr.params[op["i"]]
+        if k == "free":
+            return fr.free[op["i"]]
+        if k == "const":
+            v = op.get("v")
+            if v is None:
+                return V.zero(op.get("t", "nil"))
+            if v == "?" and op.get("t") != "string":
+                return UNKNOWN
+            if op.get("t") not in ("int", "bool", "string", "time.Duration"):
+                return UNKNOWN
+            return v
+        if k == "fn":
+            return ("fn", op["n"], ())
+        if k == "global":
+            oid = "g:" + op["n"]
+            if oid not in st.objs:
+                st.objs[oid] = V.zero(op.get("t", "other"))
+            return ("addr", oid, ())
+        if k == "builtin":
+            return ("builtin", op["n"])
+        if k == "none":
+            return None
+        raise Unsupported(f"an operand of kind {k}")
+
+    def args(self, st: State, fr: Frame, ins: Instr) -> list[Value]:
+        return [self.operand(st, fr, a) for a in ins.args]
+
+    # --- memory
+
+    def load(self, st: State, addr: Value, line: int, type_class: str) -> Value:
+        if addr == NIL:
+            raise ProgramExit("nil pointer dereference", line)
+        if not (isinstance(addr, tuple) and addr[0] == "addr"):
+            if _holds_sync(type_class):
+                raise Unsupported("a load through a pointer the checker cannot follow", line)
+            return UNKNOWN
+        _, oid, path = addr
+        if oid not in st.objs:
+            return UNKNOWN
+        v = V.get_path(st.objs[oid], path)
+        if V.is_unknown(v) and _holds_sync(type_class):
+            raise Unsupported("a channel or sync object kept where the checker cannot "
+                              "follow it (a slice, map or unknown index)", line)
+        return v
+
+    def store(self, st: State, addr: Value, value: Value, line: int) -> None:
+        if addr == NIL:
+            raise ProgramExit("nil pointer dereference", line)
+        if not (isinstance(addr, tuple) and addr[0] == "addr"):
+            if _value_holds_sync(value):
+                raise Unsupported("a channel or sync object stored where the checker cannot "
+                                  "follow it", line)
+            return
+        _, oid, path = addr
+        try:
+            st.objs[oid] = V.set_path(st.objs.get(oid, UNKNOWN), path, value)
+        except Unsupported as e:
+            raise Unsupported(e.what, line) from None
+        except IndexError:
+            raise ProgramExit("index out of range", line) from None
+
+    # --- running
+
+    def run(self, st: State, gid: int) -> None:
+        """Run goroutine `gid` until it stops at something others can see, or ends."""
+        g = st.gs[gid]
+        steps = 0
+        while g.frames:
+            fr = g.frames[-1]
+            ins = fr.instr
+            if self._visible(st, fr, ins):
+                return
+            self._step(st, g, fr, ins)
+            steps += 1
+            if steps > MAX_LOCAL_STEPS:
+                raise Unsupported("a loop that runs without communicating for ever", ins.line)
+
+    def _visible(self, st: State, fr: Frame, ins: Instr) -> bool:
+        op = ins.op
+        if op in ("Send", "Select", "Panic"):
+            return True
+        if op == "UnOp":
+            return ins.x["op"] == "<-"
+        if op == "If":
+            return not isinstance(self.operand(st, fr, ins.args[0]), bool)
+        if op == "Call":
+            return self._call_kind(st, fr, ins.x, ins.line) is not None
+        if op == "RunDefers":
+            return bool(fr.defers) and self._deferred_kind(fr.defers[-1]) is not None
+        return False
+
+    def _call_kind(self, st: State, fr: Frame, x: Any, line: int) -> str | None:
+        """The kind of visible operation a call is, or None when it runs locally."""
+        if x["mode"] != "call":
+            if x["mode"] == "invoke":
+                recv = self.operand(st, fr, x["recv"])
+                if isinstance(recv, tuple) and recv[0] == "ctx":
+                    return None
+            return None
+        callee = self.operand(st, fr, x["callee"])
+        return self._callee_kind(callee, x.get("static"))
+
+    def _callee_kind(self, callee: Value, static: str | None) -> str | None:
+        if isinstance(callee, tuple):
+            if callee[0] == "builtin" and callee[1] == "close":
+                return "close"
+            if callee[0] == "model" and callee[1] == "cancel":
+                return "cancel"
+            if callee[0] == "fn":
+                name = callee[1]
+                if name in _SYNC_OPS:
+                    return _SYNC_OPS[name]
+                if name in _EXITS:
+                    return "exit"
+        return None
+
+    def _deferred_kind(self, d: tuple) -> str | None:
+        callee, _args, static, _line = d
+        return self._callee_kind(callee, static)
+
+    def _step(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        op = ins.op
+        handler = getattr(self, "_op_" + op, None)
+        if handler is None:
+            raise Unsupported(f"the SSA instruction {op} "
+                              f"({ins.x.get('what', '')})".replace(" ()", ""), ins.line)
+        handler(st, g, fr, ins)
+
+    def _set(self, fr: Frame, ins: Instr, v: Value) -> None:
+        if ins.res:
+            fr.regs[ins.res] = v
+        fr.pc += 1
+
+    def _goto(self, st: State, fr: Frame, target: int) -> None:
+        """Enter block `target` from the current block, evaluating its phis together."""
+        prev = fr.block
+        block = fr.fn.blocks[target]
+        idx = block.preds.index(prev)
+        phis = []
+        pc = 0
+        while pc < len(block.instrs) and block.instrs[pc].op == "Phi":
+            phi = block.instrs[pc]
+            phis.append((phi.res, phi.args[idx]))
+            pc += 1
+        new = {res: self.operand(st, fr, a) for res, a in phis}
+        fr.regs.update(new)
+        fr.block = target
+        fr.pc = pc
+
+    # --- local instructions
+
+    def _op_Jump(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        self._goto(st, fr, fr.fn.blocks[fr.block].succs[0])
+
+    def _op_If(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        cond = self.operand(st, fr, ins.args[0])
+        succs = fr.fn.blocks[fr.block].succs
+        self._goto(st, fr, succs[0] if cond else succs[1])
+
+    def take_branch(self, st: State, gid: int, which: bool) -> None:
+        """Resolve a choice: goroutine `gid` stopped at an If on unknown data."""
+        fr = st.gs[gid].frames[-1]
+        succs = fr.fn.blocks[fr.block].succs
+        self._goto(st, fr, succs[0] if which else succs[1])
+
+    def _op_Phi(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        # Phis are evaluated on entering their block; reaching one here means the block
+        # was entered at its start (the function's entry block has none).
+        fr.pc += 1
+
+    def _op_UnOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        if ins.x["op"] == "*":
+            self._set(fr, ins, self.load(st, x, ins.line, ins.type))
+        else:
+            self._set(fr, ins, V.unop(ins.x["op"], x))
+
+    def _op_BinOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        a, b = self.args(st, fr, ins)
+        self._set(fr, ins, V.binop(ins.x["op"], a, b))
+
+    def _op_MakeChan(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        size = self.operand(st, fr, ins.args[0])
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise Unsupported("a channel whose buffer size is not a known constant", ins.line)
+        self._set(fr, ins, st.new_chan(size, ins.line, ins.x.get("name", "")))
+
+    def _op_Alloc(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        self._set(fr, ins, st.new_obj(V.zero(ins.x["elem"])))
+
+    def _op_Store(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        addr, value = self.args(st, fr, ins)
+        self.store(st, addr, value, ins.line)
+        fr.pc += 1
+
+    def _op_FieldAddr(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        self._set(fr, ins, self._sub_addr(x, ins.x["field"], ins.line))
+
+    def _sub_addr(self, x: Value, index: Value, line: int) -> Value:
+        if x == NIL:
+            raise ProgramExit("nil pointer dereference", line)
+        if isinstance(x, tuple) and x[0] == "addr" and isinstance(index, int):
+            return ("addr", x[1], x[2] + (index,))
+        return ("addr?",)
+
+    def _op_Field(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        v = V.get_path(x, (ins.x["field"],))
+        if V.is_unknown(v) and _holds_sync(ins.type):
+            raise Unsupported("a field the checker cannot follow", ins.line)
+        self._set(fr, ins, v)
+
+    def _op_IndexAddr(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x, i = self.args(st, fr, ins)
+        if isinstance(x, tuple) and x[0] == "slice":
+            _, oid, path, lo, hi = x
+            if isinstance(i, int) and not isinstance(i, bool):
+                if not 0 <= i < hi - lo:
+                    raise ProgramExit("index out of range", ins.line)
+                self._set(fr, ins, ("addr", oid, path + (lo + i,)))
+                return
+            self._set(fr, ins, ("addr?",))
+            return
+        if x == NIL and ins.x.get("base", "").startswith("slice"):
+            raise ProgramExit("index out of range", ins.line)
+        self._set(fr, ins, self._sub_addr(x, i if isinstance(i, int) else None, ins.line))
+
+    def _op_Index(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x, i = self.args(st, fr, ins)
+        v = V.get_path(x, (i,)) if isinstance(i, int) and not isinstance(i, bool) else UNKNOWN
+        if V.is_unknown(v) and _holds_sync(ins.type):
+            raise Unsupported("a channel kept in an array at an index the checker cannot "
+                              "tell", ins.line)
+        self._set(fr, ins, v)
+
+    def _op_Slice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x, lo, hi = self.args(st, fr, ins)
+        lo = 0 if lo is None else lo
+        result: Value = UNKNOWN
+        if isinstance(x, tuple) and x[0] == "addr" and isinstance(lo, int):
+            arr = V.get_path(st.objs.get(x[1], UNKNOWN), x[2])
+            if isinstance(arr, tuple) and arr[0] == "array":
+                hi = len(arr[1]) if hi is None else hi
+                if isinstance(hi, int):
+                    result = ("slice", x[1], x[2], lo, hi)
+        elif isinstance(x, tuple) and x[0] == "slice" and isinstance(lo, int):
+            _, oid, path, lo0, hi0 = x
+            hi = hi0 - lo0 if hi is None else hi
+            if isinstance(hi, int):
+                result = ("slice", oid, path, lo0 + lo, lo0 + hi)
+        elif x == NIL and lo == 0 and hi in (None, 0):
+            result = NIL
+        if V.is_unknown(result) and _holds_sync(ins.x.get("base", "")):
+            raise Unsupported("a slice of channels the checker cannot follow", ins.line)
+        self._set(fr, ins, result)
+
+    def _op_MakeSlice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        n, _cap = self.args(st, fr, ins)
+        elem = ins.x["elem"]
+        if isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 256:
+            addr = st.new_obj(("array", (V.zero(elem),) * n))
+            self._set(fr, ins, ("slice", addr[1], (), 0, n))
+            return
+        if _holds_sync(elem):
+            raise Unsupported("a slice of channels or sync objects of unknown length", ins.line)
+        self._set(fr, ins, UNKNOWN)
+
+    def _op_MakeMap(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        if ins.x.get("holds"):
+            raise Unsupported("a map holding channels, functions or sync objects", ins.line)
+        self._set(fr, ins, UNKNOWN)
+
+    def _op_MapUpdate(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        fr.pc += 1
+
+    def _op_Lookup(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        if _holds_sync(ins.type):
+            raise Unsupported("a channel looked up in a map", ins.line)
+        self._set(fr, ins, _unknown_of(ins.type))
+
+    def _op_Range(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        self._set(fr, ins, UNKNOWN)
+
+    def _op_Next(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        if _holds_sync(ins.type):
+            raise Unsupported("a range over a map holding channels", ins.line)
+        self._set(fr, ins, _unknown_of(ins.type))
+
+    def _op_Extract(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        t = self.operand(st, fr, ins.args[0])
+        v = t[1][ins.x["index"]] if isinstance(t, tuple) and t[0] == "tuple" else UNKNOWN
+        if V.is_unknown(v) and _holds_sync(ins.type):
+            raise Unsupported("a channel returned by code the checker does not model",
+                              ins.line)
+        self._set(fr, ins, v)
+
+    def _op_MakeClosure(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        self._set(fr, ins, ("fn", ins.x["fn"], tuple(self.args(st, fr, ins))))
+
+    def _op_MakeInterface(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        self._set(fr, ins, ("iface", ins.x["dyn"], x))
+
+    def _op_Copy(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        wrong = {
+            "int": not (isinstance(x, int) and not isinstance(x, bool)),
+            "string": not isinstance(x, str),
+            "bool": not isinstance(x, bool),
+        }
+        if wrong.get(ins.type, False):
+            x = UNKNOWN
+        self._set(fr, ins, x)
+
+    def _op_TypeAssert(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        x = self.operand(st, fr, ins.args[0])
+        asserted = ins.x["asserted"]
+        commaok = ins.x["commaok"]
+        if isinstance(x, tuple) and x[0] == "iface":
+            if ins.x["toiface"]:
+                ok, v = True, x
+            else:
+                ok = x[1] == asserted
+                v = x[2] if ok else V.zero(_first_class(ins.type))
+        elif x == NIL:
+            ok, v = False, NIL
+        else:
+            if _holds_sync(ins.type):
+                raise Unsupported("a type assertion on a value the checker cannot tell",
+                                  ins.line)
+            self._set(fr, ins, _unknown_of(ins.type))
+            return
+        if commaok:
+            self._set(fr, ins, ("tuple", (v, ok)))
+        elif not ok:
+            raise ProgramExit("interface conversion panic", ins.line)
+        else:
+            self._set(fr, ins, v)
+
+    def _op_Defer(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        callee, args, static = self._callee(st, fr, ins)
+        fr.defers = fr.defers + ((callee, tuple(args), static, ins.line),)
+        fr.pc += 1
+
+    def _op_RunDefers(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        if not fr.defers:
+            fr.pc += 1
+            return
+        callee, args, static, line = fr.defers[-1]
+        fr.defers = fr.defers[:-1]
+        self._invoke(st, g, fr, callee, list(args), static, line, None, advance=False)
+
+    def _op_Return(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        results = self.args(st, fr, ins)
+        g.frames.pop()
+        if fr.ret is not None and g.frames:
+            caller = g.frames[-1]
+            caller.regs[fr.ret] = results[0] if len(results) == 1 else ("tuple", tuple(results))
+
+    def _op_Go(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        callee, args, static = self._callee(st, fr, ins)
+        fr.pc += 1
+        if isinstance(callee, tuple) and callee[0] == "fn":
+            fn = self.program.function(callee[1])
+            if fn is not None:
+                label = f"g{len(st.gs)} ({fn.short_name}, spawned at line {ins.line})"
+                st.spawn([self._frame(fn, tuple(args), callee[2], None)], label)
+                self.run(st, len(st.gs) - 1)
+                return
+        # A goroutine running library code: its effects on channels are not modelled.
+        if ins.x.get("escapes"):
+            raise Unsupported(f"a goroutine running {static or 'library code'} with a channel",
+                              ins.line)
+
+    def _op_Call(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        callee, args, static = self._callee(st, fr, ins)
+        self._invoke(st, g, fr, callee, args, static, ins.line, ins, advance=True)
+
+    def _callee(self, st: State, fr: Frame, ins: Instr) -> tuple[Value, list[Value], Any]:
+        x = ins.x
+        args = [self.operand(st, fr, a) for a in x["args"]]
+        if x["mode"] == "invoke":
+            recv = self.operand(st, fr, x["recv"])
+            return ("invoke", x["method"], recv, x.get("iface"), x.get("escapes")), args, None
+        return self.operand(st, fr, x["callee"]), args, x.get("static")
+
+    def _invoke(self, st: State, g: G, fr: Frame, callee: Value, args: list[Value],
+                static: str | None, line: int, ins: Instr | None, *, advance: bool) -> None:
+        """Call `callee` locally; results go to `ins.res` (none for a deferred call)."""
+        res = ins.res if ins is not None else None
+        rtype = ins.type if ins is not None else ""
+
+        def done(v: Value) -> None:
+            if res:
+                fr.regs[res] = v
+            if advance:
+                fr.pc += 1
+
+        if callee == NIL:
+            raise ProgramExit("call of a nil function", line)
+        kind = callee[0] if isinstance(callee, tuple) else None
+        if kind == "invoke":
+            _, method, recv, iface, escapes = callee
+            if isinstance(recv, tuple) and recv[0] == "ctx":
+                done(self._ctx_method(recv, method, rtype))
+                return
+            if isinstance(recv, tuple) and recv[0] == "iface":
+                table = self.program.methods.get(recv[1], {})
+                target = table.get(method)
+                if target and self.program.function(target):
+                    self._invoke(st, g, fr, ("fn", target, ()), [recv[2], *args], None, line,
+                                 ins, advance=advance)
+                    return
+                if method in ("Error", "String"):
+                    done(UNKNOWN)
+                    return
+            if recv == NIL:
+                raise ProgramExit("method call on a nil interface", line)
+            if escapes or _holds_sync(rtype):
+                raise Unsupported(f"a call of {method} through an interface the checker "
+                                  "cannot resolve", line)
+            done(_unknown_of(rtype))
+            return
+        if kind == "builtin":
+            done(self._builtin(st, callee[1], args, line, rtype))
+            return
+        if kind == "fn":
+            name = callee[1]
+            fn = self.program.function(name)
+            if fn is not None:
+                if len(g.frames) >= MAX_FRAMES:
+                    raise Unsupported("recursion deeper than the checker follows", line)
+                if advance:
+                    fr.pc += 1
+                g.frames.append(self._frame(fn, tuple(args), callee[2], res))
+                return
+            done(self._library(st, name, args, line, rtype, ins))
+            return
+        raise Unsupported("a call of a function value the checker cannot tell", line)
+
+    def _ctx_method(self, ctx: Value, method: str, rtype: str) -> Value:
+        if method == "Done":
+            return ctx[1]
+        if method in ("Err", "Value"):
+            return UNKNOWN
+        return _unknown_of(rtype)
+
+    def _builtin(self, st: State, name: str, args: list[Value], line: int,
+                 rtype: str) -> Value:
+        if name == "len":
+            return self._len(st, args[0])
+        if name == "cap":
+            x = args[0]
+            if isinstance(x, tuple) and x[0] == "chan":
+                return st.chans[x[1]][0]
+            return self._len(st, x)
+        if name in ("print", "println", "delete", "clear"):
+            return ("tuple", ())
+        if name == "recover":
+            return NIL
+        if name in ("min", "max"):
+            if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+                return (min if name == "min" else max)(args)
+            return UNKNOWN
+        if name == "append":
+            return self._append(st, args, line)
+        if name == "copy":
+            return UNKNOWN
+        if name == "panic":
+            raise ProgramExit("panic", line)
+        raise Unsupported(f"the builtin {name}", line)
+
+    def _len(self, st: State, x: Value) -> Value:
+        if x == NIL:
+            return 0
+        if isinstance(x, str):
+            return len(x)
+        if isinstance(x, tuple):
+            if x[0] == "slice":
+                return x[4] - x[3]
+            if x[0] == "array":
+                return len(x[1])
+            if x[0] == "chan":
+                return len(st.chans[x[1]][1])
+        return UNKNOWN
+
+    def _append(self, st: State, args: list[Value], line: int) -> Value:
+        base, extra = args[0], args[1]
+
+        def items(s: Value) -> tuple | None:
+            if s == NIL:
+                return ()
+            if isinstance(s, tuple) and s[0] == "slice":
+                arr = V.get_path(st.objs.get(s[1], UNKNOWN), s[2])
+                if isinstance(arr, tuple) and arr[0] == "array":
+                    return arr[1][s[3] : s[4]]
+            return None
+
+        a, b = items(base), items(extra)
+        if a is None or b is None or len(a) + len(b) > 256:
+            if _value_holds_sync(extra) or _value_holds_sync(base):
+                raise Unsupported("an append to a slice of channels the checker cannot "
+                                  "follow", line)
+            return UNKNOWN
+        addr = st.new_obj(("array", a + b))
+        return ("slice", addr[1], (), 0, len(a) + len(b))
+
+    def _library(self, st: State, name: str, args: list[Value], line: int, rtype: str,
+                 ins: Instr | None) -> Value:
+        """A call of standard-library code: modelled, harmless, or unsupported."""
+        if name in _NOOPS or (name.endswith(".init") and "(" not in name):
+            return ("tuple", ())
+        if name in ("time.After", "time.Tick"):
+            ch = st.new_chan(1, line)
+            repeat = name == "time.Tick"
+            st.spawn([], f"timer ({name}, line {line})",
+                     tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
+            return ch
+        if name in ("time.NewTimer", "time.NewTicker"):
+            ch = st.new_chan(1, line)
+            repeat = name == "time.NewTicker"
+            st.spawn([], f"timer ({name}, line {line})",
+                     tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
+            return st.new_obj(("struct", (ch,)))
+        if name == "time.AfterFunc":
+            f = args[1]
+            if isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1]):
+                st.spawn([self._frame(self.program.function(f[1]), (), f[2], None)],
+                         f"g{len(st.gs)} (time.AfterFunc, line {line})")
+                self.run(st, len(st.gs) - 1)
+            return st.new_obj(("struct", (NIL,)))
+        if name in ("(*time.Timer).Stop", "(*time.Timer).Reset"):
+            return UNKNOWN
+        if name in ("context.Background", "context.TODO"):
+            return ("ctx", NIL)
+        if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
+                    "context.WithCancelCause", "context.WithTimeoutCause",
+                    "context.WithDeadlineCause"):
+            parent = args[0]
+            if not (isinstance(parent, tuple) and parent[0] == "ctx"):
+                raise Unsupported("a context the checker cannot follow", line)
+            done = st.new_chan(0, line)
+            if parent[1] != NIL:
+                st.spawn([], f"context propagation (line {line})",
+                         tail=(("recv", parent[1]), ("cancel", done)), daemon=True)
+            if "Timeout" in name or "Deadline" in name:
+                st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
+                         daemon=True)
+            return ("tuple", (("ctx", done), ("model", "cancel", done)))
+        if name in ("context.WithValue", "context.WithoutCancel"):
+            return args[0] if name == "context.WithValue" else ("ctx", NIL)
+        if name == "runtime.Goexit":
+            raise Unsupported("runtime.Goexit", line)
+        x = ins.x if ins is not None else {}
+        pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
+        if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
+            if pkg == "sync/atomic":
+                return self._atomic(st, name, args, line, rtype)
+            raise Unsupported(f"{name} (not modelled)", line)
+        if x.get("escapes") and pkg not in _PRINTERS:
+            raise Unsupported(f"{name} is handed a channel, function or sync object", line)
+        if _holds_sync(rtype):
+            raise Unsupported(f"{name} returns a channel or sync object", line)
+        return _unknown_of(rtype)
+
+    def _atomic(self, st: State, name: str, args: list[Value], line: int,
+                rtype: str) -> Value:
+        op = name.split(".")[-1]
+        addr = args[0] if args else None
+        if op.startswith("Load"):
+            return self.load(st, addr, line, "int")
+        if op.startswith("Store"):
+            self.store(st, addr, args[1], line)
+            return ("tuple", ())
+        if op.startswith("Add"):
+            v = V.binop("+", self.load(st, addr, line, "int"), args[1])
+            self.store(st, addr, v, line)
+            return v
+        if op.startswith("Swap"):
+            old = self.load(st, addr, line, "int")
+            self.store(st, addr, args[1], line)
+            return old
+        if op.startswith("CompareAndSwap"):
+            old = self.load(st, addr, line, "int")
+            eq = V.binop("==", old, args[1])
+            if eq is True:
+                self.store(st, addr, args[2], line)
+            elif V.is_unknown(eq):
+                self.store(st, addr, UNKNOWN, line)
+            return eq
+        raise Unsupported(f"{name} (not modelled)", line)
+
+    # --- pending operations
+
+    def pending(self, st: State, gid: int) -> Pending | None:
+        """What goroutine `gid` waits to do; None when it has ended."""
+        g = st.gs[gid]
+        if not g.frames:
+            if not g.tail:
+                return None
+            t = g.tail[0]
+            if t[0] == "send":
+                return Pending("comm", 0, (Case("send", t[1], t[2]),), repeat=t[3])
+            if t[0] == "recv":
+                return Pending("comm", 0, (Case("recv", t[1], None, "other"),))
+            if t[0] == "cancel":
+                return Pending("cancel", 0, arg=t[1])
+            if t[0] == "wg_done":
+                return Pending("wg_add", 0, arg=t[1], arg2=-1)
+            raise AssertionError(t)
+        fr = g.frames[-1]
+        ins = fr.instr
+        op = ins.op
+        if op == "Send":
+            ch, v = self.args(st, fr, ins)
+            return Pending("comm", ins.line, (Case("send", ch, v),))
+        if op == "UnOp":
+            ch = self.operand(st, fr, ins.args[0])
+            return Pending("comm", ins.line, (Case("recv", ch, None, ins.x["elem"]),),
+                           commaok=ins.x["commaok"])
+        if op == "Select":
+            cases = []
+            for s in ins.x["states"]:
+                ch = self.operand(st, fr, s["chan"])
+                if s["dir"] == "send":
+                    cases.append(Case("send", ch, self.operand(st, fr, s["send"])))
+                else:
+                    cases.append(Case("recv", ch, None, s["elem"]))
+            return Pending("comm", ins.line, tuple(cases), blocking=ins.x["blocking"],
+                           select=True)
+        if op == "If":
+            return Pending("choice", ins.line)
+        if op == "Panic":
+            return Pending("exit", ins.line)
+        if op == "Call":
+            callee, args, static = self._callee(st, fr, ins)
+            kind = self._callee_kind(callee, static)
+        elif op == "RunDefers":
+            callee, args, static, dline = fr.defers[-1]
+            kind = self._callee_kind(callee, static)
+            args = list(args)
+            ins = Instr(ins.op, ins.res, ins.type, dline, ins.args, ins.x)
+        else:
+            raise AssertionError(op)
+        assert kind is not None
+        if kind == "close":
+            return Pending("close", ins.line, arg=args[0])
+        if kind == "cancel":
+            return Pending("cancel", ins.line, arg=callee[2])
+        if kind == "wg_done":
+            return Pending("wg_add", ins.line, arg=args[0], arg2=-1)
+        if kind == "wg_add":
+            return Pending("wg_add", ins.line, arg=args[0], arg2=args[1])
+        if kind in ("wg_go", "once"):
+            return Pending(kind, ins.line, arg=args[0], arg2=args[1])
+        return Pending(kind, ins.line, arg=args[0] if args else None)
+
+    def complete(self, st: State, gid: int, result: Value = None, *, run: bool = True) -> None:
+        """Finish goroutine `gid`'s pending operation with `result`, then run it on."""
+        g = st.gs[gid]
+        if not g.frames:
+            t = g.tail[0]
+            if not (t[0] == "send" and t[3]):
+                g.tail = g.tail[1:]
+            return
+        fr = g.frames[-1]
+        ins = fr.instr
+        if ins.op == "RunDefers":
+            fr.defers = fr.defers[:-1]
+        else:
+            if ins.res:
+                fr.regs[ins.res] = result
+            fr.pc += 1
+        if run:
+            self.run(st, gid)
+
+    def call_in(self, st: State, gid: int, f: Value, line: int) -> None:
+        """Push a call of `f` on goroutine `gid` (sync.Once.Do's function)."""
+        g = st.gs[gid]
+        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
+            raise Unsupported("a function value the checker cannot tell", line)
+        g.frames.append(self._frame(self.program.function(f[1]), (), f[2], None))
+        self.run(st, gid)
+
+    def spawn_fn(self, st: State, f: Value, line: int, tail: tuple) -> None:
+        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
+            raise Unsupported("a function value the checker cannot tell", line)
+        fn = self.program.function(f[1])
+        st.spawn([self._frame(fn, (), f[2], None)],
+                 f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
+        self.run(st, len(st.gs) - 1)
+
+
+def _holds_sync(type_class: str) -> bool:
+    return any(k in type_class for k in ("chan", "sync.", "func", "context.Context"))
+
+
+def _value_holds_sync(v: Value) -> bool:
+    if isinstance(v, tuple) and v:
+        if v[0] in ("chan", "wg", "mu", "rw", "once", "ctx", "fn", "model"):
+            return True
+        return any(_value_holds_sync(x) for x in v[1:] if isinstance(x, tuple))
+    return False
+
+
+def _first_class(type_class: str) -> str:
+    if type_class.startswith("tuple("):
+        return V.split_class(type_class, "(", ")")[0]
+    return type_class
+
+
+def _unknown_of(type_class: str) -> Value:
+    if type_class.startswith("tuple("):
+        return ("tuple", tuple(UNKNOWN for _ in V.split_class(type_class, "(", ")")))
+    return UNKNOWN

@@ -1,0 +1,192 @@
+"""The abstract values of gocheck's interpreter, and the arithmetic on them.
+
+Every value is hashable (ints, bools, strings, tuples), so that a whole machine state can
+be a dictionary key. Data the checker cannot know is `UNKNOWN`; a branch on it goes both
+ways. Integers are kept exactly while small (loops with constant bounds unroll) and become
+`UNKNOWN` past `INT_LIMIT`, so that a counter that grows without bound cannot make the state
+space infinite: that only adds executions, so a verdict of "ok" stays sound.
+
+Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
+`("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library
+function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
+`("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
+`("map", object)`, `("tuple", items)`, `("ctx", done channel)`, and the sync objects
+`("wg", counter)`, `("mu", locked)`, `("rw", writer, readers)`, `("once", done)`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+UNKNOWN: tuple = ("?",)
+NIL: tuple = ("nil",)
+INT_LIMIT = 1 << 10
+
+Value = Any
+
+
+class Unsupported(Exception):
+    """The program uses something outside the modelled subset (with its line)."""
+
+    def __init__(self, what: str, line: int = 0) -> None:
+        super().__init__(what)
+        self.what = what
+        self.line = line
+
+
+def is_unknown(v: Value) -> bool:
+    return isinstance(v, tuple) and len(v) == 1 and v[0] == "?"
+
+
+def split_class(text: str, open_: str, close: str) -> list[str]:
+    """The `;`-separated parts inside `open_…close` at the top level of a type class."""
+    inner = text[text.index(open_) + 1 : -1]
+    parts, depth, cur = [], 0, []
+    for ch in inner:
+        if ch in "{(":
+            depth += 1
+        elif ch in "})":
+            depth -= 1
+        if ch == ";" and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if cur or parts:
+        parts.append("".join(cur))
+    return parts
+
+
+@cache
+def zero(type_class: str) -> Value:
+    """The zero value of a type, from the front end's class of it."""
+    if type_class in ("int", "time.Duration"):
+        return 0
+    if type_class == "bool":
+        return False
+    if type_class == "string":
+        return ""
+    if type_class.startswith("struct{"):
+        return ("struct", tuple(zero(p) for p in split_class(type_class, "{", "}")))
+    if type_class.startswith("array["):
+        n = int(type_class[6 : type_class.index("]")])
+        return ("array", (zero(type_class[type_class.index("]") + 1 :]),) * n)
+    if type_class.startswith("tuple("):
+        return ("tuple", tuple(zero(p) for p in split_class(type_class, "(", ")")))
+    if type_class == "sync.WaitGroup":
+        return ("wg", 0)
+    if type_class == "sync.Mutex":
+        return ("mu", False)
+    if type_class == "sync.RWMutex":
+        return ("rw", False, 0)
+    if type_class == "sync.Once":
+        return ("once", False)
+    if type_class in ("chan", "ptr", "slice", "map", "func", "iface", "context.Context", "nil"):
+        return NIL
+    return UNKNOWN
+
+
+def clamp(n: int) -> Value:
+    return n if -INT_LIMIT <= n <= INT_LIMIT else UNKNOWN
+
+
+def _contains_unknown(v: Value) -> bool:
+    if is_unknown(v):
+        return True
+    if isinstance(v, tuple):
+        return any(_contains_unknown(x) for x in v)
+    return False
+
+
+def binop(op: str, a: Value, b: Value) -> Value:
+    """`a op b` for Go's binary operators, UNKNOWN when either side is not known."""
+    if op in ("==", "!="):
+        if _contains_unknown(a) or _contains_unknown(b):
+            return UNKNOWN
+        eq = a == b and type(a) is type(b)
+        return eq if op == "==" else not eq
+    if is_unknown(a) or is_unknown(b):
+        return UNKNOWN
+    if isinstance(a, bool) or isinstance(b, bool):
+        return UNKNOWN
+    if isinstance(a, str) and isinstance(b, str):
+        if op == "+":
+            return a + b if len(a) + len(b) <= 64 else UNKNOWN
+        if op in ("<", "<=", ">", ">="):
+            return _compare(op, a, b)
+        return UNKNOWN
+    if not (isinstance(a, int) and isinstance(b, int)):
+        return UNKNOWN
+    if op in ("<", "<=", ">", ">="):
+        return _compare(op, a, b)
+    try:
+        if op == "+":
+            return clamp(a + b)
+        if op == "-":
+            return clamp(a - b)
+        if op == "*":
+            return clamp(a * b)
+        if op == "/":
+            return UNKNOWN if b == 0 else clamp(int(a / b))
+        if op == "%":
+            return UNKNOWN if b == 0 else clamp(a - b * int(a / b))
+        if op == "&":
+            return clamp(a & b)
+        if op == "|":
+            return clamp(a | b)
+        if op == "^":
+            return clamp(a ^ b)
+        if op == "&^":
+            return clamp(a & ~b)
+        if op == "<<":
+            return clamp(a << b) if 0 <= b < 64 else UNKNOWN
+        if op == ">>":
+            return clamp(a >> b) if 0 <= b < 64 else UNKNOWN
+    except (OverflowError, ValueError):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _compare(op: str, a: Any, b: Any) -> bool:
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    return a >= b
+
+
+def unop(op: str, a: Value) -> Value:
+    if is_unknown(a):
+        return UNKNOWN
+    if op == "!":
+        return (not a) if isinstance(a, bool) else UNKNOWN
+    if op == "-" and isinstance(a, int) and not isinstance(a, bool):
+        return clamp(-a)
+    if op == "^" and isinstance(a, int) and not isinstance(a, bool):
+        return clamp(~a)
+    return UNKNOWN
+
+
+def get_path(v: Value, path: tuple) -> Value:
+    for i in path:
+        if is_unknown(v) or not isinstance(v, tuple) or v[0] not in ("struct", "array"):
+            return UNKNOWN
+        items = v[1]
+        if not isinstance(i, int) or not 0 <= i < len(items):
+            return UNKNOWN
+        v = items[i]
+    return v
+
+
+def set_path(v: Value, path: tuple, new: Value) -> Value:
+    if not path:
+        return new
+    if not isinstance(v, tuple) or v[0] not in ("struct", "array"):
+        raise Unsupported("a store into a value the checker does not know the shape of")
+    i = path[0]
+    items = list(v[1])
+    items[i] = set_path(items[i], path[1:], new)
+    return (v[0], tuple(items))

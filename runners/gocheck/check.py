@@ -1,0 +1,109 @@
+"""Check a Go file or source text: front end, then the model checker, then the report.
+
+`check_source`/`check_file` are what `manage.py gocheck` and the playground call. The
+report's last line is the verdict, as `verdict: KIND`; `EXIT_CODES` maps verdicts to the
+command's exit status (0 ok, 1 a violation, 2 bad input, 3 undecided, 4 unsupported).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.effects import to_text
+from generator.gocheck import ssa
+from generator.gocheck.effect import infer
+from generator.gocheck.explore import (
+    DEFAULT_MAX_STATES,
+    DEFAULT_TIME_LIMIT,
+    Result,
+    check,
+)
+from runners.gocheck import frontend
+
+EXIT_CODES = {
+    "ok": 0,
+    "global-deadlock": 1,
+    "partial-deadlock": 1,
+    "channel-safety": 1,
+    "bad-input": 2,
+    "undecided": 3,
+    "unsupported": 4,
+}
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A checked program: the verdict, or Go's error when it is not a valid program."""
+
+    verdict: str
+    result: Result | None
+    error: str = ""
+    program: ssa.Program | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+
+def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
+               time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
+    try:
+        raw = frontend.ssa_of_file(path)
+    except frontend.BadInput as e:
+        return Checked("bad-input", None, str(e))
+    return _check(ssa.load(raw), max_states, time_limit)
+
+
+def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
+                 time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
+    try:
+        raw = frontend.ssa_of_source(source)
+    except frontend.BadInput as e:
+        return Checked("bad-input", None, str(e))
+    return _check(ssa.load(raw), max_states, time_limit)
+
+
+def _check(program: ssa.Program, max_states: int, time_limit: float) -> Checked:
+    result = check(program, max_states=max_states, time_limit=time_limit)
+    return Checked(result.verdict, result, program=program)
+
+
+def report_lines(checked: Checked) -> list[str]:
+    """The human report; its last line is `verdict: …`."""
+    lines: list[str] = []
+    if checked.verdict == "bad-input":
+        lines.append("the file is not a Go program gocheck can load:")
+        lines.extend("  " + ln for ln in checked.error.splitlines())
+        lines.append("verdict: bad-input")
+        return lines
+    r = checked.result
+    assert r is not None
+    for f in r.findings:
+        lines.append(f"{f.kind}: {f.message}")
+        if f.trace:
+            lines.append("  trace:")
+            lines.extend(f"    {s.goroutine}: line {s.line}: {s.text}" for s in f.trace)
+        if f.stuck:
+            lines.append("  at the end:")
+            lines.extend(f"    {s.goroutine}: line {s.line}: {s.text}" for s in f.stuck)
+    for what, line in r.unsupported:
+        where = f"line {line}: " if line else ""
+        lines.append(f"unsupported: {where}{what}")
+    if r.verdict == "undecided":
+        lines.append(f"undecided: the budget was spent after {r.states} states "
+                     f"({r.seconds:.1f} s)")
+    lines.extend(r.notes)
+    lines.append(f"explored {r.states} states in {r.seconds:.2f} s")
+    lines.append(f"verdict: {r.verdict}")
+    return lines
+
+
+def effect_of(checked: Checked) -> tuple[str | None, str]:
+    """The λ_chan effect of a checked program (text), or None and why it has none."""
+    if checked.program is None:
+        return None, "the program did not load"
+    effect, why = infer(checked.program)
+    if effect is None:
+        return None, why
+    return to_text(effect), ""

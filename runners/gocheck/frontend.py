@@ -1,0 +1,98 @@
+"""gocheck's Go front end: builds the helper in toolchains/gocheck and runs it on a file.
+
+The helper (`gocheck-ssa`) is built once with the machine's Go, its module dependencies
+(golang.org/x/tools) fetched from the Go module proxy, and kept under
+`$CHANFUZZ_VAR_DIR/gocheck/<hash of its sources>/`, so an edit of the helper rebuilds it
+and nothing else does. Running it on a file gives the SSA as JSON, or Go's own errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from runners import config
+
+HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
+_SOURCES = ("go.mod", "go.sum", "main.go")
+
+
+class FrontendError(Exception):
+    """The helper could not be built or run (not the program's fault)."""
+
+
+class BadInput(Exception):
+    """The file is not a Go program that parses and type-checks; Go's message says why."""
+
+
+def _go() -> str:
+    go = shutil.which("go") or "/usr/local/go/bin/go"
+    if not Path(go).exists():
+        raise FrontendError("gocheck needs Go on the PATH (scripts/install_toolchains.sh "
+                            "installs it)")
+    return go
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("GOFLAGS", "-mod=mod")
+    env["GOTOOLCHAIN"] = "local"
+    env["CGO_ENABLED"] = "0"
+    return env
+
+
+def helper_path() -> Path:
+    """The built helper, building it first when its sources changed."""
+    digest = hashlib.sha256()
+    for name in _SOURCES:
+        digest.update((HELPER_DIR / name).read_bytes())
+    out_dir = config.var_dir() / "gocheck" / digest.hexdigest()[:16]
+    binary = out_dir / "gocheck-ssa"
+    if binary.exists():
+        return binary
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / f"gocheck-ssa.{os.getpid()}"
+    proc = subprocess.run(
+        [_go(), "build", "-o", str(tmp), "."],
+        cwd=HELPER_DIR, env=_env(), capture_output=True, text=True, timeout=600,
+    )
+    if proc.returncode != 0:
+        raise FrontendError(f"building the gocheck helper failed:\n{proc.stderr.strip()}")
+    tmp.replace(binary)
+    return binary
+
+
+def ssa_of_file(path: Path, *, timeout: float = 120.0) -> dict[str, Any]:
+    """The SSA of one `package main` file, as decoded JSON."""
+    helper = helper_path()
+    with tempfile.TemporaryDirectory(prefix="gocheck-") as work:
+        # Alone in a directory with no go.mod, the file is loaded as its own package,
+        # whatever module the directory it came from belongs to.
+        target = Path(work) / "main.go"
+        target.write_bytes(Path(path).read_bytes())
+        env = _env()
+        env["GOFLAGS"] = ""
+        env["GO111MODULE"] = "on"
+        try:
+            proc = subprocess.run([str(helper), str(target)], cwd=work, env=env,
+                                  capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e
+    if proc.returncode == 2:
+        raise BadInput(proc.stderr.replace(str(target), Path(path).name).strip())
+    if proc.returncode != 0:
+        raise FrontendError(f"the Go front end failed:\n{proc.stderr.strip()}")
+    return json.loads(proc.stdout)
+
+
+def ssa_of_source(source: str, *, name: str = "main.go") -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="gocheck-src-") as work:
+        path = Path(work) / name
+        path.write_text(source)
+        return ssa_of_file(path)

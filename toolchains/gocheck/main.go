@@ -1,0 +1,550 @@
+// Command gocheck-ssa is chanfuzz's Go front end for `manage.py gocheck`: it loads one
+// `package main` file with Go's own parser and type checker (go/packages), builds its SSA
+// form (golang.org/x/tools/go/ssa), and prints the functions of the main package as JSON on
+// stdout. The model checker that decides the verdict is in Python
+// (generator/gocheck); this program only translates, so that no Go is parsed by hand.
+//
+// Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
+// (Go's own errors on stderr, one a line); 1 on a usage or internal error.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+type Operand map[string]any
+
+type Instr struct {
+	Op    string         `json:"op"`
+	Res   string         `json:"res,omitempty"`
+	Type  string         `json:"type,omitempty"`
+	Line  int            `json:"line"`
+	Args  []Operand      `json:"args,omitempty"`
+	Extra map[string]any `json:"x,omitempty"`
+}
+
+type Block struct {
+	Instrs []Instr `json:"instrs"`
+	Succs  []int   `json:"succs"`
+	Preds  []int   `json:"preds"`
+}
+
+type Function struct {
+	Name     string   `json:"name"`
+	Params   []string `json:"params"`
+	Free     []string `json:"free"`
+	Blocks   []Block  `json:"blocks"`
+	Line     int      `json:"line"`
+	Recover  int      `json:"recover"`
+	External bool     `json:"external"`
+}
+
+type Output struct {
+	File      string                       `json:"file"`
+	Functions map[string]*Function         `json:"functions"`
+	Methods   map[string]map[string]string `json:"methods"`
+	Globals   map[string]string            `json:"globals"`
+}
+
+var fset *token.FileSet
+
+func line(pos token.Pos) int {
+	if !pos.IsValid() {
+		return 0
+	}
+	return fset.Position(pos).Line
+}
+
+// typeClass names what the model checker must know of a type: channels, the sync
+// objects it models, and the shapes that hold other values.
+func typeClass(t types.Type) string {
+	return typeClassAt(t, 0)
+}
+
+// typeClassAt stops at a depth, where a recursive type (a struct holding a slice of
+// itself) would otherwise never end.
+func typeClassAt(t types.Type, depth int) string {
+	if depth > 8 {
+		return "other"
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		obj := n.Obj()
+		if obj.Pkg() != nil {
+			full := obj.Pkg().Path() + "." + obj.Name()
+			switch full {
+			case "sync.WaitGroup", "sync.Mutex", "sync.RWMutex", "sync.Once", "context.Context",
+				"time.Duration", "time.Time":
+				return full
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return "chan"
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "bool"
+		case u.Info()&types.IsInteger != 0:
+			return "int"
+		case u.Info()&types.IsString != 0:
+			return "string"
+		case u.Kind() == types.UntypedNil:
+			return "nil"
+		}
+		return "basic"
+	case *types.Struct:
+		parts := make([]string, u.NumFields())
+		for i := 0; i < u.NumFields(); i++ {
+			parts[i] = typeClassAt(u.Field(i).Type(), depth+1)
+		}
+		return "struct{" + strings.Join(parts, ";") + "}"
+	case *types.Array:
+		return fmt.Sprintf("array[%d]%s", u.Len(), typeClassAt(u.Elem(), depth+1))
+	case *types.Pointer:
+		return "ptr"
+	case *types.Slice:
+		return "slice:" + typeClassAt(u.Elem(), depth+1)
+	case *types.Map:
+		return "map"
+	case *types.Signature:
+		return "func"
+	case *types.Interface:
+		return "iface"
+	case *types.Tuple:
+		parts := make([]string, u.Len())
+		for i := 0; i < u.Len(); i++ {
+			parts[i] = typeClassAt(u.At(i).Type(), depth+1)
+		}
+		return "tuple(" + strings.Join(parts, ";") + ")"
+	}
+	return "other"
+}
+
+// holdsSync says whether a type can carry a channel, a function or a sync object, so
+// that a value of it handed to code without a body would escape the model.
+func holdsSync(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	c := typeClass(t)
+	if strings.HasPrefix(c, "sync.") || c == "chan" || c == "func" || c == "context.Context" {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return holdsSync(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsSync(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsSync(u.Elem(), seen)
+	case *types.Slice:
+		return holdsSync(u.Elem(), seen)
+	case *types.Map:
+		return holdsSync(u.Elem(), seen) || holdsSync(u.Key(), seen)
+	case *types.Chan:
+		return true
+	}
+	return false
+}
+
+func funcName(f *ssa.Function) string {
+	return f.String()
+}
+
+type encoder struct {
+	fn *ssa.Function
+}
+
+func (e *encoder) operand(v ssa.Value) Operand {
+	switch v := v.(type) {
+	case *ssa.Const:
+		op := Operand{"k": "const", "t": typeClass(v.Type())}
+		if v.Value == nil {
+			op["v"] = nil
+			return op
+		}
+		switch v.Value.Kind() {
+		case constant.Bool:
+			op["v"] = constant.BoolVal(v.Value)
+		case constant.Int:
+			if i, ok := constant.Int64Val(v.Value); ok {
+				op["v"] = i
+			} else {
+				op["v"] = "?"
+			}
+		case constant.String:
+			op["v"] = constant.StringVal(v.Value)
+		default:
+			op["v"] = "?"
+		}
+		return op
+	case *ssa.Parameter:
+		for i, p := range e.fn.Params {
+			if p == v {
+				return Operand{"k": "param", "i": i}
+			}
+		}
+	case *ssa.FreeVar:
+		for i, p := range e.fn.FreeVars {
+			if p == v {
+				return Operand{"k": "free", "i": i}
+			}
+		}
+	case *ssa.Function:
+		return Operand{"k": "fn", "n": funcName(v)}
+	case *ssa.Global:
+		return Operand{"k": "global", "n": v.String(), "t": typeClass(v.Type().Underlying().(*types.Pointer).Elem())}
+	case *ssa.Builtin:
+		return Operand{"k": "builtin", "n": v.Name()}
+	}
+	return Operand{"k": "reg", "n": v.Name()}
+}
+
+func (e *encoder) operands(vs []ssa.Value) []Operand {
+	out := make([]Operand, len(vs))
+	for i, v := range vs {
+		out[i] = e.operand(v)
+	}
+	return out
+}
+
+func (e *encoder) call(c *ssa.CallCommon) map[string]any {
+	x := map[string]any{}
+	if c.IsInvoke() {
+		x["mode"] = "invoke"
+		x["method"] = c.Method.Name()
+		x["recv"] = e.operand(c.Value)
+		x["recvtype"] = typeClass(c.Value.Type())
+		if n, ok := types.Unalias(c.Value.Type()).(*types.Named); ok && n.Obj().Pkg() != nil {
+			x["iface"] = n.Obj().Pkg().Path() + "." + n.Obj().Name()
+		}
+	} else {
+		x["mode"] = "call"
+		x["callee"] = e.operand(c.Value)
+		if f := c.StaticCallee(); f != nil {
+			x["static"] = funcName(f)
+			if f.Pkg != nil && f.Pkg.Pkg != nil {
+				x["pkg"] = f.Pkg.Pkg.Path()
+			} else if f.Object() != nil && f.Object().Pkg() != nil {
+				x["pkg"] = f.Object().Pkg().Path()
+			}
+			x["external"] = len(f.Blocks) == 0
+		}
+	}
+	escapes := false
+	for _, a := range c.Args {
+		if holdsSync(a.Type(), map[types.Type]bool{}) {
+			escapes = true
+		}
+	}
+	x["escapes"] = escapes
+	x["args"] = e.operands(c.Args)
+	return x
+}
+
+func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
+	out := Instr{Line: line(in.Pos())}
+	if v, ok := in.(ssa.Value); ok {
+		out.Res = v.Name()
+		out.Type = typeClass(v.Type())
+	}
+	switch in := in.(type) {
+	case *ssa.DebugRef:
+		return out, false
+	case *ssa.MakeChan:
+		out.Op = "MakeChan"
+		out.Args = e.operands([]ssa.Value{in.Size})
+		out.Extra = map[string]any{"name": varName(in)}
+	case *ssa.Send:
+		out.Op = "Send"
+		out.Args = e.operands([]ssa.Value{in.Chan, in.X})
+	case *ssa.UnOp:
+		out.Op = "UnOp"
+		out.Args = e.operands([]ssa.Value{in.X})
+		out.Extra = map[string]any{"op": in.Op.String(), "commaok": in.CommaOk}
+		if in.Op == token.ARROW {
+			out.Extra["elem"] = typeClass(in.X.Type().Underlying().(*types.Chan).Elem())
+		}
+	case *ssa.BinOp:
+		out.Op = "BinOp"
+		out.Args = e.operands([]ssa.Value{in.X, in.Y})
+		out.Extra = map[string]any{"op": in.Op.String()}
+	case *ssa.Select:
+		out.Op = "Select"
+		states := []map[string]any{}
+		for _, s := range in.States {
+			st := map[string]any{"chan": e.operand(s.Chan), "line": line(s.Pos)}
+			if s.Dir == types.SendOnly {
+				st["dir"] = "send"
+				st["send"] = e.operand(s.Send)
+			} else {
+				st["dir"] = "recv"
+				st["elem"] = typeClass(s.Chan.Type().Underlying().(*types.Chan).Elem())
+			}
+			states = append(states, st)
+		}
+		out.Extra = map[string]any{"blocking": in.Blocking, "states": states}
+	case *ssa.Extract:
+		out.Op = "Extract"
+		out.Args = e.operands([]ssa.Value{in.Tuple})
+		out.Extra = map[string]any{"index": in.Index}
+	case *ssa.Go:
+		out.Op = "Go"
+		out.Extra = e.call(&in.Call)
+	case *ssa.Defer:
+		out.Op = "Defer"
+		out.Extra = e.call(&in.Call)
+	case *ssa.Call:
+		out.Op = "Call"
+		out.Extra = e.call(&in.Call)
+	case *ssa.RunDefers:
+		out.Op = "RunDefers"
+	case *ssa.Return:
+		out.Op = "Return"
+		out.Args = e.operands(in.Results)
+	case *ssa.If:
+		out.Op = "If"
+		out.Args = e.operands([]ssa.Value{in.Cond})
+	case *ssa.Jump:
+		out.Op = "Jump"
+	case *ssa.Panic:
+		out.Op = "Panic"
+		out.Args = e.operands([]ssa.Value{in.X})
+	case *ssa.Phi:
+		out.Op = "Phi"
+		out.Args = e.operands(in.Edges)
+	case *ssa.Alloc:
+		out.Op = "Alloc"
+		out.Extra = map[string]any{"elem": typeClass(in.Type().Underlying().(*types.Pointer).Elem())}
+	case *ssa.FieldAddr:
+		out.Op = "FieldAddr"
+		out.Args = e.operands([]ssa.Value{in.X})
+		out.Extra = map[string]any{"field": in.Field}
+	case *ssa.Field:
+		out.Op = "Field"
+		out.Args = e.operands([]ssa.Value{in.X})
+		out.Extra = map[string]any{"field": in.Field}
+	case *ssa.IndexAddr:
+		out.Op = "IndexAddr"
+		out.Args = e.operands([]ssa.Value{in.X, in.Index})
+		out.Extra = map[string]any{"base": typeClass(in.X.Type())}
+	case *ssa.Index:
+		out.Op = "Index"
+		out.Args = e.operands([]ssa.Value{in.X, in.Index})
+	case *ssa.Store:
+		out.Op = "Store"
+		out.Args = e.operands([]ssa.Value{in.Addr, in.Val})
+	case *ssa.MakeClosure:
+		out.Op = "MakeClosure"
+		out.Args = e.operands(in.Bindings)
+		out.Extra = map[string]any{"fn": funcName(in.Fn.(*ssa.Function))}
+	case *ssa.MakeInterface:
+		out.Op = "MakeInterface"
+		out.Args = e.operands([]ssa.Value{in.X})
+		out.Extra = map[string]any{"dyn": in.X.Type().String()}
+	case *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.SliceToArrayPointer,
+		*ssa.MultiConvert:
+		out.Op = "Copy"
+		out.Args = []Operand{e.operand(*in.Operands(nil)[0])}
+	case *ssa.TypeAssert:
+		out.Op = "TypeAssert"
+		out.Args = e.operands([]ssa.Value{in.X})
+		out.Extra = map[string]any{"asserted": in.AssertedType.String(), "commaok": in.CommaOk,
+			"toiface": types.IsInterface(in.AssertedType)}
+	case *ssa.Slice:
+		out.Op = "Slice"
+		args := []Operand{e.operand(in.X)}
+		for _, v := range []ssa.Value{in.Low, in.High} {
+			if v == nil {
+				args = append(args, Operand{"k": "none"})
+			} else {
+				args = append(args, e.operand(v))
+			}
+		}
+		out.Args = args
+		out.Extra = map[string]any{"base": typeClass(in.X.Type())}
+	case *ssa.MakeSlice:
+		out.Op = "MakeSlice"
+		out.Args = e.operands([]ssa.Value{in.Len, in.Cap})
+		out.Extra = map[string]any{"elem": typeClass(in.Type().Underlying().(*types.Slice).Elem())}
+	case *ssa.MakeMap:
+		out.Op = "MakeMap"
+		out.Extra = map[string]any{"holds": holdsSync(in.Type(), map[types.Type]bool{})}
+	case *ssa.MapUpdate:
+		out.Op = "MapUpdate"
+		out.Args = e.operands([]ssa.Value{in.Map, in.Key, in.Value})
+	case *ssa.Lookup:
+		out.Op = "Lookup"
+		out.Args = e.operands([]ssa.Value{in.X, in.Index})
+		out.Extra = map[string]any{"commaok": in.CommaOk}
+	case *ssa.Range:
+		out.Op = "Range"
+		out.Args = e.operands([]ssa.Value{in.X})
+	case *ssa.Next:
+		out.Op = "Next"
+		out.Args = e.operands([]ssa.Value{in.Iter})
+		out.Extra = map[string]any{"isstring": in.IsString}
+	default:
+		out.Op = "Unsupported"
+		out.Extra = map[string]any{"what": fmt.Sprintf("%T", in)}
+	}
+	return out, true
+}
+
+func encode(f *ssa.Function) *Function {
+	e := &encoder{fn: f}
+	out := &Function{Name: funcName(f), Line: line(f.Pos()), Recover: -1, External: len(f.Blocks) == 0}
+	for _, p := range f.Params {
+		out.Params = append(out.Params, p.Name())
+	}
+	for _, p := range f.FreeVars {
+		out.Free = append(out.Free, p.Name())
+	}
+	if f.Recover != nil {
+		out.Recover = f.Recover.Index
+	}
+	for _, b := range f.Blocks {
+		blk := Block{Succs: []int{}, Preds: []int{}, Instrs: []Instr{}}
+		for _, s := range b.Succs {
+			blk.Succs = append(blk.Succs, s.Index)
+		}
+		for _, p := range b.Preds {
+			blk.Preds = append(blk.Preds, p.Index)
+		}
+		for _, in := range b.Instrs {
+			if enc, ok := e.instr(in); ok {
+				blk.Instrs = append(blk.Instrs, enc)
+			}
+		}
+		out.Blocks = append(out.Blocks, blk)
+	}
+	return out
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa FILE.go")
+		os.Exit(1)
+	}
+	fset = token.NewFileSet()
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps,
+		Fset: fset,
+	}
+	pkgs, err := packages.Load(cfg, "file="+os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	bad := false
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			fmt.Fprintln(os.Stderr, e)
+			bad = true
+		}
+	})
+	if bad {
+		os.Exit(2)
+	}
+	if len(pkgs) != 1 || pkgs[0].Name != "main" {
+		fmt.Fprintln(os.Stderr, "not a package main program")
+		os.Exit(2)
+	}
+	prog, spkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics|ssa.GlobalDebug)
+	prog.Build()
+	mainPkg := spkgs[0]
+	if mainPkg.Func("main") == nil {
+		fmt.Fprintln(os.Stderr, "package main has no func main")
+		os.Exit(2)
+	}
+	out := Output{File: os.Args[1], Functions: map[string]*Function{},
+		Methods: map[string]map[string]string{}, Globals: map[string]string{}}
+	for f := range ssautil.AllFunctions(prog) {
+		if f.Pkg == mainPkg || (f.Pkg == nil && f.Origin() != nil && f.Origin().Pkg == mainPkg) ||
+			(f.Parent() != nil) && inMain(f, mainPkg) {
+			out.Functions[funcName(f)] = encode(f)
+		}
+	}
+	// Method sets of the main package's types, for calls through an interface.
+	for _, mem := range mainPkg.Members {
+		t, ok := mem.(*ssa.Type)
+		if !ok {
+			continue
+		}
+		for _, typ := range []types.Type{t.Type(), types.NewPointer(t.Type())} {
+			ms := prog.MethodSets.MethodSet(typ)
+			m := map[string]string{}
+			for i := 0; i < ms.Len(); i++ {
+				if fn := prog.MethodValue(ms.At(i)); fn != nil {
+					m[ms.At(i).Obj().Name()] = funcName(fn)
+					if _, seen := out.Functions[funcName(fn)]; !seen && len(fn.Blocks) > 0 {
+						out.Functions[funcName(fn)] = encode(fn)
+					}
+				}
+			}
+			out.Methods[typ.String()] = m
+		}
+	}
+	for _, mem := range mainPkg.Members {
+		if g, ok := mem.(*ssa.Global); ok {
+			out.Globals[g.String()] = typeClass(g.Type().Underlying().(*types.Pointer).Elem())
+		}
+	}
+	enc := json.NewEncoder(os.Stdout)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// varName is the source variable a value is first bound to (from the debug references
+// that GlobalDebug mode records), for traces a reader can follow.
+func varName(v ssa.Value) string {
+	refs := v.Referrers()
+	if refs == nil {
+		return ""
+	}
+	for _, r := range *refs {
+		if d, ok := r.(*ssa.DebugRef); ok {
+			if obj, ok := d.Object().(*types.Var); ok && obj != nil {
+				return obj.Name()
+			}
+		}
+		if st, ok := r.(*ssa.Store); ok && st.Val == v {
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+				s := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+				return "." + s.Field(fa.Field).Name()
+			}
+			if a, ok := st.Addr.(*ssa.Alloc); ok && a.Comment != "" {
+				return a.Comment
+			}
+		}
+	}
+	return ""
+}
+
+func inMain(f *ssa.Function, mainPkg *ssa.Package) bool {
+	for p := f; p != nil; p = p.Parent() {
+		if p.Pkg == mainPkg {
+			return true
+		}
+	}
+	return false
+}
