@@ -95,8 +95,9 @@ func main() {
 		return
 	}
 	var sb strings.Builder
-	_ = p.WriteTo(&sb, 1)
-	fmt.Fprintf(os.Stderr, "LEAKCHECK: leaked=%d blocked=%s\\n", p.Count(), strings.Join(blocked, ","))
+	_ = p.WriteTo(&sb, 1) // runs the leak-finding GC cycle
+	n := p.Count()
+	fmt.Fprintf(os.Stderr, "LEAKCHECK: leaked=%d blocked=%s\\n", n, strings.Join(blocked, ","))
 }
 """
 
@@ -269,9 +270,7 @@ def judge(program: CorpusProgram, plain: list[Run], leak_runs: list[Run], note: 
     return Result(program, "not confirmed", f"not confirmable by running ({summary})", everything)
 
 
-def confirm_all(
-    programs: list[CorpusProgram], runs: int, jobs: int = 2
-) -> list[Result]:
+def confirm_all(programs: list[CorpusProgram], runs: int, jobs: int = 2) -> list[Result]:
     with tempfile.TemporaryDirectory(prefix="gocheck-confirm-") as tmp:
         workdir = Path(tmp)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -284,9 +283,13 @@ def table(results: list[Result]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = []
     for i, row in enumerate(rows):
-        lines.append("| " + " | ".join(
-            [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)] + [row[3]]
-        ) + " |")
+        lines.append(
+            "| "
+            + " | ".join(
+                [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)] + [row[3]]
+            )
+            + " |"
+        )
         if i == 0:
             lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|---|")
     return "\n".join(lines)

@@ -7,8 +7,9 @@ Each ``corpus/NAME.go`` starts with a block of ``//`` comment lines that holds::
     // what: what the program does and where its bug is
 
 (``what:`` may go on over the following ``//`` lines indented by two spaces or more; the
-header ends at the first line that is not a ``//`` comment, e.g. a blank line). ``load_corpus()`` parses them all and
-raises ``CorpusError`` naming the file and the fault when a header is malformed.
+header ends at the first line that is not a ``//`` comment, e.g. a blank line).
+``load_corpus()`` parses them all and raises ``CorpusError`` naming the file and the fault
+when a header is malformed.
 """
 
 from __future__ import annotations
@@ -65,9 +66,7 @@ def parse_header(path: Path) -> CorpusProgram:
         if not fields.get(key):
             raise CorpusError(f"{path}: the header has no `// {key}: ...` line (or it is empty)")
     if fields["want"] not in VERDICTS:
-        raise CorpusError(
-            f"{path}: want: {fields['want']!r} is not one of {', '.join(VERDICTS)}"
-        )
+        raise CorpusError(f"{path}: want: {fields['want']!r} is not one of {', '.join(VERDICTS)}")
     return CorpusProgram(
         name=name, path=path, want=fields["want"], source=fields["source"], what=fields["what"]
     )
