@@ -263,7 +263,8 @@ def judge(program: CorpusProgram, plain: list[Run], leak_runs: list[Run], note: 
             )
         if not leak_runs:
             return Result(program, "not confirmed", f"not confirmable by running: {note}")
-        extra = f"; blocked at exit in {len(blocked)} runs" if blocked else ""
+        states = sorted({state for run in blocked for state in run.blocked.split(",")})
+        extra = f"; blocked at exit in {len(blocked)} runs: {', '.join(states)}" if blocked else ""
         return Result(
             program, "not confirmed", f"not confirmed by running ({summary}{extra})", everything
         )
