@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from chanfuzz_site import gocheck_views
 from chanfuzz_site import playground_views as views
 
 urlpatterns = [
@@ -10,4 +11,9 @@ urlpatterns = [
     path("playground/share/", views.share, name="playground_share"),
     path("playground/run/", views.run, name="playground_run"),
     path("playground/run/<int:reproduction_id>/", views.run_status, name="playground_run_status"),
+    # The "Check Go code" tab.
+    path("playground/go/", gocheck_views.go_page, name="playground_go"),
+    path("playground/go/check/", gocheck_views.go_check, name="playground_go_check"),
+    path("playground/go/share/", gocheck_views.go_share, name="playground_go_share"),
+    path("playground/go/<str:sid>/", gocheck_views.go_permalink, name="playground_go_permalink"),
 ]

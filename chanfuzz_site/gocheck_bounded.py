@@ -1,0 +1,121 @@
+"""The Go checker as the web runs it: in a child process, under a hard time limit.
+
+The same mechanism as the effect checker's (`chanfuzz_site.bounded_check`): a
+request never runs the checker itself. Each check runs in a process forked from
+the `forkserver`; the child runs Go's front end (the `gocheck-ssa` helper, a
+process of its own) and then the model checker with its own state and time
+budgets. The parent kills the child and everything it started (the child leads
+a process group of its own, so the helper or a first `go build` of it goes
+too) if it has not answered `GRACE_S` after the front end's and the checker's
+budgets together. A check killed or dead is reported as undecided, never as an
+answer it did not reach.
+
+Django-free on purpose: the forkserver's children import this module without
+Django's settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+from generator.gocheck.explore import Result
+
+GRACE_S = 2.0
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+
+
+class GoCheckUnavailable(RuntimeError):
+    """The checker could not run (no Go, the helper does not build): not the program's fault."""
+
+
+@dataclass(frozen=True)
+class GoOutcome:
+    """What one check of a Go source found, in plain (picklable) data."""
+
+    verdict: str  # ok, global-deadlock, partial-deadlock, channel-safety, unsupported,
+    #               undecided, bad-input
+    result: Result | None  # None for bad-input, and for a check that was stopped
+    error: str = ""  # Go's own error text, for bad-input
+    effect: str | None = None  # the λ_chan effect (SPEC text) when the program fits it
+    effect_reason: str = ""  # why there is none
+    report: tuple[str, ...] = ()  # `manage.py gocheck`'s report; its last line the verdict
+    stopped: str = ""  # why the check was stopped before it answered ("" when it answered)
+
+
+def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s: float) -> None:
+    with contextlib.suppress(OSError):  # a group of our own: the parent's kill takes the helper
+        os.setpgid(0, 0)
+    try:
+        from runners.gocheck.check import check_source, effect_of, report_lines
+        from runners.gocheck.frontend import FrontendError
+
+        try:
+            checked = check_source(source, max_states=max_states, time_limit=time_limit_s)
+        except FrontendError as exc:
+            conn.send(("unavailable", str(exc)))
+            return
+        effect, why = effect_of(checked)
+        conn.send(("ok", GoOutcome(
+            verdict=checked.verdict,
+            result=checked.result,
+            error=checked.error,
+            effect=effect,
+            effect_reason=why,
+            report=tuple(report_lines(checked)),
+        )))  # fmt: skip
+    except BaseException as exc:  # noqa: BLE001 - the parent says what went wrong
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def _kill(child: multiprocessing.process.BaseProcess) -> None:
+    if child.pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.pid, signal.SIGKILL)
+    if child.is_alive():
+        child.kill()
+
+
+def bounded_gocheck(source: str, *, max_states: int, time_limit_s: float,
+                    frontend_s: float) -> GoOutcome:  # fmt: skip
+    """check_source(source) and effect_of it, in a child process killed `GRACE_S` after the
+    front end's budget (`frontend_s`) and the checker's (`time_limit_s`) together.
+
+    Raises GoCheckUnavailable when the checker cannot run at all."""
+    reader, writer = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(
+        target=_check_in_child, args=(writer, source, max_states, time_limit_s), daemon=True
+    )
+    child.start()
+    writer.close()
+    budget = frontend_s + time_limit_s + GRACE_S
+    try:
+        answered = reader.poll(budget)
+        status, value = reader.recv() if answered else ("killed", None)
+    except EOFError:  # the child died without a word (out of memory, say)
+        status, value = "died", None
+    finally:
+        _kill(child)
+        child.join()
+        reader.close()
+    if status == "ok":
+        return value
+    if status == "unavailable":
+        raise GoCheckUnavailable(value)
+    if status == "error":
+        raise GoCheckUnavailable(f"the checker failed: {value}")
+    why = (f"it was stopped after {budget:.0f} s (the playground's limit)"
+           if status == "killed" else "the checking process died")  # fmt: skip
+    return GoOutcome("undecided", None, stopped=why,
+                     effect_reason="the check did not finish")  # fmt: skip
+
+
+__all__ = ["GRACE_S", "GoCheckUnavailable", "GoOutcome", "bounded_gocheck"]
