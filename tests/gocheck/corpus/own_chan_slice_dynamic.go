@@ -1,0 +1,25 @@
+// want: unsupported
+// source: written for this corpus
+// what: channels kept in a slice whose length comes from the command line (outside the subset:
+//   channels in a dynamic data structure, an unknown loop bound); the program itself is fine
+
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	n := len(os.Args) + 1
+	chans := make([]chan int, n)
+	for i := range chans {
+		chans[i] = make(chan int, 1)
+		chans[i] <- i
+	}
+	sum := 0
+	for _, c := range chans {
+		sum += <-c
+	}
+	fmt.Println(sum)
+}

@@ -1,0 +1,35 @@
+// want: ok
+// source: written for this corpus
+// what: a three-stage pipeline: generate, square, print; each stage closes its output
+
+package main
+
+import "fmt"
+
+func gen(n int) <-chan int {
+	out := make(chan int)
+	go func() {
+		for i := 0; i < n; i++ {
+			out <- i
+		}
+		close(out)
+	}()
+	return out
+}
+
+func square(in <-chan int) <-chan int {
+	out := make(chan int)
+	go func() {
+		for v := range in {
+			out <- v * v
+		}
+		close(out)
+	}()
+	return out
+}
+
+func main() {
+	for v := range square(gen(4)) {
+		fmt.Println(v)
+	}
+}
