@@ -60,7 +60,10 @@ def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s
         except FrontendError as exc:
             conn.send(("unavailable", str(exc)))
             return
-        effect, why = effect_of(checked)
+        try:
+            effect, why = effect_of(checked)
+        except Exception as exc:  # noqa: BLE001 - the verdict stands without its effect
+            effect, why = None, f"inferring the effect failed ({type(exc).__name__})"
         conn.send(("ok", GoOutcome(
             verdict=checked.verdict,
             result=checked.result,
@@ -111,7 +114,7 @@ def bounded_gocheck(source: str, *, max_states: int, time_limit_s: float,
     if status == "unavailable":
         raise GoCheckUnavailable(value)
     if status == "error":
-        raise GoCheckUnavailable(f"the checker failed: {value}")
+        raise GoCheckUnavailable(f"the checker failed on this program: {value}")
     why = (f"it was stopped after {budget:.0f} s (the playground's limit)"
            if status == "killed" else "the checking process died")  # fmt: skip
     return GoOutcome("undecided", None, stopped=why,

@@ -93,8 +93,6 @@ VERDICT_SENTENCES = {
 SAMPLE_PROGRAM = """\
 package main
 
-import "fmt"
-
 // A server answers one ping with a pong; a second client, sneaking in,
 // may take that pong and then ping again with nobody left to answer.
 func main() {
@@ -109,7 +107,7 @@ func main() {
 		ping <- "again"
 	}()
 	ping <- "hello"
-	fmt.Println(<-pong)
+	println(<-pong)
 }
 """
 

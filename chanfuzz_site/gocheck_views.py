@@ -40,7 +40,7 @@ def _checked(request: HttpRequest, source: str, *, share_url: str = "") -> HttpR
     try:
         view = gp.check(source)
     except gp.GoCheckUnavailable as err:
-        message = f"The Go checker is not available right now: {err}"
+        message = f"The Go checker could not check this program: {err}"
         if _is_htmx(request):
             return render(request, "playground/_go_unavailable.html", {"message": message},
                           status=503)  # fmt: skip
