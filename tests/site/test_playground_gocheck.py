@@ -109,8 +109,11 @@ def lanes_in(page: str, n: int) -> tuple[list[str], list[list[str]]]:
     """The heads and rows (step, cells…) of the n-th finding's lanes table."""
     table = re.search(rf'<table class="pg-trace" id="trace-{n}">(.*?)</table>', page, re.S)
     assert table, f"no lanes table for finding {n}"
-    heads = [html.unescape(h) for h in re.findall(r"<thead>.*?</thead>", table.group(1), re.S)
-             for h in re.findall(r"<th>([^<]*)</th>", h)]  # fmt: skip
+    heads = [
+        html.unescape(h)
+        for h in re.findall(r"<thead>.*?</thead>", table.group(1), re.S)
+        for h in re.findall(r"<th>([^<]*)</th>", h)
+    ]
     rows = [
         [html.unescape(c) for c in re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row)]
         for row in re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", table.group(1), re.S)
@@ -148,15 +151,31 @@ def test_a_deadlocking_program_shows_global_deadlock_and_its_trace_in_lanes(
     assert verdict_in(page) == "global deadlock"
     assert 'class="badge bad verdict-global-deadlock"' in page
     heads, rows = lanes_in(page, 1)
-    assert heads == ["step", "main", "g1 (main$1, spawned at line 8)",
-                     "g2 (main$2, spawned at line 12)"]  # fmt: skip
+    assert heads == [
+        "step",
+        "main",
+        "g1 (main$1, spawned at line 8)",
+        "g2 (main$2, spawned at line 12)",
+    ]
     # A send and the receive it met share a row, as a Put and its Get do in the effect lanes.
-    assert rows[0] == ["1", "line 16: send on ping (made at line 6)",
-                       "line 9: receive from ping (made at line 6)", ""]  # fmt: skip
-    assert rows[1] == ["2", "", "line 10: send on pong (made at line 7)",
-                       "line 13: receive from pong (made at line 7)"]  # fmt: skip
-    assert rows[-1] == ["stuck", "line 17: blocked: receive from pong (made at line 7)",
-                        "not blocked", "line 14: blocked: send on ping (made at line 6)"]  # fmt: skip
+    assert rows[0] == [
+        "1",
+        "line 16: send on ping (made at line 6)",
+        "line 9: receive from ping (made at line 6)",
+        "",
+    ]
+    assert rows[1] == [
+        "2",
+        "",
+        "line 10: send on pong (made at line 7)",
+        "line 13: receive from pong (made at line 7)",
+    ]
+    assert rows[-1] == [
+        "stuck",
+        "line 17: blocked: receive from pong (made at line 7)",
+        "not blocked",
+        "line 14: blocked: send on ping (made at line 6)",
+    ]
     assert '<tr class="stuck">' in page and page.count('class="lane blocked"') >= 2
     # The goroutines blocked at the end, listed under the lanes; the leak as a second finding.
     assert "Blocked at the end:" in page
@@ -185,8 +204,9 @@ def test_a_program_go_refuses_shows_gos_error(client: Client, gocheck_helper: Pa
     assert 'id="go-no-effect">No effect to open: the program did not load.' in page
 
 
-def test_an_unsupported_construct_is_shown_with_its_line(client: Client,
-                                                         gocheck_helper: Path) -> None:  # fmt: skip
+def test_an_unsupported_construct_is_shown_with_its_line(
+    client: Client, gocheck_helper: Path
+) -> None:
     page = text_of(check(client, UNSUPPORTED))
     assert verdict_in(page) == "unsupported"
     listed = re.search(r'<div id="go-unsupported">(.*?)</div>', page, re.S)
@@ -196,19 +216,24 @@ def test_an_unsupported_construct_is_shown_with_its_line(client: Client,
     )
 
 
-def test_the_state_budget_makes_a_check_undecided(client: Client, settings,  # noqa: ANN001
-                                                  gocheck_helper: Path) -> None:  # fmt: skip
+def test_the_state_budget_makes_a_check_undecided(
+    client: Client,
+    settings,  # noqa: ANN001
+    gocheck_helper: Path,
+) -> None:
     settings.GOCHECK_MAX_STATES = 1
     page = text_of(check(client, gp.SAMPLE_PROGRAM))
     assert verdict_in(page) == "undecided"
     assert "the budget was spent" in page
 
 
-def test_a_check_past_its_time_is_killed_and_undecided(monkeypatch: pytest.MonkeyPatch,
-                                                       gocheck_helper: Path) -> None:  # fmt: skip
+def test_a_check_past_its_time_is_killed_and_undecided(
+    monkeypatch: pytest.MonkeyPatch, gocheck_helper: Path
+) -> None:
     monkeypatch.setattr(gocheck_bounded, "GRACE_S", 0.0)
-    outcome = gocheck_bounded.bounded_gocheck(gp.SAMPLE_PROGRAM, max_states=10, time_limit_s=0.0,
-                                              frontend_s=0.01)  # fmt: skip
+    outcome = gocheck_bounded.bounded_gocheck(
+        gp.SAMPLE_PROGRAM, max_states=10, time_limit_s=0.0, frontend_s=0.01
+    )
     assert outcome.verdict == "undecided" and outcome.result is None
     assert outcome.stopped.startswith("it was stopped after")
 
@@ -229,7 +254,9 @@ def test_a_checker_that_cannot_run_is_a_503_with_the_reason(
 
 
 def test_an_oversize_source_is_refused_before_it_is_checked(
-    client: Client, monkeypatch: pytest.MonkeyPatch, settings  # noqa: ANN001
+    client: Client,
+    monkeypatch: pytest.MonkeyPatch,
+    settings,  # noqa: ANN001
 ) -> None:
     monkeypatch.setattr(gp, "check", lambda source: pytest.fail("an oversize source was checked"))
     big = OK_PROGRAM + "//" + "x" * 20_000 + "\n"
@@ -249,12 +276,17 @@ def test_an_oversize_source_is_refused_before_it_is_checked(
     assert page.status_code == 400 and 'id="go-source"' in text_of(page)
 
 
-def test_without_htmx_a_check_answers_with_the_whole_page(client: Client,
-                                                          gocheck_helper: Path) -> None:  # fmt: skip
+def test_without_htmx_a_check_answers_with_the_whole_page(
+    client: Client, gocheck_helper: Path
+) -> None:
     page = text_of(client.post(CHECK, {"source": OK_PROGRAM}))
     assert "<title>Check Go code" in page and verdict_in(page) == "ok"
-    assert html.unescape(re.search(r'<textarea id="go-source"[^>]*>(.*?)</textarea>', page,
-                                   re.S).group(1)) == OK_PROGRAM  # fmt: skip
+    assert (
+        html.unescape(
+            re.search(r'<textarea id="go-source"[^>]*>(.*?)</textarea>', page, re.S).group(1)
+        )
+        == OK_PROGRAM
+    )
 
 
 # ---------------------------------------------------------------- permalinks
@@ -287,11 +319,11 @@ def test_a_shared_program_round_trips_through_its_permalink(
 # ---------------------------------------------------------------- open as effect
 
 
-def test_open_as_effect_leads_into_the_effect_editor(client: Client,
-                                                     gocheck_helper: Path) -> None:  # fmt: skip
+def test_open_as_effect_leads_into_the_effect_editor(client: Client, gocheck_helper: Path) -> None:
     page = text_of(check(client, gp.SAMPLE_PROGRAM))
-    link = re.search(r'<a class="button" id="go-open-effect" href="([^"]+)">Open as effect</a>',
-                     page)  # fmt: skip
+    link = re.search(
+        r'<a class="button" id="go-open-effect" href="([^"]+)">Open as effect</a>', page
+    )
     assert link, "no Open as effect link"
     url = html.unescape(link.group(1))
     assert url.startswith("/?seed=14&effect=Spawn")
@@ -303,13 +335,15 @@ def test_open_as_effect_leads_into_the_effect_editor(client: Client,
     assert box and "Spawn(Get(c1) ; Put(c2))" in html.unescape(box.group(1))
 
 
-def test_a_buffered_channel_has_no_effect_and_says_why(client: Client,
-                                                       gocheck_helper: Path) -> None:  # fmt: skip
+def test_a_buffered_channel_has_no_effect_and_says_why(
+    client: Client, gocheck_helper: Path
+) -> None:
     page = text_of(check(client, BUFFERED))
     assert verdict_in(page) == "ok"
     assert "go-open-effect" not in page
-    assert ('id="go-no-effect">No effect to open: a buffered channel (λ_chan channels are '
-            "unbuffered).") in page  # fmt: skip
+    assert (
+        'id="go-no-effect">No effect to open: a buffered channel (λ_chan channels are unbuffered).'
+    ) in page
 
 
 def test_an_effect_too_big_for_the_editor_is_not_linked() -> None:
