@@ -73,6 +73,11 @@ def go_stack(stack: Stack) -> Stack:
 
 
 def test_paste_check_and_read_the_lanes(go_stack: Stack, page: Page) -> None:
+    errors: list[str] = []  # script errors and Content-Security-Policy violations
+    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})")
+            if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico")
+            else None)  # fmt: skip
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(go_stack.url + "/playground/go/")
     expect(page.locator("#mode-go")).to_have_attribute("aria-current", "page")
     expect(page.locator("#go-source")).to_contain_text("package main")
@@ -101,6 +106,7 @@ def test_paste_check_and_read_the_lanes(go_stack: Stack, page: Page) -> None:
     expect(verdict).to_have_text("bad input", timeout=60_000)
     expect(page.locator("#go-error")).to_contain_text("declared and not used: x")
     screenshot(page, "gocheck-bad-input")
+    assert errors == []
 
 
 def test_open_as_effect_then_share_and_reopen(go_stack: Stack, page: Page) -> None:
