@@ -27,4 +27,26 @@ if [[ $status -eq 5 ]]; then
   echo "test.sh: pytest collected no tests" >&2
   exit 1
 fi
+
+# The database-touching quick tests again, on PostgreSQL (Debian's server, a throwaway
+# one from scripts/start_postgres.sh; the run above used SQLite): migrations, the
+# services, selectors, jobs and pages, and the EXPLAIN checks of
+# tests/runners/campaigns/test_postgres_indexes.py. About 2 minutes on 2 cores.
+# CHANFUZZ_TEST_POSTGRES=0 skips it.
+if [[ "${CHANFUZZ_TEST_POSTGRES:-1}" != 0 ]]; then
+  pg_status=0
+  pg_url=$(./scripts/start_postgres.sh) || pg_status=$?
+  if [[ $pg_status -eq 0 ]]; then
+    echo "test.sh: the database tests again on PostgreSQL (${pg_url#export })" >&2
+    env "${pg_url#export }" .venv/bin/python -m pytest -q -n 2 -p no:cacheprovider \
+      -m "not slow or postgres" tests/site tests/runners/campaigns || pg_status=$?
+    if [[ $pg_status -eq 5 ]]; then
+      echo "test.sh: the PostgreSQL run collected no tests" >&2
+      pg_status=1
+    fi
+  else
+    echo "test.sh: PostgreSQL did not start (scripts/start_postgres.sh)" >&2
+  fi
+  if [[ $status -eq 0 ]]; then status=$pg_status; fi
+fi
 exit "$status"

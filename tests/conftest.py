@@ -10,6 +10,9 @@ from hypothesis import HealthCheck, settings
 
 from runners import config
 
+# The test database on PostgreSQL as on SQLite (DATABASE_URL; scripts/test.sh runs both).
+pytest_plugins = ["tests.database"]
+
 settings.register_profile(
     "quick", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -99,9 +99,12 @@ def evidence(finding: Finding) -> Evidence | None:
     if example is None and reduction is None:
         return None
     # A hang's dump, or a crash's own output (its message and stack).
+    # Newest by (created_at, id): the (finding, created_at) index serves it, where "-id"
+    # alone walked the whole table's primary key backwards on PostgreSQL.
+    newest = ("-created_at", "-id")
     shown = (
-        Execution.objects.filter(finding=finding).exclude(dump="").order_by("-id").first()
-        or Execution.objects.filter(finding=finding).order_by("-id").first()
+        Execution.objects.filter(finding=finding).exclude(dump="").order_by(*newest).first()
+        or Execution.objects.filter(finding=finding).order_by(*newest).first()
     )
     dump = (shown.dump or shown.stderr or shown.stdout) if shown else ""
     if reduction is not None:
