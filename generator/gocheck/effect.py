@@ -21,6 +21,7 @@ from generator.gocheck.ssa import Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported
 
 MAX_EFFECT_STEPS = 5_000
+MAX_DEPTH = 200
 
 
 class NotExpressible(Exception):
@@ -43,8 +44,11 @@ class _Inferer:
             self.names[ch[1]] = f"c{len(self.names) + 1}"
         return self.names[ch[1]]
 
-    def effect(self, st: State, gid: int, seen: int) -> Effect:
+    def effect(self, st: State, gid: int, seen: int, depth: int = 0) -> Effect:
         """The effect of goroutine `gid` from here; goroutines from `seen` on are new."""
+        if depth > MAX_DEPTH:
+            raise NotExpressible("the effect nests too deep (a loop without a constant "
+                                 "bound, or too many branches)")
         parts: list[Effect] = []
         while True:
             self.steps += 1
@@ -53,7 +57,7 @@ class _Inferer:
                                      "a constant bound, or too many branches)")
             while seen < len(st.gs):
                 child = st.copy()
-                parts.append(Spawn(self.effect(child, seen, len(child.gs))))
+                parts.append(Spawn(self.effect(child, seen, len(child.gs), depth + 1)))
                 seen += 1
             p = self.m.pending(st, gid)
             if p is None:
@@ -64,7 +68,7 @@ class _Inferer:
                     s = st.copy()
                     self.m.take_branch(s, gid, which)
                     self._run(s, gid)
-                    branches.append(self.effect(s, gid, seen))
+                    branches.append(self.effect(s, gid, seen, depth + 1))
                 return seq(*parts, choice(*branches))
             if p.kind != "comm":
                 raise NotExpressible(f"{p.kind.replace('_', ' ')} at line {p.line} has no "
@@ -78,7 +82,7 @@ class _Inferer:
                     recv = [UNKNOWN for d in p.cases if d.dir == "recv"]
                     self.m.complete(s, gid, ("tuple", (i, True, *recv)), run=False)
                     self._run(s, gid)
-                    rest = self.effect(s, gid, seen)
+                    rest = self.effect(s, gid, seen, depth + 1)
                     name = self.name(st, c.chan)
                     cases.append(SelCase("put" if c.dir == "send" else "get", name, rest))
                 return seq(*parts, select(*cases))

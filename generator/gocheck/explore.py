@@ -23,7 +23,16 @@ from dataclasses import dataclass, field
 
 from generator.gocheck.machine import Machine, Pending, ProgramExit, State
 from generator.gocheck.ssa import Program
-from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value, is_unknown, zero
+from generator.gocheck.values import (
+    INT_LIMIT,
+    NIL,
+    UNKNOWN,
+    TooLarge,
+    Unsupported,
+    Value,
+    is_unknown,
+    zero,
+)
 
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_TIME_LIMIT = 60.0
@@ -92,6 +101,8 @@ def describe(st: State, p: Pending) -> str:
     names = {"wg_wait": "WaitGroup.Wait", "wg_add": "WaitGroup.Add", "lock": "Lock",
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
+             "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
+             "cond_broadcast": "Cond.Broadcast",
              "exit": "exit"}
     return names.get(p.kind, p.kind)
 
@@ -102,6 +113,7 @@ class _Explorer:
         self.max_states = max_states
         self.time_limit = time_limit
         self.unsupported: dict[tuple[str, int], None] = {}
+        self.too_large = False
 
     # --- successors
 
@@ -202,6 +214,9 @@ class _Explorer:
         except Unsupported as e:
             self.unsupported[(e.what, e.line)] = None
             return _Succ(steps, moved, exit="unsupported")
+        except TooLarge:
+            self.too_large = True
+            return _Succ(steps, moved, exit="too large")
         return _Succ(steps, moved, state=new)
 
     def _other(self, st: State, gid: int, p: Pending) -> list[_Succ]:
@@ -224,6 +239,9 @@ class _Explorer:
             except Unsupported as e:
                 self.unsupported[(e.what, e.line)] = None
                 return _Succ(steps, frozenset({gid}), exit="unsupported")
+            except TooLarge:
+                self.too_large = True
+                return _Succ(steps, frozenset({gid}), exit="too large")
             return _Succ(steps, frozenset({gid}), state=new)
 
         def bad(text: str, why: str) -> list[_Succ]:
@@ -300,6 +318,8 @@ class _Explorer:
             return [go("Once.Do runs its function", put(("once", True)),
                        then=lambda s: (m.complete(s, gid, None, run=False),
                                        m.call_in(s, gid, f, p.line)))]
+        if kind.startswith("cond_"):
+            return self._cond(st, gid, p, addr, obj, go, bad)
         if not (isinstance(obj, tuple) and obj[0] in ("mu", "rw")):
             self.unsupported[("a mutex the checker cannot follow", p.line)] = None
             return []
@@ -330,6 +350,59 @@ class _Explorer:
             return [go("RUnlock", put(("rw", False, readers - 1)))]
         raise AssertionError(kind)
 
+    def _cond(self, st: State, gid: int, p: Pending, addr: Value, obj: Value, go,
+              bad) -> list[_Succ]:
+        """sync.Cond: Wait unlocks L and sleeps until a Signal or Broadcast wakes it, then
+        locks L again before it returns."""
+        m = self.m
+        if not (isinstance(obj, tuple) and obj[0] == "cond"):
+            self.unsupported[("a sync.Cond the checker cannot follow", p.line)] = None
+            return []
+        _, locker, waiting, woken = obj
+        lock_addr = locker[2] if isinstance(locker, tuple) and locker[0] == "iface" else locker
+        if not (isinstance(lock_addr, tuple) and lock_addr[0] == "addr"):
+            self.unsupported[("a sync.Cond whose Locker the checker cannot follow",
+                              p.line)] = None
+            return []
+        lock = m.load(st, lock_addr, p.line, "other")
+        if not (isinstance(lock, tuple) and lock[0] in ("mu", "rw")):
+            self.unsupported[("a sync.Cond whose Locker is not a Mutex", p.line)] = None
+            return []
+        held = ("rw", True, 0) if lock[0] == "rw" else ("mu", True)
+        free = ("rw", False, 0) if lock[0] == "rw" else ("mu", False)
+
+        def put(*changes):
+            def change(s: State) -> None:
+                for a, v in changes:
+                    m.store(s, a, v, p.line)
+            return change
+
+        if p.kind == "cond_wait":
+            if gid in woken:
+                if lock != free:
+                    return []
+                return [go("Cond.Wait wakes and locks L",
+                           put((addr, ("cond", locker, waiting, tuple(x for x in woken
+                                                                     if x != gid))),
+                               (lock_addr, held)))]
+            if gid in waiting:
+                return []
+            if lock != held:
+                return bad("Cond.Wait without holding L", "unlock of unlocked mutex")
+            return [go("Cond.Wait unlocks L and sleeps",
+                       put((addr, ("cond", locker, waiting + (gid,), woken)),
+                           (lock_addr, free)),
+                       then=lambda s: None)]
+        if not waiting:
+            return [go(f"Cond.{'Signal' if p.kind == 'cond_signal' else 'Broadcast'} "
+                       "(nobody waits)")]
+        if p.kind == "cond_broadcast":
+            return [go("Cond.Broadcast", put((addr, ("cond", locker, (), woken + waiting))))]
+        return [go(f"Cond.Signal wakes {st.gs[w].label}",
+                   put((addr, ("cond", locker, tuple(x for x in waiting if x != w),
+                               woken + (w,)))))
+                for w in waiting]
+
     def _branch(self, st: State, gid: int, which: bool) -> None:
         self.m.take_branch(st, gid, which)
         self.m.run(st, gid)
@@ -353,6 +426,10 @@ class _Explorer:
         except Unsupported as e:
             return Result("unsupported", unsupported=((e.what, e.line),),
                           seconds=time.monotonic() - start)
+        except TooLarge:
+            return Result("undecided", seconds=time.monotonic() - start, complete=False,
+                          notes=(f"a loop runs past {INT_LIMIT} rounds before any goroutine "
+                                 "starts",))
         except ProgramExit:
             return Result("ok", states=1, seconds=time.monotonic() - start,
                           notes=("the program exits before any goroutine starts",))
@@ -401,6 +478,8 @@ class _Explorer:
                     edges.append([])
                     queue.append(j)
                 edges[i].append((j, s.moved))
+        if self.too_large:
+            complete = False
         if complete and not found:
             self._cycles(states, edges, trace, found)
         seconds = time.monotonic() - start
@@ -414,7 +493,10 @@ class _Explorer:
             verdict = "undecided"
         else:
             verdict = "ok"
-        return Result(verdict, findings, unsupported, len(states), seconds, complete)
+        notes = ()
+        if self.too_large:
+            notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
+        return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not g.done and not g.daemon]

@@ -53,6 +53,9 @@ _SYNC_OPS = {
     "(*sync.RWMutex).RUnlock": "runlock",
     "(*sync.RWMutex).TryRLock": "tryrlock",
     "(*sync.Once).Do": "once",
+    "(*sync.Cond).Wait": "cond_wait",
+    "(*sync.Cond).Signal": "cond_signal",
+    "(*sync.Cond).Broadcast": "cond_broadcast",
 }
 
 
@@ -163,10 +166,11 @@ class State:
 
         gkeys = tuple(
             (tuple((f.fn.name, f.block, f.pc,
-                    tuple((k, ren(x)) for k, x in sorted(f.regs.items())),
+                    tuple((k, ren(f.regs[k])) for k in sorted(
+                        f.fn.live_at(f.block, f.pc) & f.regs.keys())),
                     ren(f.params), ren(f.free), ren(f.defers), f.ret) for f in g.frames),
-             ren(g.tail))
-            for g in self.gs
+             ren(g.tail), g.gid == 0)
+            for g in self.gs if g.frames or g.tail
         )
         globs = tuple((k, ren(v)) for k, v in sorted(
             (k, v) for k, v in self.objs.items() if isinstance(k, str)))
@@ -359,14 +363,8 @@ class Machine:
 
     def _call_kind(self, st: State, fr: Frame, x: Any, line: int) -> str | None:
         """The kind of visible operation a call is, or None when it runs locally."""
-        if x["mode"] != "call":
-            if x["mode"] == "invoke":
-                recv = self.operand(st, fr, x["recv"])
-                if isinstance(recv, tuple) and recv[0] == "ctx":
-                    return None
-            return None
-        callee = self.operand(st, fr, x["callee"])
-        return self._callee_kind(callee, x.get("static"))
+        callee, _args, static = self._resolve(st, fr, x)
+        return self._callee_kind(callee, static)
 
     def _callee_kind(self, callee: Value, static: str | None) -> str | None:
         if isinstance(callee, tuple):
@@ -646,11 +644,23 @@ class Machine:
         self._invoke(st, g, fr, callee, args, static, ins.line, ins, advance=True)
 
     def _callee(self, st: State, fr: Frame, ins: Instr) -> tuple[Value, list[Value], Any]:
-        x = ins.x
+        return self._resolve(st, fr, ins.x)
+
+    def _resolve(self, st: State, fr: Frame, x: Any) -> tuple[Value, list[Value], Any]:
+        """The function a call runs, its arguments, and its static name if known; a call
+        through an interface resolves to the method of the value's dynamic type."""
         args = [self.operand(st, fr, a) for a in x["args"]]
         if x["mode"] == "invoke":
+            method = x["method"]
             recv = self.operand(st, fr, x["recv"])
-            return ("invoke", x["method"], recv, x.get("iface"), x.get("escapes")), args, None
+            if isinstance(recv, tuple) and recv[0] == "iface":
+                name = f"({recv[1]}).{method}"
+                if name in _SYNC_OPS:
+                    return ("fn", name, ()), [recv[2], *args], name
+                target = self.program.methods.get(recv[1], {}).get(method)
+                if target and self.program.function(target):
+                    return ("fn", target, ()), [recv[2], *args], target
+            return ("invoke", method, recv, x.get("iface"), x.get("escapes")), args, None
         return self.operand(st, fr, x["callee"]), args, x.get("static")
 
     def _invoke(self, st: State, g: G, fr: Frame, callee: Value, args: list[Value],
@@ -685,7 +695,7 @@ class Machine:
                     return
             if recv == NIL:
                 raise ProgramExit("method call on a nil interface", line)
-            if escapes or _holds_sync(rtype):
+            if escapes or _holds_sync(rtype) or self._program_has_method(method):
                 raise Unsupported(f"a call of {method} through an interface the checker "
                                   "cannot resolve", line)
             done(_unknown_of(rtype))
@@ -706,6 +716,13 @@ class Machine:
             done(self._library(st, name, args, line, rtype, ins))
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
+
+    def _program_has_method(self, method: str) -> bool:
+        """Whether some type of the program (or a sync lock) has a method of this name:
+        a call of it through an unknown interface value may then communicate."""
+        if method in ("Lock", "Unlock", "RLock", "RUnlock", "Wait", "Done", "Add"):
+            return True
+        return any(method in table for table in self.program.methods.values())
 
     def _ctx_method(self, ctx: Value, method: str, rtype: str) -> Value:
         if method == "Done":
@@ -798,6 +815,11 @@ class Machine:
                          f"g{len(st.gs)} (time.AfterFunc, line {line})")
                 self.run(st, len(st.gs) - 1)
             return st.new_obj(("struct", (NIL,)))
+        if name == "sync.NewCond":
+            return st.new_obj(("cond", args[0], (), ()))
+        if name in ("errors.New", "fmt.Errorf"):
+            # Never nil: `if err != nil` after them must not go both ways.
+            return ("iface", "*errors.errorString", UNKNOWN)
         if name in ("(*time.Timer).Stop", "(*time.Timer).Reset"):
             return UNKNOWN
         if name in ("context.Background", "context.TODO"):
@@ -966,7 +988,7 @@ def _holds_sync(type_class: str) -> bool:
 
 def _value_holds_sync(v: Value) -> bool:
     if isinstance(v, tuple) and v:
-        if v[0] in ("chan", "wg", "mu", "rw", "once", "ctx", "fn", "model"):
+        if v[0] in ("chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"):
             return True
         return any(_value_holds_sync(x) for x in v[1:] if isinstance(x, tuple))
     return False

@@ -8,7 +8,7 @@ two stay easy to compare. Operands stay small dicts (`{"k": "reg", "n": "t3"}`),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -30,6 +30,26 @@ class Block:
     preds: tuple[int, ...]
 
 
+def _regs_in(x: Any, out: set[str]) -> None:
+    if isinstance(x, Mapping):
+        if x.get("k") == "reg":
+            out.add(x["n"])
+        else:
+            for v in x.values():
+                _regs_in(v, out)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _regs_in(v, out)
+
+
+def uses(ins: Instr) -> set[str]:
+    """The registers an instruction reads (a phi's are read at its predecessors' ends)."""
+    out: set[str] = set()
+    _regs_in(ins.args, out)
+    _regs_in(dict(ins.x), out)
+    return out
+
+
 @dataclass(frozen=True)
 class Function:
     name: str
@@ -38,10 +58,72 @@ class Function:
     blocks: tuple[Block, ...]
     line: int
     recover: int
+    _live: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def short_name(self) -> str:
         return self.name.replace("command-line-arguments.", "")
+
+    def live_at(self, block: int, pc: int) -> frozenset[str]:
+        """The registers still to be read from instruction `pc` of `block` on.
+
+        Only these belong in a state's key: a register a loop wrote last time round and
+        will not read again must not tell two otherwise equal states apart.
+        """
+        key = (block, pc)
+        live = self._live.get(key)
+        if live is None:
+            if "out" not in self._live:
+                self._live["out"] = self._live_out()
+            live = set(self._live["out"][block])
+            for ins in reversed(self.blocks[block].instrs[pc:]):
+                if ins.res:
+                    live.discard(ins.res)
+                if ins.op != "Phi":
+                    live |= uses(ins)
+            live = frozenset(live)
+            self._live[key] = live
+        return live
+
+    def _live_out(self) -> list[set[str]]:
+        n = len(self.blocks)
+        gen: list[set[str]] = []
+        kill: list[set[str]] = []
+        for b in self.blocks:
+            g: set[str] = set()
+            k: set[str] = set()
+            for ins in reversed(b.instrs):
+                if ins.res:
+                    g.discard(ins.res)
+                    k.add(ins.res)
+                if ins.op != "Phi":
+                    g |= uses(ins)
+            gen.append(g)
+            kill.append(k)
+        # What each block's phis read from each predecessor.
+        phi_from: list[dict[int, set[str]]] = [dict() for _ in range(n)]
+        for bi, b in enumerate(self.blocks):
+            for ins in b.instrs:
+                if ins.op != "Phi":
+                    break
+                for pred, arg in zip(b.preds, ins.args, strict=False):
+                    if arg.get("k") == "reg":
+                        phi_from[pred].setdefault(bi, set()).add(arg["n"])
+        live_in: list[set[str]] = [set() for _ in range(n)]
+        live_out: list[set[str]] = [set() for _ in range(n)]
+        changed = True
+        while changed:
+            changed = False
+            for bi in reversed(range(n)):
+                out: set[str] = set()
+                for s in self.blocks[bi].succs:
+                    out |= live_in[s]
+                    out |= phi_from[bi].get(s, set())
+                inn = gen[bi] | (out - kill[bi])
+                if out != live_out[bi] or inn != live_in[bi]:
+                    live_out[bi], live_in[bi] = out, inn
+                    changed = True
+        return live_out
 
 
 @dataclass(frozen=True)

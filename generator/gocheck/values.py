@@ -2,16 +2,18 @@
 
 Every value is hashable (ints, bools, strings, tuples), so that a whole machine state can
 be a dictionary key. Data the checker cannot know is `UNKNOWN`; a branch on it goes both
-ways. Integers are kept exactly while small (loops with constant bounds unroll) and become
-`UNKNOWN` past `INT_LIMIT`, so that a counter that grows without bound cannot make the state
-space infinite: that only adds executions, so a verdict of "ok" stays sound.
+ways. Integers are kept exactly while small (loops with constant bounds unroll); one that
+grows past `INT_LIMIT` raises `TooLarge`, which makes that path undecided: blurring it to
+UNKNOWN would let a loop of 100,000 rounds stop early and report a deadlock that no run
+has.
 
 Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 `("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library
 function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
 `("map", object)`, `("tuple", items)`, `("ctx", done channel)`, and the sync objects
-`("wg", counter)`, `("mu", locked)`, `("rw", writer, readers)`, `("once", done)`.
+`("wg", counter)`, `("mu", locked)`, `("rw", writer, readers)`, `("once", done)`,
+`("cond", locker, waiting goroutines, woken goroutines)`.
 """
 
 from __future__ import annotations
@@ -22,8 +24,18 @@ from typing import Any
 UNKNOWN: tuple = ("?",)
 NIL: tuple = ("nil",)
 INT_LIMIT = 1 << 10
+# sync.Cond's exported field L is its second (after noCopy).
+_COND_L = 1
 
 Value = Any
+
+
+class TooLarge(Exception):
+    """An integer outgrew INT_LIMIT: the path is beyond what the checker unrolls."""
+
+    def __init__(self, line: int = 0) -> None:
+        super().__init__(f"a loop counter or integer past {INT_LIMIT}")
+        self.line = line
 
 
 class Unsupported(Exception):
@@ -82,13 +94,25 @@ def zero(type_class: str) -> Value:
         return ("rw", False, 0)
     if type_class == "sync.Once":
         return ("once", False)
+    if type_class == "sync.Cond":
+        return ("cond", NIL, (), ())
     if type_class in ("chan", "ptr", "slice", "map", "func", "iface", "context.Context", "nil"):
         return NIL
     return UNKNOWN
 
 
 def clamp(n: int) -> Value:
+    """`n`, or UNKNOWN when it is too large to keep (data such as durations)."""
     return n if -INT_LIMIT <= n <= INT_LIMIT else UNKNOWN
+
+
+def count(n: int, a: int, b: int) -> Value:
+    """The result of `a ± b`: a small counter growing past the limit is `TooLarge`."""
+    if -INT_LIMIT <= n <= INT_LIMIT:
+        return n
+    if abs(a) <= INT_LIMIT and abs(b) <= INT_LIMIT:
+        raise TooLarge()
+    return UNKNOWN
 
 
 def _contains_unknown(v: Value) -> bool:
@@ -99,9 +123,18 @@ def _contains_unknown(v: Value) -> bool:
     return False
 
 
+def _is_ref(v: Value) -> bool:
+    return isinstance(v, tuple) and len(v) > 1 and v[0] in (
+        "iface", "chan", "addr", "fn", "slice", "model", "ctx")
+
+
 def binop(op: str, a: Value, b: Value) -> Value:
     """`a op b` for Go's binary operators, UNKNOWN when either side is not known."""
     if op in ("==", "!="):
+        if (a == NIL) != (b == NIL) and (_is_ref(a) or _is_ref(b)):
+            # A reference that exists (an error made by errors.New, a channel) is not nil,
+            # whatever else about it is unknown.
+            return op == "!="
         if _contains_unknown(a) or _contains_unknown(b):
             return UNKNOWN
         eq = a == b and type(a) is type(b)
@@ -122,9 +155,9 @@ def binop(op: str, a: Value, b: Value) -> Value:
         return _compare(op, a, b)
     try:
         if op == "+":
-            return clamp(a + b)
+            return count(a + b, a, b)
         if op == "-":
-            return clamp(a - b)
+            return count(a - b, a, b)
         if op == "*":
             return clamp(a * b)
         if op == "/":
@@ -172,6 +205,9 @@ def unop(op: str, a: Value) -> Value:
 
 def get_path(v: Value, path: tuple) -> Value:
     for i in path:
+        if isinstance(v, tuple) and v[0] == "cond" and i == _COND_L:
+            v = v[1]
+            continue
         if is_unknown(v) or not isinstance(v, tuple) or v[0] not in ("struct", "array"):
             return UNKNOWN
         items = v[1]
@@ -184,6 +220,8 @@ def get_path(v: Value, path: tuple) -> Value:
 def set_path(v: Value, path: tuple, new: Value) -> Value:
     if not path:
         return new
+    if isinstance(v, tuple) and v[0] == "cond" and path[0] == _COND_L:
+        return ("cond", set_path(v[1], path[1:], new), v[2], v[3])
     if not isinstance(v, tuple) or v[0] not in ("struct", "array"):
         raise Unsupported("a store into a value the checker does not know the shape of")
     i = path[0]

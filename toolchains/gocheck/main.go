@@ -82,7 +82,8 @@ func typeClassAt(t types.Type, depth int) string {
 		if obj.Pkg() != nil {
 			full := obj.Pkg().Path() + "." + obj.Name()
 			switch full {
-			case "sync.WaitGroup", "sync.Mutex", "sync.RWMutex", "sync.Once", "context.Context",
+			case "sync.WaitGroup", "sync.Mutex", "sync.RWMutex", "sync.Once", "sync.Cond",
+				"context.Context",
 				"time.Duration", "time.Time":
 				return full
 			}
