@@ -634,6 +634,11 @@ class Machine:
                 st.spawn([self._frame(fn, tuple(args), callee[2], None)], label)
                 self.run(st, len(st.gs) - 1)
                 return
+        if static == "(*sync.WaitGroup).Done" or (
+                isinstance(callee, tuple) and callee[:2] == ("fn", "(*sync.WaitGroup).Done")):
+            st.spawn([], f"g{len(st.gs)} (WaitGroup.Done, spawned at line {ins.line})",
+                     tail=(("wg_done", args[0]),))
+            return
         # A goroutine running library code: its effects on channels are not modelled.
         if ins.x.get("escapes"):
             raise Unsupported(f"a goroutine running {static or 'library code'} with a channel",

@@ -69,13 +69,48 @@ def helper_path() -> Path:
 
 
 def ssa_of_file(path: Path, *, timeout: float = 120.0) -> dict[str, Any]:
-    """The SSA of one `package main` file, as decoded JSON."""
+    """The SSA of one `package main` file, as decoded JSON.
+
+    Kept by the hash of the helper and the source, under `$CHANFUZZ_VAR_DIR/gocheck/ssa/`:
+    loading Go's standard library costs a second or two per file, and the playground and
+    the tests check the same programs again and again.
+    """
     helper = helper_path()
+    source = Path(path).read_bytes()
+    digest = hashlib.sha256(helper.parent.name.encode() + b"\0" + source).hexdigest()
+    cached = config.var_dir() / "gocheck" / "ssa" / f"{digest[:32]}.json"
+    try:
+        return json.loads(cached.read_text())
+    except (OSError, ValueError):
+        pass
+    raw = _run_helper(helper, path, source, timeout)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(raw))
+    tmp.replace(cached)
+    _prune(cached.parent)
+    return raw
+
+
+MAX_CACHED = 2000
+
+
+def _prune(directory: Path) -> None:
+    """Keep the cache bounded: the playground checks whatever anyone pastes."""
+    entries = list(directory.glob("*.json"))
+    if len(entries) <= MAX_CACHED:
+        return
+    entries.sort(key=lambda p: p.stat().st_mtime)
+    for old in entries[: len(entries) - MAX_CACHED // 2]:
+        old.unlink(missing_ok=True)
+
+
+def _run_helper(helper: Path, path: Path, source: bytes, timeout: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="gocheck-") as work:
         # Alone in a directory with no go.mod, the file is loaded as its own package,
         # whatever module the directory it came from belongs to.
         target = Path(work) / "main.go"
-        target.write_bytes(Path(path).read_bytes())
+        target.write_bytes(source)
         env = _env()
         env["GOFLAGS"] = ""
         env["GO111MODULE"] = "on"

@@ -1,0 +1,458 @@
+"""gocheck from Go source to verdict: one small program per construct and verdict, each
+checked for its verdict and for the trace lines that justify it (the real Go front end)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import Checked, check_source, effect_of, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str, **kw) -> Checked:
+    return check_source(textwrap.dedent(body).lstrip(), **kw)
+
+
+def steps(c: Checked) -> list[tuple[int, str]]:
+    assert c.result is not None
+    return [(s.line, s.text) for f in c.result.findings for s in (*f.trace, *f.stuck)]
+
+
+def test_unbuffered_send_without_receiver_is_a_global_deadlock():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	ch <- 1
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+    assert (5, "blocked: send on ch (made at line 4)") in steps(c)
+    assert report_lines(c)[-1] == "verdict: global-deadlock"
+
+
+def test_goroutine_left_sending_after_main_returns_is_a_partial_deadlock():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	for i := 0; i < 2; i++ {
+        		go func() { ch <- i }()
+        	}
+        	<-ch
+        }
+        """)
+    assert c.verdict == "partial-deadlock"
+    (finding,) = c.result.findings
+    assert [s.line for s in finding.stuck] == [6]
+    assert "main returns" in finding.message
+
+
+def test_constant_loop_matching_sends_and_receives_is_ok():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+        	ch := make(chan int)
+        	var wg sync.WaitGroup
+        	for i := 0; i < 3; i++ {
+        		wg.Add(1)
+        		go func(n int) {
+        			defer wg.Done()
+        			ch <- n
+        		}(i)
+        	}
+        	for i := 0; i < 3; i++ {
+        		<-ch
+        	}
+        	wg.Wait()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+    assert c.result.complete
+
+
+def test_one_receive_too_many_deadlocks_and_the_bound_is_exact():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	for i := 0; i < 3; i++ {
+        		go func() { ch <- 1 }()
+        	}
+        	for i := 0; i < 4; i++ {
+        		<-ch
+        	}
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+    assert sum(1 for _, t in steps(c) if t.startswith("receive from ch")) == 3
+
+
+def test_double_close_is_a_channel_safety_violation():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	go func() { close(ch) }()
+        	<-ch
+        	close(ch)
+        }
+        """)
+    assert c.verdict == "channel-safety"
+    assert c.result.findings[0].message == "close of closed channel"
+    assert (7, "close of closed ch (made at line 4)") in steps(c)
+
+
+def test_send_on_closed_channel_in_some_interleaving_is_found():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int, 1)
+        	done := make(chan bool)
+        	go func() {
+        		ch <- 1
+        		done <- true
+        	}()
+        	close(ch)
+        	<-done
+        }
+        """)
+    assert c.verdict == "channel-safety"
+    assert c.result.findings[0].message == "send on closed channel"
+
+
+def test_close_of_nil_channel_is_a_channel_safety_violation():
+    c = check("""
+        package main
+
+        func main() {
+        	var ch chan int
+        	close(ch)
+        }
+        """)
+    assert c.verdict == "channel-safety"
+    assert c.result.findings[0].message == "close of nil channel"
+
+
+def test_range_over_a_closed_channel_ends():
+    c = check("""
+        package main
+
+        func produce(n int, out chan<- int) {
+        	for i := 0; i < n; i++ {
+        		out <- i
+        	}
+        	close(out)
+        }
+
+        func main() {
+        	ch := make(chan int, 2)
+        	go produce(5, ch)
+        	sum := 0
+        	for v := range ch {
+        		sum += v
+        	}
+        	if sum != 10 {
+        		panic("lost a value")
+        	}
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_range_over_a_channel_nobody_closes_deadlocks():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	go func() {
+        		for i := 0; i < 2; i++ {
+        			ch <- i
+        		}
+        	}()
+        	for range ch {
+        	}
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+
+
+def test_select_default_never_blocks_and_timeouts_fire():
+    c = check("""
+        package main
+
+        import "time"
+
+        func main() {
+        	ch := make(chan int)
+        	select {
+        	case <-ch:
+        	default:
+        	}
+        	select {
+        	case <-ch:
+        	case <-time.After(time.Second):
+        	}
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_mutex_locked_twice_by_one_goroutine_deadlocks():
+    c = check("""
+        package main
+
+        import "sync"
+
+        type counter struct {
+        	mu sync.Mutex
+        	n  int
+        }
+
+        func (c *counter) inc() {
+        	c.mu.Lock()
+        	c.n++
+        	c.mu.Unlock()
+        }
+
+        func main() {
+        	c := &counter{}
+        	c.mu.Lock()
+        	c.inc()
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+    assert (11, "blocked: Lock") in steps(c)
+
+
+def test_waitgroup_wait_with_a_missing_done_deadlocks():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+        	var wg sync.WaitGroup
+        	wg.Add(2)
+        	go wg.Done()
+        	wg.Wait()
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+
+
+def test_context_cancel_releases_a_waiting_goroutine():
+    c = check("""
+        package main
+
+        import "context"
+
+        func main() {
+        	ctx, cancel := context.WithCancel(context.Background())
+        	done := make(chan struct{})
+        	go func() {
+        		<-ctx.Done()
+        		close(done)
+        	}()
+        	cancel()
+        	<-done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_forgotten_cancel_leaves_the_watcher_blocked():
+    c = check("""
+        package main
+
+        import "context"
+
+        func watch(ctx context.Context, out chan<- int) {
+        	<-ctx.Done()
+        	out <- 1
+        }
+
+        func main() {
+        	ctx, cancel := context.WithCancel(context.Background())
+        	_ = cancel
+        	out := make(chan int, 1)
+        	go watch(ctx, out)
+        }
+        """)
+    assert c.verdict == "partial-deadlock"
+
+
+def test_channels_passed_through_struct_fields_and_channels():
+    c = check("""
+        package main
+
+        type request struct {
+        	reply chan int
+        }
+
+        func server(reqs chan request) {
+        	for r := range reqs {
+        		r.reply <- 42
+        	}
+        }
+
+        func main() {
+        	reqs := make(chan request)
+        	go server(reqs)
+        	r := request{reply: make(chan int)}
+        	reqs <- r
+        	<-r.reply
+        	close(reqs)
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_for_select_loop_leaving_a_producer_blocked_is_a_partial_deadlock():
+    # The consumer selects on ch1 twice: the producer of ch2 is blocked for ever while
+    # main loops (Godel's Fig. 1 with its bug), found in a cycle of the state graph.
+    c = check("""
+        package main
+
+        func prod(ch chan int) {
+        	for i := 0; i < 2; i++ {
+        		ch <- i
+        	}
+        }
+
+        func main() {
+        	ch1, ch2 := make(chan int), make(chan int)
+        	go prod(ch1)
+        	go prod(ch2)
+        	for {
+        		select {
+        		case <-ch1:
+        		case <-ch1:
+        		}
+        	}
+        }
+        """)
+    assert c.verdict in ("global-deadlock", "partial-deadlock")
+    assert any(line == 5 and "send on ch" in t for line, t in steps(c))
+
+
+def test_channels_in_a_map_are_unsupported_with_their_line():
+    c = check("""
+        package main
+
+        func main() {
+        	m := map[string]chan int{}
+        	m["a"] = make(chan int)
+        	close(m["a"])
+        }
+        """)
+    assert c.verdict == "unsupported"
+    assert c.result.unsupported[0][1] == 4
+
+
+def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	go func() {
+        		for i := 0; i < 100000; i++ {
+        			ch <- i
+        		}
+        	}()
+        	for i := 0; i < 100000; i++ {
+        		<-ch
+        	}
+        }
+        """)
+    assert c.verdict == "undecided"
+
+
+def test_the_state_budget_makes_it_undecided():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int)
+        	for i := 0; i < 6; i++ {
+        		go func() { ch <- 1 }()
+        	}
+        	for i := 0; i < 6; i++ {
+        		<-ch
+        	}
+        }
+        """, max_states=5)
+    assert c.verdict == "undecided"
+    assert not c.result.complete
+
+
+def test_a_program_that_does_not_type_check_is_bad_input_with_gos_error():
+    c = check("""
+        package main
+
+        func main() {
+        	x := 1
+        }
+        """)
+    assert c.verdict == "bad-input"
+    assert "declared and not used: x" in c.error
+    assert c.exit_code == 2
+
+
+def test_the_effect_of_a_fragment_program_agrees_with_the_effect_checker():
+    from generator.effects import parse
+    from generator.termination import check_effect
+
+    c = check("""
+        package main
+
+        func worker(a, b chan int) {
+        	select {
+        	case v := <-a:
+        		b <- v
+        	case b <- 1:
+        	}
+        }
+
+        func main() {
+        	a := make(chan int)
+        	b := make(chan int)
+        	go worker(a, b)
+        	go worker(a, b)
+        	a <- 1
+        	<-b
+        }
+        """)
+    text, why = effect_of(c)
+    assert why == ""
+    assert text.count("Spawn(") == 2 and "Put(" in text and "Get(" in text
+    assert c.verdict == "partial-deadlock"
+    assert not check_effect(parse(text)).terminating
+
+
+def test_a_buffered_channel_has_no_effect_and_says_why():
+    c = check("""
+        package main
+
+        func main() {
+        	ch := make(chan int, 1)
+        	ch <- 1
+        	<-ch
+        }
+        """)
+    assert c.verdict == "ok"
+    text, why = effect_of(c)
+    assert text is None and "buffered" in why
