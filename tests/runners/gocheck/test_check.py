@@ -26,8 +26,8 @@ def test_unbuffered_send_without_receiver_is_a_global_deadlock():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	ch <- 1
+            ch := make(chan int)
+            ch <- 1
         }
         """)
     assert c.verdict == "global-deadlock"
@@ -40,11 +40,11 @@ def test_goroutine_left_sending_after_main_returns_is_a_partial_deadlock():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	for i := 0; i < 2; i++ {
-        		go func() { ch <- i }()
-        	}
-        	<-ch
+            ch := make(chan int)
+            for i := 0; i < 2; i++ {
+                go func() { ch <- i }()
+            }
+            <-ch
         }
         """)
     assert c.verdict == "partial-deadlock"
@@ -60,19 +60,19 @@ def test_constant_loop_matching_sends_and_receives_is_ok():
         import "sync"
 
         func main() {
-        	ch := make(chan int)
-        	var wg sync.WaitGroup
-        	for i := 0; i < 3; i++ {
-        		wg.Add(1)
-        		go func(n int) {
-        			defer wg.Done()
-        			ch <- n
-        		}(i)
-        	}
-        	for i := 0; i < 3; i++ {
-        		<-ch
-        	}
-        	wg.Wait()
+            ch := make(chan int)
+            var wg sync.WaitGroup
+            for i := 0; i < 3; i++ {
+                wg.Add(1)
+                go func(n int) {
+                    defer wg.Done()
+                    ch <- n
+                }(i)
+            }
+            for i := 0; i < 3; i++ {
+                <-ch
+            }
+            wg.Wait()
         }
         """)
     assert c.verdict == "ok", report_lines(c)
@@ -84,13 +84,13 @@ def test_one_receive_too_many_deadlocks_and_the_bound_is_exact():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	for i := 0; i < 3; i++ {
-        		go func() { ch <- 1 }()
-        	}
-        	for i := 0; i < 4; i++ {
-        		<-ch
-        	}
+            ch := make(chan int)
+            for i := 0; i < 3; i++ {
+                go func() { ch <- 1 }()
+            }
+            for i := 0; i < 4; i++ {
+                <-ch
+            }
         }
         """)
     assert c.verdict == "global-deadlock"
@@ -102,10 +102,10 @@ def test_double_close_is_a_channel_safety_violation():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	go func() { close(ch) }()
-        	<-ch
-        	close(ch)
+            ch := make(chan int)
+            go func() { close(ch) }()
+            <-ch
+            close(ch)
         }
         """)
     assert c.verdict == "channel-safety"
@@ -118,14 +118,14 @@ def test_send_on_closed_channel_in_some_interleaving_is_found():
         package main
 
         func main() {
-        	ch := make(chan int, 1)
-        	done := make(chan bool)
-        	go func() {
-        		ch <- 1
-        		done <- true
-        	}()
-        	close(ch)
-        	<-done
+            ch := make(chan int, 1)
+            done := make(chan bool)
+            go func() {
+                ch <- 1
+                done <- true
+            }()
+            close(ch)
+            <-done
         }
         """)
     assert c.verdict == "channel-safety"
@@ -137,8 +137,8 @@ def test_close_of_nil_channel_is_a_channel_safety_violation():
         package main
 
         func main() {
-        	var ch chan int
-        	close(ch)
+            var ch chan int
+            close(ch)
         }
         """)
     assert c.verdict == "channel-safety"
@@ -150,22 +150,22 @@ def test_range_over_a_closed_channel_ends():
         package main
 
         func produce(n int, out chan<- int) {
-        	for i := 0; i < n; i++ {
-        		out <- i
-        	}
-        	close(out)
+            for i := 0; i < n; i++ {
+                out <- i
+            }
+            close(out)
         }
 
         func main() {
-        	ch := make(chan int, 2)
-        	go produce(5, ch)
-        	sum := 0
-        	for v := range ch {
-        		sum += v
-        	}
-        	if sum != 10 {
-        		panic("lost a value")
-        	}
+            ch := make(chan int, 2)
+            go produce(5, ch)
+            sum := 0
+            for v := range ch {
+                sum += v
+            }
+            if sum != 10 {
+                panic("lost a value")
+            }
         }
         """)
     assert c.verdict == "ok", report_lines(c)
@@ -176,14 +176,14 @@ def test_range_over_a_channel_nobody_closes_deadlocks():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	go func() {
-        		for i := 0; i < 2; i++ {
-        			ch <- i
-        		}
-        	}()
-        	for range ch {
-        	}
+            ch := make(chan int)
+            go func() {
+                for i := 0; i < 2; i++ {
+                    ch <- i
+                }
+            }()
+            for range ch {
+            }
         }
         """)
     assert c.verdict == "global-deadlock"
@@ -196,15 +196,15 @@ def test_select_default_never_blocks_and_timeouts_fire():
         import "time"
 
         func main() {
-        	ch := make(chan int)
-        	select {
-        	case <-ch:
-        	default:
-        	}
-        	select {
-        	case <-ch:
-        	case <-time.After(time.Second):
-        	}
+            ch := make(chan int)
+            select {
+            case <-ch:
+            default:
+            }
+            select {
+            case <-ch:
+            case <-time.After(time.Second):
+            }
         }
         """)
     assert c.verdict == "ok", report_lines(c)
@@ -217,20 +217,20 @@ def test_mutex_locked_twice_by_one_goroutine_deadlocks():
         import "sync"
 
         type counter struct {
-        	mu sync.Mutex
-        	n  int
+            mu sync.Mutex
+            n  int
         }
 
         func (c *counter) inc() {
-        	c.mu.Lock()
-        	c.n++
-        	c.mu.Unlock()
+            c.mu.Lock()
+            c.n++
+            c.mu.Unlock()
         }
 
         func main() {
-        	c := &counter{}
-        	c.mu.Lock()
-        	c.inc()
+            c := &counter{}
+            c.mu.Lock()
+            c.inc()
         }
         """)
     assert c.verdict == "global-deadlock"
@@ -244,10 +244,10 @@ def test_waitgroup_wait_with_a_missing_done_deadlocks():
         import "sync"
 
         func main() {
-        	var wg sync.WaitGroup
-        	wg.Add(2)
-        	go wg.Done()
-        	wg.Wait()
+            var wg sync.WaitGroup
+            wg.Add(2)
+            go wg.Done()
+            wg.Wait()
         }
         """)
     assert c.verdict == "global-deadlock"
@@ -260,14 +260,14 @@ def test_context_cancel_releases_a_waiting_goroutine():
         import "context"
 
         func main() {
-        	ctx, cancel := context.WithCancel(context.Background())
-        	done := make(chan struct{})
-        	go func() {
-        		<-ctx.Done()
-        		close(done)
-        	}()
-        	cancel()
-        	<-done
+            ctx, cancel := context.WithCancel(context.Background())
+            done := make(chan struct{})
+            go func() {
+                <-ctx.Done()
+                close(done)
+            }()
+            cancel()
+            <-done
         }
         """)
     assert c.verdict == "ok", report_lines(c)
@@ -280,15 +280,15 @@ def test_forgotten_cancel_leaves_the_watcher_blocked():
         import "context"
 
         func watch(ctx context.Context, out chan<- int) {
-        	<-ctx.Done()
-        	out <- 1
+            <-ctx.Done()
+            out <- 1
         }
 
         func main() {
-        	ctx, cancel := context.WithCancel(context.Background())
-        	_ = cancel
-        	out := make(chan int, 1)
-        	go watch(ctx, out)
+            ctx, cancel := context.WithCancel(context.Background())
+            _ = cancel
+            out := make(chan int, 1)
+            go watch(ctx, out)
         }
         """)
     assert c.verdict == "partial-deadlock"
@@ -299,22 +299,22 @@ def test_channels_passed_through_struct_fields_and_channels():
         package main
 
         type request struct {
-        	reply chan int
+            reply chan int
         }
 
         func server(reqs chan request) {
-        	for r := range reqs {
-        		r.reply <- 42
-        	}
+            for r := range reqs {
+                r.reply <- 42
+            }
         }
 
         func main() {
-        	reqs := make(chan request)
-        	go server(reqs)
-        	r := request{reply: make(chan int)}
-        	reqs <- r
-        	<-r.reply
-        	close(reqs)
+            reqs := make(chan request)
+            go server(reqs)
+            r := request{reply: make(chan int)}
+            reqs <- r
+            <-r.reply
+            close(reqs)
         }
         """)
     assert c.verdict == "ok", report_lines(c)
@@ -327,21 +327,21 @@ def test_a_for_select_loop_leaving_a_producer_blocked_is_a_partial_deadlock():
         package main
 
         func prod(ch chan int) {
-        	for i := 0; i < 2; i++ {
-        		ch <- i
-        	}
+            for i := 0; i < 2; i++ {
+                ch <- i
+            }
         }
 
         func main() {
-        	ch1, ch2 := make(chan int), make(chan int)
-        	go prod(ch1)
-        	go prod(ch2)
-        	for {
-        		select {
-        		case <-ch1:
-        		case <-ch1:
-        		}
-        	}
+            ch1, ch2 := make(chan int), make(chan int)
+            go prod(ch1)
+            go prod(ch2)
+            for {
+                select {
+                case <-ch1:
+                case <-ch1:
+                }
+            }
         }
         """)
     assert c.verdict in ("global-deadlock", "partial-deadlock")
@@ -353,9 +353,9 @@ def test_channels_in_a_map_are_unsupported_with_their_line():
         package main
 
         func main() {
-        	m := map[string]chan int{}
-        	m["a"] = make(chan int)
-        	close(m["a"])
+            m := map[string]chan int{}
+            m["a"] = make(chan int)
+            close(m["a"])
         }
         """)
     assert c.verdict == "unsupported"
@@ -367,15 +367,15 @@ def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	go func() {
-        		for i := 0; i < 100000; i++ {
-        			ch <- i
-        		}
-        	}()
-        	for i := 0; i < 100000; i++ {
-        		<-ch
-        	}
+            ch := make(chan int)
+            go func() {
+                for i := 0; i < 100000; i++ {
+                    ch <- i
+                }
+            }()
+            for i := 0; i < 100000; i++ {
+                <-ch
+            }
         }
         """)
     assert c.verdict == "undecided"
@@ -386,13 +386,13 @@ def test_the_state_budget_makes_it_undecided():
         package main
 
         func main() {
-        	ch := make(chan int)
-        	for i := 0; i < 6; i++ {
-        		go func() { ch <- 1 }()
-        	}
-        	for i := 0; i < 6; i++ {
-        		<-ch
-        	}
+            ch := make(chan int)
+            for i := 0; i < 6; i++ {
+                go func() { ch <- 1 }()
+            }
+            for i := 0; i < 6; i++ {
+                <-ch
+            }
         }
         """, max_states=5)
     assert c.verdict == "undecided"
@@ -404,7 +404,7 @@ def test_a_program_that_does_not_type_check_is_bad_input_with_gos_error():
         package main
 
         func main() {
-        	x := 1
+            x := 1
         }
         """)
     assert c.verdict == "bad-input"
@@ -420,20 +420,20 @@ def test_the_effect_of_a_fragment_program_agrees_with_the_effect_checker():
         package main
 
         func worker(a, b chan int) {
-        	select {
-        	case v := <-a:
-        		b <- v
-        	case b <- 1:
-        	}
+            select {
+            case v := <-a:
+                b <- v
+            case b <- 1:
+            }
         }
 
         func main() {
-        	a := make(chan int)
-        	b := make(chan int)
-        	go worker(a, b)
-        	go worker(a, b)
-        	a <- 1
-        	<-b
+            a := make(chan int)
+            b := make(chan int)
+            go worker(a, b)
+            go worker(a, b)
+            a <- 1
+            <-b
         }
         """)
     text, why = effect_of(c)
@@ -448,9 +448,9 @@ def test_a_buffered_channel_has_no_effect_and_says_why():
         package main
 
         func main() {
-        	ch := make(chan int, 1)
-        	ch <- 1
-        	<-ch
+            ch := make(chan int, 1)
+            ch <- 1
+            <-ch
         }
         """)
     assert c.verdict == "ok"
