@@ -152,7 +152,7 @@ class State:
                     cap, buf, closed = self.chans[v[1]]
                     chan_vals[n] = (cap, tuple(ren(x) for x in buf), closed)
                 return ("chan", n)
-            if tag == "addr" or tag == "slice":
+            if tag in ("addr", "slice", "map", "iter") and v[1] is not None:
                 oid = v[1]
                 n = objs.get(oid)
                 if n is None:
@@ -532,23 +532,92 @@ class Machine:
             raise Unsupported("a slice of channels or sync objects of unknown length", ins.line)
         self._set(fr, ins, UNKNOWN)
 
+    # Maps: an object ("mapv", entries, vague) with entries sorted by key. A key the
+    # checker cannot tell makes the map vague: lookups then give UNKNOWN, which is
+    # unsupported when the values are channels or sync objects. Ranging visits the
+    # known entries in key order (Go's order is random; here one order is explored).
+
     def _op_MakeMap(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        if ins.x.get("holds"):
-            raise Unsupported("a map holding channels, functions or sync objects", ins.line)
-        self._set(fr, ins, UNKNOWN)
+        addr = st.new_obj(("mapv", (), False))
+        self._set(fr, ins, ("map", addr[1]))
+
+    def _map(self, st: State, m: Value, line: int, holds: bool) -> tuple | None:
+        if isinstance(m, tuple) and m[0] == "map":
+            return st.objs[m[1]]
+        if m == NIL:
+            return ("mapv", (), False)
+        if holds:
+            raise Unsupported("a map of channels or sync objects the checker cannot follow",
+                              line)
+        return None
 
     def _op_MapUpdate(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        m, k, v = self.args(st, fr, ins)
+        mv = self._map(st, m, ins.line, _value_holds_sync(v))
+        if m == NIL:
+            raise ProgramExit("assignment to entry in nil map", ins.line)
+        if mv is not None:
+            _, entries, vague = mv
+            if V.contains_unknown(k):
+                if _value_holds_sync(v):
+                    raise Unsupported("a channel stored in a map under a key the checker "
+                                      "cannot tell", ins.line)
+                st.objs[m[1]] = ("mapv", entries, True)
+            else:
+                rest = tuple(e for e in entries if e[0] != k)
+                st.objs[m[1]] = ("mapv", tuple(sorted(rest + ((k, v),), key=repr)), vague)
         fr.pc += 1
 
+    def _lookup(self, st: State, m: Value, k: Value, type_class: str, line: int
+                ) -> tuple[Value, Value]:
+        mv = self._map(st, m, line, _holds_sync(type_class))
+        if mv is not None and not V.contains_unknown(k):
+            _, entries, vague = mv
+            for ek, ev in entries:
+                if ek == k:
+                    return ev, True
+            if not vague:
+                return V.zero(type_class), False
+        if _holds_sync(type_class):
+            raise Unsupported("a channel looked up in a map under a key the checker cannot "
+                              "tell", line)
+        return UNKNOWN, UNKNOWN
+
     def _op_Lookup(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        if _holds_sync(ins.type):
-            raise Unsupported("a channel looked up in a map", ins.line)
-        self._set(fr, ins, _unknown_of(ins.type))
+        m, k = self.args(st, fr, ins)
+        if isinstance(m, str) or ins.type == "int" and not isinstance(m, tuple):
+            self._set(fr, ins, UNKNOWN)  # indexing a string
+            return
+        if ins.x.get("commaok"):
+            v, ok = self._lookup(st, m, k, _first_class(ins.type), ins.line)
+            self._set(fr, ins, ("tuple", (v, ok)))
+        else:
+            self._set(fr, ins, self._lookup(st, m, k, ins.type, ins.line)[0])
 
     def _op_Range(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        self._set(fr, ins, UNKNOWN)
+        x = self.operand(st, fr, ins.args[0])
+        if isinstance(x, tuple) and x[0] == "map":
+            self._set(fr, ins, ("iter", x[1], 0))
+        elif x == NIL:
+            self._set(fr, ins, ("iter", None, 0))
+        else:
+            self._set(fr, ins, UNKNOWN)
 
     def _op_Next(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        it = self.operand(st, fr, ins.args[0])
+        parts = V.split_class(ins.type, "(", ")") if ins.type.startswith("tuple(") else []
+        if isinstance(it, tuple) and it[0] == "iter":
+            _, oid, pos = it
+            _, entries, vague = st.objs[oid] if oid is not None else ("mapv", (), False)
+            if pos < len(entries):
+                k, v = entries[pos]
+                if ins.args[0]["k"] == "reg":
+                    fr.regs[ins.args[0]["n"]] = ("iter", oid, pos + 1)
+                self._set(fr, ins, ("tuple", (True, k, v)))
+                return
+            if not vague:
+                self._set(fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
+                return
         if _holds_sync(ins.type):
             raise Unsupported("a range over a map holding channels", ins.line)
         self._set(fr, ins, _unknown_of(ins.type))
@@ -745,7 +814,15 @@ class Machine:
             if isinstance(x, tuple) and x[0] == "chan":
                 return st.chans[x[1]][0]
             return self._len(st, x)
-        if name in ("print", "println", "delete", "clear"):
+        if name == "delete":
+            m, k = args
+            if isinstance(m, tuple) and m[0] == "map":
+                _, entries, vague = st.objs[m[1]]
+                if V.contains_unknown(k):
+                    vague = True
+                st.objs[m[1]] = ("mapv", tuple(e for e in entries if e[0] != k), vague)
+            return ("tuple", ())
+        if name in ("print", "println", "clear"):
             return ("tuple", ())
         if name == "recover":
             return NIL
@@ -773,6 +850,9 @@ class Machine:
                 return len(x[1])
             if x[0] == "chan":
                 return len(st.chans[x[1]][1])
+            if x[0] == "map":
+                _, entries, vague = st.objs[x[1]]
+                return UNKNOWN if vague else len(entries)
         return UNKNOWN
 
     def _append(self, st: State, args: list[Value], line: int) -> Value:

@@ -115,11 +115,11 @@ def count(n: int, a: int, b: int) -> Value:
     return UNKNOWN
 
 
-def _contains_unknown(v: Value) -> bool:
+def contains_unknown(v: Value) -> bool:
     if is_unknown(v):
         return True
     if isinstance(v, tuple):
-        return any(_contains_unknown(x) for x in v)
+        return any(contains_unknown(x) for x in v)
     return False
 
 
@@ -135,7 +135,7 @@ def binop(op: str, a: Value, b: Value) -> Value:
             # A reference that exists (an error made by errors.New, a channel) is not nil,
             # whatever else about it is unknown.
             return op == "!="
-        if _contains_unknown(a) or _contains_unknown(b):
+        if contains_unknown(a) or contains_unknown(b):
             return UNKNOWN
         eq = a == b and type(a) is type(b)
         return eq if op == "==" else not eq

@@ -348,18 +348,42 @@ def test_a_for_select_loop_leaving_a_producer_blocked_is_a_partial_deadlock():
     assert any(line == 5 and "send on ch" in t for line, t in steps(c))
 
 
-def test_channels_in_a_map_are_unsupported_with_their_line():
+def test_channels_in_a_map_under_known_keys_are_followed():
     c = check("""
         package main
 
         func main() {
             m := map[string]chan int{}
             m["a"] = make(chan int)
+            m["b"] = make(chan int, 1)
+            m["b"] <- 1
+            for _, ch := range m {
+                close(ch)
+            }
             close(m["a"])
         }
         """)
+    assert c.verdict == "channel-safety"
+    # Both channels are closed by the loop (line 9), then "a" again at line 11.
+    trace = c.result.findings[0].trace
+    assert [s.line for s in trace if s.text.startswith("close")] == [9, 9, 11]
+    assert trace[-1].text == "close of closed channel (made at line 5)"
+
+
+def test_channels_in_a_map_under_unknown_keys_are_unsupported_with_their_line():
+    c = check("""
+        package main
+
+        import "os"
+
+        func main() {
+            m := map[string]chan int{}
+            m[os.Args[0]] = make(chan int)
+            close(m["x"])
+        }
+        """)
     assert c.verdict == "unsupported"
-    assert c.result.unsupported[0][1] == 4
+    assert c.result.unsupported[0][1] == 7
 
 
 def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
