@@ -42,7 +42,7 @@ from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm
 from chanfuzz_site.htmx import STOP_POLLING
 from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
-from runners.campaigns import quotas, selectors, services
+from runners.campaigns import health, quotas, selectors, services
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
     OUTCOME_CHOICES,
@@ -131,7 +131,14 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "campaigns/list.html",
-        {"page": page, "rows": rows, "status": status, "statuses": Campaign.Status.values},
+        {
+            "page": page,
+            "rows": rows,
+            "status": status,
+            "statuses": Campaign.Status.values,
+            # Jobs waiting per queue and RQ's live workers (one short Redis round trip).
+            "queues": health.queue_figures(),
+        },
     )
 
 

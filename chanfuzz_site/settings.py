@@ -151,6 +151,8 @@ LOGOUT_REDIRECT_URL = "about"
 
 # Production defaults unless DJANGO_DEBUG or DJANGO_HTTPS=false say otherwise.
 SECURE_SSL_REDIRECT = _HTTPS
+# Load balancers and compose's health check ask over plain HTTP inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = _HTTPS
 CSRF_COOKIE_SECURE = _HTTPS
 SECURE_HSTS_SECONDS = _HSTS_SECONDS if _HTTPS else 0

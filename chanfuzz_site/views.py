@@ -1,8 +1,11 @@
 """Web pages. Views stay thin: the work lives in generator/ and runners/."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
+from runners.campaigns import health
 from runners.engine.sandbox import describe
 
 
@@ -10,3 +13,12 @@ def about(request: HttpRequest) -> HttpResponse:
     """What chanfuzz is, how to drive it from the command line, and how runs are contained
     on this site."""
     return render(request, "about.html", {"sandbox": describe()})
+
+
+@require_safe
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """The database, Redis and RQ's live workers as JSON: 200 when all answer, else 503
+    (runners.campaigns.health). Exempt from the HTTPS redirect, for a load balancer's checks."""
+    result = health.check()
+    return JsonResponse(result.as_dict(), status=200 if result.ok else 503)

@@ -35,7 +35,7 @@ CAMPAIGNS = 5
 PER_CAMPAIGN = 20_000  # 100,000 executions in all
 FILLER_PROGRAMS = 2_000
 FINDINGS = 10
-LIST_PAGE = 50  # chanfuzz_site.campaign_views.PER_PAGE
+LIST_PAGE = 50  # more than the list shows on a page (25)
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def big_database() -> dict[str, object]:
         )
         CampaignTarget.objects.create(campaign=campaign, language="go", toolchain_id="go-test")
         campaigns.append(campaign)
-    # Newer campaigns that ran little fill the list's first page (50 a page), as on a site
+    # Newer campaigns that ran little fill the list's first page (25 a page), as on a site
     # with a history: the list then counts their executions only. A page listing the big
     # ones must count all theirs; `test_counting_every_execution_of_a_list_page` times that.
     Campaign.objects.bulk_create(
