@@ -124,6 +124,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # workers with `python manage.py rqworker default`, on any host that reaches
 # this Redis and this database. The chunk job bounds its own run time.
 RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 6 * 3600}}
+# Reproductions (the playground's runs, a finding's re-runs) on a queue of their own when
+# CHANFUZZ_INTERACTIVE_QUEUE names one (compose.yaml: `rqworker interactive` workers).
+INTERACTIVE_QUEUE = config.interactive_queue()
+if INTERACTIVE_QUEUE != "default":
+    RQ_QUEUES[INTERACTIVE_QUEUE] = {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}
 # rq's worker plus a sweep that requeues the chunks of dead workers (runners.campaigns.worker).
 RQ = {"WORKER_CLASS": "runners.campaigns.worker.ChanfuzzWorker"}
 

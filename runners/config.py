@@ -109,6 +109,13 @@ VARIABLES: tuple[Variable, ...] = (
         "works (psycopg is a dependency)",
     ),
     Variable("REDIS_URL", "`redis://127.0.0.1:6379/0`", "the Redis for the job queue"),
+    Variable(
+        "CHANFUZZ_INTERACTIVE_QUEUE",
+        "`default`",
+        "the RQ queue reproductions (the playground's runs, a finding's re-runs) go to; "
+        "compose.yaml sets `interactive`, served by workers of their own so campaign chunks "
+        "never keep them waiting",
+    ),
     Variable("CHANFUZZ_VAR_DIR", "`<repo>/var`", "where run-time data goes"),
     Variable(
         "CHANFUZZ_SANDBOX", "`local`", "`local` (bubblewrap), `docker` or `none` (see Sandboxes)"
@@ -200,6 +207,19 @@ VARIABLES: tuple[Variable, ...] = (
         "`http://deb.debian.org/debian`",
         "`scripts/install_sandbox.sh`: the mirror debootstrap uses",
     ),
+    # Read by scripts/start_postgres.sh (a throwaway PostgreSQL for the tests).
+    Variable(
+        "CHANFUZZ_PG_DIR",
+        "`/tmp/chanfuzz-postgres-$UID`",
+        "`scripts/start_postgres.sh`: the directory of its data, socket and log",
+    ),
+    Variable("CHANFUZZ_PG_PORT", "`55432`", "`scripts/start_postgres.sh`: its port"),
+    Variable(
+        "CHANFUZZ_PG_LISTEN",
+        "none (a unix socket only)",
+        "`scripts/start_postgres.sh`: TCP addresses to listen on too, e.g. `127.0.0.1`",
+    ),
+    Variable("CHANFUZZ_PG_DB", "`chanfuzz`", "`scripts/start_postgres.sh`: the database it makes"),
     # Set by chanfuzz for the programs it runs.
     Variable(
         "CHANFUZZ_PROGRAM",
@@ -381,6 +401,10 @@ def database_url() -> str:
 
 def redis_url() -> str:
     return text("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def interactive_queue() -> str:
+    return text("CHANFUZZ_INTERACTIVE_QUEUE", "default")
 
 
 # --- chanfuzz's own settings ------------------------------------------------------------

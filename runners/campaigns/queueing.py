@@ -17,22 +17,38 @@ RUN_REPRODUCTION = "runners.campaigns.jobs.run_reproduction"
 RUN_REDUCTION = "runners.campaigns.reductions.run_reduction"
 
 
-def get_queue():  # -> rq.Queue (typed loosely: rq is imported lazily)
-    """The RQ queue campaigns run through (settings.RQ_QUEUES["default"], read on each call)."""
+def get_queue(name: str = QUEUE_NAME):  # -> rq.Queue (typed loosely: rq is imported lazily)
+    """The RQ queue `name` (settings.RQ_QUEUES, read on each call); campaigns run through
+    "default"."""
     import django_rq
 
     # Enqueue now: callers choose when (transaction.on_commit) themselves.
-    return django_rq.get_queue(QUEUE_NAME, commit_mode="auto")
+    return django_rq.get_queue(name, commit_mode="auto")
 
 
-def enqueue_or_fail(rows, function: str, *args: object, **kwargs: object) -> None:  # noqa: ANN001
-    """Enqueue `function`; if the queue refuses, mark `rows` (a queryset of the job's own
-    Reproduction or Reduction) failed with the reason before raising, so a row is never
-    left "queued" for a job that does not exist."""
+def interactive_queue_name() -> str:
+    """Where reproductions go: settings.INTERACTIVE_QUEUE (CHANFUZZ_INTERACTIVE_QUEUE) when
+    RQ_QUEUES has it, else "default" (one queue for everything, as a single host runs)."""
+    from django.conf import settings
+
+    name = getattr(settings, "INTERACTIVE_QUEUE", QUEUE_NAME)
+    return name if name in settings.RQ_QUEUES else QUEUE_NAME
+
+
+def enqueue_or_fail(
+    rows,  # noqa: ANN001
+    function: str,
+    *args: object,
+    queue_name: str = QUEUE_NAME,
+    **kwargs: object,
+) -> None:
+    """Enqueue `function` on `queue_name`; if the queue refuses, mark `rows` (a queryset of
+    the job's own Reproduction or Reduction) failed with the reason before raising, so a row
+    is never left "queued" for a job that does not exist."""
     from django.utils import timezone
 
     try:
-        get_queue().enqueue(function, *args, **kwargs)
+        get_queue(queue_name).enqueue(function, *args, **kwargs)
     except Exception as exc:
         rows.update(
             status="failed",

@@ -57,6 +57,7 @@ from runners.campaigns.queueing import (
     RUN_REPRODUCTION,
     cancel_jobs,
     enqueue_or_fail,
+    interactive_queue_name,
 )
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
@@ -619,6 +620,7 @@ def reproduce(
                     Reproduction.objects.filter(pk=repro.pk),
                     RUN_REPRODUCTION,
                     repro.pk,
+                    queue_name=interactive_queue_name(),
                     job_id=job_id,
                     job_timeout=job_timeout,
                     description=f"reproduce {program.id} on {toolchain.id} ×{times}",
