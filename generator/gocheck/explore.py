@@ -274,6 +274,11 @@ class _Explorer:
                 s.chans[ch[1]] = (cap, buf, True)
 
             return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
+        if kind == "atomic":
+            name = p.arg
+            return [go(name.replace("sync/atomic.", "atomic."),
+                       then=lambda s: m.complete(s, gid, m.atomic(s, name, list(p.arg2),
+                                                                   p.line)))]
         # The sync objects: the operand is a pointer to where the object lives.
         addr = p.arg
         if not (isinstance(addr, tuple) and addr[0] == "addr"):

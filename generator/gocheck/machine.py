@@ -378,6 +378,9 @@ class Machine:
                     return _SYNC_OPS[name]
                 if name in _EXITS:
                     return "exit"
+                if name.startswith(("sync/atomic.", "(*sync/atomic.")) and name != \
+                        "sync/atomic.init":
+                    return "atomic"
         return None
 
     def _deferred_kind(self, d: tuple) -> str | None:
@@ -930,8 +933,6 @@ class Machine:
         x = ins.x if ins is not None else {}
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
-            if pkg == "sync/atomic":
-                return self._atomic(st, name, args, line, rtype)
             raise Unsupported(f"{name} (not modelled)", line)
         if x.get("escapes") and pkg not in _PRINTERS:
             raise Unsupported(f"{name} is handed a channel, function or sync object", line)
@@ -939,10 +940,26 @@ class Machine:
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return _unknown_of(rtype)
 
-    def _atomic(self, st: State, name: str, args: list[Value], line: int,
-                rtype: str) -> Value:
+    def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:
+        """A sync/atomic function or method: a visible step, so that a goroutine spinning
+        on an atomic flag lets the others run and set it."""
         op = name.split(".")[-1]
         addr = args[0] if args else None
+        boolean = name.startswith("(*sync/atomic.Bool)")
+        if name.startswith("(*sync/atomic."):
+            # atomic.Int32 and friends: a struct whose last field holds the value.
+            shape = self.load(st, addr, line, "other")
+            if isinstance(shape, tuple) and shape[0] == "struct" and isinstance(addr, tuple):
+                addr = ("addr", addr[1], addr[2] + (len(shape[1]) - 1,))
+            if boolean:
+                args = [addr, *(bool(a) if isinstance(a, int) else a for a in args[1:])]
+        v = self._atomic_op(st, op, name, addr, args, line)
+        if boolean and isinstance(v, int) and not isinstance(v, bool):
+            v = v != 0
+        return v
+
+    def _atomic_op(self, st: State, op: str, name: str, addr: Value, args: list[Value],
+                   line: int) -> Value:
         if op.startswith("Load"):
             return self.load(st, addr, line, "int")
         if op.startswith("Store"):
@@ -1029,6 +1046,8 @@ class Machine:
             return Pending("wg_add", ins.line, arg=args[0], arg2=args[1])
         if kind in ("wg_go", "once"):
             return Pending(kind, ins.line, arg=args[0], arg2=args[1])
+        if kind == "atomic":
+            return Pending(kind, ins.line, arg=callee[1], arg2=tuple(args))
         return Pending(kind, ins.line, arg=args[0] if args else None)
 
     def complete(self, st: State, gid: int, result: Value = None, *, run: bool = True) -> None:

@@ -480,3 +480,32 @@ def test_a_buffered_channel_has_no_effect_and_says_why():
     assert c.verdict == "ok"
     text, why = effect_of(c)
     assert text is None and "buffered" in why
+
+
+def test_spinning_on_an_atomic_flag_lets_the_setter_run():
+    source = """
+        package main
+
+        import "sync/atomic"
+
+        type svc struct {
+            stopped atomic.Bool
+        }
+
+        func main() {
+            s := &svc{}
+            ch := make(chan int)
+            go func() {
+                for !s.stopped.Load() {
+                }
+                ch <- 1
+            }()
+            s.stopped.Store(true)
+            <-ch
+        }
+        """
+    assert check(source).verdict == "ok"
+    # Without the Store the goroutine spins for ever and main waits for ever.
+    never = check(source.replace("s.stopped.Store(true)", "_ = s"))
+    assert never.verdict == "partial-deadlock"
+    assert [s.goroutine for s in never.result.findings[0].stuck] == ["main"]
