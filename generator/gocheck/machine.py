@@ -354,7 +354,10 @@ class Machine:
         if op == "UnOp":
             return ins.x["op"] == "<-"
         if op == "If":
-            return not isinstance(self.operand(st, fr, ins.args[0]), bool)
+            cond = self.operand(st, fr, ins.args[0])
+            if cond == V.BIG:
+                raise V.TooLarge(ins.line)
+            return not isinstance(cond, bool)
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None
         if op == "RunDefers":
@@ -712,7 +715,8 @@ class Machine:
                      tail=(("wg_done", args[0]),))
             return
         # A goroutine running library code: its effects on channels are not modelled.
-        if ins.x.get("escapes"):
+        if ins.x.get("escapes") or (isinstance(callee, tuple) and callee[0] == "fn"
+                                    and callee[2]):
             raise Unsupported(f"a goroutine running {static or 'library code'} with a channel",
                               ins.line)
 

@@ -2,10 +2,11 @@
 
 Every value is hashable (ints, bools, strings, tuples), so that a whole machine state can
 be a dictionary key. Data the checker cannot know is `UNKNOWN`; a branch on it goes both
-ways. Integers are kept exactly while small (loops with constant bounds unroll); one that
-grows past `INT_LIMIT` raises `TooLarge`, which makes that path undecided: blurring it to
-UNKNOWN would let a loop of 100,000 rounds stop early and report a deadlock that no run
-has.
+ways. Integers are kept exactly while small (loops with constant bounds unroll); a counter
+that grows past `INT_LIMIT` becomes `BIG`, and a branch on `BIG` raises `TooLarge`, which
+makes that path undecided: going both ways would let a loop of 100,000 rounds stop early
+and report a deadlock that no run has, while a counter nobody branches on (a statistic
+bumped on every tick) costs nothing.
 
 Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 `("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library
@@ -22,6 +23,9 @@ from functools import cache
 from typing import Any
 
 UNKNOWN: tuple = ("?",)
+# A counter that grew past INT_LIMIT: unknown too, but a branch on it cuts the path
+# (TooLarge) instead of going both ways, since both ways would be a guess.
+BIG: tuple = ("?big",)
 NIL: tuple = ("nil",)
 INT_LIMIT = 1 << 10
 # sync.Cond's exported field L is its second (after noCopy).
@@ -48,7 +52,7 @@ class Unsupported(Exception):
 
 
 def is_unknown(v: Value) -> bool:
-    return isinstance(v, tuple) and len(v) == 1 and v[0] == "?"
+    return isinstance(v, tuple) and len(v) == 1 and v[0] in ("?", "?big")
 
 
 def split_class(text: str, open_: str, close: str) -> list[str]:
@@ -107,11 +111,11 @@ def clamp(n: int) -> Value:
 
 
 def count(n: int, a: int, b: int) -> Value:
-    """The result of `a ± b`: a small counter growing past the limit is `TooLarge`."""
+    """The result of `a ± b`: a small counter growing past the limit is `BIG`."""
     if -INT_LIMIT <= n <= INT_LIMIT:
         return n
     if abs(a) <= INT_LIMIT and abs(b) <= INT_LIMIT:
-        raise TooLarge()
+        return BIG
     return UNKNOWN
 
 
@@ -130,6 +134,8 @@ def _is_ref(v: Value) -> bool:
 
 def binop(op: str, a: Value, b: Value) -> Value:
     """`a op b` for Go's binary operators, UNKNOWN when either side is not known."""
+    if a == BIG or b == BIG:
+        return BIG
     if op in ("==", "!="):
         if (a == NIL) != (b == NIL) and (_is_ref(a) or _is_ref(b)):
             # A reference that exists (an error made by errors.New, a channel) is not nil,
@@ -192,6 +198,8 @@ def _compare(op: str, a: Any, b: Any) -> bool:
 
 
 def unop(op: str, a: Value) -> Value:
+    if a == BIG:
+        return BIG
     if is_unknown(a):
         return UNKNOWN
     if op == "!":

@@ -483,6 +483,36 @@ func main() {
 			out.Functions[funcName(f)] = encode(f)
 		}
 	}
+	// Synthetic functions the main package refers to (bound method values such as
+	// `f := w.Run`, thunks, wrappers) have no package: take them by reference.
+	var work []*ssa.Function
+	for f := range ssautil.AllFunctions(prog) {
+		if _, ok := out.Functions[funcName(f)]; ok {
+			work = append(work, f)
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				for _, op := range in.Operands(nil) {
+					if op == nil || *op == nil {
+						continue
+					}
+					g, ok := (*op).(*ssa.Function)
+					if !ok || len(g.Blocks) == 0 || g.Synthetic == "" {
+						continue
+					}
+					if _, seen := out.Functions[funcName(g)]; seen {
+						continue
+					}
+					out.Functions[funcName(g)] = encode(g)
+					work = append(work, g)
+				}
+			}
+		}
+	}
 	// Method sets of the main package's types, for calls through an interface.
 	for _, mem := range mainPkg.Members {
 		t, ok := mem.(*ssa.Type)
