@@ -9,7 +9,9 @@
 # with CHANFUZZ_SANDBOX_DOCKER=0) are installed at build time; INSTALL_TOOLCHAINS=0 leaves
 # the toolchains out (a web-only image, minutes instead of a long first build).
 #
-# BASE must be a Debian bookworm with Python 3.11 (the scripts use apt).
+# BASE must be a Debian bookworm (the scripts use apt): Python's official image by default;
+# a bare one (scripts/install_sandbox.sh's debootstrapped localhost/chanfuzz-bookworm, where no
+# registry is reachable) gets Debian's Python 3.11.
 ARG BASE=python:3.11-slim-bookworm
 FROM ${BASE}
 
@@ -21,6 +23,14 @@ ENV PYTHONUNBUFFERED=1 \
     CHANFUZZ_VAR_DIR=/srv/chanfuzz/var \
     CHANFUZZ_TOOLCHAINS_DIR=/srv/chanfuzz/toolchains \
     CHANFUZZ_CACHE_DIR=/srv/chanfuzz/var/cache
+
+# The project's Python in a virtualenv; a bare Debian base gets Debian's Python 3.11 first.
+RUN if ! python3 -c 'import ensurepip' 2>/dev/null; then \
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+            python3 python3-venv ca-certificates >/dev/null; \
+    fi \
+    && python3 -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
 
 WORKDIR /app
 # Dependencies first, so that a change to the code does not reinstall them.

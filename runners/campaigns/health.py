@@ -108,7 +108,8 @@ def queue_figures(client=None) -> QueueFigures:  # noqa: ANN001 - a redis.Redis
     client = client or _redis()
     try:
         queues = {q.name: q.count for q in Queue.all(connection=client)}
-        queues.setdefault(QUEUE_NAME, 0)
+        for name in settings.RQ_QUEUES:  # configured, even before their first job
+            queues.setdefault(name, 0)
         workers = [
             Worker(
                 name=w.name,
