@@ -27,9 +27,10 @@ KNOWN_MISSES = {
     "returns; the corpus counts it ok because its channel is a global",
 }
 
-# A program that reaches its verdict does so in well under a second of search; the misses
-# above that are undecided only spend this budget.
-TIME_LIMIT_S = 5.0
+# The longest search of a decided program is a few seconds (dinephil3: 1.5 s here); room
+# for a slow CI machine. The known misses that are undecided would only spend the budget.
+TIME_LIMIT_S = 30.0
+MISS_TIME_LIMIT_S = 3.0
 
 
 def _params():
@@ -42,7 +43,8 @@ def _params():
 
 @pytest.mark.parametrize("prog", list(_params()))
 def test_corpus_program_gets_its_known_verdict(prog):
-    checked = check_file(prog.path, time_limit=TIME_LIMIT_S)
+    limit = MISS_TIME_LIMIT_S if prog.name in KNOWN_MISSES else TIME_LIMIT_S
+    checked = check_file(prog.path, time_limit=limit)
     assert checked.verdict == prog.want, "\n".join(report_lines(checked))
 
 
