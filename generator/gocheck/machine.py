@@ -164,16 +164,28 @@ class State:
                 return v
             return tuple(ren(x) for x in v)
 
-        gkeys = tuple(
-            (tuple((f.fn.name, f.block, f.pc,
-                    tuple((k, ren(f.regs[k])) for k in sorted(
-                        f.fn.live_at(f.block, f.pc) & f.regs.keys())),
-                    ren(f.params), ren(f.free), ren(f.defers), f.ret) for f in g.frames),
-             ren(g.tail), g.gid == 0)
-            for g in self.gs if g.frames or g.tail
-        )
+        def gkey(g: G) -> tuple:
+            return (tuple((f.fn.name, f.block, f.pc,
+                           tuple((k, ren(f.regs[k])) for k in sorted(
+                               f.fn.live_at(f.block, f.pc) & f.regs.keys())),
+                           ren(f.params), ren(f.free), ren(f.defers), f.ret)
+                          for f in g.frames),
+                    ren(g.tail), g.gid == 0)
+
+        gkeys = [gkey(g) for g in self.gs if not g.daemon and (g.frames or g.tail)]
         globs = tuple((k, ren(v)) for k, v in sorted(
             (k, v) for k, v in self.objs.items() if isinstance(k, str)))
+        # A timer or context daemon matters only while someone can still reach its
+        # channels: a time.After in a loop that the other case won leaves one behind each
+        # round, and those must not make the rounds' states differ.
+        def reachable(g: G) -> bool:
+            return all(x[1] in chans for op in g.tail for x in op[1:]
+                       if isinstance(x, tuple) and x[:1] == ("chan",))
+
+        for g in self.gs:
+            if g.daemon and g.tail and reachable(g):
+                gkeys.append(gkey(g))
+        gkeys = tuple(gkeys)
         return (gkeys, globs, tuple(obj_vals), tuple(chan_vals))
 
     def copy(self) -> State:

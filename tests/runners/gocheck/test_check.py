@@ -509,3 +509,34 @@ def test_spinning_on_an_atomic_flag_lets_the_setter_run():
     never = check(source.replace("s.stopped.Store(true)", "_ = s"))
     assert never.verdict == "partial-deadlock"
     assert [s.goroutine for s in never.result.findings[0].stuck] == ["main"]
+
+
+def test_a_server_loop_with_a_timeout_each_round_reaches_a_fixed_point():
+    # Each round's time.After leaves a timer behind when another case wins; timers nobody
+    # can reach must not make the rounds' states differ.
+    c = check("""
+        package main
+
+        import "time"
+
+        func main() {
+            req := make(chan int)
+            stop := make(chan struct{})
+            go func() {
+                for {
+                    select {
+                    case <-req:
+                    case <-time.After(time.Second):
+                    case <-stop:
+                        return
+                    }
+                }
+            }()
+            for i := 0; i < 5; i++ {
+                req <- i
+            }
+            close(stop)
+        }
+        """)
+    assert c.verdict == "ok"
+    assert c.result.states < 100
