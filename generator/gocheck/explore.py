@@ -121,6 +121,11 @@ class _Explorer:
         m = self.m
         out: list[_Succ] = []
         pend = {gid: m.pending(st, gid) for gid in range(len(st.gs))}
+        # Goroutines with a case ready by the channel's own state (a buffer, a close): a
+        # non-blocking select cannot take default then. A case ready only because a partner
+        # waits does not count: the partner may not have arrived yet (its local steps are
+        # merged into its last visible one here, but take time in Go), so default stays
+        # possible, as a lost wake-up in Go.
         ready: set[int] = set()
 
         def label(gid: int) -> str:
@@ -156,7 +161,6 @@ class _Explorer:
                                 continue
                             for cj, d in enumerate(q.cases):
                                 if d.dir == "recv" and d.chan == ch:
-                                    ready.update((gid, hid))
                                     steps = (
                                         Step(label(gid), p.line, f"send on {name}"),
                                         Step(label(hid), q.line, f"receive from {name}"),
@@ -314,45 +318,76 @@ class _Explorer:
             text = "WaitGroup.Done" if d == -1 else f"WaitGroup.Add({d})"
             return [go(text, put(("wg", n + d)))]
         if kind == "once":
+            # ("once", 0) not run, ("once", 1, runner, depth) its function running in
+            # goroutine `runner` called at frame depth `depth`, ("once", 2) done. Another Do
+            # — in another goroutine, or inside the function itself — waits until done.
             if not (isinstance(obj, tuple) and obj[0] == "once"):
                 self.unsupported[("a sync.Once the checker cannot follow", p.line)] = None
                 return []
-            if obj[1]:
+            depth = len(g.frames)
+            if obj[1] == 2:
                 return [go("Once.Do (already done)")]
+            if obj[1] == 1:
+                if obj[2] == gid and obj[3] == depth:
+                    return [go("Once.Do's function returned", put(("once", 2)))]
+                return []
             f = p.arg2
-            return [go("Once.Do runs its function", put(("once", True)),
-                       then=lambda s: (m.complete(s, gid, None, run=False),
-                                       m.call_in(s, gid, f, p.line)))]
+            return [go("Once.Do runs its function", put(("once", 1, gid, depth)),
+                       then=lambda s: m.call_in(s, gid, f, p.line))]
         if kind.startswith("cond_"):
             return self._cond(st, gid, p, addr, obj, go, bad)
         if not (isinstance(obj, tuple) and obj[0] in ("mu", "rw")):
             self.unsupported[("a mutex the checker cannot follow", p.line)] = None
             return []
-        rw = obj[0] == "rw"
-        writer = obj[1]
-        readers = obj[2] if rw else 0
-        free = not writer and readers == 0
+        if obj[0] == "mu":
+            locked = obj[1]
+            if kind in ("lock", "trylock"):
+                if not locked:
+                    return [go("Lock" if kind == "lock" else "TryLock succeeds",
+                               put(("mu", True)), True if kind == "trylock" else None)]
+                return [go("TryLock fails", None, False)] if kind == "trylock" else []
+            if kind == "unlock":
+                if not locked:
+                    return bad("Unlock of an unlocked mutex", "unlock of unlocked mutex")
+                return [go("Unlock", put(("mu", False)))]
+            self.unsupported[(f"{kind} on a sync.Mutex", p.line)] = None
+            return []
+        # ("rw", writer holds it, readers, pending writer's goroutine or -1). A writer
+        # that finds readers announces itself and waits for them to leave; from then on
+        # new readers wait for it (Go's RWMutex prefers writers), which is how a
+        # recursive RLock deadlocks against a Lock.
+        _, writer, readers, pending = obj
         if kind == "lock":
-            return [go("Lock", put(("rw", True, 0) if rw else ("mu", True)))] if free else []
+            if pending == gid:
+                if readers == 0 and not writer:
+                    return [go("Lock (the readers have left)", put(("rw", True, 0, -1)))]
+                return []
+            if pending != -1 or writer:
+                return []
+            if readers == 0:
+                return [go("Lock", put(("rw", True, 0, -1)))]
+            return [go(f"Lock waits for {readers} reader(s); new readers now wait",
+                       put(("rw", False, readers, gid)), then=lambda s: None)]
         if kind == "trylock":
-            if free:
-                return [go("TryLock succeeds", put(("rw", True, 0) if rw else ("mu", True)),
-                           True)]
+            if not writer and readers == 0 and pending == -1:
+                return [go("TryLock succeeds", put(("rw", True, 0, -1)), True)]
             return [go("TryLock fails", None, False)]
         if kind == "unlock":
             if not writer:
-                return bad("Unlock of an unlocked mutex", "unlock of unlocked mutex")
-            return [go("Unlock", put(("rw", False, readers) if rw else ("mu", False)))]
+                return bad("Unlock of an unlocked RWMutex", "unlock of unlocked mutex")
+            return [go("Unlock", put(("rw", False, readers, pending)))]
         if kind == "rlock":
-            return [go("RLock", put(("rw", False, readers + 1)))] if not writer else []
+            if writer or pending != -1:
+                return []
+            return [go("RLock", put(("rw", False, readers + 1, -1)))]
         if kind == "tryrlock":
-            if not writer:
-                return [go("TryRLock succeeds", put(("rw", False, readers + 1)), True)]
+            if not writer and pending == -1:
+                return [go("TryRLock succeeds", put(("rw", False, readers + 1, -1)), True)]
             return [go("TryRLock fails", None, False)]
         if kind == "runlock":
             if readers == 0:
                 return bad("RUnlock without RLock", "RUnlock of unlocked RWMutex")
-            return [go("RUnlock", put(("rw", False, readers - 1)))]
+            return [go("RUnlock", put(("rw", writer, readers - 1, pending)))]
         raise AssertionError(kind)
 
     def _cond(self, st: State, gid: int, p: Pending, addr: Value, obj: Value, go,
@@ -373,8 +408,8 @@ class _Explorer:
         if not (isinstance(lock, tuple) and lock[0] in ("mu", "rw")):
             self.unsupported[("a sync.Cond whose Locker is not a Mutex", p.line)] = None
             return []
-        held = ("rw", True, 0) if lock[0] == "rw" else ("mu", True)
-        free = ("rw", False, 0) if lock[0] == "rw" else ("mu", False)
+        held = ("rw", True, 0, -1) if lock[0] == "rw" else ("mu", True)
+        free = ("rw", False, 0, -1) if lock[0] == "rw" else ("mu", False)
 
         def put(*changes):
             def change(s: State) -> None:

@@ -298,7 +298,11 @@ class Machine:
         if k == "global":
             oid = "g:" + op["n"]
             if oid not in st.objs:
-                st.objs[oid] = V.zero(op.get("t", "other"))
+                # The main package's globals start at zero; a library's (os.Args) were set
+                # by code the checker does not run.
+                own = op["n"] in self.program.globals or op["n"].startswith(
+                    self.program.package + ".")
+                st.objs[oid] = V.zero(op.get("t", "other")) if own else UNKNOWN
             return ("addr", oid, ())
         if k == "builtin":
             return ("builtin", op["n"])

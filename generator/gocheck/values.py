@@ -13,7 +13,8 @@ Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
 `("map", object)`, `("tuple", items)`, `("ctx", done channel)`, and the sync objects
-`("wg", counter)`, `("mu", locked)`, `("rw", writer, readers)`, `("once", done)`,
+`("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
+`("once", 0 | 1 running | 2 done, …)`,
 `("cond", locker, waiting goroutines, woken goroutines)`.
 """
 
@@ -95,12 +96,13 @@ def zero(type_class: str) -> Value:
     if type_class == "sync.Mutex":
         return ("mu", False)
     if type_class == "sync.RWMutex":
-        return ("rw", False, 0)
+        return ("rw", False, 0, -1)
     if type_class == "sync.Once":
-        return ("once", False)
+        return ("once", 0)
     if type_class == "sync.Cond":
         return ("cond", NIL, (), ())
-    if type_class in ("chan", "ptr", "slice", "map", "func", "iface", "context.Context", "nil"):
+    if type_class in ("chan", "ptr", "slice", "map", "func", "iface", "context.Context", "nil") \
+            or type_class.startswith("slice:"):
         return NIL
     return UNKNOWN
 

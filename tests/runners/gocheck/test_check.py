@@ -540,3 +540,142 @@ def test_a_server_loop_with_a_timeout_each_round_reaches_a_fixed_point():
         """)
     assert c.verdict == "ok"
     assert c.result.states < 100
+
+
+def test_a_recursive_once_do_deadlocks_and_a_concurrent_one_waits_for_the_function():
+    recursive = check("""
+        package main
+
+        import "sync"
+
+        var once sync.Once
+        var conf map[string]int
+
+        func get() map[string]int {
+            once.Do(load)
+            return conf
+        }
+
+        func load() {
+            conf = map[string]int{"a": 1}
+            _ = get()
+        }
+
+        func main() {
+            _ = get()
+        }
+        """)
+    assert recursive.verdict == "global-deadlock"
+    concurrent = check("""
+        package main
+
+        import "sync"
+
+        type lazy struct {
+            once sync.Once
+            ch   chan int
+        }
+
+        func (l *lazy) events() chan int {
+            l.once.Do(func() {
+                l.ch = make(chan int, 2)
+            })
+            return l.ch
+        }
+
+        func main() {
+            l := &lazy{}
+            done := make(chan bool)
+            go func() {
+                l.events() <- 1
+                done <- true
+            }()
+            l.events() <- 2
+            <-done
+        }
+        """)
+    assert concurrent.verdict == "ok", report_lines(concurrent)
+
+
+def test_a_recursive_rlock_deadlocks_against_a_waiting_writer():
+    c = check("""
+        package main
+
+        import "sync"
+
+        type store struct {
+            mu sync.RWMutex
+            n  int
+        }
+
+        func (s *store) get() int {
+            s.mu.RLock()
+            defer s.mu.RUnlock()
+            return s.n
+        }
+
+        func (s *store) sum() int {
+            s.mu.RLock()
+            defer s.mu.RUnlock()
+            return s.get() + s.get()
+        }
+
+        func main() {
+            s := &store{}
+            done := make(chan bool)
+            go func() {
+                s.mu.Lock()
+                s.n++
+                s.mu.Unlock()
+                done <- true
+            }()
+            s.sum()
+            <-done
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+    assert any("Lock waits for 1 reader(s)" in t for _, t in steps(c))
+
+
+def test_a_nil_slice_grown_by_append_is_followed():
+    c = check("""
+        package main
+
+        func main() {
+            var chans []chan int
+            for i := 0; i < 3; i++ {
+                chans = append(chans, make(chan int, 1))
+            }
+            for _, c := range chans {
+                c <- 1
+            }
+            if len(chans) != 3 {
+                <-make(chan int)
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_notification_sent_before_the_receiver_arrives_is_lost():
+    # select-default on an unbuffered channel: the receiver may not have reached its
+    # receive yet, so the send can take default, and the receiver then waits for ever.
+    c = check("""
+        package main
+
+        func main() {
+            notify := make(chan struct{})
+            done := make(chan bool)
+            go func() {
+                <-notify
+                done <- true
+            }()
+            select {
+            case notify <- struct{}{}:
+            default:
+            }
+            <-done
+        }
+        """)
+    assert c.verdict == "global-deadlock"
+    assert any(t == "select default" for _, t in steps(c))
