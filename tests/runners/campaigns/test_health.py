@@ -49,7 +49,7 @@ def test_all_up_is_ok_with_the_worker_and_queue_figures(queue, worker) -> None: 
     assert result.ok
     assert result.database.ok and result.database.detail == connection.vendor
     assert result.redis.ok and result.workers.ok
-    body = result.as_dict()
+    body = result.as_dict(workers=True)
     assert body["status"] == "ok"
     assert body["workers"]["count"] == 1
     assert body["workers"]["list"][0]["name"] == "health-test-worker"
@@ -96,6 +96,8 @@ def test_healthz_is_200_when_up_and_503_otherwise(client, queue, worker) -> None
     up = client.get("/healthz")
     assert up.status_code == 200 and up["Content-Type"] == "application/json"
     assert up.json()["status"] == "ok" and up.json()["workers"]["count"] == 1
+    assert "list" not in up.json()["workers"]  # names and hosts: staff only
+    assert up.json()["redis"] == {"ok": True, "detail": "answers"}  # no address
     assert "no-cache" in up["Cache-Control"]
     worker.register_death()
     down = client.get("/healthz")
@@ -108,13 +110,29 @@ def test_healthz_is_answered_over_plain_http(client, queue, worker) -> None:  # 
     assert client.get("/about/").status_code == 301  # the rest still goes to HTTPS
 
 
-def test_the_dashboard_shows_workers_and_waiting_jobs(client, queue, worker) -> None:  # noqa: ANN001
+def test_staff_see_each_worker_in_healthz(client, queue, worker, django_user_model) -> None:  # noqa: ANN001
+    staff = django_user_model.objects.create_user("ops", password="not-a-real-1", is_staff=True)
+    client.force_login(staff)
+    [listed] = client.get("/healthz").json()["workers"]["list"]
+    assert listed["name"] == "health-test-worker" and listed["queues"] == ["default"]
+
+
+def test_the_dashboard_shows_workers_and_waiting_jobs(
+    client,
+    queue,
+    worker,
+    django_user_model,  # noqa: ANN001
+) -> None:
     queue.enqueue("builtins.print", "one")
     queue.enqueue("builtins.print", "two")
     page = client.get("/campaigns/").content.decode()
-    assert "Workers: <strong>1</strong> alive, 0 busy" in page
-    assert "<code>health-test-worker</code> on default" in page
+    assert "Workers: <strong>1</strong> alive, 0 busy." in page
+    assert "health-test-worker" not in page  # names and hosts: staff only
     assert "Jobs waiting: default <strong>2</strong>" in page
+    staff = django_user_model.objects.create_user("ops", password="not-a-real-1", is_staff=True)
+    client.force_login(staff)
+    page = client.get("/campaigns/").content.decode()
+    assert "<code>health-test-worker</code> on default" in page
 
 
 def test_the_dashboard_says_when_redis_does_not_answer(client) -> None:  # noqa: ANN001
