@@ -93,22 +93,27 @@ FINDING_FIELDS = _fields(Finding, skip=("id",))
 PROGRAM_FIELDS = _fields(Program)
 
 
-def _executions(campaign: Campaign) -> Iterator[dict[str, Any]]:
+def _executions(campaign: Campaign, signatures: dict[int, str]) -> Iterator[dict[str, Any]]:
     rows = Execution.objects.filter(campaign=campaign).order_by("target_id", "index", "id")
     for e in rows.iterator(chunk_size=BATCH):
         yield {
             **_row(e, EXECUTION_FIELDS),
             "target": e.target_id,
-            "finding": e.finding.signature if e.finding_id else None,
+            "finding": signatures[e.finding_id] if e.finding_id else None,
         }
 
 
 def backup(campaign_id: int, out: Path) -> dict[str, int]:
     """Write campaign `campaign_id` to `out`; returns the rows written per kind.
 
-    Raises Campaign.DoesNotExist. Executions are streamed, so a campaign of a million
-    runs needs its file's size on disk, not in memory."""
+    Raises Campaign.DoesNotExist, and BackupError for a queued or running campaign (its
+    rows change while they are read: pause it first). Executions are streamed, so a
+    campaign of a million runs needs its file's size on disk, not in memory."""
     campaign = Campaign.objects.select_related("owner").get(pk=campaign_id)
+    if campaign.is_active:
+        raise BackupError(
+            f"campaign #{campaign_id} is {campaign.status}: pause it (or let it finish) first"
+        )
     targets = list(campaign.targets.order_by("id"))
     chunks = list(Chunk.objects.filter(target__campaign=campaign).order_by("target_id", "start"))
     finding_ids = (
@@ -152,7 +157,8 @@ def backup(campaign_id: int, out: Path) -> dict[str, int]:
         for key, value in header.items():
             stream.write(f"{json.dumps(key)}: {dump(value)},\n")
         stream.write('"executions": [\n')
-        for n, row in enumerate(_executions(campaign)):
+        signatures = {f.pk: f.signature for f in findings}
+        for n, row in enumerate(_executions(campaign, signatures)):
             stream.write((",\n" if n else "") + dump(row))
             counts["executions"] += 1
         stream.write("\n]}\n")

@@ -1,6 +1,7 @@
 """`manage.py campaign_backup ID OUT.json`: one campaign with its chunks, executions, findings
 and programs, as a JSON file that `campaign_restore` reads into any database (SQLite or
-PostgreSQL; runners.campaigns.backup says what is kept). Exit 1: no such campaign."""
+PostgreSQL; runners.campaigns.backup says what is kept). Exit 1: no such campaign, or one
+that is queued or running (pause it first)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ class Command(BaseCommand):
             counts = backup.backup(options["campaign_id"], options["out"])
         except Campaign.DoesNotExist:
             raise CommandError(f"no campaign #{options['campaign_id']}") from None
+        except backup.BackupError as exc:
+            raise CommandError(str(exc)) from None
         except OSError as exc:
             raise CommandError(f"cannot write {options['out']}: {exc}") from None
         figures = ", ".join(f"{n} {kind}" for kind, n in counts.items())

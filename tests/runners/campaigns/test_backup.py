@@ -214,10 +214,23 @@ def test_restoring_next_to_the_original_shares_programs_and_findings(tmp_path: P
     assert Finding.objects.get(outcome="timeout").confirmed_hangs == 2 * 3
 
 
-def test_a_running_campaign_is_restored_paused_with_its_work_queued(tmp_path: Path) -> None:
+def test_a_running_campaign_is_refused(tmp_path: Path) -> None:
     campaign = _campaign(status=Campaign.Status.RUNNING)
+    with pytest.raises(backup.BackupError, match=r"is running: pause it"):
+        backup.backup(campaign.pk, tmp_path / "campaign.json")
+    assert not (tmp_path / "campaign.json").exists()
+
+
+def test_a_backup_of_an_active_campaign_is_restored_paused_with_its_work_queued(
+    tmp_path: Path,
+) -> None:
+    """A file written by hand, or by a version that let a running campaign through."""
+    campaign = _campaign(status=Campaign.Status.PAUSED)
     out = tmp_path / "campaign.json"
     backup.backup(campaign.pk, out)
+    data = json.loads(out.read_text())
+    data["campaign"]["status"] = "running"
+    out.write_text(json.dumps(data))
     restored, _ = backup.restore(out)
     assert restored.status == Campaign.Status.PAUSED
     assert f"backup of campaign #{campaign.pk} while it was running" in restored.status_note
