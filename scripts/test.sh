@@ -15,6 +15,14 @@ cd "$(dirname "$0")/.."
 # About 10–30 s and 80 MB each the first time; a re-run only checks.
 PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-representative
 
+# compose.yaml is validated with `docker-compose config` (tests/test_compose.py): Debian's
+# docker-compose, a few MB of Python. No engine runs it here (docs/deploy.md).
+if ! command -v docker-compose >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null 2>&1 \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+         docker-compose >/dev/null; }
+fi
+
 .venv/bin/ruff check .
 # The import contracts of pyproject.toml ([tool.importlinter]; docs/architecture.md).
 .venv/bin/lint-imports
