@@ -4,12 +4,24 @@ xfail), so that this list stays the true account docs/gocheck-report.md gives.""
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
+from runners.gocheck import frontend
 from runners.gocheck.check import check_file, report_lines
 from tests.gocheck.corpus import load_corpus
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("go_frontend")]
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("go_frontend", "corpus_ssa")]
+
+
+@pytest.fixture(scope="module")
+def corpus_ssa() -> None:
+    """Go's front end for every program at once, on every core (it is a subprocess, so
+    threads do): most of a program's time is Go loading the standard library."""
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        list(pool.map(frontend.ssa_of_file, [p.path for p in load_corpus()]))
 
 # Each miss and why; docs/gocheck-report.md discusses them.
 KNOWN_MISSES = {

@@ -1,0 +1,50 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe in GoBench goker's style (run and confirmed by its author; see docs/gocheck-report.md)
+// what: fixed version of hb13: the result send selects on ctx.Done(), and main waits for the
+//   workers after cancelling
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+func worker(ctx context.Context, jobs <-chan int, results chan<- int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case j, ok := <-jobs:
+			if !ok {
+				return
+			}
+			select {
+			case results <- j * 2:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+func main() {
+	ctx, cancel := context.WithCancel(context.Background())
+	jobs := make(chan int, 4)
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go worker(ctx, jobs, results, &wg)
+	}
+	for j := 0; j < 4; j++ {
+		jobs <- j
+	}
+	close(jobs)
+	first := <-results
+	cancel()
+	wg.Wait()
+	fmt.Println("first", first)
+}
