@@ -7,6 +7,7 @@ command's exit status (0 ok, 1 a violation, 2 bad input, 3 undecided, 4 unsuppor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,23 +49,19 @@ class Checked:
 
 def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
                time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
-    try:
-        raw = frontend.ssa_of_file(path)
-    except frontend.BadInput as e:
-        return Checked("bad-input", None, str(e))
-    return _check(ssa.load(raw), max_states, time_limit)
+    return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit)
 
 
 def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
                  time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
+    return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit)
+
+
+def _check(load: Callable[[], dict], max_states: int, time_limit: float) -> Checked:
     try:
-        raw = frontend.ssa_of_source(source)
+        program = ssa.load(load())
     except frontend.BadInput as e:
         return Checked("bad-input", None, str(e))
-    return _check(ssa.load(raw), max_states, time_limit)
-
-
-def _check(program: ssa.Program, max_states: int, time_limit: float) -> Checked:
     result = check(program, max_states=max_states, time_limit=time_limit)
     return Checked(result.verdict, result, program=program)
 
