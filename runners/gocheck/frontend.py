@@ -32,17 +32,19 @@ class BadInput(Exception):
 
 
 def _go() -> str:
-    go = shutil.which("go") or "/usr/local/go/bin/go"
-    if not Path(go).exists():
-        raise FrontendError("gocheck needs Go on the PATH (scripts/install_toolchains.sh "
-                            "installs it)")
-    return go
+    """The machine's Go, found as scripts/install_toolchains.sh finds it."""
+    for go in (os.environ.get("CHANFUZZ_GO"), "/usr/local/go/bin/go", shutil.which("go")):
+        if go and Path(go).exists():
+            return go
+    raise FrontendError("gocheck needs Go: set CHANFUZZ_GO or put go on the PATH "
+                        "(scripts/install_toolchains.sh installs one)")
 
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("GOFLAGS", "-mod=mod")
-    env["GOTOOLCHAIN"] = "local"
+    # An older Go (Debian's) fetches the Go that go.mod names from the module proxy.
+    env.setdefault("GOTOOLCHAIN", "auto")
     env["CGO_ENABLED"] = "0"
     return env
 
