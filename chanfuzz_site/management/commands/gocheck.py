@@ -56,7 +56,9 @@ class Command(BaseCommand):
             checked = check_file(path, max_states=options["max_states"],
                                  time_limit=options["time_limit"])
         except FrontendError as e:
+            # Not the program's fault: nothing was decided about it.
             self.stderr.write(f"gocheck: {e}")
+            self.stdout.write("verdict: undecided")
             sys.exit(EXIT_CODES["undecided"])
         if checked.verdict == "bad-input":
             self.stderr.write(checked.error)
