@@ -12,8 +12,13 @@ answer it did not reach.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import Any
 
 from generator.effects import Effect
 from generator.termination import Verdict, check_effect
@@ -22,6 +27,32 @@ GRACE_S = 2.0
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["generator.termination"])
+
+
+def run_in_child(target: Callable[..., None], args: tuple, budget_s: float) -> tuple[str, Any]:
+    """Run `target(conn, *args)` in a child forked from the forkserver; it sends one
+    `(status, value)` on `conn`. Returns that, or `("killed", None)` when nothing came
+    within `budget_s`, or `("died", None)`. The child is killed on the way out, and its
+    process group with it when it made one (the Go checker does, so that the Go helper
+    it starts dies too)."""
+    reader, writer = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=target, args=(writer, *args), daemon=True)
+    child.start()
+    writer.close()
+    try:
+        answered = reader.poll(budget_s)
+        status, value = reader.recv() if answered else ("killed", None)
+    except EOFError:  # the child died without a word (out of memory, say)
+        status, value = "died", None
+    finally:
+        if child.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
+        if child.is_alive():
+            child.kill()
+        child.join()
+        reader.close()
+    return status, value
 
 
 def _check_in_child(conn: Connection, effect: Effect, max_states: int, time_limit_s: float) -> None:
@@ -35,22 +66,9 @@ def _check_in_child(conn: Connection, effect: Effect, max_states: int, time_limi
 
 def bounded_check(effect: Effect, *, max_states: int, time_limit_s: float) -> Verdict:
     """check_effect(effect) in a child process killed `GRACE_S` after its own time limit."""
-    reader, writer = _CONTEXT.Pipe(duplex=False)
-    child = _CONTEXT.Process(
-        target=_check_in_child, args=(writer, effect, max_states, time_limit_s), daemon=True
+    status, value = run_in_child(
+        _check_in_child, (effect, max_states, time_limit_s), time_limit_s + GRACE_S
     )
-    child.start()
-    writer.close()
-    try:
-        answered = reader.poll(time_limit_s + GRACE_S)
-        status, value = reader.recv() if answered else ("killed", None)
-    except EOFError:  # the child died without a word (out of memory, say)
-        status, value = "died", None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        reader.close()
     if status == "ok":
         return value
     if status == "error":
@@ -58,4 +76,4 @@ def bounded_check(effect: Effect, *, max_states: int, time_limit_s: float) -> Ve
     return Verdict(None, 0, undecided_by="time limit")
 
 
-__all__ = ["GRACE_S", "bounded_check"]
+__all__ = ["GRACE_S", "bounded_check", "run_in_child"]

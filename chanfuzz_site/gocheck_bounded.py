@@ -17,17 +17,12 @@ Django's settings.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
-import signal
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
+from chanfuzz_site.bounded_check import GRACE_S, run_in_child
 from generator.gocheck.explore import Result
-
-GRACE_S = 2.0
-
-_CONTEXT = multiprocessing.get_context("forkserver")
 
 
 class GoCheckUnavailable(RuntimeError):
@@ -78,37 +73,14 @@ def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s
         conn.close()
 
 
-def _kill(child: multiprocessing.process.BaseProcess) -> None:
-    if child.pid is None:
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(child.pid, signal.SIGKILL)
-    if child.is_alive():
-        child.kill()
-
-
 def bounded_gocheck(source: str, *, max_states: int, time_limit_s: float,
                     frontend_s: float) -> GoOutcome:  # fmt: skip
     """check_source(source) and effect_of it, in a child process killed `GRACE_S` after the
     front end's budget (`frontend_s`) and the checker's (`time_limit_s`) together.
 
     Raises GoCheckUnavailable when the checker cannot run at all."""
-    reader, writer = _CONTEXT.Pipe(duplex=False)
-    child = _CONTEXT.Process(
-        target=_check_in_child, args=(writer, source, max_states, time_limit_s), daemon=True
-    )
-    child.start()
-    writer.close()
     budget = frontend_s + time_limit_s + GRACE_S
-    try:
-        answered = reader.poll(budget)
-        status, value = reader.recv() if answered else ("killed", None)
-    except EOFError:  # the child died without a word (out of memory, say)
-        status, value = "died", None
-    finally:
-        _kill(child)
-        child.join()
-        reader.close()
+    status, value = run_in_child(_check_in_child, (source, max_states, time_limit_s), budget)
     if status == "ok":
         return value
     if status == "unavailable":
