@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.gocheck.machine import Machine, Pending, ProgramExit, State
@@ -151,7 +152,7 @@ class _Explorer:
                     elif cap > 0:
                         if len(buf) < cap:
                             ready.add(gid)
-                            out.append(self._apply(st, [(gid, ci, None, True)], ch,
+                            out.append(self._apply(st, pend, [(gid, ci, None, True)], ch,
                                                    buf + (c.value,), closed,
                                                    (Step(label(gid), p.line,
                                                          f"send on {name} (buffered)"),)))
@@ -166,53 +167,36 @@ class _Explorer:
                                         Step(label(hid), q.line, f"receive from {name}"),
                                     )
                                     out.append(self._apply(
-                                        st, [(gid, ci, None, True), (hid, cj, c.value, True)],
+                                        st, pend, [(gid, ci, None, True), (hid, cj, c.value, True)],
                                         None, None, None, steps))
                 else:
                     if buf:
                         ready.add(gid)
-                        out.append(self._apply(st, [(gid, ci, buf[0], True)], ch, buf[1:],
+                        out.append(self._apply(st, pend, [(gid, ci, buf[0], True)], ch, buf[1:],
                                                closed, (Step(label(gid), p.line,
                                                              f"receive from {name} (buffered)"),)))
                     elif closed:
                         ready.add(gid)
-                        out.append(self._apply(st, [(gid, ci, zero(c.elem), False)], None, None,
-                                               None, (Step(label(gid), p.line,
-                                                           f"receive from closed {name}"),)))
+                        out.append(self._apply(
+                            st, pend, [(gid, ci, zero(c.elem), False)], None, None, None,
+                            (Step(label(gid), p.line, f"receive from closed {name}"),)))
         for gid, p in pend.items():
             if p is None:
                 continue
             if p.kind == "comm":
                 if not p.blocking and gid not in ready:
-                    out.append(self._apply(st, [(gid, -1, None, False)], None, None, None,
+                    out.append(self._apply(st, pend, [(gid, -1, None, False)], None, None, None,
                                            (Step(label(gid), p.line, "select default"),)))
                 continue
             out.extend(self._other(st, gid, p))
         return out
 
-    def _apply(self, st: State, parts: list[tuple[int, int, Value, bool]], ch: Value,
-               buf: tuple | None, closed: bool | None, steps: tuple[Step, ...]) -> _Succ:
-        """The state after goroutines `parts` complete their communication cases."""
-        new = st.copy()
-        if ch is not None:
-            cap = new.chans[ch[1]][0]
-            new.chans[ch[1]] = (cap, buf, closed)
-        moved = frozenset(gid for gid, *_ in parts)
+    def _guarded(self, steps: tuple[Step, ...], moved: frozenset[int], new: State,
+                 action: Callable[[State], object]) -> _Succ:
+        """`action(new)`, and the successor it makes: the state, or how the path ended
+        (the program exits, something unsupported, a counter past the limit)."""
         try:
-            for gid, ci, value, ok in parts:
-                p = self.m.pending(st, gid)
-                if p.select:
-                    recv_vals = []
-                    for j, c in enumerate(p.cases):
-                        if c.dir == "recv":
-                            recv_vals.append(value if j == ci else zero(c.elem))
-                    result = ("tuple", (ci, ok, *recv_vals))
-                elif p.cases[0].dir == "recv":
-                    v = value if ok else zero(p.cases[0].elem)
-                    result = ("tuple", (v, ok)) if p.commaok else v
-                else:
-                    result = None
-                self.m.complete(new, gid, result)
+            action(new)
         except ProgramExit as e:
             return _Succ(steps, moved, exit=e.why)
         except Unsupported as e:
@@ -223,30 +207,46 @@ class _Explorer:
             return _Succ(steps, moved, exit="too large")
         return _Succ(steps, moved, state=new)
 
+    def _apply(self, st: State, pend: dict[int, Pending | None],
+               parts: list[tuple[int, int, Value, bool]], ch: Value,
+               buf: tuple | None, closed: bool | None, steps: tuple[Step, ...]) -> _Succ:
+        """The state after goroutines `parts` complete their communication cases."""
+        new = st.copy()
+        if ch is not None:
+            cap = new.chans[ch[1]][0]
+            new.chans[ch[1]] = (cap, buf, closed)
+
+        def complete(s: State) -> None:
+            for gid, ci, value, ok in parts:
+                p = pend[gid]
+                if p.select:
+                    recv_vals = [value if j == ci else zero(c.elem)
+                                 for j, c in enumerate(p.cases) if c.dir == "recv"]
+                    result = ("tuple", (ci, ok, *recv_vals))
+                elif p.cases[0].dir == "recv":
+                    v = value if ok else zero(p.cases[0].elem)
+                    result = ("tuple", (v, ok)) if p.commaok else v
+                else:
+                    result = None
+                self.m.complete(s, gid, result)
+
+        return self._guarded(steps, frozenset(gid for gid, *_ in parts), new, complete)
+
     def _other(self, st: State, gid: int, p: Pending) -> list[_Succ]:
         g = st.gs[gid]
         who = g.label
         m = self.m
 
         def go(text: str, change=None, result: Value = None, *, then=None) -> _Succ:
-            new = st.copy()
-            steps = (Step(who, p.line, text),)
-            try:
+            def act(s: State) -> None:
                 if change is not None:
-                    change(new)
+                    change(s)
                 if then is None:
-                    m.complete(new, gid, result)
+                    m.complete(s, gid, result)
                 else:
-                    then(new)
-            except ProgramExit as e:
-                return _Succ(steps, frozenset({gid}), exit=e.why)
-            except Unsupported as e:
-                self.unsupported[(e.what, e.line)] = None
-                return _Succ(steps, frozenset({gid}), exit="unsupported")
-            except TooLarge:
-                self.too_large = True
-                return _Succ(steps, frozenset({gid}), exit="too large")
-            return _Succ(steps, frozenset({gid}), state=new)
+                    then(s)
+
+            return self._guarded((Step(who, p.line, text),), frozenset({gid}), st.copy(), act)
 
         def bad(text: str, why: str) -> list[_Succ]:
             return [_Succ((Step(who, p.line, text),), frozenset({gid}), violation=why)]
