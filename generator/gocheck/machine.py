@@ -335,7 +335,7 @@ class Machine:
         if addr == NIL:
             raise ProgramExit("nil pointer dereference", line)
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
-            if _value_holds_sync(value):
+            if value_holds_sync(value):
                 raise Unsupported("a channel or sync object stored where the checker cannot "
                                   "follow it", line)
             return
@@ -575,13 +575,13 @@ class Machine:
 
     def _op_MapUpdate(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         m, k, v = self.args(st, fr, ins)
-        mv = self._map(st, m, ins.line, _value_holds_sync(v))
+        mv = self._map(st, m, ins.line, value_holds_sync(v))
         if m == NIL:
             raise ProgramExit("assignment to entry in nil map", ins.line)
         if mv is not None:
             _, entries, vague = mv
             if V.contains_unknown(k):
-                if _value_holds_sync(v):
+                if value_holds_sync(v):
                     raise Unsupported("a channel stored in a map under a key the checker "
                                       "cannot tell", ins.line)
                 st.objs[m[1]] = ("mapv", entries, True)
@@ -892,7 +892,7 @@ class Machine:
 
         a, b = items(base), items(extra)
         if a is None or b is None or len(a) + len(b) > 256:
-            if _value_holds_sync(extra) or _value_holds_sync(base):
+            if value_holds_sync(extra) or value_holds_sync(base):
                 raise Unsupported("an append to a slice of channels the checker cannot "
                                   "follow", line)
             return UNKNOWN
@@ -1110,12 +1110,20 @@ def _holds_sync(type_class: str) -> bool:
     return any(k in type_class for k in ("chan", "sync.", "func", "context.Context"))
 
 
-def _value_holds_sync(v: Value) -> bool:
-    if isinstance(v, tuple) and v:
-        if v[0] in ("chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"):
+_SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"})
+
+
+def value_holds_sync(v: Value) -> bool:
+    """Whether a value holds a channel, function or sync object anywhere inside it."""
+    if not (isinstance(v, tuple) and v):
+        return False
+    if isinstance(v[0], str):
+        if v[0] in _SYNC_TAGS:
             return True
-        return any(_value_holds_sync(x) for x in v[1:] if isinstance(x, tuple))
-    return False
+        items = v[1:]
+    else:  # a bare tuple of values: a struct's fields, a slice's items
+        items = v
+    return any(value_holds_sync(x) for x in items if isinstance(x, tuple))
 
 
 def _first_class(type_class: str) -> str:
