@@ -40,12 +40,16 @@ class Capabilities:
     """What programs for a target may contain.
 
     ``select``: a select over channel operations; ``select_send``: send cases in
-    a select (implies ``select``). Channels are unbuffered (rendezvous) and
-    several selects per process are allowed on every target so far.
+    a select (implies ``select``). Beyond the paper (issue #15, only with the
+    `buffered` setting): ``buffered``: channels of capacity k ≥ 1; ``close``:
+    closing a channel, receiving from a closed one and ranging over one until
+    it is closed. Several selects per process are allowed on every target so far.
     """
 
     select: bool = True
     select_send: bool = True
+    buffered: bool = False
+    close: bool = False
 
     def __post_init__(self) -> None:
         if self.select_send and not self.select:
@@ -80,24 +84,48 @@ class Capabilities:
 
     def describe(self) -> str:
         if not self.select:
-            return "no select"
-        if not self.select_send:
-            return "select with receive cases only"
-        return "select with send and receive cases"
+            text = "no select"
+        elif not self.select_send:
+            text = "select with receive cases only"
+        else:
+            text = "select with send and receive cases"
+        return text + self.describe_extension()
+
+    def describe_extension(self) -> str:
+        """The beyond-the-paper part of `describe` ("" when the target has none of it)."""
+        if self.buffered and self.close:
+            return "; buffered channels, close and range"
+        if self.buffered:
+            return "; buffered channels (no close)"
+        if self.close:
+            return "; close and range (no buffered channels)"
+        return ""
 
     @classmethod
     def shared(cls, each: Iterable[Capabilities]) -> Capabilities:
         """What every one of several targets can express (a campaign over all of them)."""
         caps = list(each)
         select = all(c.select for c in caps)
-        return cls(select=select, select_send=select and all(c.select_send for c in caps))
+        return cls(
+            select=select,
+            select_send=select and all(c.select_send for c in caps),
+            buffered=all(c.buffered for c in caps),
+            close=all(c.close for c in caps),
+        )
 
     def as_dict(self) -> dict[str, bool]:
-        return dataclasses.asdict(self)
+        """Every field; the extension's only when on, so the targets of the paper's
+        fragment keep the stored form they had before it existed."""
+        values = dataclasses.asdict(self)
+        for name in ("buffered", "close"):
+            if not values[name]:
+                del values[name]
+        return values
 
     @classmethod
     def from_dict(cls, data: dict[str, bool] | None) -> Capabilities:
-        return cls(**(data or {}))
+        """The inverse of `as_dict`; empty or None stands for FULL (how rows store it)."""
+        return cls(**data) if data else FULL
 
 
-FULL = Capabilities()
+FULL = Capabilities(buffered=True, close=True)

@@ -1,5 +1,12 @@
 """Effects of λ_chan (SPEC §3) as immutable values, and their text syntax (SPEC §10).
 
+Beyond the paper (opt-in, issue #15): `Chan(c, k)` declares a channel of
+capacity k (`Chan(c)` and an undeclared channel are unbuffered), `Close(c)`
+closes c, and `Range(c, φ)` receives from c until it is closed and drained,
+running φ after each message; a `Get` on a closed, drained channel completes
+at once. Close and Range need c declared by a `Chan`; `uses_extension` says
+whether an effect goes beyond the paper's fragment.
+
 Effects are kept in a normal form so that printing then parsing gives the same
 value back: sequences and choices are n-ary and never directly nested in one
 another of the same kind, `eps` never stands inside a sequence, and a sequence
@@ -24,9 +31,26 @@ class Eps:
 
 @dataclass(frozen=True, slots=True)
 class ChanE:
-    """Chan(c): creates channel c. Programs create every channel at the top of main."""
+    """Chan(c) or Chan(c, k): creates channel c of capacity k (0: unbuffered).
+    Programs create every channel at the top of main."""
 
     chan: str
+    capacity: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close(c): closes c; closing it twice or sending on it afterwards is an error."""
+
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """Range(c, φ): receive from c until it is closed and drained, φ after each message."""
+
+    chan: str
+    body: Effect
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +98,7 @@ class Select:
     cases: tuple[SelCase, ...]
 
 
-Effect = Eps | ChanE | Get | Put | Spawn | Seq | Choice | Select
+Effect = Eps | ChanE | Get | Put | Spawn | Seq | Choice | Select | Close | Range
 
 EPS = Eps()
 
@@ -129,7 +153,7 @@ def children(effect: Effect) -> tuple[Effect, ...]:
         return effect.items
     if kind is Choice:
         return effect.options
-    if kind is Spawn:
+    if kind is Spawn or kind is Range:
         return (effect.body,)
     if kind is Select:
         return tuple(case.body for case in effect.cases)
@@ -147,12 +171,15 @@ def walk(effect: Effect) -> Iterator[Effect]:
             stack.extend(reversed(kids))
 
 
+_CHANNEL_NODES = (Get, Put, ChanE, Close, Range)
+
+
 def channels(effect: Effect) -> list[str]:
     """Every channel the effect mentions, in order of first appearance."""
     seen: dict[str, None] = {}
     for node in walk(effect):
         kind = type(node)
-        if kind is Get or kind is Put or kind is ChanE:
+        if kind in _CHANNEL_NODES:
             seen[node.chan] = None
         elif kind is Select:
             for case in node.cases:
@@ -162,7 +189,20 @@ def channels(effect: Effect) -> list[str]:
 
 def has_channel(effect: Effect) -> bool:
     """Whether the effect communicates at all (stops at the first channel)."""
-    return any(type(node) in (Get, Put, Select, ChanE) for node in walk(effect))
+    return any(type(node) in (Get, Put, Select, ChanE, Close, Range) for node in walk(effect))
+
+
+def uses_extension(effect: Effect) -> bool:
+    """Whether the effect goes beyond the paper: a buffered channel, a close or a range."""
+    return any(
+        type(node) in (Close, Range) or (type(node) is ChanE and node.capacity > 0)
+        for node in walk(effect)
+    )
+
+
+def capacities(effect: Effect) -> dict[str, int]:
+    """The capacity declared for each channel by a `Chan` (undeclared ones are left out)."""
+    return {n.chan: n.capacity for n in walk(effect) if type(n) is ChanE}
 
 
 def count_spawns(effect: Effect) -> int:
@@ -180,6 +220,8 @@ def without_chan_decls(effect: Effect) -> Effect:
         return EPS
     if isinstance(effect, Spawn):
         return Spawn(without_chan_decls(effect.body))
+    if isinstance(effect, Range):
+        return Range(effect.chan, without_chan_decls(effect.body))
     if isinstance(effect, Seq):
         return seq(*(without_chan_decls(i) for i in effect.items))
     if isinstance(effect, Choice):
@@ -205,7 +247,11 @@ def to_text(effect: Effect, *, unicode: bool = False) -> str:
         if isinstance(e, Eps):
             return eps
         if isinstance(e, ChanE):
-            return f"Chan({e.chan})"
+            return f"Chan({e.chan}, {e.capacity})" if e.capacity else f"Chan({e.chan})"
+        if isinstance(e, Close):
+            return f"Close({e.chan})"
+        if isinstance(e, Range):
+            return f"Range({e.chan}, {show(e.body)})"
         if isinstance(e, Get):
             return f"Get({e.chan})"
         if isinstance(e, Put):
@@ -233,6 +279,8 @@ def head_text(effect: Effect) -> str:
         return " (+) ".join(
             f"{'SelGet' if c.direction == 'get' else 'SelPut'}({c.chan}, …)" for c in effect.cases
         )
+    if isinstance(effect, Range):
+        return f"Range({effect.chan}, …)"
     return to_text(effect)
 
 
@@ -264,10 +312,12 @@ _TOKEN = re.compile(
   | (?P<punct>[();,+])
   | (?P<eps>ε)
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9]+)
     """,
     re.VERBOSE,
 )
-KEYWORDS = frozenset({"eps", "Get", "Put", "Chan", "Spawn", "SelGet", "SelPut"})
+KEYWORDS = frozenset({"eps", "Get", "Put", "Chan", "Spawn", "SelGet", "SelPut", "Close", "Range"})
+MAX_CAPACITY = 64
 CHANNEL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -301,6 +351,10 @@ class _Parser:
         self.tokens = _tokenize(text)
         self.i = 0
         self.depth = 0
+        # Where each channel is declared (position, capacity), closed or ranged over:
+        # checked once the whole text is read (a declaration may come later).
+        self.declared: dict[str, tuple[int, int]] = {}
+        self.needs_decl: list[tuple[str, int, str]] = []
 
     def enter(self) -> None:
         self.depth += 1
@@ -360,12 +414,27 @@ class _Parser:
         if value == "eps":
             self.i += 1
             return EPS
-        if value in ("Get", "Put", "Chan"):
+        if value in ("Get", "Put", "Close"):
+            pos = self.peek()[2]
             self.i += 1
             self.expect("(")
             c = self.chan()
             self.expect(")")
-            return {"Get": Get, "Put": Put, "Chan": ChanE}[value](c)
+            if value == "Close":
+                self.needs_decl.append((c, pos, f"Close({c})"))
+            return {"Get": Get, "Put": Put, "Close": Close}[value](c)
+        if value == "Chan":
+            return self.declaration()
+        if value == "Range":
+            pos = self.peek()[2]
+            self.i += 1
+            self.expect("(")
+            c = self.chan()
+            self.expect(",")
+            body = self.effect()
+            self.expect(")")
+            self.needs_decl.append((c, pos, f"Range({c}, …)"))
+            return Range(c, body)
         if value == "Spawn":
             self.i += 1
             self.expect("(")
@@ -378,7 +447,49 @@ class _Parser:
                 self.i += 1
                 cases.append(self.case())
             return Select(tuple(cases))
-        raise self.fail("an effect (eps, Get, Put, Chan, Spawn, SelGet, SelPut or '(')")
+        raise self.fail(
+            "an effect (eps, Get, Put, Chan, Close, Range, Spawn, SelGet, SelPut or '(')"
+        )
+
+    def declaration(self) -> ChanE:
+        """Chan(c) or Chan(c, k); a channel declared twice must agree on its capacity."""
+        self.i += 1
+        self.expect("(")
+        _, _, pos = self.peek()
+        c = self.chan()
+        capacity = 0
+        if self.peek()[1] == ",":
+            self.i += 1
+            kind, value, at = self.peek()
+            if kind != "number":
+                raise self.fail(f"the capacity of {c} (a whole number from 0 to {MAX_CAPACITY})")
+            capacity = int(value)
+            if capacity > MAX_CAPACITY:
+                raise EffectSyntaxError(
+                    self.text, at, f"a capacity from 0 to {MAX_CAPACITY}", repr(value)
+                )
+            self.i += 1
+        self.expect(")")
+        earlier = self.declared.get(c)
+        if earlier is not None and earlier[1] != capacity:
+            raise EffectSyntaxError(
+                self.text,
+                pos,
+                f"capacity {earlier[1]} for {c}, as declared at position {earlier[0] + 1}",
+                f"capacity {capacity}",
+            )
+        self.declared.setdefault(c, (pos, capacity))
+        return ChanE(c, capacity)
+
+    def check_declarations(self) -> None:
+        for chan, pos, what in self.needs_decl:
+            if chan not in self.declared:
+                raise EffectSyntaxError(
+                    self.text,
+                    pos,
+                    f"{what} on a channel declared by Chan({chan}) or Chan({chan}, k)",
+                    f"{chan} never declared",
+                )
 
     def case(self) -> SelCase:
         kind, value, _ = self.peek()
@@ -399,4 +510,15 @@ def parse(text: str) -> Effect:
     result = parser.effect()
     if parser.peek()[0] != "end":
         raise parser.fail("';', '+', '(+)' or end of input")
+    parser.check_declarations()
     return result
+
+
+def close_positions(text: str, chan: str) -> list[int]:
+    """0-based offsets of every `Close(chan)` in effect text (to point at a double close)."""
+    tokens = _tokenize(text)
+    return [
+        pos
+        for i, (kind, value, pos) in enumerate(tokens[:-3])
+        if kind == "word" and value == "Close" and tokens[i + 2][1] == chan
+    ]

@@ -1,7 +1,9 @@
 """The λ_chan calculus (SPEC §2): expressions as frozen dataclasses, and their text form.
 
 A `Program` is the channels created at the top of `main` plus main's body.
-Channels carry unit and are unbuffered. Conditions of `if` are closed boolean
+Channels carry unit and are unbuffered, but for the opt-in extension beyond the
+paper (issue #15): a program may give a channel a capacity (`capacities`),
+close it (`close c`) and range over it (`for x <- c do e`). Conditions of `if` are closed boolean
 expressions (`Cond`): they have no effect, and every renderer can print them.
 """
 
@@ -131,19 +133,56 @@ class SpawnE:
 
 @dataclass(frozen=True, slots=True)
 class NewChan:
-    """`chan c`: (re)creates c. Synthesised only from a Chan(c) effect; programs create
-    every channel up front, so this evaluates to () without touching c."""
+    """`chan c` or `chan[k] c`: (re)creates c. Synthesised only from a Chan(c) effect;
+    programs create every channel up front, so this evaluates to () without touching c."""
+
+    chan: str
+    capacity: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CloseE:
+    """`close c`"""
 
     chan: str
 
 
-Expr = Unit | Var | Let | If | Then | Recv | Send | SelectE | SpawnE | NewChan | BoolLit
+@dataclass(frozen=True, slots=True)
+class RangeE:
+    """`for x <- c do e`: receive until c is closed and drained, e after each message."""
+
+    chan: str
+    var: str
+    body: Expr
+
+
+Expr = (
+    Unit
+    | Var
+    | Let
+    | If
+    | Then
+    | Recv
+    | Send
+    | SelectE
+    | SpawnE
+    | NewChan
+    | BoolLit
+    | CloseE
+    | RangeE
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Program:
+    """Channels created up front; `capacities` pairs (channel, k) for the buffered ones."""
+
     channels: tuple[str, ...]
     main: Expr
+    capacities: tuple[tuple[str, int], ...] = ()
+
+    def capacity(self, chan: str) -> int:
+        return dict(self.capacities).get(chan, 0)
 
 
 # ---------------------------------------------------------------- text form
@@ -168,7 +207,8 @@ def to_text(program: Program, indent: str = "  ") -> str:
     """λ_chan concrete syntax, one construct per line."""
     lines: list[str] = []
     for c in program.channels:
-        lines.append(f"let {c} = chan {c} in")
+        k = program.capacity(c)
+        lines.append(f"let {c} = chan[{k}] {c} in" if k else f"let {c} = chan {c} in")
     _emit(program.main, 0, lines, indent)
     return "\n".join(lines) + "\n"
 
@@ -186,7 +226,13 @@ def _emit(e: Expr, depth: int, out: list[str], indent: str) -> None:
     elif isinstance(e, Send):
         out.append(f"{pad}{e.chan} <- ()")
     elif isinstance(e, NewChan):
-        out.append(f"{pad}chan {e.chan}")
+        out.append(f"{pad}chan[{e.capacity}] {e.chan}" if e.capacity else f"{pad}chan {e.chan}")
+    elif isinstance(e, CloseE):
+        out.append(f"{pad}close {e.chan}")
+    elif isinstance(e, RangeE):
+        out.append(f"{pad}for {e.var} <- {e.chan} do {{")
+        _emit(e.body, depth + 1, out, indent)
+        out.append(f"{pad}}}")
     elif isinstance(e, Let):
         if _is_simple(e.bound):
             out.append(f"{pad}let {e.name} = {_simple(e.bound)} in")
@@ -224,7 +270,7 @@ def _emit(e: Expr, depth: int, out: list[str], indent: str) -> None:
 
 
 def _is_simple(e: Expr) -> bool:
-    return isinstance(e, Unit | Var | Recv | Send | NewChan | BoolLit)
+    return isinstance(e, Unit | Var | Recv | Send | NewChan | BoolLit | CloseE)
 
 
 def _simple(e: Expr) -> str:

@@ -11,6 +11,7 @@ import functools
 import random
 from dataclasses import dataclass
 
+from generator.buffering import widen
 from generator.capabilities import FULL, Capabilities
 from generator.effects import Effect
 from generator.lambda_chan import Program
@@ -48,7 +49,11 @@ def generate_program(
     _validate(settings)
     rng = random.Random(seed)
     result = generate_effect(rng, settings, capabilities)
-    program = synthesize(result.effect, rng)
+    effect = result.effect
+    if settings.buffered:
+        # Draws only when asked for, so the paper's programs stay byte for byte the same.
+        effect = widen(effect, rng, capabilities)
+    program = synthesize(effect, rng)
     return Generated(
-        seed, settings, result.effect, program, tuple(result.fired), capabilities=capabilities
+        seed, settings, effect, program, tuple(result.fired), capabilities=capabilities
     )

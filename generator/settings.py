@@ -93,6 +93,9 @@ class GeneratorSettings:
     max_selects: int = 2
     max_cases: int = 3
     rewrite_steps: int = 3
+    # Beyond the paper (issue #15): buffered channels, close and range, added by
+    # `generator.buffering` after the paper's rules and proved by the checker.
+    buffered: bool = False
 
     def weight(self, rule: str) -> int:
         return int(getattr(self, rule))
@@ -114,9 +117,16 @@ class GeneratorSettings:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
                 raise ValueError(f"{name} must be a whole number from {low} to {high}")
+        if not isinstance(self.buffered, bool):
+            raise ValueError(f"buffered must be true or false, not {self.buffered!r}")
 
     def as_dict(self) -> dict[str, int]:
-        return dataclasses.asdict(self)
+        """Every field; `buffered` only when on, so settings of the paper's fragment keep
+        the form (and the stored rows and hashes) they had before it existed."""
+        values = dataclasses.asdict(self)
+        if not self.buffered:
+            del values["buffered"]
+        return values
 
 
 def _preset(generation: tuple[int, ...], expansion: int, reordering: int) -> GeneratorSettings:

@@ -14,13 +14,16 @@ from generator import lambda_chan as lc
 from generator.effects import (
     ChanE,
     Choice,
+    Close,
     Effect,
     Eps,
     Get,
     Put,
+    Range,
     Select,
     Seq,
     Spawn,
+    capacities,
     channels,
 )
 
@@ -90,10 +93,16 @@ class _Synth:
         if kind is Eps:
             return lc.Unit()
         if kind is ChanE:
-            return lc.NewChan(e.chan)
+            return lc.NewChan(e.chan, e.capacity)
+        if kind is Close:
+            return lc.CloseE(e.chan)
+        if kind is Range:
+            return lc.RangeE(e.chan, self.var(), self.expr(e.body))
         raise TypeError(f"not an effect: {e!r}")
 
 
 def synthesize(effect: Effect, rng: random.Random) -> lc.Program:
-    """A λ_chan program whose type-and-effect is `effect`; channels created up front."""
-    return lc.Program(tuple(channels(effect)), _Synth(rng).expr(effect))
+    """A λ_chan program whose type-and-effect is `effect`; channels created up front
+    (with the capacities its `Chan(c, k)` declare)."""
+    buffered = tuple((c, k) for c, k in capacities(effect).items() if k)
+    return lc.Program(tuple(channels(effect)), _Synth(rng).expr(effect), buffered)

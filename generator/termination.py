@@ -31,138 +31,42 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 
 from generator import lambda_chan as lc
 from generator.effects import (
     ChanE,
     Choice,
+    Close,
     Effect,
     Eps,
     Get,
     Put,
+    Range,
     SelCase,
     Select,
     Seq,
     Spawn,
     head_text,
     seq,
+    uses_extension,
+)
+from generator.termination_buffered import check_extended
+from generator.termination_results import (
+    _CLOCK_EVERY,
+    Blocked,
+    ChannelEvent,
+    ChoiceEvent,
+    Counterexample,
+    Event,
+    SpawnEvent,
+    SyncEvent,
+    Verdict,
+    _Undecided,
 )
 
 DEFAULT_MAX_STATES = 200_000
 
 _NOP, _GET, _PUT, _SPAWN, _SEQ, _CHOICE, _SELECT = range(7)
-
-
-# ---------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class SpawnEvent:
-    parent: str
-    child: str
-
-    def describe(self) -> str:
-        return f"{self.parent} spawns {self.child}"
-
-
-@dataclass(frozen=True)
-class ChoiceEvent:
-    process: str
-    option: int
-    options: int
-
-    def describe(self) -> str:
-        return f"{self.process} takes option {self.option + 1} of {self.options} of a choice (+)"
-
-
-@dataclass(frozen=True)
-class SyncEvent:
-    chan: str
-    getter: str
-    putter: str
-    getter_case: int | None
-    putter_case: int | None
-
-    def describe(self) -> str:
-        def via(case: int | None) -> str:
-            return "" if case is None else f" (select case {case + 1})"
-
-        return (
-            f"{self.putter}{via(self.putter_case)} sends on {self.chan} "
-            f"to {self.getter}{via(self.getter_case)}"
-        )
-
-
-Event = SpawnEvent | ChoiceEvent | SyncEvent
-
-
-@dataclass(frozen=True)
-class Blocked:
-    process: str
-    waits_for: str
-    channels: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    events: tuple[Event, ...]
-    blocked: tuple[Blocked, ...]
-
-    def describe(self, max_steps: int | None = None) -> str:
-        """The trace and who is left blocked; past `max_steps` steps, "… n more steps"."""
-        lines = ["trace:"]
-        if not self.events:
-            lines.append("  (no step)")
-        shown = self.events if max_steps is None else self.events[:max_steps]
-        lines += [f"  {i}. {e.describe()}" for i, e in enumerate(shown, 1)]
-        if len(shown) < len(self.events):
-            lines.append(f"  … {len(self.events) - len(shown)} more steps")
-        lines.append("blocked forever:")
-        lines += [f"  {b.process} waits for {b.waits_for}" for b in self.blocked]
-        return "\n".join(lines)
-
-    def processes(self) -> list[str]:
-        """Every process named in the trace, in order of appearance, main first."""
-        seen: dict[str, None] = {"main": None}
-        for e in self.events:
-            names = (
-                (e.parent, e.child)
-                if isinstance(e, SpawnEvent)
-                else (e.process,)
-                if isinstance(e, ChoiceEvent)
-                else (e.putter, e.getter)
-            )
-            for n in names:
-                seen.setdefault(n, None)
-        for b in self.blocked:
-            seen.setdefault(b.process, None)
-        return list(seen)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """terminating is None when the state limit was reached before a decision."""
-
-    terminating: bool | None
-    states: int
-    counterexample: Counterexample | None = None
-    # Why it is undecided: "state limit" or "time limit" ("" when decided).
-    undecided_by: str = ""
-
-    @property
-    def label(self) -> str:
-        return {True: "terminating", False: "deadlock", None: "undecided"}[self.terminating]
-
-
-class _Undecided(Exception):
-    def __init__(self, by: str) -> None:
-        super().__init__(by)
-        self.by = by
-
-
-# The clock is read every this many states: reading it costs more than a state does.
-_CLOCK_EVERY = 256
 
 
 # ---------------------------------------------------------------- compilation
@@ -432,6 +336,8 @@ def check_effect(
     if time_limit_s is not None and time_limit_s <= 0:
         raise ValueError(f"time_limit_s must be positive, not {time_limit_s}")
     deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
+    if uses_extension(effect):
+        return check_extended(effect, max_states=max_states, deadline=deadline)
     compiled = _Compiled()
     root = compiled.add(effect)
     explorer = _Explorer(compiled, max_states, deadline)
@@ -464,7 +370,11 @@ def behaviour(program: lc.Program) -> Effect:
         if isinstance(e, lc.Unit | lc.Var | lc.BoolLit):
             return Eps()
         if isinstance(e, lc.NewChan):
-            return ChanE(e.chan)
+            return ChanE(e.chan, e.capacity)
+        if isinstance(e, lc.CloseE):
+            return Close(e.chan)
+        if isinstance(e, lc.RangeE):
+            return Range(e.chan, run(e.body))
         if isinstance(e, lc.Recv):
             return Get(e.chan)
         if isinstance(e, lc.Send):
@@ -493,6 +403,7 @@ def check_program(
 
 __all__ = [
     "Blocked",
+    "ChannelEvent",
     "ChoiceEvent",
     "Counterexample",
     "SpawnEvent",

@@ -15,9 +15,11 @@ from generator import lambda_chan as lc
 from generator.effects import (
     EPS,
     ChanE,
+    Close,
     Effect,
     Get,
     Put,
+    Range,
     SelCase,
     Select,
     Spawn,
@@ -33,7 +35,9 @@ class EffectTypeError(ValueError):
     """The program is ill-typed, or does not have the expected effect."""
 
 
-def _infer(e: lc.Expr, env: Mapping[str, Type], chans: frozenset[str]) -> tuple[Type, Effect]:
+def _infer(
+    e: lc.Expr, env: Mapping[str, Type], chans: frozenset[str], capacity: Mapping[str, int]
+) -> tuple[Type, Effect]:
     def channel(name: str) -> str:
         if name not in chans:
             raise EffectTypeError(f"channel {name} is used but never created")
@@ -48,28 +52,38 @@ def _infer(e: lc.Expr, env: Mapping[str, Type], chans: frozenset[str]) -> tuple[
             raise EffectTypeError(f"variable {e.name} is not bound")
         return env[e.name], EPS
     if isinstance(e, lc.NewChan):
-        return "unit", ChanE(channel(e.chan))
+        if e.capacity != capacity.get(e.chan, 0):
+            raise EffectTypeError(
+                f"chan {e.chan} has capacity {e.capacity}, the program creates it with "
+                f"{capacity.get(e.chan, 0)}"
+            )
+        return "unit", ChanE(channel(e.chan), e.capacity)
+    if isinstance(e, lc.CloseE):
+        return "unit", Close(channel(e.chan))
+    if isinstance(e, lc.RangeE):
+        _, f = _infer(e.body, {**env, e.var: "unit"}, chans, capacity)
+        return "unit", Range(channel(e.chan), f)
     if isinstance(e, lc.Recv):
         return "unit", Get(channel(e.chan))
     if isinstance(e, lc.Send):
         return "unit", Put(channel(e.chan))
     if isinstance(e, lc.Let):
-        t1, f1 = _infer(e.bound, env, chans)
-        t2, f2 = _infer(e.body, {**env, e.name: t1}, chans)
+        t1, f1 = _infer(e.bound, env, chans, capacity)
+        t2, f2 = _infer(e.body, {**env, e.name: t1}, chans, capacity)
         return t2, seq(f1, f2)
     if isinstance(e, lc.Then):
-        _, f1 = _infer(e.first, env, chans)
-        t2, f2 = _infer(e.second, env, chans)
+        _, f1 = _infer(e.first, env, chans, capacity)
+        t2, f2 = _infer(e.second, env, chans, capacity)
         return t2, seq(f1, f2)
     if isinstance(e, lc.If):
         # Conditions are closed boolean expressions: type bool, effect ε.
-        t2, f2 = _infer(e.then, env, chans)
-        t3, f3 = _infer(e.orelse, env, chans)
+        t2, f2 = _infer(e.then, env, chans, capacity)
+        t3, f3 = _infer(e.orelse, env, chans, capacity)
         if t2 != t3:
             raise EffectTypeError(f"branches of an if have types {t2} and {t3}")
         return t2, choice(f2, f3)
     if isinstance(e, lc.SpawnE):
-        _, f = _infer(e.body, env, chans)
+        _, f = _infer(e.body, env, chans, capacity)
         return "unit", Spawn(f)
     if isinstance(e, lc.SelectE):
         if not e.cases:
@@ -81,7 +95,7 @@ def _infer(e: lc.Expr, env: Mapping[str, Type], chans: frozenset[str]) -> tuple[
                 if case.var is None:
                     raise EffectTypeError(f"get case on {case.chan} binds no variable")
                 inner[case.var] = "unit"
-            t, f = _infer(case.body, inner, chans)
+            t, f = _infer(case.body, inner, chans, capacity)
             types.add(t)
             cases.append(SelCase(case.direction, channel(case.chan), f))
         if len(types) > 1:
@@ -94,7 +108,7 @@ def infer(program: lc.Program) -> tuple[Type, Effect]:
     """Type and effect of the program's main expression."""
     if len(set(program.channels)) != len(program.channels):
         raise EffectTypeError("a channel is created twice")
-    return _infer(program.main, {}, frozenset(program.channels))
+    return _infer(program.main, {}, frozenset(program.channels), dict(program.capacities))
 
 
 def check_has_effect(program: lc.Program, effect: Effect) -> None:

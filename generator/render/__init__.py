@@ -29,6 +29,13 @@ Options (keyword arguments, checked: an unknown one is a ValueError):
 Flix's `select` can only receive, in both syntaxes: a program with a put case
 in a select raises `UnsupportedProgram` (a ValueError); `supports` tells in
 advance.
+
+Beyond the paper (issue #15): a renderer that writes buffered channels, close
+and range says so in its module's ``BEYOND_PAPER`` (a subset of
+``{"buffered", "close"}``; close covers receiving from a closed channel and
+range). A program using what its renderer does not declare is refused here,
+before the renderer sees it: a buffered channel printed as an unbuffered one
+would deadlock and be reported as a runtime bug.
 """
 
 from __future__ import annotations
@@ -44,9 +51,13 @@ from generator.lambda_chan import Program
 from generator.render._common import (
     MAX_PCT_DEPTH,
     THREADS_VARIABLE,
+    CloseS,
+    Lowered,
+    RangeS,
     UnsupportedProgram,
     check_repetitions,
     lower,
+    walk,
 )
 from generator.render._common import pct_depth as check_pct_depth
 
@@ -54,6 +65,7 @@ __all__ = [
     "MAX_PCT_DEPTH",
     "THREADS_VARIABLE",
     "UnsupportedProgram",
+    "beyond_paper",
     "check_pct_depth",
     "has_schedule_perturbation",
     "has_value_oracle",
@@ -111,6 +123,7 @@ def render(
     """A complete source file in `lang` whose `main` runs `program` `repetitions` times."""
     module = _module(lang)
     check_repetitions(repetitions)
+    _refuse_beyond_paper(module, [program])
     return module.render_file(
         [program], rng=random.Random(seed), repetitions=repetitions, dispatcher=False, **options
     )
@@ -130,6 +143,7 @@ def render_batch(
     check_repetitions(repetitions)
     if not programs:
         raise ValueError("a batch needs at least one program")
+    _refuse_beyond_paper(module, programs)
     return module.render_file(
         list(programs), rng=random.Random(seed), repetitions=repetitions, dispatcher=True, **options
     )
@@ -143,5 +157,33 @@ def supports(program: Program, lang: str, **options: object) -> bool:
 def unsupported_reason(program: Program, lang: str, **options: object) -> str | None:
     """Why `render(program, lang, **options)` cannot express the program; None if it can."""
     module = _module(lang)
+    lowered = lower(program)
+    beyond = _beyond_paper_reason(module, lowered)
+    if beyond is not None:
+        return beyond
     reason = getattr(module, "unsupported_reason", None)
-    return None if reason is None else reason(lower(program), **options)
+    return None if reason is None else reason(lowered, **options)
+
+
+def beyond_paper(lang: str) -> frozenset[str]:
+    """What renderer `lang` writes beyond the paper: "buffered", "close" (issue #15)."""
+    return frozenset(getattr(_module(lang), "BEYOND_PAPER", ()))
+
+
+def _beyond_paper_reason(module: ModuleType, lowered: Lowered) -> str | None:
+    allowed = frozenset(getattr(module, "BEYOND_PAPER", ()))
+    name = module.__name__.rsplit(".", 1)[-1]
+    if lowered.capacities and "buffered" not in allowed:
+        return f"the {name} renderer writes no buffered channel"
+    if "close" not in allowed and any(isinstance(s, CloseS | RangeS) for s in walk(lowered.body)):
+        return f"the {name} renderer writes no close or range"
+    return None
+
+
+def _refuse_beyond_paper(module: ModuleType, programs: Sequence[Program]) -> None:
+    if frozenset(getattr(module, "BEYOND_PAPER", ())) >= {"buffered", "close"}:
+        return
+    for program in programs:
+        reason = _beyond_paper_reason(module, lower(program))
+        if reason is not None:
+            raise UnsupportedProgram(reason)

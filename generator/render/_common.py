@@ -70,21 +70,50 @@ class SelectS:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseS:
+    """`close c` (beyond the paper: only where the capabilities allow `close`)."""
+
+    chan: str
+
+
+@dataclass(frozen=True, slots=True)
+class RangeS:
+    """Receive from `chan` until it is closed and drained, running `body` after each
+    message (beyond the paper). `var` names the received value."""
+
+    chan: str
+    var: str
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
 class YieldS:
     """A change point of schedule perturbation (`perturb`): the process gives up its
     thread here, as PCT lowers a thread's priority at a change point."""
 
 
-Stmt = RecvS | SendS | SpawnS | IfS | SelectS | YieldS
+Stmt = RecvS | SendS | SpawnS | IfS | SelectS | YieldS | CloseS | RangeS
 Block = tuple[Stmt, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Lowered:
-    """A program ready to print: channels (safe names, program order) and main's body."""
+    """A program ready to print: channels (safe names, program order) and main's body.
+
+    ``capacities`` pairs (safe channel name, k) for the buffered channels: every
+    other channel is unbuffered (beyond the paper, issue #15).
+    """
 
     channels: tuple[str, ...]
     body: Block
+    capacities: tuple[tuple[str, int], ...] = ()
+
+    def capacity(self, chan: str) -> int:
+        return dict(self.capacities).get(chan, 0)
+
+    def closed(self) -> frozenset[str]:
+        """The channels some process closes: their receives may find them closed."""
+        return frozenset(s.chan for s in walk(self.body) if isinstance(s, CloseS))
 
 
 class UnsupportedProgram(ValueError):
@@ -194,6 +223,12 @@ def lower(program: lc.Program) -> Lowered:
                 break
         if isinstance(e, lc.Unit | lc.Var | lc.BoolLit | lc.NewChan):
             return
+        if isinstance(e, lc.CloseE):
+            yield CloseS(chan(e.chan))
+            return
+        if isinstance(e, lc.RangeE):
+            yield RangeS(chan(e.chan), namer.fresh(e.var), block(e.body))
+            return
         if isinstance(e, lc.Recv):
             yield RecvS(chan(e.chan), None)
         elif isinstance(e, lc.Send):
@@ -224,7 +259,8 @@ def lower(program: lc.Program) -> Lowered:
             raise TypeError(f"not a λ_chan expression: {e!r}")
 
     body = block(program.main)
-    return Lowered(tuple(chan_names.values()), body)
+    buffered = tuple((chan(c), k) for c, k in program.capacities if k)
+    return Lowered(tuple(chan_names.values()), body, buffered)
 
 
 # ---------------------------------------------------------------- queries
@@ -243,6 +279,8 @@ def walk(block: Block, *, into_spawns: bool = True) -> Iterator[Stmt]:
         elif isinstance(s, SelectS):
             for c in s.cases:
                 yield from walk(c.body, into_spawns=into_spawns)
+        elif isinstance(s, RangeS):
+            yield from walk(s.body, into_spawns=into_spawns)
 
 
 def has_spawn(block: Block) -> bool:
@@ -258,10 +296,12 @@ def channel_use(block: Block) -> dict[str, set[str]]:
     """For each channel used: {'get'} / {'put'} / both, over every process."""
     use: dict[str, set[str]] = {}
     for s in walk(block):
-        if isinstance(s, RecvS):
+        if isinstance(s, RecvS | RangeS):
             use.setdefault(s.chan, set()).add("get")
         elif isinstance(s, SendS):
             use.setdefault(s.chan, set()).add("put")
+        elif isinstance(s, CloseS):
+            use.setdefault(s.chan, set()).add("close")
         elif isinstance(s, SelectS):
             for c in s.cases:
                 use.setdefault(c.chan, set()).add(c.direction)
@@ -270,7 +310,7 @@ def channel_use(block: Block) -> dict[str, set[str]]:
 
 def receives(block: Block) -> bool:
     """Whether any process receives (a get or a select: Flix's NonDet effect)."""
-    return any(isinstance(s, RecvS | SelectS) for s in walk(block))
+    return any(isinstance(s, RecvS | SelectS | RangeS) for s in walk(block))
 
 
 def used_channels(lowered: Lowered) -> list[str]:
@@ -311,7 +351,7 @@ def pct_depth(value: object) -> int:
 
 
 def _is_step(s: Stmt) -> bool:
-    return isinstance(s, RecvS | SendS | SelectS)
+    return isinstance(s, RecvS | SendS | SelectS | CloseS | RangeS)
 
 
 def communication_steps(block: Block) -> int:
@@ -346,10 +386,12 @@ def perturb(program: lc.Program, lowered: Lowered, depth: int) -> Lowered:
                 s = IfS(s.cond, block(s.then), block(s.orelse))
             elif isinstance(s, SelectS):
                 s = SelectS(tuple(replace(c, body=block(c.body)) for c in s.cases))
+            elif isinstance(s, RangeS):
+                s = RangeS(s.chan, s.var, block(s.body))
             out.append(s)
         return tuple(out)
 
-    return Lowered(lowered.channels, block(lowered.body))
+    return Lowered(lowered.channels, block(lowered.body), lowered.capacities)
 
 
 def lower_all(programs: Sequence[lc.Program], depth: int | None) -> list[Lowered]:

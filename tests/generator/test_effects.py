@@ -101,7 +101,11 @@ def test_normal_form_drops_eps_in_sequences_and_flattens():
         ("SelGet(c1 eps)", 10, "','"),
         ("Get(c1) (+) SelGet(c1, eps)", 8, "';', '+', '(+)' or end of input"),
         ("SelGet(c1, eps) (+) Get(c1)", 20, "SelGet or SelPut"),
-        ("Got(c1)", 0, "an effect (eps, Get, Put, Chan, Spawn, SelGet, SelPut or '(')"),
+        (
+            "Got(c1)",
+            0,
+            "an effect (eps, Get, Put, Chan, Close, Range, Spawn, SelGet, SelPut or '(')",
+        ),
         ("Get(c1) $ Put(c1)", 8, "an effect"),
         ("", 0, "an effect"),
     ],

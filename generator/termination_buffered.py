@@ -1,0 +1,394 @@
+"""The termination checker for effects beyond the paper: buffered channels, close, range.
+
+`termination.check_effect` hands an effect here when `effects.uses_extension`
+says it has a buffered channel, a `Close` or a `Range`; the paper's fragment
+keeps its own, faster explorer. The semantics are Go's:
+
+* a put on a channel of capacity k > 0 completes alone while fewer than k
+  messages wait in its buffer; a get completes alone while one waits; with
+  k = 0 a get and a put in two processes meet, as in the paper;
+* a get on a closed channel takes what is left in the buffer, then completes at
+  once (with no message); `Range(c, φ)` does a get, runs φ and starts again
+  after a message, and ends when c is closed and drained;
+* a select offers all its cases: a get case is ready on a closed channel.
+
+An execution goes wrong, and the effect is rejected, when it ends with a
+process blocked forever (a deadlock, as in the paper), when a process sends on
+(or a select offers a send on) a closed channel or closes one twice (Go
+panics), when a message stays in a buffer that nobody can receive from any more
+(the value oracle would call it lost), or when it can run forever (a `Range`
+fed by its own body: a state repeats).
+
+Reductions kept from the paper's explorer: local steps (spawn, ε, sequencing)
+are taken eagerly, one process's choice is explored on its own, states are
+sorted tuples (symmetry), and processes whose channels are disjoint are checked
+as separate components. There is no persistent-set reduction of
+synchronisations here: with buffers and cycles it would need a cycle proviso,
+and generated programs of the default size stay small enough without it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from generator.effects import (
+    ChanE,
+    Choice,
+    Close,
+    Effect,
+    Eps,
+    Get,
+    Put,
+    Range,
+    Select,
+    Seq,
+    Spawn,
+    capacities,
+    head_text,
+)
+from generator.termination_results import (
+    _CLOCK_EVERY,
+    Blocked,
+    ChannelEvent,
+    ChoiceEvent,
+    Counterexample,
+    Event,
+    SpawnEvent,
+    SyncEvent,
+    Verdict,
+    _Undecided,
+)
+
+_NOP, _GET, _PUT, _SPAWN, _SEQ, _CHOICE, _SELECT, _CLOSE, _RANGE = range(9)
+
+# A channel's state: (messages in its buffer, closed). Absent from a state's map: (0, False).
+_ChanState = tuple[int, bool]
+_Proc = tuple[str, tuple[int, ...], int]
+# An offer of a blocked process: (direction, channel, select case, continuation on a
+# message, continuation when the channel is closed and empty (gets only)).
+_Offer = tuple[str, int, int | None, tuple[int, ...], tuple[int, ...]]
+
+
+class _Wrong(Exception):
+    """An execution that goes wrong: events so far (filled in on the way up)."""
+
+    def __init__(self, blocked: tuple[Blocked, ...], problem: str = "") -> None:
+        self.events: list[Event] = []
+        self.blocked = blocked
+        self.problem = problem
+
+
+class _Compiled:
+    def __init__(self, capacity: dict[str, int]) -> None:
+        self.kind: list[int] = []
+        self.chan: list[int] = []
+        self.items: list[tuple[int, ...]] = []
+        self.cases: list[tuple[tuple[bool, int, int], ...]] = []
+        self.mask: list[int] = []
+        self.effect: list[Effect] = []
+        self.chan_names: list[str] = []
+        self.capacity: list[int] = []
+        self._declared = capacity
+        self._chan_index: dict[str, int] = {}
+        self._ids: dict[Effect, int] = {}
+
+    def chan_id(self, name: str) -> int:
+        if name not in self._chan_index:
+            self._chan_index[name] = len(self.chan_names)
+            self.chan_names.append(name)
+            self.capacity.append(self._declared.get(name, 0))
+        return self._chan_index[name]
+
+    def add(self, e: Effect) -> int:
+        found = self._ids.get(e)
+        if found is not None:
+            return found
+        chan, items, cases, mask = -1, (), (), 0
+        if isinstance(e, Eps | ChanE):
+            kind = _NOP
+        elif isinstance(e, Get | Put | Close):
+            kind = _GET if isinstance(e, Get) else _PUT if isinstance(e, Put) else _CLOSE
+            chan = self.chan_id(e.chan)
+            mask = 1 << chan
+        elif isinstance(e, Range):
+            kind = _RANGE
+            chan = self.chan_id(e.chan)
+            items = (self.add(e.body),)
+            mask = (1 << chan) | self.mask[items[0]]
+        elif isinstance(e, Spawn | Seq | Choice):
+            parts = (
+                (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
+            )
+            kind = _SPAWN if isinstance(e, Spawn) else _SEQ if isinstance(e, Seq) else _CHOICE
+            items = tuple(self.add(p) for p in parts)
+            for i in items:
+                mask |= self.mask[i]
+        elif isinstance(e, Select):
+            kind = _SELECT
+            built = []
+            for case in e.cases:
+                c, body = self.chan_id(case.chan), self.add(case.body)
+                built.append((case.direction == "get", c, body))
+                mask |= (1 << c) | self.mask[body]
+            cases = tuple(built)
+        else:
+            raise TypeError(f"not an effect: {e!r}")
+        node = len(self.kind)
+        self.kind.append(kind)
+        self.chan.append(chan)
+        self.items.append(items)
+        self.cases.append(cases)
+        self.mask.append(mask)
+        self.effect.append(e)
+        self._ids[e] = node
+        return node
+
+
+class _Explorer:
+    def __init__(self, compiled: _Compiled, max_states: int, deadline: float | None) -> None:
+        self.c = compiled
+        self.max_states = max_states
+        self.deadline = deadline
+        self.states = 0
+        self.ok: set[tuple] = set()
+        self.on_path: set[tuple] = set()
+        self._masks: dict[tuple[int, ...], int] = {}
+
+    def mask(self, cont: tuple[int, ...]) -> int:
+        m = self._masks.get(cont)
+        if m is None:
+            m = 0
+            for node in cont:
+                m |= self.c.mask[node]
+            self._masks[cont] = m
+        return m
+
+    def advance(self, proc: _Proc, out: list[_Proc], events: list[Event]) -> None:
+        """Run a process's local steps until it blocks, chooses or ends; spawns go to `out`."""
+        name, cont, spawned = proc
+        kind, items = self.c.kind, self.c.items
+        while cont:
+            head = cont[0]
+            k = kind[head]
+            if k == _NOP:
+                cont = cont[1:]
+            elif k == _SEQ:
+                cont = items[head] + cont[1:]
+            elif k == _SPAWN:
+                spawned += 1
+                child = f"p{spawned}" if name == "main" else f"{name}.{spawned}"
+                events.append(SpawnEvent(name, child))
+                self.advance((child, items[head], 0), out, events)
+                cont = cont[1:]
+            else:
+                break
+        if cont:
+            out.append((name, cont, spawned))
+
+    # ------------------------------------------------------------ search
+
+    def solve(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+        """Raise _Wrong if some execution from here goes wrong."""
+        live = 0
+        for p in procs:
+            live |= self.mask(p[1])
+        for ch, (count, _) in chans.items():
+            if count and not live >> ch & 1:
+                name = self.c.chan_names[ch]
+                raise _Wrong((), f"{count} message(s) left in {name}'s buffer, never received")
+        for component in self.components(procs):
+            mask = 0
+            for p in component:
+                mask |= self.mask(p[1])
+            mine = {ch: st for ch, st in chans.items() if mask >> ch & 1}
+            self.solve_component(component, mine)
+
+    def components(self, procs: list[_Proc]) -> list[list[_Proc]]:
+        groups: list[tuple[int, list[_Proc]]] = []
+        for p in procs:
+            m = self.mask(p[1])
+            members = [p]
+            rest = []
+            for gm, gp in groups:
+                if gm & m:
+                    m |= gm
+                    members += gp
+                else:
+                    rest.append((gm, gp))
+            rest.append((m, members))
+            groups = rest
+        return [g for _, g in groups]
+
+    def count_state(self) -> None:
+        self.states += 1
+        if self.states > self.max_states:
+            raise _Undecided("state limit")
+        if (
+            self.deadline is not None
+            and self.states % _CLOCK_EVERY == 0
+            and time.monotonic() > self.deadline
+        ):
+            raise _Undecided("time limit")
+
+    def solve_component(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+        key = (tuple(sorted(p[1] for p in procs)), tuple(sorted(chans.items())))
+        if key in self.ok:
+            return
+        if key in self.on_path:
+            raise _Wrong((), "it can run forever: the same state comes back (a loop)")
+        self.count_state()
+        self.on_path.add(key)
+        try:
+            self.explore(procs, chans)
+        finally:
+            self.on_path.discard(key)
+        self.ok.add(key)
+
+    def explore(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+        kind = self.c.kind
+        for index, (name, cont, spawned) in enumerate(procs):
+            if kind[cont[0]] == _CHOICE:
+                options = self.c.items[cont[0]]
+                others = procs[:index] + procs[index + 1 :]
+                for i, option in enumerate(options):
+                    events: list[Event] = [ChoiceEvent(name, i, len(options))]
+                    nxt = list(others)
+                    self.advance((name, (option,) + cont[1:], spawned), nxt, events)
+                    self.step(nxt, chans, events)
+                return
+        offers = [self.offers(p[1]) for p in procs]
+        self.check_safety(procs, offers, chans)
+        moved = False
+        for i, proc in enumerate(procs):
+            for direction, ch, case, on_message, on_closed in offers[i]:
+                count, closed = chans.get(ch, (0, False))
+                capacity = self.c.capacity[ch]
+                name = self.c.chan_names[ch]
+                if direction == "close":
+                    after = dict(chans)
+                    after[ch] = (count, True)
+                    self.single(procs, i, on_message, after, ChannelEvent(proc[0], name, "close"))
+                elif direction == "put" and count < capacity:
+                    after = dict(chans)
+                    after[ch] = (count + 1, closed)
+                    event = ChannelEvent(proc[0], name, "buffer-put", case)
+                    self.single(procs, i, on_message, after, event)
+                elif direction == "get" and count:
+                    after = dict(chans)
+                    after[ch] = (count - 1, closed)
+                    event = ChannelEvent(proc[0], name, "buffer-get", case)
+                    self.single(procs, i, on_message, after, event)
+                elif direction == "get" and closed:
+                    event = ChannelEvent(proc[0], name, "closed-get", case)
+                    self.single(procs, i, on_closed, chans, event)
+                elif direction == "get" and capacity == 0:
+                    getter = (i, case, on_message)
+                    for j in range(len(procs)):
+                        if j == i:
+                            continue
+                        for p_dir, p_ch, p_case, p_next, _ in offers[j]:
+                            if p_dir == "put" and p_ch == ch:
+                                self.rendezvous(procs, chans, getter, (j, p_case, p_next))
+                                moved = True
+                    continue
+                else:
+                    continue
+                moved = True
+        if not moved:
+            raise _Wrong(tuple(self.blocked(p) for p in procs))
+
+    def check_safety(
+        self, procs: list[_Proc], offers: list[list[_Offer]], chans: dict[int, _ChanState]
+    ) -> None:
+        for proc, offered in zip(procs, offers, strict=True):
+            for direction, ch, case, _, _ in offered:
+                if not chans.get(ch, (0, False))[1]:
+                    continue
+                name = self.c.chan_names[ch]
+                via = "" if case is None else f" (select case {case + 1})"
+                if direction == "put":
+                    raise _Wrong((), f"{proc[0]}{via} sends on {name}, which is closed")
+                if direction == "close":
+                    raise _Wrong((), f"{proc[0]} closes {name}, which is already closed")
+
+    def single(
+        self,
+        procs: list[_Proc],
+        i: int,
+        cont: tuple[int, ...],
+        chans: dict[int, _ChanState],
+        event: Event,
+    ) -> None:
+        events: list[Event] = [event]
+        nxt = [q for j, q in enumerate(procs) if j != i]
+        name, _, spawned = procs[i]
+        self.advance((name, cont, spawned), nxt, events)
+        self.step(nxt, chans, events)
+
+    def rendezvous(
+        self, procs: list[_Proc], chans: dict[int, _ChanState], getter: tuple, putter: tuple
+    ) -> None:
+        gi, gcase, gnext = getter
+        pi, pcase, pnext = putter
+        g, p = procs[gi], procs[pi]
+        ch = self._rendezvous_chan(g[1], gcase)
+        events: list[Event] = [SyncEvent(self.c.chan_names[ch], g[0], p[0], gcase, pcase)]
+        nxt = [q for j, q in enumerate(procs) if j != gi and j != pi]
+        self.advance((g[0], gnext, g[2]), nxt, events)
+        self.advance((p[0], pnext, p[2]), nxt, events)
+        self.step(nxt, chans, events)
+
+    def _rendezvous_chan(self, cont: tuple[int, ...], case: int | None) -> int:
+        head = cont[0]
+        if case is None:
+            return self.c.chan[head]
+        return self.c.cases[head][case][1]
+
+    def step(self, procs: list[_Proc], chans: dict[int, _ChanState], events: list[Event]) -> None:
+        try:
+            self.solve(procs, chans)
+        except _Wrong as wrong:
+            wrong.events[:0] = events
+            raise
+
+    def offers(self, cont: tuple[int, ...]) -> list[_Offer]:
+        head, rest = cont[0], cont[1:]
+        k = self.c.kind[head]
+        ch = self.c.chan[head]
+        if k == _SELECT:
+            return [
+                ("get" if g else "put", c, i, (body,) + rest, (body,) + rest)
+                for i, (g, c, body) in enumerate(self.c.cases[head])
+            ]
+        if k == _RANGE:
+            return [("get", ch, None, (self.c.items[head][0], head) + rest, rest)]
+        direction = "get" if k == _GET else "put" if k == _PUT else "close"
+        return [(direction, ch, None, rest, rest)]
+
+    def blocked(self, proc: _Proc) -> Blocked:
+        head = proc[1][0]
+        chans = sorted({self.c.chan_names[o[1]] for o in self.offers(proc[1])})
+        return Blocked(proc[0], head_text(self.c.effect[head]), tuple(chans))
+
+
+def check_extended(effect: Effect, *, max_states: int, deadline: float | None) -> Verdict:
+    """Explore every execution of `effect` (which may go beyond the paper) as main."""
+    compiled = _Compiled(capacities(effect))
+    root = compiled.add(effect)
+    explorer = _Explorer(compiled, max_states, deadline)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 50_000))
+    events: list[Event] = []
+    try:
+        procs: list[_Proc] = []
+        explorer.advance(("main", (root,), 0), procs, events)
+        explorer.solve(procs, {})
+    except _Wrong as wrong:
+        trace = Counterexample(tuple(events + wrong.events), wrong.blocked, wrong.problem)
+        return Verdict(False, explorer.states, trace)
+    except _Undecided as why:
+        return Verdict(None, explorer.states, undecided_by=why.by)
+    finally:
+        sys.setrecursionlimit(limit)
+    return Verdict(True, explorer.states)
