@@ -8,7 +8,24 @@ usable on small effects, which is what the property tests feed it.
 
 from __future__ import annotations
 
-from generator.effects import EPS, ChanE, Choice, Effect, Eps, Get, Put, Select, Seq, Spawn, seq
+import functools
+
+from generator.effects import (
+    EPS,
+    ChanE,
+    Choice,
+    Close,
+    Effect,
+    Eps,
+    Get,
+    Put,
+    Range,
+    Select,
+    Seq,
+    Spawn,
+    seq,
+    walk,
+)
 
 
 def _offers(e: Effect) -> list[tuple[str, str, Effect]]:
@@ -69,3 +86,108 @@ def terminates(effect: Effect) -> bool:
             return False
         stack.extend(tuple(p for p in s if not isinstance(p, Eps)) for s in successors)
     return True
+
+
+# ---------------------------------------------------------------- beyond the paper
+
+
+def _ext_offers(e: Effect) -> list[tuple[str, str, Effect, Effect]]:
+    """(direction, channel, rest after a message, rest when closed and empty)."""
+    head, rest = (e.items[0], seq(*e.items[1:])) if isinstance(e, Seq) else (e, EPS)
+    if isinstance(head, Get | Put):
+        direction = "get" if isinstance(head, Get) else "put"
+        return [(direction, head.chan, rest, rest)]
+    if isinstance(head, Close):
+        return [("close", head.chan, rest, rest)]
+    if isinstance(head, Range):
+        return [("get", head.chan, seq(head.body, head, rest), rest)]
+    if isinstance(head, Select):
+        return [(c.direction, c.chan, seq(c.body, rest), seq(c.body, rest)) for c in head.cases]
+    return []
+
+
+def terminates_extended(effect: Effect) -> bool:
+    """Whether every execution of an effect with buffered channels, close and range ends
+    with every process done, every buffer empty, no send on a closed channel and no
+    second close: the whole state graph, then a search for a cycle in it."""
+    capacity = {n.chan: n.capacity for n in walk(effect) if isinstance(n, ChanE)}
+    start = ((effect,), ())
+    graph: dict[tuple, list[tuple]] = {}
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        if state in graph:
+            continue
+        procs, chan_items = state
+        chans = dict(chan_items)
+        successors: list[tuple] = []
+        add = functools.partial(_add_state, successors)
+
+        for i, p in enumerate(procs):
+            for new, child in _local_steps(p):
+                nxt = list(procs)
+                nxt[i] = new
+                if child is not None:
+                    nxt.append(child)
+                add(nxt, chans)
+        for i, p in enumerate(procs):
+            for direction, c, on_message, on_closed in _ext_offers(p):
+                count, closed = chans.get(c, (0, False))
+                k = capacity.get(c, 0)
+                if closed and direction in ("put", "close"):
+                    return False
+                nxt = list(procs)
+                if direction == "close":
+                    nxt[i] = on_message
+                    add(nxt, {**chans, c: (count, True)})
+                elif direction == "put" and count < k:
+                    nxt[i] = on_message
+                    add(nxt, {**chans, c: (count + 1, closed)})
+                elif direction == "get" and count:
+                    nxt[i] = on_message
+                    add(nxt, {**chans, c: (count - 1, closed)})
+                elif direction == "get" and closed:
+                    nxt[i] = on_closed
+                    add(nxt, chans)
+                elif direction == "get" and k == 0:
+                    for j, q in enumerate(procs):
+                        if j == i:
+                            continue
+                        for dj, cj, rj, _ in _ext_offers(q):
+                            if dj == "put" and cj == c:
+                                both = list(procs)
+                                both[i], both[j] = on_message, rj
+                                add(both, chans)
+        if not successors and (procs or any(count for count, _ in chans.values())):
+            return False
+        graph[state] = successors
+        stack.extend(successors)
+    return not _has_cycle(graph, start)
+
+
+def _add_state(
+    successors: list[tuple], procs: list[Effect], chans: dict[str, tuple[int, bool]]
+) -> None:
+    kept = tuple(sorted((p for p in procs if not isinstance(p, Eps)), key=repr))
+    items = tuple(sorted((c, s) for c, s in chans.items() if s != (0, False)))
+    successors.append((kept, items))
+
+
+def _has_cycle(graph: dict[tuple, list[tuple]], start: tuple) -> bool:
+    colour: dict[tuple, int] = {}  # 1: on the path, 2: done
+    stack: list[tuple[tuple, int]] = [(start, 0)]
+    colour[start] = 1
+    while stack:
+        node, index = stack.pop()
+        successors = graph[node]
+        if index < len(successors):
+            stack.append((node, index + 1))
+            nxt = successors[index]
+            if colour.get(nxt) == 1:
+                return True
+            if nxt not in colour:
+                colour[nxt] = 1
+                stack.append((nxt, 0))
+        else:
+            colour[node] = 2
+    return False

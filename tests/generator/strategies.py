@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from generator.effects import EPS, ChanE, Effect, Get, Put, SelCase, Select, Spawn, choice, seq
+from generator.effects import (
+    EPS,
+    ChanE,
+    Close,
+    Effect,
+    Get,
+    Put,
+    Range,
+    SelCase,
+    Select,
+    Spawn,
+    choice,
+    seq,
+)
 
 CHANNELS = ("c1", "c2", "c3")
 
@@ -29,3 +42,25 @@ def _extend(inner: st.SearchStrategy[Effect]) -> st.SearchStrategy[Effect]:
 def effects(max_leaves: int = 8) -> st.SearchStrategy[Effect]:
     """Arbitrary effects in normal form over three channels."""
     return st.recursive(_leaf, _extend, max_leaves=max_leaves)
+
+
+def _extended_leaf() -> st.SearchStrategy[Effect]:
+    return st.one_of(
+        st.just(EPS),
+        st.builds(Get, st.sampled_from(CHANNELS)),
+        st.builds(Put, st.sampled_from(CHANNELS)),
+        st.builds(Close, st.sampled_from(CHANNELS)),
+    )
+
+
+def _extended(inner: st.SearchStrategy[Effect]) -> st.SearchStrategy[Effect]:
+    return st.one_of(_extend(inner), st.builds(Range, st.sampled_from(CHANNELS), inner))
+
+
+@st.composite
+def extended_effects(draw: st.DrawFn, max_leaves: int = 7) -> Effect:
+    """Effects beyond the paper: every channel declared with a capacity from 0 to 2, then
+    an arbitrary body with closes and ranges (mostly not terminating)."""
+    body = draw(st.recursive(_extended_leaf(), _extended, max_leaves=max_leaves))
+    capacities = draw(st.tuples(*(st.integers(0, 2) for _ in CHANNELS)))
+    return seq(*(ChanE(c, k) for c, k in zip(CHANNELS, capacities, strict=True)), body)

@@ -10,6 +10,7 @@ from generator.effects import (
     MAX_NESTING,
     ChanE,
     Choice,
+    Close,
     EffectSyntaxError,
     Get,
     Put,
@@ -17,9 +18,11 @@ from generator.effects import (
     Select,
     Seq,
     Spawn,
+    capacities,
     channels,
     children,
     choice,
+    close_positions,
     count_spawns,
     dual,
     has_channel,
@@ -29,10 +32,11 @@ from generator.effects import (
     seq,
     size,
     to_text,
+    uses_extension,
     walk,
     without_chan_decls,
 )
-from tests.generator.strategies import effects
+from tests.generator.strategies import effects, extended_effects
 
 
 @given(effects(max_leaves=20))
@@ -404,3 +408,57 @@ def test_punctuation_other_than_an_opening_parenthesis_is_not_an_effect(text, po
     with pytest.raises(EffectSyntaxError) as info:
         parse(text)
     assert (info.value.position, info.value.expected) == (position, "an effect")
+
+
+# ---------------------------------------------------------------- beyond the paper
+
+
+@given(extended_effects())
+def test_buffered_close_and_range_print_then_parse_back(effect):
+    assert parse(to_text(effect)) == effect
+    assert parse(to_text(effect, unicode=True)) == effect
+
+
+def test_a_declared_capacity_closes_and_ranges_parse() -> None:
+    effect = parse("Chan(c, 2) ; Spawn(Put(c) ; Close(c)) ; Range(c, Get(d))")
+    assert capacities(effect) == {"c": 2}
+    assert uses_extension(effect)
+    assert channels(effect) == ["c", "d"]
+    assert to_text(effect) == "Chan(c, 2) ; Spawn(Put(c) ; Close(c)) ; Range(c, Get(d))"
+
+
+def test_an_unbuffered_declaration_prints_without_a_capacity() -> None:
+    assert to_text(parse("Chan(c, 0) ; Get(c)")) == "Chan(c) ; Get(c)"
+    assert not uses_extension(parse("Chan(c, 0) ; Get(c)"))
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "expected"),
+    [
+        ("Chan(c,) ; Get(c)", 7, "the capacity of c (a whole number from 0 to 64)"),
+        ("Chan(c, x)", 8, "the capacity of c (a whole number from 0 to 64)"),
+        ("Chan(c, 65)", 8, "a capacity from 0 to 64"),
+        ("Put(c) ; Close(c)", 9, "Close(c) on a channel declared by Chan(c) or Chan(c, k)"),
+        (
+            "Range(d, eps) ; Chan(c)",
+            0,
+            "Range(d, …) on a channel declared by Chan(d) or Chan(d, k)",
+        ),
+        ("Chan(c, 1) ; Chan(c, 2)", 18, "capacity 1 for c, as declared at position 6"),
+    ],
+)
+def test_bad_capacities_and_undeclared_closes_are_refused_with_the_position(
+    text, position, expected
+):
+    with pytest.raises(EffectSyntaxError) as info:
+        parse(text)
+    assert (info.value.position, info.value.expected) == (position, expected)
+
+
+def test_a_declaration_after_the_close_counts() -> None:
+    assert parse("Close(c) ; Chan(c)") == seq(Close("c"), ChanE("c"))
+
+
+def test_close_positions_point_at_every_close_of_a_channel() -> None:
+    text = "Chan(c) ; Close(c) ; Close(d) ; Close( c )"
+    assert close_positions(text, "c") == [10, 32]

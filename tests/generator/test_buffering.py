@@ -1,0 +1,123 @@
+"""The `buffered` setting: generated programs widened beyond the paper, still proved."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator import lambda_chan, typecheck
+from generator.buffering import MAX_CAPACITY, widen
+from generator.capabilities import FULL, Capabilities
+from generator.effects import ChanE, Close, Range, parse, to_text, uses_extension, walk
+from generator.pipeline import generate_program
+from generator.settings import PRESETS, GeneratorSettings, settings_for
+from generator.termination import check_effect
+from tests.generator.reference_semantics import terminates_extended
+
+BUFFERED_ONLY = Capabilities(buffered=True, close=False)
+CLOSE_ONLY = Capabilities(buffered=False, close=True)
+
+presets = st.sampled_from(sorted(PRESETS))
+seeds = st.integers(0, 2**32)
+
+
+def _kinds(effect) -> set[str]:
+    kinds = set()
+    for node in walk(effect):
+        if isinstance(node, ChanE) and node.capacity:
+            kinds.add("buffered")
+        elif isinstance(node, Close):
+            kinds.add("close")
+        elif isinstance(node, Range):
+            kinds.add("range")
+    return kinds
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, presets)
+def test_every_buffered_program_is_proved_terminating_and_typed(seed: int, preset: str) -> None:
+    g = generate_program(seed, settings_for(preset, buffered=True))
+    verdict = check_effect(g.effect)
+    assert verdict.terminating is True, to_text(g.effect)
+    typecheck.check_has_effect(g.program, g.effect)
+    for node in walk(g.effect):
+        if isinstance(node, ChanE):
+            assert 0 <= node.capacity <= MAX_CAPACITY
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, st.sampled_from("ABCD"))
+def test_small_buffered_programs_terminate_under_the_naive_interpreter(
+    seed: int, preset: str
+) -> None:
+    small = settings_for(preset, buffered=True, max_processes=2, max_n=2, rewrite_steps=1)
+    g = generate_program(seed, small)
+    assert terminates_extended(g.effect), to_text(g.effect)
+
+
+@given(seeds, presets)
+@settings(max_examples=60, deadline=None)
+def test_a_seed_reproduces_the_same_buffered_program(seed: int, preset: str) -> None:
+    s = settings_for(preset, buffered=True)
+    first, second = generate_program(seed, s), generate_program(seed, s)
+    assert lambda_chan.to_text(first.program) == lambda_chan.to_text(second.program)
+    assert first.program.capacities == second.program.capacities
+
+
+@given(seeds, presets)
+@settings(max_examples=60, deadline=None)
+def test_without_the_setting_programs_stay_in_the_paper_fragment(seed: int, preset: str) -> None:
+    g = generate_program(seed, settings_for(preset))
+    assert not uses_extension(g.effect) and g.program.capacities == ()
+
+
+def test_the_setting_widens_most_programs_with_every_construct() -> None:
+    counts = {"buffered": 0, "close": 0, "range": 0}
+    for seed in range(200):
+        for kind in _kinds(generate_program(seed, settings_for("A", buffered=True)).effect):
+            counts[kind] += 1
+    # Measured at about 75 %, 60 % and 25 % of programs: each construct is common.
+    assert counts["buffered"] > 100 and counts["close"] > 60 and counts["range"] > 20, counts
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "allowed"),
+    [
+        (BUFFERED_ONLY, {"buffered"}),
+        (CLOSE_ONLY, {"close", "range"}),
+        (Capabilities(), set()),
+    ],
+)
+def test_only_what_the_target_can_express_is_added(capabilities, allowed) -> None:
+    seen: set[str] = set()
+    for seed in range(60):
+        seen |= _kinds(
+            generate_program(seed, settings_for("A", buffered=True), capabilities).effect
+        )
+    assert seen == allowed
+
+
+def test_a_widening_that_fails_its_proof_is_undone() -> None:
+    # Buffering c lets the select take its send case with nobody to receive it: the
+    # proof fails for every capacity, so the channel must stay unbuffered.
+    effect = parse("Spawn(Get(d)) ; (SelPut(c, eps) (+) SelPut(d, eps)) ; Spawn(Get(c)) ; Put(c)")
+    assert check_effect(effect).terminating is True
+    for seed in range(30):
+        widened = widen(effect, random.Random(seed), FULL)
+        assert check_effect(widened).terminating is True
+        assert "c" not in {n.chan for n in walk(widened) if isinstance(n, ChanE) and n.capacity}
+
+
+def test_the_setting_is_stored_only_when_on() -> None:
+    assert "buffered" not in GeneratorSettings().as_dict()
+    on = settings_for("B", buffered=True)
+    assert on.as_dict()["buffered"] is True
+    assert GeneratorSettings(**on.as_dict()) == on
+
+
+def test_a_setting_that_is_not_a_boolean_is_refused() -> None:
+    with pytest.raises(ValueError, match="buffered must be true or false"):
+        settings_for("A", buffered=1)
