@@ -72,6 +72,7 @@ class MutationPlan:
     seed: int = 1
     values: bool = True  # the value oracle
     pct_depth: int | None = None  # schedule perturbation (None: none)
+    buffered: bool = False  # programs with buffered channels, close and range (beyond the paper)
     runtime_tests: bool = True
     chunk_size: int = 5  # small chunks: a campaign stops soon after its first finding
 
@@ -131,6 +132,7 @@ def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPla
     # Campaigns are found again by name: the name holds what makes them the experiment
     # they are (another size, seed or oracle is another campaign).
     pct = f", PCT depth {plan.pct_depth}" if plan.pct_depth else ""
+    pct += ", buffered" if plan.buffered else ""
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )
@@ -139,6 +141,7 @@ def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPla
         lambda: services.create_campaign(
             name=name,
             heuristic=heuristic,
+            sizes={"buffered": True} if plan.buffered else None,
             targets=[(toolchain.language, toolchain.id)],
             count=plan.programs,
             timeout_s=plan.timeout_s,

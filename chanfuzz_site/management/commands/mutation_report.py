@@ -55,6 +55,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--pct-depth", type=int, metavar="D", help="with schedule perturbation of depth D"
         )
+        parser.add_argument(
+            "--buffered",
+            action="store_true",
+            help="programs with buffered channels, close and range (beyond the paper)",
+        )
         parser.add_argument("--no-runtime-tests", action="store_true")
         parser.add_argument("--workers", type=int, default=2, help="RQ workers to start (0: none)")
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
@@ -77,6 +82,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             values=not options["no_values"],
             pct_depth=options["pct_depth"],
+            buffered=options["buffered"],
             runtime_tests=not options["no_runtime_tests"],
         )
         if not plan.heuristics or not set(plan.heuristics) <= set("ABCDEF"):
