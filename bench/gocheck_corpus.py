@@ -1,12 +1,14 @@
 """gocheck on its evaluation corpus: accuracy per verdict class and time per program.
 
-    .venv/bin/python bench/gocheck_corpus.py [--time-limit S] [--json OUT] [NAME_PREFIX…]
+    .venv/bin/python bench/gocheck_corpus.py [--time-limit S] [--no-reduce] [--json OUT]
+        [NAME_PREFIX…]
 
 Runs `runners.gocheck.check.check_file` on every program of tests/gocheck/corpus (or the
 ones whose names start with a prefix given) and prints one row a program (known verdict,
 gocheck's, seconds: front end + search, states) and then, per known verdict, how many
 gocheck got right and what it said instead. The front end's SSA cache is bypassed so that
 the times include Go's type checking, as Godel's Table 3 times include its SSA build.
+`--no-reduce` turns partial-order reduction off, to compare state counts with it.
 docs/gocheck-report.md quotes a run of this.
 """
 
@@ -29,6 +31,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chanfuzz_site.settings")
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--json", type=Path)
     parser.add_argument("prefixes", nargs="*")
     args = parser.parse_args()
@@ -52,7 +55,8 @@ def main() -> int:
                 (Path(var) / "gocheck" / d.name).symlink_to(d)
         for prog in programs:
             start = time.monotonic()
-            checked = check_file(prog.path, time_limit=args.time_limit)
+            checked = check_file(prog.path, time_limit=args.time_limit,
+                                 reduce=not args.no_reduce)
             seconds = time.monotonic() - start
             r = checked.result
             rows.append({

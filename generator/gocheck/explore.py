@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.gocheck.machine import Machine, Pending, ProgramExit, State
+from generator.gocheck.por import Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
 from generator.gocheck.values import (
     INT_LIMIT,
@@ -78,6 +79,8 @@ class _Succ:
     state: State | None = None
     violation: str | None = None
     exit: str | None = None
+    # The objects and channels the step's local run read or wrote (por's footprint).
+    touched: frozenset = frozenset()
 
 
 def _chan_name(st: State, ch: Value) -> str:
@@ -109,10 +112,14 @@ def describe(st: State, p: Pending) -> str:
 
 
 class _Explorer:
-    def __init__(self, program: Program, max_states: int, time_limit: float) -> None:
+    def __init__(self, program: Program, max_states: int, time_limit: float,
+                 reduce: bool = True) -> None:
         self.m = Machine(program)
         self.max_states = max_states
         self.time_limit = time_limit
+        self.reduce = reduce
+        self.reduced = 0  # states expanded with a reduced set
+        self._pending: dict[int, Pending | None] = {}
         self.unsupported: dict[tuple[str, int], None] = {}
         self.too_large = False
 
@@ -122,6 +129,7 @@ class _Explorer:
         m = self.m
         out: list[_Succ] = []
         pend = {gid: m.pending(st, gid) for gid in range(len(st.gs))}
+        self._pending = pend
         # Goroutines with a case ready by the channel's own state (a buffer, a close): a
         # non-blocking select cannot take default then. A case ready only because a partner
         # waits does not count: the partner may not have arrived yet (its local steps are
@@ -195,6 +203,8 @@ class _Explorer:
                  action: Callable[[State], object]) -> _Succ:
         """`action(new)`, and the successor it makes: the state, or how the path ended
         (the program exits, something unsupported, a counter past the limit)."""
+        seen: set = set()
+        new.objs, new.chans = Tracked(new.objs, seen), Tracked(new.chans, seen)
         try:
             action(new)
         except ProgramExit as e:
@@ -205,7 +215,8 @@ class _Explorer:
         except TooLarge:
             self.too_large = True
             return _Succ(steps, moved, exit="too large")
-        return _Succ(steps, moved, state=new)
+        new.objs, new.chans = dict(new.objs), dict(new.chans)
+        return _Succ(steps, moved, state=new, touched=frozenset(seen))
 
     def _apply(self, st: State, pend: dict[int, Pending | None],
                parts: list[tuple[int, int, Value, bool]], ch: Value,
@@ -501,14 +512,10 @@ class _Explorer:
                 if "global-deadlock" in found:
                     break
             for s in succs:
-                if s.violation is not None:
-                    if "channel-safety" not in found:
-                        found["channel-safety"] = Finding(
-                            "channel-safety", s.violation, trace(i, s.steps))
-                    continue
-                if s.state is None:
-                    continue
-                k = s.state.key()
+                if s.violation is not None and "channel-safety" not in found:
+                    found["channel-safety"] = Finding(
+                        "channel-safety", s.violation, trace(i, s.steps))
+            for s, k in self._expand(st, succs, index):
                 j = index.get(k)
                 if j is None:
                     j = len(states)
@@ -537,6 +544,42 @@ class _Explorer:
         if self.too_large:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
+
+    def _expand(self, st: State, succs: list[_Succ], index: dict) -> list[tuple[_Succ, tuple]]:
+        """The successor states to follow, with their keys: those of a persistent set of
+        goroutines (`por`), or all of them.
+
+        The cycle proviso: a state is expanded in full when one of the reduced set's
+        successors was found before this expansion. Then along every reduced edge the
+        order of discovery strictly grows, so every cycle of the reduced graph holds a
+        fully expanded state, which is stronger than the cycle condition C3 of Clarke,
+        Grumberg and Peled ("Model Checking", 1999, ch. 10: no cycle may leave a step
+        enabled without taking it) and suits breadth-first search, where the depth-first
+        "closes a cycle on the stack" test has no stack to look at. With it a step left out
+        stays enabled until some state of the cycle takes it, so a goroutine that never
+        moves in a bottom SCC of the reduced graph is blocked for ever in the full one
+        too, and each such goroutine of the full graph shows in a reduced bottom SCC;
+        violations reachable in full are reached as well (every goroutine's violating
+        steps are recorded at each state expanded, left out or not)."""
+        keyed = [(s, s.state.key()) for s in succs if s.state is not None]
+        enabled = {g for s, _ in keyed for g in s.moved}
+        if not self.reduce or len(enabled) <= 1:
+            return keyed
+        chosen = persistent(enabled, self._footprints(st, succs), Reach(st))
+        some = [(s, k) for s, k in keyed if s.moved & chosen]
+        if len(some) == len(keyed) or any(k in index for _, k in some):
+            return keyed
+        self.reduced += 1
+        return some
+
+    def _footprints(self, st: State, succs: list[_Succ]) -> dict[int, set]:
+        """What each goroutine that has not ended touches with its next step: its pending
+        operation's channels and objects, and what its local runs after it touched."""
+        out = {gid: static_footprint(p) for gid, p in self._pending.items() if p is not None}
+        for s in succs:
+            for gid in s.moved:
+                out.setdefault(gid, set()).update(s.touched)
+        return out
 
     def _terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not g.done and not g.daemon]
@@ -638,9 +681,10 @@ def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int
 
 
 def check(program: Program, *, max_states: int = DEFAULT_MAX_STATES,
-          time_limit: float = DEFAULT_TIME_LIMIT) -> Result:
-    """Explore `program` and return its verdict with the findings that justify it."""
-    return _Explorer(program, max_states, time_limit).run()
+          time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Result:
+    """Explore `program` and return its verdict with the findings that justify it;
+    `reduce=False` explores every interleaving (no partial-order reduction)."""
+    return _Explorer(program, max_states, time_limit, reduce).run()
 
 
 __all__ = ["VERDICTS", "Finding", "Result", "Step", "check", "UNKNOWN"]

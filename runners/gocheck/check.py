@@ -48,21 +48,23 @@ class Checked:
 
 
 def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
-               time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
-    return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit)
+               time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
+    return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit, reduce)
 
 
 def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
-                 time_limit: float = DEFAULT_TIME_LIMIT) -> Checked:
-    return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit)
+                 time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
+    return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit, reduce)
 
 
-def _check(load: Callable[[], dict], max_states: int, time_limit: float) -> Checked:
+def _check(load: Callable[[], dict], max_states: int, time_limit: float,
+           reduce: bool) -> Checked:
+    """`reduce=False` turns partial-order reduction off (to compare state counts)."""
     try:
         program = ssa.load(load())
     except frontend.BadInput as e:
         return Checked("bad-input", None, str(e))
-    result = check(program, max_states=max_states, time_limit=time_limit)
+    result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce)
     return Checked(result.verdict, result, program=program)
 
 

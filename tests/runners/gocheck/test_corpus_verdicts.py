@@ -31,7 +31,6 @@ KNOWN_MISSES = {
     "gotest_chan_select2": "undecided: 100,000 rounds of a loop, past the unroll limit",
     "gotest_chan_powser1": "undecided: power series spawn goroutines without bound",
     "gotest_chan_powser2": "undecided: power series spawn goroutines without bound",
-    "gotest_chan_sieve1": "undecided: the sieve spawns a goroutine per prime, without bound",
     "gotest_chan_sieve2": "unsupported: the sieve keeps channels in a heap of pointers",
     "gotest_chan_select3": "channel-safety: the send on a closed channel panics, and the "
     "test recovers from it; recover is not modelled",
