@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from generator.buffering import MAX_CAPACITY as MAX_BUFFERED_CAPACITY
 from generator.render import MAX_PCT_DEPTH
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
 from runners.campaigns.reductions import MAX_CANDIDATES, MAX_JOBS, MAX_SECONDS
@@ -76,6 +77,13 @@ class CampaignForm(forms.Form):
         "arrives once, on its channel (a lost or doubled message is a finding)",
     )
     pct_depth = _pct_depth_field()
+    buffered = forms.BooleanField(
+        required=False,
+        initial=False,
+        label="buffered channels, close and range (beyond the paper)",
+        help_text=f"channels of capacity 1–{MAX_BUFFERED_CAPACITY}, closes and ranges added to "
+        "each program where every target can write them, each program still proved terminating",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -116,7 +124,9 @@ class CampaignForm(forms.Form):
                 raise forms.ValidationError(f"custom weights need a value for {', '.join(missing)}")
         if heuristic and not self.errors:
             try:
-                settings_for(self._base(), **self.weights(), **self.sizes())
+                settings_for(
+                    self._base(), **self.weights(), **self.sizes(), buffered=data["buffered"]
+                )
             except ValueError as exc:
                 raise forms.ValidationError(str(exc)) from None
         return data
@@ -153,6 +163,7 @@ class CampaignForm(forms.Form):
             "hang_quiet_s": d["hang_quiet_s"],
             "value_oracle": d["value_oracle"],
             "pct_depth": d["pct_depth"],
+            "buffered": d["buffered"],
         }
 
 

@@ -9,6 +9,8 @@ in the URL (`State` ⇄ query string), so a link restores it exactly:
     &target=go-1.22.12-installed       the toolchain "Run" uses (default: newest Go)
     &reps=10                           repetitions of the program body (default 10)
     &pct=3                             schedule perturbation: yields before 2 steps (default none)
+    &buffered=1                        beyond the paper: buffered channels, close and range
+                                       (generated programs only; absent: off, as in older links)
 
 The query string is canonical (fixed key order, only settings that differ from
 the preset, the effect in its ASCII text form), so equal states give equal links.
@@ -36,11 +38,21 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer
 from pygments.lexers import get_lexer_by_name
-from pygments.token import Comment, Keyword, Name, Operator, Punctuation, Text, Whitespace
+from pygments.token import (
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    Text,
+    Whitespace,
+)
 
+from chanfuzz_site.beyond_paper import double_close_position, line_column, pointer
 from chanfuzz_site.bounded_check import bounded_check
 from generator import effects as effects_mod
-from generator.effects import Choice, Effect, EffectSyntaxError, Select, Seq, Spawn
+from generator.effects import Choice, Effect, EffectSyntaxError, Range, Select, Seq, Spawn
 from generator.render import MAX_PCT_DEPTH, UnsupportedProgram
 from generator.settings import (
     MAX_WEIGHT,
@@ -51,6 +63,7 @@ from generator.settings import (
     GeneratorSettings,
 )
 from generator.termination import (
+    ChannelEvent,
     ChoiceEvent,
     Counterexample,
     SpawnEvent,
@@ -197,6 +210,9 @@ class State:
                 value = getattr(self.settings, name)
                 if value != getattr(base, name):
                     out[name] = str(value)
+            if self.settings.buffered:
+                # Only when on: links made before the setting existed stay as they were.
+                out["buffered"] = "1"
         if self.target and self.target != default_target():
             out["target"] = self.target
         if self.reps != DEFAULT_REPETITIONS:
@@ -221,6 +237,20 @@ def _int(data: Mapping[str, str], name: str, low: int, high: int, default: int, 
     if not low <= value <= high:
         raise PlaygroundError(f"{title} must be from {low} to {high} (got {value})", name)
     return value
+
+
+_TRUE = ("1", "on", "true", "yes")
+_FALSE = ("", "0", "off", "false", "no")
+
+
+def _flag(data: Mapping[str, str], name: str, title: str) -> bool:
+    """A checkbox: sent as "on" when ticked, absent when not; links carry "1"."""
+    text = str(data.get(name) or "").strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise PlaygroundError(f"{title} must be 1 or 0, not {text[:20]!r}", name)
 
 
 def check_effect_limits(text: str) -> None:
@@ -300,7 +330,9 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
         )
     for name, (low, high) in SIZE_LIMITS.items():
         values[name] = _int(data, name, low, high, getattr(base, name), SIZE_TITLES[name])
-    settings = dataclasses.replace(base, **values)
+    settings = dataclasses.replace(
+        base, **values, buffered=_flag(data, "buffered", "buffered channels")
+    )
     try:
         settings.validate()
     except ValueError as err:
@@ -324,8 +356,8 @@ def build(state: State) -> BuiltProgram:
 def pretty_effect(effect: Effect, width: int = 64) -> str:
     """The effect with ⊕/ε, broken over lines where it does not fit `width`.
 
-    A sequence puts one item per line, a spawn indents its body, a select puts
-    one case per line. The result parses back to the same effect (SPEC §10:
+    A sequence puts one item per line, a spawn or a range indents its body, a
+    select puts one case per line. The result parses back to the same effect (SPEC §10:
     whitespace is free).
     """
 
@@ -346,6 +378,9 @@ def pretty_effect(effect: Effect, width: int = 64) -> str:
         if isinstance(e, Spawn):
             inner = " " * (indent + 2)
             return "Spawn(\n" + inner + show(e.body, indent + 2) + pad + ")"
+        if isinstance(e, Range):
+            inner = " " * (indent + 2)
+            return f"Range({e.chan},\n" + inner + show(e.body, indent + 2) + pad + ")"
         if isinstance(e, Choice):
             return (pad + "+ ").join(show(o, indent + 2) for o in e.options)
         if isinstance(e, Select):
@@ -372,9 +407,10 @@ class EffectLexer(RegexLexer):
     tokens = {
         "root": [
             (r"\s+", Whitespace),
-            (r"\b(Spawn)\b", Keyword),
+            (r"\b(Spawn|Range)\b", Keyword),
             (r"\b(SelGet|SelPut)\b", Keyword.Reserved),
-            (r"\b(Get|Put|Chan)\b", Name.Builtin),
+            (r"\b(Get|Put|Chan|Close)\b", Name.Builtin),
+            (r"[0-9]+", Number),  # a capacity: Chan(c, k)
             (r"\b(eps)\b|ε", Keyword.Constant),
             (r"\(\s*\+\s*\)|⊕|\+", Operator),
             (r"[();,]", Punctuation),
@@ -392,10 +428,10 @@ class LambdaChanLexer(RegexLexer):
         "root": [
             (r"\s+", Whitespace),
             (r"//.*?$", Comment),
-            (r"\b(let|in|if|then|else|select|case|spawn|chan)\b", Keyword),
+            (r"\b(let|in|if|then|else|select|case|spawn|chan|close|for|do)\b", Keyword),
             (r"\b(true|false|not|and|or)\b", Keyword.Constant),
             (r"<-|=>|==|!=|<=|>=|[=<>+*-]", Operator),
-            (r"\(\)|[(){};,]", Punctuation),
+            (r"\(\)|[(){};,\[\]]", Punctuation),  # chan[k]: a buffered channel
             (r"[0-9]+", Name.Constant),
             (r"[A-Za-z_][A-Za-z0-9_]*", Name),
             (r".", Text),
@@ -463,13 +499,16 @@ def sources(built: BuiltProgram, state: State) -> list[Source]:
 @dataclass(frozen=True)
 class TraceCell:
     text: str
-    kind: str  # spawn, start, choice, put, get, blocked, idle, "" (lane not started)
+    # spawn, start, choice, put, get, close, closed (a get from a closed channel),
+    # blocked, idle, "" (lane not started)
+    kind: str
 
 
 @dataclass(frozen=True)
 class TraceRow:
-    step: str  # "1", "2", … or "stuck"
+    step: str  # "1", "2", …, "stuck", or "then" (what goes wrong, in `note`)
     cells: tuple[TraceCell, ...]
+    note: str = ""  # a line across every lane: the counterexample's problem
 
 
 @dataclass(frozen=True)
@@ -483,6 +522,17 @@ class Trace:
 
 def _case(case: int | None) -> str:
     return "" if case is None else f" (select case {case + 1})"
+
+
+def _channel_cell(e: ChannelEvent) -> TraceCell:
+    """A step beyond the paper's rendezvous, in the lane of the one process that takes it."""
+    via = _case(e.case)
+    return {
+        "buffer-put": TraceCell(f"Put({e.chan}) into its buffer{via}", "put"),
+        "buffer-get": TraceCell(f"Get({e.chan}) from its buffer{via}", "get"),
+        "closed-get": TraceCell(f"Get({e.chan}): closed, empty{via}", "closed"),
+        "close": TraceCell(f"Close({e.chan})", "close"),
+    }[e.action]
 
 
 def trace_table(cx: Counterexample) -> Trace:
@@ -512,6 +562,8 @@ def trace_table(cx: Counterexample) -> Trace:
             cells[column[e.getter]] = TraceCell(
                 f"Get({e.chan}) ← {e.putter}{_case(e.getter_case)}", "get"
             )
+        elif isinstance(e, ChannelEvent):
+            cells[column[e.process]] = _channel_cell(e)
         rows.append(TraceRow(str(n), tuple(cells)))
     if len(cx.events) > MAX_TRACE_STEPS:
         rows.append(TraceRow("…", tuple(TraceCell("", "") for _ in lanes)))
@@ -519,13 +571,18 @@ def trace_table(cx: Counterexample) -> Trace:
             TraceRow(f"{len(cx.events) - MAX_TRACE_STEPS} more steps",
                      tuple(TraceCell("", "") for _ in lanes))
         )  # fmt: skip
-    stuck = [TraceCell("not stuck", "idle" if p in alive else "") for p in lanes]
-    for b in cx.blocked:
-        where = f"stuck at {b.waits_for}"
-        if b.channels:
-            where += f" — needs a partner on {', '.join(b.channels)}"
-        stuck[column[b.process]] = TraceCell(where, "blocked")
-    rows.append(TraceRow("stuck", tuple(stuck)))
+    if cx.problem:
+        # Beyond the paper an execution can go wrong without a process stuck (a send on a
+        # closed channel, a second close, a message left over, a loop): the last line.
+        rows.append(TraceRow("then", tuple(TraceCell("", "") for _ in lanes), cx.problem))
+    if cx.blocked or not cx.problem:
+        stuck = [TraceCell("not stuck", "idle" if p in alive else "") for p in lanes]
+        for b in cx.blocked:
+            where = f"stuck at {b.waits_for}"
+            if b.channels:
+                where += f" — needs a partner on {', '.join(b.channels)}"
+            stuck[column[b.process]] = TraceCell(where, "blocked")
+        rows.append(TraceRow("stuck", tuple(stuck)))
     return Trace(tuple(lanes), tuple(rows), cx.describe(MAX_TRACE_STEPS))
 
 
@@ -534,25 +591,41 @@ class Check:
     verdict: Verdict
     trace: Trace | None
     elapsed_ms: float
+    # A double close is an error in the effect as written: where it is, as a syntax
+    # error says it ("line 1, column 22"), and the line with a caret under that Close.
+    where: str = ""
+    pointer: str = ""
+
+    @property
+    def problem(self) -> str:
+        """How an execution goes wrong other than by a deadlock (beyond the paper), or ""."""
+        cx = self.verdict.counterexample
+        return cx.problem if cx is not None else ""
 
     @property
     def label(self) -> str:
         if self.verdict.terminating is True:
             return "terminates"
         if self.verdict.terminating is False:
-            return "can deadlock"
+            return "rejected" if self.problem else "can deadlock"
         by = self.verdict.undecided_by
         return f"undecided ({by})" if by else "undecided"
 
 
-def check(effect: Effect) -> Check:
+def check(effect: Effect, text: str = "") -> Check:
     """Run the termination checker within the playground's state and time limits, in a
-    child process (never in the request's thread)."""
+    child process (never in the request's thread). `text`, the effect as the user sees
+    it, is where a double close is pointed at."""
     start = time.perf_counter()
     verdict = bounded_check(effect, max_states=CHECK_MAX_STATES, time_limit_s=CHECK_TIME_LIMIT_S)
     elapsed = (time.perf_counter() - start) * 1000
-    trace = trace_table(verdict.counterexample) if verdict.counterexample else None
-    return Check(verdict, trace, elapsed)
+    cx = verdict.counterexample
+    trace = trace_table(cx) if cx else None
+    at = double_close_position(text, cx) if cx and text else None
+    if at is None:
+        return Check(verdict, trace, elapsed)
+    line, column = line_column(text, at)
+    return Check(verdict, trace, elapsed, f"line {line}, column {column}", pointer(text, at))
 
 
 # ---------------------------------------------------------------- the view model
@@ -582,12 +655,16 @@ class ProgramView:
         return json.dumps(self.state.params())
 
 
-def program_view(state: State) -> ProgramView:
-    """Build, check, render and highlight the program of `state`."""
+def program_view(state: State, typed: str | None = None) -> ProgramView:
+    """Build, check, render and highlight the program of `state`.
+
+    `typed` is the effect as the user typed it (it parses to the state's effect): a
+    double close is pointed at there, else in the effect as the editor shows it."""
     start = time.perf_counter()
     built = build(state)
     fired = built.fired
     pretty = pretty_effect(built.effect)
+    shown = typed if state.effect is not None and typed and typed.strip() else pretty
     lam = built.lambda_text
     return ProgramView(
         state=state,
@@ -598,7 +675,7 @@ def program_view(state: State) -> ProgramView:
         lambda_text=lam,
         lambda_html=highlight_html(lam, "lambda"),
         sources=sources(built, state),
-        check=check(built.effect),
+        check=check(built.effect, shown),
         fired=tuple(RULE_TITLES.get(f, f) for f in fired),
         channels=len(effects_mod.channels(built.effect)),
         spawns=effects_mod.count_spawns(built.effect),
@@ -713,4 +790,5 @@ def controls(state: State) -> dict[str, Any]:
             for n, (low, high) in SIZE_LIMITS.items()
         ],
         "targets": [(t.id, f"{t.language} {t.version} ({t.origin})") for t in targets()],
+        "buffered": state.settings.buffered,
     }

@@ -63,7 +63,8 @@ def program_fragment(request: HttpRequest) -> HttpResponse:
     form = PlaygroundForm(request.GET, reset_weights=reset)
     if not form.is_valid():
         return _bad_request(request, form)
-    view = pg.program_view(form.state)
+    # The editor keeps what the user typed: a double close is pointed at in that text.
+    view = pg.program_view(form.state, request.GET.get("effect"))
     context = {
         "view": view,
         "state": form.state,

@@ -381,6 +381,7 @@ def create_campaign(
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
     pct_depth: int | None = None,
+    buffered: bool = False,
     sandbox: str = "",
     enqueue: bool = True,
     owner: object | None = None,
@@ -394,8 +395,11 @@ def create_campaign(
     creates the rows only (resume_campaign enqueues them later). `owner`, a user,
     is held to their quotas (runners.campaigns.quotas: QuotaExceeded). `pct_depth`
     perturbs schedules (programs yield before pct_depth - 1 communication steps).
+    `buffered` goes beyond the paper (buffered channels, close and range, as far as
+    every target can write them): it rides in the stored settings, so chunks
+    regenerate the same programs.
     """
-    overrides = {**(weights or {}), **(sizes or {})}
+    overrides = {**(weights or {}), **(sizes or {}), "buffered": buffered}
     settings = settings_for(heuristic, **overrides)
     label = "custom" if weights else heuristic.upper()
     return _create(

@@ -89,3 +89,55 @@ def test_reproduce_runs_without_redis_and_records_the_rate(migrated: Manage) -> 
     assert result.returncode == 0, result.stderr
     assert f"program {program_id} on go-" in result.stdout
     assert "3 crashed, 0 hung, 0 wrong values of 3 runs (rate 100%)" in result.stdout
+
+
+# ---- --buffered: beyond the paper (issue #15)
+
+
+@pytest.mark.django_db
+def test_campaign_create_buffered_stores_the_setting_and_says_what_targets_lack(
+    manage: Manage,
+) -> None:
+    from chanfuzz_site.beyond_paper import missing_note
+    from generator.settings import settings_for
+    from runners.campaigns.models import Campaign
+    from runners.campaigns.programs import build_generated, campaign_program
+
+    require_toolchain("go")
+    # No Redis needed: the test's transaction never commits, so nothing is enqueued.
+    result = manage("campaign", "create", "--target", "go", "--count", "4", "--buffered")
+    assert result.returncode == 0, result.stderr
+    campaign = Campaign.objects.get()
+    assert campaign.settings["buffered"] is True
+    capabilities = campaign.generation_capabilities()
+    note = missing_note(capabilities, ["go"])
+    assert result.stdout == f"campaign {campaign.pk} created: {campaign.name}\n" + (
+        note + "\n" if note else ""
+    )
+    # Each chunk regenerates the program the settings and capabilities make.
+    settings = settings_for("A", buffered=True)
+    for i in range(4):
+        expected = build_generated(campaign.seed + i, settings, capabilities)
+        assert campaign_program(campaign, i).id == expected.id
+
+
+@pytest.mark.django_db
+def test_campaign_create_without_buffered_keeps_the_papers_stored_settings(
+    manage: Manage,
+) -> None:
+    from runners.campaigns.models import Campaign
+
+    require_toolchain("go")
+    result = manage("campaign", "create", "--target", "go", "--count", "2")
+    assert result.returncode == 0, result.stderr
+    assert "buffered" not in Campaign.objects.get().settings
+    assert "note:" not in result.stdout
+
+
+@pytest.mark.django_db
+def test_campaign_buffered_with_given_effects_is_refused(manage: Manage) -> None:
+    result = manage(
+        "campaign", "create", "--target", "go", "--effect", "Get(c1)", "--buffered"
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "--buffered applies to generated programs" in result.stderr

@@ -458,3 +458,39 @@ def test_detail_shows_one_target_at_a_time(client: Client) -> None:
     chosen = client.get(url, {"target": second.pk}).content.decode()
     assert reverse("program", args=[program.id]) in chosen
     assert f'<option value="{second.pk}" selected>' in chosen
+
+
+# ---------------------------------------------------------------- beyond the paper
+
+
+def test_campaign_form_buffered_checkbox_stores_the_setting_and_the_page_says_so(
+    client: Client,
+) -> None:
+    from generator.capabilities import Capabilities
+    from generator.settings import settings_for
+    from runners.campaigns.programs import campaign_program
+
+    go = require_toolchain("go").id
+    form = client.get(reverse("campaign_new")).content.decode()
+    assert 'name="buffered"' in form
+    assert "buffered channels, close and range (beyond the paper)" in form
+    response = client.post(reverse("campaign_new"), _form_data(go, buffered="on"))
+    assert response.status_code == 302
+    campaign = Campaign.objects.get()
+    assert campaign.settings["buffered"] is True
+    capabilities = Capabilities.from_dict(campaign.capabilities)
+    expected = build_generated(11, settings_for("B", buffered=True), capabilities)
+    assert campaign_program(campaign, 0).id == expected.id
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert "buffered channels, close and range ·" in page
+    lacking = not (capabilities.buffered and capabilities.close)
+    assert ('id="buffered-note"' in page) == lacking
+
+
+def test_campaign_form_leaves_buffered_off_by_default(client: Client) -> None:
+    go = require_toolchain("go").id
+    client.post(reverse("campaign_new"), _form_data(go))
+    campaign = Campaign.objects.get()
+    assert "buffered" not in campaign.settings
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    assert "buffered channels, close and range" not in page

@@ -81,3 +81,22 @@ def test_ctrl_c_stops_after_the_runs_under_way_and_still_sums_up(tmp_path: Path)
     assert 0 < done < 100000
     assert re.search(rf"^terminated +{done}$", text, re.M), text
     assert b"interrupted after" in err
+
+
+@pytest.mark.slow
+def test_fuzz_buffered_runs_widened_programs_and_says_what_the_target_lacks(
+    manage_process: Manage,
+) -> None:
+    from chanfuzz_site.beyond_paper import missing_note
+    from runners.targets import get_target
+
+    require_toolchain("go")
+    result = manage_process(
+        "fuzz", "--lang", "go", "--count", "4", "--seed", "14", "--buffered", "--no-progress",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    header = result.stdout.splitlines()[0]
+    assert "heuristic A, seeds 14…" in header and "buffered, " in header
+    note = missing_note(get_target("go").capabilities, ["go"])
+    assert (note in result.stdout) if note else ("note:" not in result.stdout)
+    assert re.search(r"^terminated +4$", result.stdout, re.M)

@@ -115,3 +115,42 @@ def test_lang_rejects_unknown_renderer_option_with_exit_2(manage: Manage) -> Non
 def test_lang_renders_with_the_targets_own_library(lang: str, marker: str) -> None:
     text = generate("--seed", "5", "--heuristic", "B", "--lang", lang)
     assert marker in text
+
+
+# ---- --buffered: beyond the paper (issue #15)
+
+
+def test_buffered_prints_the_widened_program_of_the_seed() -> None:
+    expected = generate_program(14, settings_for("A", buffered=True)).effect
+    printed = generate("--seed", "14", "--buffered")
+    assert printed == effects.to_text(expected) + "\n"
+    assert effects.uses_extension(expected)
+    assert "Close(" in printed and "Range(" in printed
+    # Off by default: the paper's program of the same seed.
+    assert (
+        generate("--seed", "14")
+        == effects.to_text(generate_program(14, settings_for("A")).effect) + "\n"
+    )
+
+
+def test_buffered_lambda_shows_capacities_closes_and_ranges() -> None:
+    printed = generate("--seed", "14", "--buffered", "--format", "lambda")
+    assert "chan[" in printed and "close " in printed and "for " in printed
+
+
+@pytest.mark.parametrize("lang", ["go", "flix", "rust-std"])
+def test_buffered_says_on_stderr_what_the_target_lacks(manage: Manage, lang: str) -> None:
+    from chanfuzz_site.beyond_paper import missing_note
+    from runners.targets import get_target
+
+    capabilities = get_target(lang).capabilities
+    result = manage("generate", "--seed", "14", "--buffered", "--lang", lang)
+    assert result.returncode == 0, result.stderr
+    note = missing_note(capabilities, [lang])
+    assert result.stderr == (note + "\n" if note else "")
+    # stdout stays the program, whatever the note says.
+    assert "note:" not in result.stdout
+    if not (capabilities.buffered or capabilities.close):
+        # Nothing to widen with: the paper's program of the seed.
+        generated = generate_program(14, settings_for("A", buffered=True), capabilities)
+        assert not effects.uses_extension(generated.effect)

@@ -211,3 +211,79 @@ def test_an_endless_file_is_read_only_up_to_its_limit() -> None:
     with pytest.raises(CommandError, match="larger than 4 MiB") as exc:
         verify("--file", "/dev/zero")
     assert exc.value.returncode == 2
+
+
+# ---- beyond the paper: buffered channels, Close and Range (issue #15)
+
+BUFFERED_TERMINATING = "Chan(c, 1) ; Spawn(Put(c) ; Close(c)) ; Range(c, eps)"
+DOUBLE_CLOSE = "Chan(c) ; Close(c) ; Close(c)"
+
+
+def test_buffered_close_and_range_can_be_terminating() -> None:
+    assert verify(BUFFERED_TERMINATING) == ("terminating\n", "")
+
+
+@pytest.mark.parametrize(
+    ("effect", "expected", "pointer"),
+    [
+        ("Chan(c,)", "expected the capacity of c", "Chan(c,)\n       ^"),
+        ("Close(c)", "expected Close(c) on a channel declared by Chan(c)", "Close(c)\n^"),
+        ("Range(c, eps)", "expected Range(c, …) on a channel declared", "Range(c, eps)\n^"),
+        (
+            "Chan(c,1) ; Chan(c,2)",
+            "expected capacity 1 for c",
+            "Chan(c,1) ; Chan(c,2)\n" + " " * 17 + "^",
+        ),
+    ],
+)
+def test_bad_new_forms_exit_2_with_the_position(
+    manage: Manage, effect: str, expected: str, pointer: str
+) -> None:
+    result = manage("verify", effect)
+    assert result.returncode == 2 and result.stdout == ""
+    assert expected in result.stderr
+    assert result.stderr.rstrip("\n").endswith(pointer)
+
+
+def test_a_double_close_exits_2_with_the_trace_and_a_caret_under_the_second_close(
+    manage: Manage,
+) -> None:
+    result = manage("verify", DOUBLE_CLOSE)
+    assert result.returncode == 2
+    assert result.stdout == (
+        "rejected at position 22: main closes c, which is already closed\n"
+        f"  {DOUBLE_CLOSE}\n"
+        f"  {' ' * 21}^\n"
+        "  trace:\n"
+        "    1. main closes c\n"
+        "  then: main closes c, which is already closed\n"
+    )
+    assert "1 effect closes a channel twice" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("effect", "problem"),
+    [
+        ("Chan(c) ; Close(c) ; Put(c)", "main sends on c, which is closed"),
+        ("Chan(c, 1) ; Put(c)", "1 message(s) left in c's buffer, never received"),
+    ],
+)
+def test_other_problems_are_rejections_with_the_trace_and_exit_1(
+    manage: Manage, effect: str, problem: str
+) -> None:
+    result = manage("verify", effect)
+    assert result.returncode == 1
+    assert result.stdout.startswith(f"rejected: {problem}\n  trace:\n")
+    assert result.stdout.endswith(f"  then: {problem}\n")
+
+
+def test_a_file_with_a_double_close_checks_the_rest_and_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, BUFFERED_TERMINATING, DOUBLE_CLOSE, MAIN_STUCK)
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 line\\(s\\) of .* close a channel twice") as exc:
+        call_command("verify", "--file", path, stdout=out, stderr=StringIO())
+    assert exc.value.returncode == 2
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "line 1: terminating"
+    assert lines[1] == "line 2: rejected at position 22: main closes c, which is already closed"
+    assert "line 3: deadlock" in lines

@@ -5,6 +5,8 @@ A thin CLI over runners.campaigns.services (writes) and runners.campaigns.select
 `requeue` runs runners.campaigns.chunks.requeue_stale_chunks.
 `create` enqueues the chunks; workers (`manage.py rqworker default`) run them.
 `show ID --json` prints progress and findings as JSON (scripts, tests).
+`create --buffered` generates beyond the paper (buffered channels, close and range)
+as far as every target can write them, and says what they cannot.
 Exit 2 on bad arguments or an unknown campaign.
 """
 
@@ -15,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from chanfuzz_site.beyond_paper import missing_note
 from generator.settings import PRESETS
 from runners.campaigns import chunks, selectors, services
 from runners.campaigns.models import Campaign
@@ -106,6 +109,11 @@ class Command(BaseCommand):
             "--pct-depth", type=int, metavar="D",
             help="schedule perturbation: programs yield before D-1 communication steps",
         )  # fmt: skip
+        create.add_argument(
+            "--buffered", action="store_true",
+            help="beyond the paper: buffered channels, close and range where every target "
+            "has them (generated programs only)",
+        )  # fmt: skip
         create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
         sub.add_parser("list", help="list campaigns")
         for action in ("show", "cancel", "pause", "resume", "delete"):
@@ -175,6 +183,13 @@ class Command(BaseCommand):
             "sandbox": options["sandbox"],
         }
         if options["effect"]:
+            if options["buffered"]:
+                # A given effect says its own capacities and closes: nothing to widen.
+                raise CommandError(
+                    "--buffered applies to generated programs; an --effect declares its own "
+                    "channels (Chan(c, k), Close(c), Range(c, …))",
+                    returncode=2,
+                )
             campaign = services.campaign_from_programs(effects=options["effect"], **common)
         else:
             if not options["count"]:
@@ -184,9 +199,15 @@ class Command(BaseCommand):
                 weights=_overrides(options["weight"]) or None,
                 sizes=_overrides(options["size"]) or None,
                 count=options["count"],
+                buffered=options["buffered"],
                 **common,
             )
         self.stdout.write(f"campaign {campaign.pk} created: {campaign.name}")
+        if options["buffered"]:
+            languages = [t.language for t in campaign.targets.order_by("pk")]
+            note = missing_note(campaign.generation_capabilities(), languages)
+            if note:
+                self.stdout.write(note)
 
     def _list(self) -> None:
         for campaign in selectors.list_campaigns()[:100]:

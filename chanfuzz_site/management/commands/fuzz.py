@@ -4,7 +4,9 @@ Runs without Redis or the database: generates `--count` programs (seeds
 `--seed`, `--seed`+1, …), runs them sandboxed in batches, shows a progress bar
 and ends with a summary: counts per verdict, programs per minute, and the
 findings grouped by signature with the seeds that reproduce them, and how long
-the first finding took (`--stop-at-first` ends the run there).
+the first finding took (`--stop-at-first` ends the run there). `--buffered`
+generates beyond the paper (buffered channels, close and range) as far as the
+target can write them, and says what it cannot.
 Exit 0 when nothing was found, 1 when something was, 2 on bad arguments or
 an unavailable toolchain or sandbox. Ctrl-C stops the run after the runs under
 way and still prints the summary of what ran (exit 130 unless something was
@@ -21,6 +23,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from chanfuzz_site.beyond_paper import missing_note
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import ProgramRun, Triage, make_target
 from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
@@ -47,6 +50,12 @@ class Command(BaseCommand):
         parser.add_argument("--version", help="toolchain version or id (default: newest)")
         parser.add_argument("--count", type=int, required=True, help="number of programs")
         parser.add_argument("--heuristic", type=str.upper, choices=sorted(PRESETS), default="A")
+        parser.add_argument(
+            "--buffered",
+            action="store_true",
+            help="beyond the paper: buffered channels, close and range where the target has "
+            "them (off by default)",
+        )
         parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
         parser.add_argument(
             "--hang-quiet",
@@ -120,7 +129,7 @@ class Command(BaseCommand):
             raise CommandError(exc.reason, returncode=2) from exc
         except ValueError as exc:  # e.g. --threads out of range
             raise CommandError(str(exc), returncode=2) from exc
-        settings = settings_for(options["heuristic"])
+        settings = settings_for(options["heuristic"], buffered=options["buffered"])
         try:
             limits = Limits(timeout_s=timeout, quiet_s=options["hang_quiet"])
         except ValueError as exc:
@@ -133,9 +142,13 @@ class Command(BaseCommand):
             + f", {target.repetitions} repetitions, "
             + ("values checked, " if dict(target.render_options).get("values") else "")
             + (f"PCT depth {options['pct_depth']}, " if options["pct_depth"] else "")
+            + ("buffered, " if options["buffered"] else "")
             + f"sandbox {sandbox.name}, "
             f"{options['jobs']} at once)"
         )
+        note = missing_note(target.spec.capabilities, [options["lang"]])
+        if options["buffered"] and note:
+            self.stdout.write(note)
         bar = tqdm(total=count, unit="prog", disable=options["no_progress"], dynamic_ncols=True)
         findings = 0
 

@@ -1,7 +1,11 @@
-"""`manage.py generate --seed N [--heuristic A..F] [--format effect|lambda] [--lang L]`.
+"""`manage.py generate --seed N [--heuristic A..F] [--buffered] [--format F] [--lang L]`.
 
-Prints one program: its effect, its λ_chan form, or (with `--lang`) the
-complete source file in Go, Kotlin, Crystal or Flix.
+Prints one program: its effect, its λ_chan form (`--format effect|lambda`), or
+(with `--lang`) the complete source file in that language.
+
+`--buffered` goes beyond the paper (issue #15): buffered channels, close and
+range, as far as the target (`--lang`; without it, every construct) can write
+them; what the target lacks is said on stderr, so stdout stays the program.
 
 The same seed and heuristic always give the same program, so a seed is all it
 takes to reproduce a finding.
@@ -14,6 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from chanfuzz_site.beyond_paper import missing_note
 from generator import effects, lambda_chan
 from generator.capabilities import FULL
 from generator.pipeline import Generated, generate_program
@@ -38,6 +43,12 @@ class Command(BaseCommand):
             choices=sorted(PRESETS),
             default="A",
             help="weight preset of SPEC §7 (default A)",
+        )
+        parser.add_argument(
+            "--buffered",
+            action="store_true",
+            help="beyond the paper: buffered channels, close and range where the target "
+            "has them (off by default: the paper's unbuffered programs)",
         )
         parser.add_argument(
             "--format",
@@ -69,11 +80,13 @@ class Command(BaseCommand):
         target = get_target(options["lang"]) if options["lang"] else None
         try:
             capabilities = target.capabilities if target else FULL
-            generated = generate_program(
-                options["seed"], settings_for(options["heuristic"]), capabilities
-            )
+            settings = settings_for(options["heuristic"], buffered=options["buffered"])
+            generated = generate_program(options["seed"], settings, capabilities)
         except ValueError as exc:  # settings the target can express nothing of
             raise CommandError(str(exc), returncode=2) from exc
+        note = missing_note(capabilities, [options["lang"]]) if options["buffered"] else ""
+        if note:
+            self.stderr.write(note)
         if target is not None:
             # The target's own options (a Rust library's flavour), then the user's.
             render_options = {

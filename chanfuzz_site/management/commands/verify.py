@@ -2,12 +2,18 @@
 
 Prints `terminating`, `deadlock` followed by the trace that reaches the stuck
 configuration, or `undecided` when the state limit was hit before the answer.
+Beyond the paper (buffered channels, `Close`, `Range`), an execution can also go
+wrong otherwise: `rejected: <problem>` (a send on a closed channel, a message left
+in a buffer, a loop) follows with the trace, and a double close, an error in the
+effect itself, is `rejected` too, with a caret under the `Close` that closes twice.
 Exit status, the worst over all effects checked:
-  2  bad input: an effect that does not parse, a missing or unreadable file
-  1  some effect is not terminating (deadlock)
+  2  bad input: an effect that does not parse (a capacity missing or declared
+     twice differently, a `Close` of an undeclared channel …), one that closes a
+     channel twice, a missing or unreadable file
+  1  some effect is not terminating (deadlock, or rejected for another problem)
   3  some effect is undecided (state or time limit), none deadlocks
   0  every effect is terminating
-Exit 1 only ever means a deadlock the checker found: input it cannot take (nesting
+Exit 1 only ever means an execution the checker found: input it cannot take (nesting
 deeper than the parser's limit, a file too large) is bad input, 2.
 """
 
@@ -21,8 +27,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from chanfuzz_site.beyond_paper import double_close_position, pointer
 from generator.effects import EffectSyntaxError, parse
-from generator.termination import check_effect
+from generator.termination import Counterexample, check_effect
 
 EXIT_OK = 0
 EXIT_DEADLOCK = 1
@@ -91,7 +98,7 @@ class Command(BaseCommand):
         if options["max_states"] is not None:
             limit["max_states"] = options["max_states"]
 
-        bad = deadlocks = undecided = 0
+        bad = deadlocks = undecided = closes_twice = 0
         for entry in entries:
             prefix = "" if entry.line is None else f"line {entry.line}: "
             try:
@@ -120,19 +127,40 @@ class Command(BaseCommand):
             elif verdict.terminating:
                 self.stdout.write(f"{prefix}terminating{detail}")
             else:
-                deadlocks += 1
-                self.stdout.write(f"{prefix}deadlock{detail}")
-                if verdict.counterexample is not None:
-                    trace = verdict.counterexample.describe().rstrip("\n")
-                    self.stdout.write(textwrap.indent(trace, "  "))
+                cx = verdict.counterexample
+                if self.report_wrong(prefix, entry.text, cx, detail):
+                    closes_twice += 1
+                else:
+                    deadlocks += 1
 
-        if bad:
+        if bad or closes_twice:
             where = f"line(s) of {options['file']}" if options["file"] else "effect"
-            raise CommandError(f"{bad} {where} could not be checked", returncode=EXIT_BAD_INPUT)
+            parts = [f"{bad} {where} could not be checked"] if bad else []
+            if closes_twice:
+                parts.append(
+                    f"{closes_twice} {where} close{'s' if where == 'effect' else ''} "
+                    "a channel twice"
+                )
+            raise CommandError("; ".join(parts), returncode=EXIT_BAD_INPUT)
         if deadlocks:
             sys.exit(EXIT_DEADLOCK)
         if undecided:
             sys.exit(EXIT_UNDECIDED)
+
+    def report_wrong(self, prefix: str, text: str, cx: Counterexample | None, detail: str) -> bool:
+        """Print how an effect goes wrong, with its trace; True when it closes a channel twice
+        (an error in the effect, as a bad capacity is: bad input, with a caret under it)."""
+        at = None if cx is None else double_close_position(text, cx)
+        if cx is not None and at is not None:
+            self.stdout.write(f"{prefix}rejected at position {at + 1}: {cx.problem}{detail}")
+            self.stdout.write(textwrap.indent(pointer(text, at), "  "))
+        elif cx is not None and cx.problem:
+            self.stdout.write(f"{prefix}rejected: {cx.problem}{detail}")
+        else:
+            self.stdout.write(f"{prefix}deadlock{detail}")
+        if cx is not None:
+            self.stdout.write(textwrap.indent(cx.describe().rstrip("\n"), "  "))
+        return at is not None
 
     def entries(self, effect: str | None, file: Path | None) -> list[Entry]:
         if (effect is None) == (file is None):
