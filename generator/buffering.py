@@ -43,6 +43,7 @@ from generator.effects import (
     channels,
     choice,
     seq,
+    walk,
 )
 from generator.termination import check_effect
 
@@ -164,7 +165,11 @@ def _with_ranges(effect: Effect, ranges: dict[int, list[str]]) -> Effect:
 
 
 def _declared(effect: Effect, capacity: dict[str, int]) -> Effect:
-    return seq(*(ChanE(c, k) for c, k in capacity.items()), effect)
+    """`effect` after a `Chan` for each buffered channel and each closed one (the syntax
+    wants a closed channel declared, with capacity 0 when unbuffered), in channel order."""
+    closed = {n.chan for n in walk(effect) if isinstance(n, Close)}
+    declared = [c for c in channels(effect) if c in capacity or c in closed]
+    return seq(*(ChanE(c, capacity.get(c, 0)) for c in declared), effect)
 
 
 def _proved(effect: Effect) -> bool:

@@ -121,3 +121,10 @@ def test_the_setting_is_stored_only_when_on() -> None:
 def test_a_setting_that_is_not_a_boolean_is_refused() -> None:
     with pytest.raises(ValueError, match="buffered must be true or false"):
         settings_for("A", buffered=1)
+
+
+@given(seeds, presets)
+@settings(max_examples=100, deadline=None)
+def test_a_buffered_program_prints_as_effect_text_that_parses_back(seed: int, preset: str) -> None:
+    g = generate_program(seed, settings_for(preset, buffered=True))
+    assert parse(to_text(g.effect)) == g.effect
