@@ -141,7 +141,7 @@ def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPla
         lambda: services.create_campaign(
             name=name,
             heuristic=heuristic,
-            sizes={"buffered": True} if plan.buffered else None,
+            buffered=plan.buffered,
             targets=[(toolchain.language, toolchain.id)],
             count=plan.programs,
             timeout_s=plan.timeout_s,

@@ -24,3 +24,14 @@ def test_a_campaign_with_schedule_perturbation_is_an_experiment_of_its_own() -> 
         "go base A", go, "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
     )
     assert again.pk == perturbed.pk != plain.pk
+
+
+def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
+    go = require_toolchain("go")
+    plain = report._campaign("go base B", go, "B", report.MutationPlan(programs=3))
+    buffered = report._campaign(
+        "go base B", go, "B", report.MutationPlan(programs=3, buffered=True)
+    )
+    assert buffered.name == "go base B (3 programs, seed 1, buffered)"
+    assert buffered.pk != plain.pk
+    assert buffered.settings["buffered"] is True and "buffered" not in plain.settings
