@@ -17,6 +17,17 @@ value oracle (`_common`): channels carry `int`, each run owns a `valueCheck`
 (counts kept with `sync/atomic`) that every receive reports to and that is
 checked after `wg.Wait()`.
 
+Beyond the paper (issue #15, `BEYOND_PAPER`): a buffered channel is made with
+`make(chan T, k)`, `close(c)` closes one and `for v := range c { … }` ranges
+over it (`for range c` when nothing reads the value). Go already gives what the
+checker assumes: a receive on a closed channel takes what is left in the buffer
+and then completes at once with the zero value, and a select's receive case is
+ready on a closed channel. Under the value oracle a receive from a channel some
+process closes (`Lowered.closed`) is written `v, ok := <-c` and reports to the
+oracle only when `ok`: the zero value of a closed channel is no message. Other
+channels are written as before, so a program without these constructs renders
+byte for byte as it did.
+
 Seeded variation: unit spelled `struct{}{}` or as a package-level `unit`
 value, channel declarations as `:=` or a `var ( … )` group in shuffled order,
 receives that bind a named variable (then `_ = x`) or not, mirrored
@@ -42,7 +53,9 @@ from generator.render._common import (
     TWICE,
     WRONG_CHANNEL,
     Block,
+    CloseS,
     IfS,
+    RangeS,
     RecvS,
     SelectS,
     SendS,
@@ -58,6 +71,7 @@ from generator.render._common import (
     take_options,
     used_channels,
     value_table,
+    walk,
     yields,
 )
 
@@ -73,6 +87,8 @@ def _positive_int(value: object) -> int:
 OPTIONS = {"gomaxprocs": _positive_int, "values": boolean, "pct_depth": pct_depth}
 
 VALUE_ORACLE = True
+
+BEYOND_PAPER = frozenset({"buffered", "close"})
 
 # The value oracle's runtime, once per file (see _common for what it checks).
 _ORACLE = f"""
@@ -140,12 +156,39 @@ func (o *valueCheck) check() {{
 """
 
 
+def _flag_name(block: Block) -> str:
+    """A name for `v, ok := <-c`'s flag that no variable of the program has: `ok`
+    unless a program names one of its own so (a case clause would declare it twice)."""
+    names: set[str | None] = set()
+    for s in walk(block):
+        if isinstance(s, RecvS | RangeS):
+            names.add(s.var)
+        elif isinstance(s, SelectS):
+            names.update(c.var for c in s.cases)
+    flag, n = "ok", 1
+    while flag in names:
+        n += 1
+        flag = f"ok{n}"
+    return flag
+
+
 class _ProgramWriter:
-    def __init__(self, w: Writer, rng: random.Random, unit: str, values: bool) -> None:
+    def __init__(
+        self,
+        w: Writer,
+        rng: random.Random,
+        unit: str,
+        values: bool,
+        closed: frozenset[str] = frozenset(),
+        flag: str = "ok",
+    ) -> None:
         self.w = w
         self.rng = rng
         self.unit = unit
         self.values = values
+        # Under the oracle, receives from these channels check `ok` first (module docstring).
+        self.closed = closed if values else frozenset()
+        self.flag = flag
 
     def _send(self, chan: str, value: int) -> str:
         return f"{chan} <- {value if self.values else self.unit}"
@@ -156,7 +199,14 @@ class _ProgramWriter:
     def block(self, block: Block) -> None:
         w = self.w
         for s in block:
-            if isinstance(s, RecvS):
+            if isinstance(s, RecvS) and s.chan in self.closed:
+                # The same draw as below, so the rest of the file varies alike.
+                var = s.var if s.var is not None and self.rng.random() < 0.5 else "val"
+                w.line(f"if {var}, {self.flag} := <-{s.chan}; {self.flag} {{")
+                with w.indent():
+                    w.line(self._got(var, s.chan, False))
+                w.line("}")
+            elif isinstance(s, RecvS):
                 if s.var is not None and self.rng.random() < 0.5:
                     w.line(f"{s.var} := <-{s.chan}")
                     # Go rejects unused locals
@@ -194,6 +244,17 @@ class _ProgramWriter:
                             if self.values:
                                 w.line(f"vals.done({case.value})")
                             self.block(case.body)
+                    elif case.chan in self.closed:
+                        var = "val"
+                        if case.var is not None and self.rng.random() < 0.5:
+                            var = case.var
+                        w.line(f"case {var}, {self.flag} := <-{case.chan}:")
+                        with w.indent():
+                            w.line(f"if {self.flag} {{")
+                            with w.indent():
+                                w.line(self._got(var, case.chan, True))
+                            w.line("}")
+                            self.block(case.body)
                     elif case.var is not None and self.rng.random() < 0.5:
                         w.line(f"case {case.var} := <-{case.chan}:")
                         with w.indent():
@@ -213,10 +274,35 @@ class _ProgramWriter:
                         with w.indent():
                             self.block(case.body)
                 w.line("}")
+            elif isinstance(s, CloseS):
+                w.line(f"close({s.chan})")
+            elif isinstance(s, RangeS):
+                # The loop ends once the channel is closed and drained: every value it
+                # yields is a message, so the oracle needs no `ok` here.
+                if self.values:
+                    w.line(f"for {s.var} := range {s.chan} {{")
+                    with w.indent():
+                        w.line(self._got(s.var, s.chan, False))
+                        self.block(s.body)
+                elif self.rng.random() < 0.5:
+                    w.line(f"for {s.var} := range {s.chan} {{")
+                    with w.indent():
+                        w.line(f"_ = {s.var}")  # Go rejects unused locals
+                        self.block(s.body)
+                else:
+                    w.line(f"for range {s.chan} {{")
+                    with w.indent():
+                        self.block(s.body)
+                w.line("}")
             elif isinstance(s, YieldS):
                 w.line("runtime.Gosched()")
             else:  # pragma: no cover - the statement tree has no other node
                 raise TypeError(s)
+
+
+def _make(element: str, capacity: int) -> str:
+    """`make(chan T)` for an unbuffered channel, `make(chan T, k)` for capacity k."""
+    return f"make(chan {element}, {capacity})" if capacity else f"make(chan {element})"
 
 
 def render_file(
@@ -279,16 +365,18 @@ def render_file(
                 w.line(f"vals := newValueCheck(&prog{i}Values)")
             if has_spawn(lw.body):
                 w.line("var wg sync.WaitGroup")
+            makes = {c: _make(element, lw.capacity(c)) for c in chans}
             if chans and rng.random() < 0.5:
                 w.line("var (")
                 with w.indent():
                     for c in chans:
-                        w.line(f"{c} = make(chan {element})")
+                        w.line(f"{c} = {makes[c]}")
                 w.line(")")
             else:
                 for c in chans:
-                    w.line(f"{c} := make(chan {element})")
-            _ProgramWriter(w, rng, unit, values).block(lw.body)
+                    w.line(f"{c} := {makes[c]}")
+            writer = _ProgramWriter(w, rng, unit, values, lw.closed(), _flag_name(lw.body))
+            writer.block(lw.body)
             if has_spawn(lw.body):
                 w.line("wg.Wait()")
             if values:

@@ -1,4 +1,5 @@
-"""The Crystal target: fibers, `Channel(Nil)` and `select`, on Debian's crystal (1.6).
+"""The Crystal target: fibers, `Channel(Nil)` and `select`, on Debian's crystal (1.6);
+beyond the paper, buffered channels, `close` and ranging until closed (issue #15).
 
 Toolchains: Debian's ``crystal`` (``/usr/bin/crystal``), else ``crystal`` on PATH;
 ``CHANFUZZ_CRYSTAL=/path/to/crystal`` replaces it. No other version can be had
@@ -215,7 +216,7 @@ TARGET = TargetSpec(
     lexer="crystal",
     position=30,
     renderer="crystal",
-    capabilities=Capabilities(select=True, select_send=True),
+    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
     concurrency="fibers",
     candidates=_crystal_candidates,
     not_installable="Crystal comes from Debian only: apt-get install crystal",

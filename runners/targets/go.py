@@ -1,5 +1,6 @@
 """The Go target: goroutines, `chan struct{}` and `select`, on the machine's Go or any release
-the Go module proxy serves.
+the Go module proxy serves; beyond the paper, buffered channels, `close` and `range`
+(issue #15).
 
 Toolchains: the machine's Go (``/usr/local/go/bin/go``, else ``go`` on PATH),
 Debian's ``golang-go`` (``/usr/lib/go/bin/go``) when installed too, and any Go
@@ -494,7 +495,7 @@ TARGET = TargetSpec(
     lexer="go",
     position=10,
     renderer="go",
-    capabilities=Capabilities(select=True, select_send=True),
+    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
     concurrency="goroutines",
     candidates=_go_candidates,
     known=_known_go,
