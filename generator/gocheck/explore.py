@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.gocheck.machine import Machine, Pending, ProgramExit, State
+from generator.gocheck.machine import RECOVERABLE, Machine, Pending, ProgramExit, State
 from generator.gocheck.por import Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
 from generator.gocheck.values import (
@@ -155,8 +155,9 @@ class _Explorer:
                 if c.dir == "send":
                     if closed:
                         ready.add(gid)
-                        out.append(_Succ((Step(label(gid), p.line, f"send on closed {name}"),),
-                                         frozenset({gid}), violation="send on closed channel"))
+                        out.append(self._violation(
+                            st, gid, Step(label(gid), p.line, f"send on closed {name}"),
+                            "send on closed channel"))
                     elif cap > 0:
                         if len(buf) < cap:
                             ready.add(gid)
@@ -208,6 +209,8 @@ class _Explorer:
         try:
             action(new)
         except ProgramExit as e:
+            if e.violation is not None:
+                return _Succ(steps, moved, violation=e.violation)
             return _Succ(steps, moved, exit=e.why)
         except Unsupported as e:
             self.unsupported[(e.what, e.line)] = None
@@ -217,6 +220,19 @@ class _Explorer:
             return _Succ(steps, moved, exit="too large")
         new.objs, new.chans = dict(new.objs), dict(new.chans)
         return _Succ(steps, moved, state=new, touched=frozenset(seen))
+
+    def _violation(self, st: State, gid: int, step: Step, why: str) -> _Succ:
+        """A step that panics (or is a fatal error): a violation, unless a call deferred
+        by the goroutine may `recover`; then its frames unwind, and the violation stands
+        only if the panic reaches the goroutine's first frame."""
+        if why not in RECOVERABLE or not self.m.can_recover(st.gs[gid]):
+            return _Succ((step,), frozenset({gid}), violation=why)
+
+        def unwind(s: State) -> None:
+            self.m.panic_at_pending(s, gid, why)
+            self.m.run(s, gid)
+
+        return self._guarded((step,), frozenset({gid}), st.copy(), unwind)
 
     def _apply(self, st: State, pend: dict[int, Pending | None],
                parts: list[tuple[int, int, Value, bool]], ch: Value,
@@ -260,7 +276,7 @@ class _Explorer:
             return self._guarded((Step(who, p.line, text),), frozenset({gid}), st.copy(), act)
 
         def bad(text: str, why: str) -> list[_Succ]:
-            return [_Succ((Step(who, p.line, text),), frozenset({gid}), violation=why)]
+            return [self._violation(st, gid, Step(who, p.line, text), why)]
 
         kind = p.kind
         if kind == "choice":

@@ -62,10 +62,21 @@ _SYNC_OPS = {
 class ProgramExit(Exception):
     """The whole program ends here (os.Exit, a panic, log.Fatal)."""
 
-    def __init__(self, why: str, line: int) -> None:
+    def __init__(self, why: str, line: int, violation: str | None = None) -> None:
         super().__init__(why)
         self.why = why
         self.line = line
+        # A channel-safety panic that no deferred recover stopped: still a violation.
+        self.violation = violation
+
+
+# Panics a deferred `recover` can stop; the others (unlock of an unlocked mutex) are
+# fatal errors in Go, which end the program whatever is deferred.
+RECOVERABLE = frozenset({"send on closed channel", "close of closed channel",
+                         "close of nil channel", "negative WaitGroup counter",
+                         "nil sync object"})
+# What `recover()` returns while a panic unwinds: some non-nil value of a type unknown.
+PANIC_VALUE = ("iface", "?panic", UNKNOWN)
 
 
 @dataclass
@@ -78,14 +89,26 @@ class Frame:
     free: tuple
     defers: tuple = ()
     ret: str | None = None
+    # A panic unwinds this frame: its deferred calls run, then it returns to its caller
+    # still panicking, or goes on at its recover block when one of them recovered.
+    unwinding: bool = False
+    # Called as a deferred call while a panic unwound: `recover()` here stops the panic.
+    recovers: bool = False
 
     def key(self) -> tuple:
         return (self.fn.name, self.block, self.pc, tuple(sorted(self.regs.items())),
-                self.params, self.free, self.defers, self.ret)
+                self.params, self.free, self.defers, self.ret, self.unwinding, self.recovers)
 
     def copy(self) -> Frame:
         return Frame(self.fn, self.block, self.pc, dict(self.regs), self.params, self.free,
-                     self.defers, self.ret)
+                     self.defers, self.ret, self.unwinding, self.recovers)
+
+    def live(self) -> frozenset[str] | set[str]:
+        """The registers still to be read; all of them while unwinding, since the recover
+        block reads the named results wherever the panic struck."""
+        if self.unwinding:
+            return set(self.regs)
+        return self.fn.live_at(self.block, self.pc)
 
     @property
     def instr(self) -> Instr:
@@ -101,16 +124,20 @@ class G:
     label: str
     tail: tuple = ()
     daemon: bool = False
+    # The panics unwinding its frames, oldest first: (what, depth of the frame it has
+    # reached). A panic raised inside a deferred call of an unwinding frame sits on top.
+    panic: tuple = ()
 
     @property
     def done(self) -> bool:
         return not self.frames and not self.tail
 
     def key(self) -> tuple:
-        return (tuple(f.key() for f in self.frames), self.tail)
+        return (tuple(f.key() for f in self.frames), self.tail, self.panic)
 
     def copy(self) -> G:
-        return G(self.gid, [f.copy() for f in self.frames], self.label, self.tail, self.daemon)
+        return G(self.gid, [f.copy() for f in self.frames], self.label, self.tail, self.daemon,
+                 self.panic)
 
 
 @dataclass
@@ -167,10 +194,11 @@ class State:
         def gkey(g: G) -> tuple:
             return (tuple((f.fn.name, f.block, f.pc,
                            tuple((k, ren(f.regs[k])) for k in sorted(
-                               f.fn.live_at(f.block, f.pc) & f.regs.keys())),
-                           ren(f.params), ren(f.free), ren(f.defers), f.ret)
+                               f.live() & f.regs.keys())),
+                           ren(f.params), ren(f.free), ren(f.defers), f.ret, f.unwinding,
+                           f.recovers)
                           for f in g.frames),
-                    ren(g.tail), g.gid == 0)
+                    ren(g.tail), g.gid == 0, g.panic)
 
         gkeys = [gkey(g) for g in self.gs if not g.daemon and (g.frames or g.tail)]
         globs = tuple((k, ren(v)) for k, v in sorted(
@@ -355,13 +383,87 @@ class Machine:
         steps = 0
         while g.frames:
             fr = g.frames[-1]
+            if fr.unwinding:
+                if fr.defers and self._deferred_kind(fr.defers[-1]) is not None:
+                    return
+                self._unwind(st, g, fr)
+                continue
             ins = fr.instr
+            if ins.op == "Panic" and self.can_recover(g):
+                self.start_panic(st, gid, "panic")
+                continue
             if self._visible(st, fr, ins):
                 return
-            self._step(st, g, fr, ins)
+            try:
+                self._step(st, g, fr, ins)
+            except ProgramExit as e:
+                if not self.can_recover(g):
+                    raise
+                self.start_panic(st, gid, e.why)
             steps += 1
             if steps > MAX_LOCAL_STEPS:
                 raise Unsupported("a loop that runs without communicating for ever", ins.line)
+
+    # --- panics and recover
+
+    def can_recover(self, g: G) -> bool:
+        """Whether a call deferred in some frame of `g` calls `recover`: only then can a
+        panic be stopped, so only then is it worth unwinding (else it ends the program)."""
+        return any(self._calls_recover(d[0]) for f in g.frames for d in f.defers)
+
+    def _calls_recover(self, callee: Value) -> bool:
+        if not (isinstance(callee, tuple) and callee[0] == "fn"):
+            return False
+        fn = self.program.function(callee[1])
+        return fn is not None and fn.calls_recover
+
+    def start_panic(self, st: State, gid: int, why: str) -> None:
+        """Goroutine `gid` panics in its top frame: from now on its frames unwind."""
+        g = st.gs[gid]
+        g.panic = (*g.panic, (why, len(g.frames)))
+        g.frames[-1].unwinding = True
+
+    def panic_at_pending(self, st: State, gid: int, why: str) -> None:
+        """Goroutine `gid`'s pending operation panics (a send on a closed channel); a
+        deferred call that panics has left the list of deferred calls already."""
+        fr = st.gs[gid].frames[-1]
+        if fr.unwinding or fr.instr.op == "RunDefers":
+            fr.defers = fr.defers[:-1]
+        self.start_panic(st, gid, why)
+
+    def _unwind(self, st: State, g: G, fr: Frame) -> None:
+        """One step of unwinding frame `fr`: run its next deferred call, or leave it."""
+        if fr.defers:
+            callee, args, static, line = fr.defers[-1]
+            fr.defers = fr.defers[:-1]
+            depth = len(g.frames)
+            self._invoke(st, g, fr, callee, list(args), static, line, None, advance=False)
+            if len(g.frames) > depth and g.panic:
+                g.frames[-1].recovers = True
+            return
+        depth = len(g.frames)
+        if not g.panic or g.panic[-1][1] < depth:
+            # Recovered: the function returns normally through its recover block, which
+            # returns the named results (zero values when they have no names).
+            fr.unwinding = False
+            fr.block, fr.pc = fr.fn.recover, 0
+            return
+        why = g.panic[-1][0]
+        g.frames.pop()
+        if not g.frames:
+            raise ProgramExit(why, 0, why if why in RECOVERABLE else None)
+        # Reaching a frame that was unwinding for an older panic aborts that one: the
+        # newer panic goes on in its place (Go's runtime does the same).
+        g.panic = (*(e for e in g.panic[:-1] if e[1] < depth - 1), (why, depth - 1))
+        g.frames[-1].unwinding = True
+
+    def _recover(self, g: G, fr: Frame) -> Value:
+        """`recover()`: stops the newest panic when called by a call it deferred."""
+        if g.panic and fr.recovers:
+            g.panic = g.panic[:-1]
+            fr.recovers = False
+            return PANIC_VALUE
+        return NIL
 
     def _visible(self, st: State, fr: Frame, ins: Instr) -> bool:
         op = ins.op
@@ -674,6 +776,8 @@ class Machine:
         x = self.operand(st, fr, ins.args[0])
         asserted = ins.x["asserted"]
         commaok = ins.x["commaok"]
+        if x == PANIC_VALUE:
+            x = UNKNOWN  # the panic's value has a type the checker does not know
         if isinstance(x, tuple) and x[0] == "iface":
             if ins.x["toiface"]:
                 ok, v = True, x
@@ -796,6 +900,9 @@ class Machine:
                 raise Unsupported(f"a call of {method} through an interface the checker "
                                   "cannot resolve", line)
             done(_unknown_of(rtype))
+            return
+        if kind == "builtin" and callee[1] == "recover":
+            done(self._recover(g, fr))
             return
         if kind == "builtin":
             done(self._builtin(st, callee[1], args, line, rtype))
@@ -1023,7 +1130,7 @@ class Machine:
             raise AssertionError(t)
         fr = g.frames[-1]
         ins = fr.instr
-        op = ins.op
+        op = "RunDefers" if fr.unwinding else ins.op
         if op == "Send":
             ch, v = self.args(st, fr, ins)
             return Pending("comm", ins.line, (Case("send", ch, v),))
@@ -1052,7 +1159,7 @@ class Machine:
             callee, args, static, dline = fr.defers[-1]
             kind = self._callee_kind(callee, static)
             args = list(args)
-            ins = Instr(ins.op, ins.res, ins.type, dline, ins.args, ins.x)
+            ins = Instr("RunDefers", None, ins.type, dline, ins.args, ins.x)
         else:
             raise AssertionError(op)
         assert kind is not None
@@ -1080,7 +1187,7 @@ class Machine:
             return
         fr = g.frames[-1]
         ins = fr.instr
-        if ins.op == "RunDefers":
+        if fr.unwinding or ins.op == "RunDefers":
             fr.defers = fr.defers[:-1]
         else:
             if ins.res:

@@ -103,7 +103,7 @@ class Reach:
         g = self.st.gs[gid]
         roots: list[Any] = []
         for f in g.frames:
-            live = f.fn.live_at(f.block, f.pc)
+            live = f.live()
             roots.extend(_refs(tuple(v for k, v in f.regs.items() if k in live)))
             roots.extend(_refs((f.params, f.free, f.defers)))
         roots.extend(_refs(g.tail))

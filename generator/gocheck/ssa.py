@@ -61,6 +61,14 @@ class Function:
     _live: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
+    def calls_recover(self) -> bool:
+        """Whether the function calls the builtin `recover` itself (a deferred call of it
+        can then stop a panic)."""
+        return any(ins.op == "Call" and ins.x.get("callee", {}).get("k") == "builtin"
+                   and ins.x["callee"].get("n") == "recover"
+                   for b in self.blocks for ins in b.instrs)
+
+    @property
     def short_name(self) -> str:
         return self.name.replace("command-line-arguments.", "")
 

@@ -32,8 +32,6 @@ KNOWN_MISSES = {
     "gotest_chan_powser1": "undecided: power series spawn goroutines without bound",
     "gotest_chan_powser2": "undecided: power series spawn goroutines without bound",
     "gotest_chan_sieve2": "unsupported: the sieve keeps channels in a heap of pointers",
-    "gotest_chan_select3": "channel-safety: the send on a closed channel panics, and the "
-    "test recovers from it; recover is not modelled",
     "gotest_chan_nonblock": "undecided: it polls with select-default up to 10,000 times; "
     "since a partner may not have arrived at any poll, the loop runs past the unroll limit",
     "gotest_chan_select8": "partial-deadlock: an endless producer is left blocked when main "

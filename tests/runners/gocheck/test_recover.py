@@ -1,0 +1,155 @@
+"""`recover` in gocheck (generator/gocheck/machine.py): a call deferred by a frame that
+calls `recover()` stops a panic in that goroutine, and the frame returns normally through
+its recover block; a panic nothing recovers still ends the program (or is a violation)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+def test_recovered_send_on_closed_channel_is_not_a_violation():
+    c = check("""
+        package main
+
+        func trySend(ch chan int) {
+            defer func() { recover() }()
+            ch <- 1
+        }
+
+        func main() {
+            ch := make(chan int, 1)
+            close(ch)
+            trySend(ch)
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_recover_in_a_nested_call_of_the_deferred_function_does_not_stop_the_panic():
+    c = check("""
+        package main
+
+        func helper() { recover() }
+
+        func tryClose(ch chan int) {
+            defer func() { helper() }()
+            close(ch)
+        }
+
+        func main() {
+            ch := make(chan int)
+            close(ch)
+            tryClose(ch)
+        }
+        """)
+    assert c.verdict == "channel-safety", report_lines(c)
+
+
+def test_panic_a_deferred_function_does_not_recover_is_still_a_violation():
+    c = check("""
+        package main
+
+        var careful = false
+
+        func tryClose(ch chan int) {
+            defer func() {
+                if careful {
+                    recover()
+                }
+            }()
+            close(ch)
+        }
+
+        func main() {
+            ch := make(chan int)
+            close(ch)
+            tryClose(ch)
+        }
+        """)
+    assert c.verdict == "channel-safety", report_lines(c)
+    assert "close of closed channel" in report_lines(c)[0]
+
+
+def test_run_goes_on_after_a_recovered_panic_and_finds_the_deadlock_after_it():
+    c = check("""
+        package main
+
+        func safe() {
+            defer func() { recover() }()
+            panic("boom")
+        }
+
+        func main() {
+            safe()
+            ch := make(chan int)
+            <-ch
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_recovering_function_returns_the_named_result_its_deferred_call_set():
+    c = check("""
+        package main
+
+        import "errors"
+
+        func trySend(ch chan int) (err error) {
+            defer func() {
+                if recover() != nil {
+                    err = errors.New("closed")
+                }
+            }()
+            ch <- 1
+            return nil
+        }
+
+        func main() {
+            ch := make(chan int, 1)
+            close(ch)
+            if err := trySend(ch); err != nil {
+                block := make(chan int)
+                <-block
+            }
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_deferred_unlock_runs_while_a_panic_unwinds_to_the_recovering_caller():
+    c = check("""
+        package main
+
+        import "sync"
+
+        var mu sync.Mutex
+
+        func closeLocked(ch chan int) {
+            mu.Lock()
+            defer mu.Unlock()
+            close(ch)
+        }
+
+        func try(ch chan int) {
+            defer func() { recover() }()
+            closeLocked(ch)
+        }
+
+        func main() {
+            ch := make(chan int)
+            try(ch)
+            try(ch)
+            mu.Lock()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
