@@ -307,7 +307,7 @@ class _Explorer:
             return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
         if kind == "atomic":
             name = p.arg
-            return [go(name.replace("sync/atomic.", "atomic."),
+            return [go(name.replace("sync/atomic.", "atomic.").replace("(*sync.Map).", "sync.Map."),
                        then=lambda s: m.complete(s, gid, m.atomic(s, name, list(p.arg2),
                                                                    p.line)))]
         # The sync objects: the operand is a pointer to where the object lives.

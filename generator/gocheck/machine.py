@@ -502,6 +502,8 @@ class Machine:
                 if name.startswith(("sync/atomic.", "(*sync/atomic.")) and name != \
                         "sync/atomic.init":
                     return "atomic"
+                if name.startswith("(*sync.Map)."):
+                    return "atomic"  # synchronises like an atomic: a visible step
         return None
 
     def _deferred_kind(self, d: tuple) -> str | None:
@@ -1072,6 +1074,8 @@ class Machine:
         on an atomic flag lets the others run and set it."""
         op = name.split(".")[-1]
         addr = args[0] if args else None
+        if name.startswith("(*sync.Map)."):
+            return self._sync_map(st, op, addr, args[1:], line)
         boolean = name.startswith("(*sync/atomic.Bool)")
         if name.startswith("(*sync/atomic."):
             # atomic.Int32 and friends: a struct whose last field holds the value.
@@ -1084,6 +1088,63 @@ class Machine:
         if boolean and isinstance(v, int) and not isinstance(v, bool):
             v = v != 0
         return v
+
+    def _sync_map(self, st: State, op: str, addr: Value, args: list[Value], line: int
+                  ) -> Value:
+        """A sync.Map method, on a map kept like a Go map: ("mapv", entries, vague). A key
+        the checker cannot tell makes it vague, and then every lookup is unknown."""
+        mv = self.load(st, addr, line, "other")
+        if isinstance(mv, tuple) and mv[0] == "struct":
+            mv = ("mapv", (), False)  # the zero sync.Map: library code never ran on it
+        if not (isinstance(mv, tuple) and mv[0] == "mapv"):
+            raise Unsupported("a sync.Map the checker cannot follow", line)
+        _, entries, vague = mv
+        key = args[0] if args else None
+        if op == "Clear":
+            entries, vague, result = (), False, ("tuple", ())
+        elif op in ("Load", "LoadOrStore", "LoadAndDelete", "Swap", "Store", "Delete"):
+            old = self._sync_map_get(entries, vague, key)
+            if op in ("LoadOrStore", "Swap", "Store"):
+                new = old[0] if op == "LoadOrStore" and old[1] is True else args[1]
+                entries, vague = self._sync_map_put(entries, vague, key, new, line,
+                                                    keep=op == "LoadOrStore" and old[1])
+            elif op in ("LoadAndDelete", "Delete"):
+                vague = vague or V.contains_unknown(key)
+                entries = tuple(e for e in entries if e[0] != key)
+            result = {"Store": ("tuple", ()), "Delete": ("tuple", ())}.get(
+                op, ("tuple", old))
+            if op == "LoadOrStore" and old[1] is not True:
+                result = ("tuple", (UNKNOWN if V.is_unknown(old[1]) else args[1], old[1]))
+        else:
+            raise Unsupported(f"sync.Map.{op} (not modelled)", line)
+        self.store(st, addr, ("mapv", entries, vague), line)
+        return result
+
+    @staticmethod
+    def _sync_map_get(entries: tuple, vague: bool, key: Value) -> tuple[Value, Value]:
+        """The value under `key` and whether it was there (both unknown when the map or
+        the key is vague: a store under an unknown key may have been this one)."""
+        if vague or V.contains_unknown(key):
+            return UNKNOWN, UNKNOWN
+        for k, v in entries:
+            if k == key:
+                return v, True
+        return NIL, False
+
+    @staticmethod
+    def _sync_map_put(entries: tuple, vague: bool, key: Value, value: Value, line: int, *,
+                      keep: Value) -> tuple[tuple, bool]:
+        if keep is True:
+            return entries, vague
+        if V.contains_unknown(key):
+            if value_holds_sync(value):
+                raise Unsupported("a channel stored in a sync.Map under a key the checker "
+                                  "cannot tell", line)
+            return entries, True
+        if V.is_unknown(keep):
+            vague = True  # LoadOrStore on a vague map: stored or not, the checker cannot tell
+        rest = tuple(e for e in entries if e[0] != key)
+        return tuple(sorted((*rest, (key, value)), key=repr)), vague
 
     def _atomic_op(self, st: State, op: str, name: str, addr: Value, args: list[Value],
                    line: int) -> Value:

@@ -1,0 +1,95 @@
+"""sync.Map in gocheck (generator/gocheck/machine.py): its methods are visible steps on a
+map kept like a Go map; keys the checker cannot tell make lookups unknown (sound), and
+methods not modelled (Range) are unsupported."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+def test_channel_handed_over_through_a_sync_map_under_a_known_key_is_ok():
+    c = check("""
+        package main
+
+        import "sync"
+
+        var registry sync.Map
+
+        func main() {
+            done := make(chan int)
+            registry.Store("done", done)
+            go func() {
+                v, ok := registry.Load("done")
+                if ok {
+                    v.(chan int) <- 1
+                }
+            }()
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_load_of_a_key_never_stored_is_missing_and_its_branch_blocks():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            m.Store("a", 1)
+            m.Delete("a")
+            if _, ok := m.Load("a"); !ok {
+                block := make(chan int)
+                <-block
+            }
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_load_or_store_keeps_the_first_value():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            first := make(chan int, 1)
+            m.LoadOrStore("ch", first)
+            v, loaded := m.LoadOrStore("ch", make(chan int))
+            if loaded {
+                v.(chan int) <- 1
+                <-first
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_sync_map_range_is_unsupported():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            m.Store(1, 2)
+            m.Range(func(k, v any) bool { return true })
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("Range" in line for line in report_lines(c))
