@@ -63,6 +63,23 @@ on a cached pool and the property is not read).
 `ValueCheck` (counts in `AtomicIntegerArray`s) that every receive reports to
 and that is checked after the run's main process has joined every process.
 
+Beyond the paper (issue #15, `BEYOND_PAPER`): a buffered channel is
+`(chan k)` (a fixed buffer), `(close! c)` closes one, and a range is a `loop`
+that takes until the take gives nil (closed and drained). A take or an alts
+take case on a closed channel completes with nil, which is no message: under
+the value oracle a receive from a channel some process closes
+(`Lowered.closed`) reports to the oracle only when it got a value. A put on a
+closed channel does not fail in core.async, it returns false; proved programs
+never do one, so a put on such a channel that returns false throws (a crash,
+exit 1): it would be a runtime bug. `put_result` says what a completed put
+returns: "boolean" (true; false on a closed channel; from core.async
+0.1.278.0) or "nil" (always nil: the releases before). With "nil" a put on a
+closed channel cannot be noticed, so programs that close are refused
+(`unsupported_reason`). Spawns
+inside a range body may run more than once: their join atoms hold a vector of
+every process they started. Other channels and sites are written as before,
+so a program without these constructs renders byte for byte as it did.
+
 With `dispatcher=True`, `-main` runs program i given as the first
 command-line argument and exits with status 2 for anything else; it exits 0
 with `System/exit` once the program ran (core.async's pools are daemon
@@ -95,11 +112,15 @@ from generator.render._common import (
     WRONG_CHANNEL,
     Block,
     CaseS,
+    CloseS,
     IfS,
+    Lowered,
+    RangeS,
     RecvS,
     SelectS,
     SendS,
     SpawnS,
+    UnsupportedProgram,
     Writer,
     YieldS,
     boolean,
@@ -110,6 +131,7 @@ from generator.render._common import (
     take_options,
     used_channels,
     value_table,
+    walk,
 )
 
 NAMESPACE = "chanfuzz.main"
@@ -128,9 +150,47 @@ def _flavour(value: object) -> str:
     return str(value)
 
 
-OPTIONS = {"flavour": _flavour, "values": boolean, "pct_depth": pct_depth}
+# What a completed put returns in a core.async release (module docstring).
+PUT_RESULTS = ("boolean", "nil")
+
+
+def _put_result(value: object) -> str:
+    if value not in PUT_RESULTS:
+        raise ValueError(f"put_result must be one of {', '.join(PUT_RESULTS)}, not {value!r}")
+    return str(value)
+
+
+OPTIONS = {
+    "flavour": _flavour,
+    "values": boolean,
+    "pct_depth": pct_depth,
+    "put_result": _put_result,
+}
 
 VALUE_ORACLE = True
+
+BEYOND_PAPER = frozenset({"buffered", "close"})
+
+# Why programs that close cannot be rendered with put_result="nil".
+NIL_PUTS = (
+    "core.async before 0.1.278.0 returns nil from every put, so a put on a closed channel"
+    " would pass unnoticed: no close or range"
+)
+
+
+def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
+    """Why this Clojure rendering cannot express the program, or None if it can."""
+    opts = take_options(options, OPTIONS, "clojure")
+    if opts.get("put_result") == "nil" and any(
+        isinstance(s, CloseS | RangeS) for s in walk(lowered.body)
+    ):
+        return NIL_PUTS
+    return None
+
+
+def _put_on_closed(chan: str) -> str:
+    """What a put that returned false does: core.async's answer on a closed channel."""
+    return f'(throw (IllegalStateException. "a put on closed channel {chan} returned false"))'
 
 
 # The operations each flavour uses: spawn, take, put, select.
@@ -226,6 +286,15 @@ def _groups(select: SelectS) -> list[list[CaseS]]:
     return list(groups.values())
 
 
+def _sites_in_ranges(block: Block) -> set[int]:
+    """The spawn sites of this process (not its children's) inside a range body."""
+    sites: set[int] = set()
+    for s in walk(block, into_spawns=False):
+        if isinstance(s, RangeS):
+            sites.update(t.site for t in walk(s.body, into_spawns=False) if isinstance(t, SpawnS))
+    return sites
+
+
 class _ProgramWriter:
     def __init__(
         self,
@@ -235,6 +304,7 @@ class _ProgramWriter:
         values: bool,
         prefix: str,
         params: str,
+        closed: frozenset[str] = frozenset(),
     ) -> None:
         self.w = w
         self.rng = rng
@@ -244,6 +314,8 @@ class _ProgramWriter:
         self.params = params  # what every process function takes: the run's channels
         self.procs: list[list[str]] = []  # the process functions, children before parents
         self.spawn, self.take, self.put, self.alts = _OPS[flavour]
+        self.closed = closed  # channels some process closes: takes may give nil
+        self.repeated: set[int] = set()  # spawn sites inside a range body
 
     def close(self, n: int = 1) -> None:
         """Closing parentheses go at the end of the last line, as Lisp is written."""
@@ -259,11 +331,19 @@ class _ProgramWriter:
         if not sites:
             self.statements(block)
             return
-        w.line("(let [" + " ".join(f"join{s} (atom nil)" for s in sites) + "]")
+        repeated = _sites_in_ranges(block)
+        self.repeated |= repeated
+        inits = [f"join{s} (atom {'[]' if s in repeated else 'nil'})" for s in sites]
+        w.line("(let [" + " ".join(inits) + "]")
         with w.indent():
             self.statements(block)
             for s in sites:
-                w.line(f"(when-let [j @join{s}] ({self.take} j))")
+                if s in repeated:
+                    # Every process this site started, once per message of the range.
+                    w.line(f"(loop [js (seq @join{s})]")
+                    w.line(f"  (when js ({self.take} (first js)) (recur (next js))))")
+                else:
+                    w.line(f"(when-let [j @join{s}] ({self.take} j))")
         self.close()
 
     def process_function(self, name: str, block: Block) -> None:
@@ -306,7 +386,14 @@ class _ProgramWriter:
 
     def statement(self, s: object) -> None:
         w = self.w
-        if isinstance(s, RecvS):
+        if isinstance(s, RecvS) and self.values and s.chan in self.closed:
+            # nil: the channel was closed and drained, no message to report.
+            take = f"({self.take} {s.chan})"
+            var = s.var if s.var is not None and self.rng.random() < 0.5 else "v"
+            w.line(f"(when-some [{var} {take}]")
+            with w.indent():
+                w.line(self._got(var, s.chan, False) + ")")
+        elif isinstance(s, RecvS):
             take = f"({self.take} {s.chan})"
             if s.var is not None and self.rng.random() < 0.5:
                 if self.values:
@@ -320,13 +407,35 @@ class _ProgramWriter:
             else:
                 w.line(take)
         elif isinstance(s, SendS):
-            w.line(f"({self.put} {s.chan} {s.value if self.values else UNIT})")
+            put = f"({self.put} {s.chan} {s.value if self.values else UNIT})"
+            if s.chan in self.closed:
+                w.line(f"(when-not {put}")
+                w.line(f"  {_put_on_closed(s.chan)})")
+            else:
+                w.line(put)
             if self.values:
                 w.line(f"(vals-done vals {s.value})")
         elif isinstance(s, SpawnS):
             name = f"{self.prefix}-proc{s.site}"
-            w.line(f"(reset! join{s.site} ({' '.join([name, *self.params.split()])}))")
+            call = f"({' '.join([name, *self.params.split()])})"
+            if s.site in self.repeated:
+                w.line(f"(swap! join{s.site} conj {call})")
+            else:
+                w.line(f"(reset! join{s.site} {call})")
             self.process_function(name, s.body)
+        elif isinstance(s, CloseS):
+            w.line(f"(close! {s.chan})")
+        elif isinstance(s, RangeS):
+            # Takes until nil: the channel closed and drained; each value is a message.
+            w.line("(loop []")
+            with w.indent():
+                w.line(f"(when-some [{s.var} ({self.take} {s.chan})]")
+                with w.indent():
+                    if self.values:
+                        w.line(self._got(s.var, s.chan, False))
+                    self.statements(s.body)
+                    w.line("(recur)")
+                self.close(2)
         elif isinstance(s, IfS):
             w.line(f"(if {render_lisp_cond(s.cond, self.rng)}")
             with w.indent():
@@ -363,6 +472,8 @@ class _ProgramWriter:
                     if case.chan in both:
                         # A completed put gives true, a take the number that was sent.
                         sent = "(true? alt-v)" if case.direction == "put" else "(number? alt-v)"
+                        if case.direction == "get" and case.chan in self.closed:
+                            sent = "(or (nil? alt-v) (number? alt-v))"  # nil: closed
                         test = f"(and {test} {sent})"
                     w.line(test)
                     with w.indent():
@@ -381,8 +492,13 @@ class _ProgramWriter:
         else:
             w.line("(do")
         with w.indent():
+            if case.direction == "put" and case.chan in self.closed:
+                w.line(f"(when (false? alt-v) {_put_on_closed(case.chan)})")
             if self.values and case.direction == "put":
                 w.line(f"(vals-done vals {case.value})")
+            elif self.values and case.chan in self.closed:
+                # nil: the channel was closed and drained, no message to report.
+                w.line(f"(when (some? alt-v) {self._got('alt-v', case.chan, True)})")
             elif self.values:
                 w.line(self._got("alt-v", case.chan, True))
             if len(group) == 1:
@@ -413,6 +529,10 @@ def render_file(
     flavour = str(opts.get("flavour", DEFAULT_FLAVOUR))
     values = bool(opts.get("values", False))
     lowered = lower_all(programs, opts.get("pct_depth"))
+    for i, lw in enumerate(lowered):
+        reason = unsupported_reason(lw, **options)
+        if reason is not None:
+            raise UnsupportedProgram(f"program {i}: {reason}")
     spawn, take, put, alts = _OPS[flavour]
     w = Writer("  ")
     w.line(HEADER)
@@ -425,6 +545,8 @@ def render_file(
         w.line(f'  (System/setProperty "{POOL_SIZE_PROPERTY}" n))')
         w.line()
     refer = {"chan", spawn, take, put, alts, "<!!"} | ({"timeout"} if flavour == "go" else set())
+    if any(isinstance(s, CloseS) for lw in lowered for s in walk(lw.body)):
+        refer.add("close!")
     w.line(f"(require '[clojure.core.async :refer [{' '.join(sorted(refer))}]])")
     w.lines += _CRASH.rstrip("\n").split("\n")
     if values:
@@ -441,11 +563,11 @@ def render_file(
         chans = shuffled(used_channels(lw), rng)
         params = " ".join([*chans, *(["vals"] if values else [])])
         main = Writer(w.unit)
-        writer = _ProgramWriter(main, rng, flavour, values, f"prog{i}", params)
+        writer = _ProgramWriter(main, rng, flavour, values, f"prog{i}", params, lw.closed())
         outer, w = w, main
         w.line(f"(defn prog{i}-once []")
         with w.indent():
-            decls = [f"{c} (chan)" for c in chans]
+            decls = [f"{c} (chan{f' {lw.capacity(c)}' if lw.capacity(c) else ''})" for c in chans]
             if values:
                 decls.insert(0, f"vals (value-check prog{i}-chans prog{i}-sel)")
             if not decls:

@@ -52,6 +52,21 @@ reports to and that is checked once the run has joined every coroutine. A
 merged clause of several put cases sends the first one's value: the others'
 are then never sent, which the check allows.
 
+Beyond the paper (issue #15, `BEYOND_PAPER`), in both package layouts: a
+buffered channel is `Channel<T>(k)`, `c.close()` closes one and a range is
+`for (v in c) { … }`, which ends once the channel is closed and drained. A
+plain `receive()` or `onReceive` throws on a closed channel, where the checker
+assumes a receive completes at once with no message, so every receive and
+receive clause on a channel some process closes (`Lowered.closed`) uses the
+form that tolerates it. `closed_receive` says which one the release has:
+"catching" (`receiveCatching()`, `onReceiveCatching`: from kotlinx.coroutines
+1.5, which made `receiveOrNull` an error; the default of the modern layout) or
+"or_null" (`receiveOrNull()`, `onReceiveOrNull`: 0.19 … 1.4.3, the only choice
+of the experimental layout). Under the value oracle such a receive reports to
+the oracle only when it got a message. A send on a closed channel throws
+(ClosedSendChannelException): a crash. Other channels are written as before,
+so a program without these constructs renders byte for byte as it did.
+
 Seeded variation: indentation of 4 or 2 spaces, channel declarations in
 shuffled order, receives that bind a named `val` (an unused value is only a
 warning) or not, `onReceive { x -> … }` or `onReceive { … }`, mirrored
@@ -80,8 +95,10 @@ from generator.render._common import (
     WRONG_CHANNEL,
     Block,
     CaseS,
+    CloseS,
     IfS,
     Lowered,
+    RangeS,
     RecvS,
     SelectS,
     SendS,
@@ -117,6 +134,18 @@ def _layout(value: object) -> str:
     return str(value)
 
 
+# How a receive that may find its channel closed is written (module docstring).
+CLOSED_RECEIVES = ("catching", "or_null")
+
+
+def _closed_receive(value: object) -> str:
+    if value not in CLOSED_RECEIVES:
+        raise ValueError(
+            f"closed_receive must be one of {', '.join(CLOSED_RECEIVES)}, not {value!r}"
+        )
+    return str(value)
+
+
 MAX_THREADS = 64
 
 
@@ -132,11 +161,14 @@ OPTIONS = {
     "package_layout": _layout,
     "duplicate_clauses": _duplicates,
     "threads": _threads,
+    "closed_receive": _closed_receive,
     "values": boolean,
     "pct_depth": pct_depth,
 }
 
 VALUE_ORACLE = True
+
+BEYOND_PAPER = frozenset({"buffered", "close"})
 
 # The value oracle's runtime, once per file (see _common for what it checks).
 _ORACLE = f"""
@@ -193,6 +225,19 @@ def _settings(options: dict[str, object]) -> tuple[str, str]:
     return layout, duplicates
 
 
+def _closed_receives(options: dict[str, object]) -> str:
+    """`closed_receive`, defaulting by layout; "catching" needs the modern one."""
+    opts = take_options(options, OPTIONS, "kotlin")
+    layout = str(opts.get("package_layout", "modern"))
+    closed = str(opts.get("closed_receive", "catching" if layout == "modern" else "or_null"))
+    if closed == "catching" and layout != "modern":
+        raise ValueError(
+            "closed_receive='catching' needs package_layout='modern': receiveCatching"
+            " exists from kotlinx.coroutines 1.5"
+        )
+    return closed
+
+
 def _dispatcher(layout: str, options: dict[str, object]) -> str:
     threads = _threads(options.get("threads", 0))
     if threads and "pct_depth" in options:
@@ -215,6 +260,7 @@ def _groups(select: SelectS) -> list[list[CaseS]]:
 def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
     """Why this Kotlin rendering cannot express the program, or None if it can."""
     _, duplicates = _settings(options)
+    _closed_receives(options)  # a bad combination is a ValueError, whatever the program
     if duplicates == "keep":
         return None
     for s in walk(lowered.body):
@@ -244,7 +290,14 @@ _IMPORTS = {
 
 class _ProgramWriter:
     def __init__(
-        self, w: Writer, rng: random.Random, layout: str, merge: bool, values: bool
+        self,
+        w: Writer,
+        rng: random.Random,
+        layout: str,
+        merge: bool,
+        values: bool,
+        closed: frozenset[str] = frozenset(),
+        closed_receive: str = "catching",
     ) -> None:
         self.w = w
         self.rng = rng
@@ -252,9 +305,31 @@ class _ProgramWriter:
         self.merge = merge
         self.values = values
         self.job_lists = count()
+        self.closed = closed  # receives on these tolerate a closed channel
+        self.catching = closed_receive == "catching"
 
     def _got(self, value: str, chan: str, sel: bool) -> str:
         return f'vals.recv({value}, "{chan}", {"true" if sel else "false"})'
+
+    def _maybe_got(self, value: str, chan: str, sel: bool) -> str:
+        """The oracle's report of a receive that may have found the channel closed:
+        `value` is the ChannelResult ("catching") or the element or null ("or_null")."""
+        message = f"{value}.getOrNull()" if self.catching else value
+        return f"{message}?.let {{ {self._got('it', chan, sel)} }}"
+
+    def closed_recv(self, s: RecvS) -> None:
+        """A receive on a channel some process closes: it may complete with no message."""
+        w = self.w
+        call = f"{s.chan}.receiveCatching()" if self.catching else f"{s.chan}.receiveOrNull()"
+        # The same draw as a plain receive's, so the rest of the file varies alike.
+        if s.var is not None and self.rng.random() < 0.5:
+            w.line(f"val {s.var} = {call}")
+            if self.values:
+                w.line(self._maybe_got(s.var, s.chan, False))
+        elif self.values:
+            w.line(self._maybe_got(call, s.chan, False))
+        else:
+            w.line(call)
 
     def process(self, block: Block) -> None:
         """A whole process: in the experimental layout, with its own join list."""
@@ -269,7 +344,9 @@ class _ProgramWriter:
     def block(self, block: Block, jobs: str | None) -> None:
         w = self.w
         for s in block:
-            if isinstance(s, RecvS):
+            if isinstance(s, RecvS) and s.chan in self.closed:
+                self.closed_recv(s)
+            elif isinstance(s, RecvS):
                 if s.var is not None and self.rng.random() < 0.5:
                     w.line(f"val {s.var} = {s.chan}.receive()")
                     if self.values:
@@ -310,6 +387,16 @@ class _ProgramWriter:
                     for group in groups:
                         self.clause(group, jobs)
                 w.line("}")
+            elif isinstance(s, CloseS):
+                w.line(f"{s.chan}.close()")
+            elif isinstance(s, RangeS):
+                # Ends once the channel is closed and drained: every element is a message.
+                w.line(f"for ({s.var} in {s.chan}) {{")
+                with w.indent():
+                    if self.values:
+                        w.line(self._got(s.var, s.chan, False))
+                    self.block(s.body, jobs)
+                w.line("}")
             elif isinstance(s, YieldS):
                 w.line("yield()")
             else:  # pragma: no cover - the statement tree has no other node
@@ -323,6 +410,14 @@ class _ProgramWriter:
         if case.direction == "put":
             head = f"{case.chan}.onSend({case.value if self.values else 'Unit'}) {{"
             oracle = f"vals.done({case.value})"
+        elif case.chan in self.closed:
+            # The clause is selected on a closed channel too, with no message.
+            clause = "onReceiveCatching" if self.catching else "onReceiveOrNull"
+            var = "it"
+            if len(group) == 1 and case.var is not None and self.rng.random() < 0.5:
+                var = case.var
+            head = f"{case.chan}.{clause} {{" + ("" if var == "it" else f" {var} ->")
+            oracle = self._maybe_got(var, case.chan, True)
         elif len(group) == 1 and case.var is not None and self.rng.random() < 0.5:
             head = f"{case.chan}.onReceive {{ {case.var} ->"
             oracle = self._got(case.var, case.chan, True)
@@ -368,6 +463,7 @@ def render_file(
 ) -> str:
     """The file `Main.kt`: `progN()` per program and `main` (see the module docstring)."""
     layout, duplicates = _settings(options)
+    closed_receive = _closed_receives(options)
     opts = take_options(options, OPTIONS, "kotlin")
     lowered = lower_all(programs, opts.get("pct_depth"))
     for i, lw in enumerate(lowered):
@@ -405,8 +501,11 @@ def render_file(
                         w.line("coroutineScope {")
                         w.depth += 1
                     for c in shuffled(used_channels(lw), rng):
-                        w.line(f"val {c} = Channel<{element}>()")
-                    writer = _ProgramWriter(w, rng, layout, duplicates == "merge", values)
+                        k = lw.capacity(c)
+                        w.line(f"val {c} = Channel<{element}>({k if k else ''})")
+                    writer = _ProgramWriter(
+                        w, rng, layout, duplicates == "merge", values, lw.closed(), closed_receive
+                    )
                     writer.process(lw.body)
                     if layout == "modern":
                         w.depth -= 1

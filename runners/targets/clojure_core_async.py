@@ -28,6 +28,11 @@ installed release serves both:
   from bytecode); runs start ``java`` with a fixed heap and the archive.
 - Reading runs: JVM exceptions and thread dumps (:mod:`runners.targets.jvm`),
   with the gensym numbers of Clojure's class names taken out.
+- Beyond the paper: buffered channels, close and range on every release, except
+  that releases before ``FIRST_PUT_STATUS`` return nil from every put, so a put
+  on a closed channel cannot be noticed there: their toolchains render with
+  ``put_result="nil"``, which refuses programs that close (the renderer says
+  why), and ``toolchains list`` notes it on each such release.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from generator import lambda_chan as lc
 from generator.capabilities import Capabilities
 from generator.lambda_chan import Program
 from generator.render import THREADS_VARIABLE, render_batch
-from generator.render.clojure import NAMESPACE, SOURCE_PATH
+from generator.render.clojure import NAMESPACE, NIL_PUTS, SOURCE_PATH
 from runners import config
 from runners.targets import jvm
 from runners.targets.base import (
@@ -98,6 +103,25 @@ PRODUCT = "classes"
 # limit and die with "insufficient memory", a false crash (as for Kotlin).
 PROGRAM_JVM_FLAGS = ("-Xmx256m",)
 COMPILE_JVM_FLAGS = ("-Xmx1g", "-XX:TieredStopAtLevel=1", "-Xshare:auto")
+
+
+# The first release whose puts return true, or false on a closed channel (core.async
+# commit cf8dc1b, "put returns status"); the ones before return nil (module docstring).
+FIRST_PUT_STATUS = "0.1.278.0-76b25b-alpha"
+
+
+def put_result(version: str) -> str:
+    """What a completed put returns in core.async ``version`` (the renderer's put_result)."""
+    return "nil" if version_key(version) < version_key(FIRST_PUT_STATUS) else "boolean"
+
+
+def close_note(version: str) -> str:
+    """What ``toolchains list`` says of a release that cannot run programs that close."""
+    return f"no close: {NIL_PUTS}" if put_result(version) == "nil" else ""
+
+
+def _notes(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)
 
 
 @dataclass(frozen=True)
@@ -252,6 +276,8 @@ def installed_toolchain(flavour: ClojureFlavour, directory: Path) -> Toolchain:
         compiler_classpath=classpath(directory),
         runtime_classpath=classpath(directory),
         runtime_cds_archive=archive if archive.is_file() else None,
+        # Only what differs from the renderer's defaults: the other releases keep none.
+        render=(("put_result", "nil"),) if put_result(version) == "nil" else (),
     )
 
 
@@ -300,7 +326,10 @@ def known(flavour: ClojureFlavour) -> Callable[[bool, list[ToolchainStatus]], li
 
     def listing(offline: bool, statuses: list[ToolchainStatus]) -> list[KnownToolchain]:
         installed = {
-            s.toolchain.version: replace(known_from_status(s), note=_substitution(s.toolchain))
+            s.toolchain.version: replace(
+                known_from_status(s),
+                note=_notes(_substitution(s.toolchain), close_note(s.toolchain.version)),
+            )
             for s in statuses
             if s.toolchain
         }
@@ -332,7 +361,14 @@ def known(flavour: ClojureFlavour) -> Callable[[bool, list[ToolchainStatus]], li
             else:
                 hint = f"run manage.py toolchains install {flavour.target} {version}"
                 listed.append(
-                    KnownToolchain(flavour.target, version, "not installed", hint, "maven")
+                    KnownToolchain(
+                        flavour.target,
+                        version,
+                        "not installed",
+                        hint,
+                        "maven",
+                        note=close_note(version),
+                    )
                 )
         return [*listed, *installed.values(), *problems]
 
@@ -657,8 +693,9 @@ def threads_env(threads: int, options: Mapping[str, object]) -> dict[str, str]:
     return {THREADS_VARIABLE: str(threads)}
 
 
-def _render_options(_toolchain: Toolchain, _settings: RunSettings) -> dict[str, object]:
-    return {}
+def _render_options(toolchain: Toolchain, _settings: RunSettings) -> dict[str, object]:
+    """The release's own (put_result of the oldest releases); nothing of a run's settings."""
+    return dict(toolchain.render_options())
 
 
 BUNDLE_SCRIPT = """# CLOJURE_CP: the classpath of the core.async release under test and its Clojure
@@ -694,7 +731,9 @@ def target_spec(
         lexer="clojure",
         position=position,
         renderer="clojure",
-        capabilities=Capabilities(select=True, select_send=True),
+        # Buffered channels, close and range: the renderer writes them (BEYOND_PAPER);
+        # releases before FIRST_PUT_STATUS refuse programs that close.
+        capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
         concurrency=concurrency,
         candidates=candidates(flavour),
         known=known(flavour),

@@ -112,7 +112,7 @@ def _kotlin_toolchain(directory: Path) -> Toolchain:
         components.append(("java", manifest["java_version"]))
     components.append(("jvm-target", str(manifest.get("jvm_target") or DEFAULT_JVM_TARGET)))
     render = kotlin_render_options(coroutines_version)
-    for key in ("package_layout", "duplicate_clauses"):
+    for key in ("package_layout", "duplicate_clauses", "closed_receive"):
         if manifest.get(key):
             render[key] = manifest[key]
     return Toolchain(
@@ -351,7 +351,9 @@ TARGET = TargetSpec(
     lexer="kotlin",
     position=20,
     renderer="kotlin",
-    capabilities=Capabilities(select=True, select_send=True),
+    # Buffered channels, close and range on every release (the renderer's BEYOND_PAPER;
+    # kotlin_render_options picks the receive that tolerates a closed channel).
+    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
     concurrency="coroutines",
     candidates=_kotlin_candidates,
     known=_known_kotlin,

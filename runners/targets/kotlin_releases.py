@@ -153,12 +153,19 @@ def kotlin_render_options(coroutines_version: str) -> dict[str, str]:
 
     Before 1.0 the library lives in ``kotlinx.coroutines.experimental``; from
     1.7 a select rejects two clauses on the same channel, so those are merged.
+    A receive that may find its channel closed (beyond the paper) is written with
+    ``receiveCatching``, which exists from 1.5; the modern releases before it
+    get ``receiveOrNull`` (``closed_receive``: the experimental layout has no
+    other, so the renderer's default there needs no key).
     """
     key = version_key(coroutines_version)
-    return {
+    options = {
         "package_layout": "experimental" if key < (1, 0) else "modern",
         "duplicate_clauses": "merge" if key >= (1, 7) else "keep",
     }
+    if (1, 0) <= key < (1, 5):
+        options["closed_receive"] = "or_null"
+    return options
 
 
 def _jvm_target(kotlin_version: str) -> str:

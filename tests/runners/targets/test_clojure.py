@@ -27,6 +27,7 @@ from runners.targets.clojure_core_async import (
     OLDEST_CLOJURE,
     build_plan,
     clojure_pairing,
+    close_note,
     core_async_releases,
     frame,
     hang_shape,
@@ -242,6 +243,7 @@ def test_an_installed_release_on_another_clojure_says_why_in_the_listing() -> No
     newest = require_toolchain("clojure-go", DEFAULT_VERSIONS[0])
     rows = {k.version: k for k in known_toolchains("clojure-go", offline=True)}
     assert rows[oldest.version].note == (
-        f"Clojure 1.7.0: the POM of core.async {oldest.version} names no Clojure"
+        f"Clojure 1.7.0: the POM of core.async {oldest.version} names no Clojure; "
+        + close_note(oldest.version)  # its puts return nil: programs that close are refused
     )
     assert rows[newest.version].note == ""  # on the Clojure its POM names

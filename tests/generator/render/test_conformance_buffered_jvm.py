@@ -1,0 +1,171 @@
+"""Conformance beyond the paper on the JVM targets (issue #15): generated programs with
+buffered channels, close and range, rendered for Kotlin and Clojure core.async (go blocks
+and threads), compiled and run on the real toolchains.
+
+Every program is proved terminating and free of sends on closed channels, so each
+must exit 0, with the value oracle on and off (under it a receive that finds its
+channel closed must not count as a wrong value). As test_conformance.py: 102
+programs per target and oracle setting (17 seeds of each preset A–F, with the
+`buffered` setting and the target's capabilities) on the newest installed release,
+in batches of 51 behind a dispatcher, each run sandboxed with repetitions; and a
+sample of 18 on an older release whose rendering differs (Kotlin 0.19: the
+experimental package layout and receiveOrNull; 1.3.3: receiveOrNull in the modern
+layout; core.async 0.3.443: the Clojure 1.7 era). Generated programs keep one
+receive per send, so they rarely find a channel closed *and empty*: CLOSED_EMPTY's
+fixed effects do, in the same batches. A failure carries the seed, the effect, the
+verdict and the output; each run prints how many programs used what, and its time.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from generator import effects
+from generator.lambda_chan import Program
+from generator.pipeline import generate_program
+from generator.render._common import CloseS, RangeS, lower, walk
+from generator.settings import PRESETS, settings_for
+from generator.synthesis import synthesize
+from generator.termination import check_effect
+from runners.engine.execute import RunTarget, Triage, execute_batch, target_for
+from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
+from runners.engine.verdicts import Outcome
+from tests.generator.render.test_conformance import (
+    _expressible,
+    _require,
+    _toolchain_and_sandbox,
+)
+
+PER_PRESET = 17
+OLD_PER_PRESET = 3
+BATCH = 51
+TARGETS = ("kotlin", "clojure-go", "clojure-thread")
+# Older releases worth a sample: each renders differently from the newest.
+OLD_RELEASES = (("kotlin", "0.19"), ("kotlin", "1.3.3"), ("clojure-go", "0.3.443"))
+OLD_RELEASES += (("clojure-thread", "0.3.443"),)
+
+# Receives that find their channel closed and drained: plain, in a select, a range
+# over a channel nobody sent on, a select put beside a closing receiver.
+CLOSED_EMPTY = (
+    "Chan(c) ; Spawn(Close(c)) ; Get(c) ; Get(c)",
+    "Chan(c) ; Spawn(Close(c)) ; Range(c, eps)",
+    "Chan(c, 1) ; Spawn(Put(c) ; Close(c)) ; Get(c) ; Get(c)",
+    "Chan(c, 1) ; Chan(d) ; Spawn(Put(c) ; Close(c)) ; Spawn(Put(d)) ; "
+    "Get(c) ; Get(c) ; SelGet(c, Get(d)) (+) SelGet(d, Get(c))",
+    "Chan(c) ; Chan(d, 1) ; Spawn(Close(c) ; Put(d) ; Close(d)) ; "
+    "SelGet(c, Get(d)) (+) SelGet(d, Get(c))",
+    "Chan(c, 3) ; Chan(d) ; Spawn(Put(c) ; Put(c) ; Close(c) ; Get(d)) ; "
+    "Range(c, Spawn(eps)) ; Put(d)",
+)
+CLOSED_EMPTY_SEEDS = 2
+
+
+def _closed_empty() -> list[tuple[str, Program]]:
+    out = []
+    for text in CLOSED_EMPTY:
+        effect = effects.parse(text)
+        assert check_effect(effect).terminating is True, text
+        out += [
+            (f"{text} [seed {s}]", synthesize(effect, Random(s))) for s in range(CLOSED_EMPTY_SEEDS)
+        ]
+    return out
+
+
+def _generated(target: RunTarget, per_preset: int) -> list[tuple[str, Program]]:
+    capabilities = target.spec.capabilities
+    assert capabilities.buffered and capabilities.close
+    out = []
+    for name in PRESETS:
+        settings = settings_for(name, buffered=True)
+        if not _expressible(settings, capabilities):
+            continue
+        for seed in range(per_preset):
+            g = generate_program(seed, settings, capabilities)
+            out.append((f"{name} seed {seed} ({effects.to_text(g.effect)})", g.program))
+    return out
+
+
+def _uses(programs: list[Program]) -> dict[str, int]:
+    """How many of `programs` use a buffered channel, a close, a range."""
+    counts = {"buffered": 0, "close": 0, "range": 0}
+    for program in programs:
+        lowered = lower(program)
+        body = list(walk(lowered.body))
+        counts["buffered"] += bool(lowered.capacities)
+        counts["close"] += any(isinstance(s, CloseS) for s in body)
+        counts["range"] += any(isinstance(s, RangeS) for s in body)
+    return counts
+
+
+def _run(
+    target: RunTarget, sandbox: Sandbox, labelled: list[tuple[str, Program]], workdir: Path
+) -> list[str]:
+    """Every program in batches; the failures, each with what to investigate it."""
+    programs = [p for _, p in labelled]
+    options = dict(target.render_options)
+    refused = [(label, target.spec.unsupported_reason(p, **options)) for label, p in labelled]
+    assert all(reason is None for _, reason in refused), [r for r in refused if r[1]]
+    started = time.monotonic()
+    failures = []
+    for start in range(0, len(programs), BATCH):
+        chunk = labelled[start : start + BATCH]
+        report = execute_batch(
+            [p for _, p in chunk],
+            target,
+            workdir=workdir / f"batch{start}",
+            sandbox=sandbox,
+            limits=Limits(timeout_s=30),
+            triage=Triage(retries=1),
+        )
+        for (label, _), execution in zip(chunk, report.executions, strict=True):
+            if execution.outcome is not Outcome.TERMINATED:
+                last = execution.attempts[-1] if execution.attempts else None
+                failures.append(
+                    f"{label}: {execution.classification.reason}\n"
+                    f"{execution.compile_output[:2000]}"
+                    f"{(last.stderr + last.stdout)[:2000] if last else ''}"
+                )
+    generated = [p for label, p in labelled if not label.endswith("]")]
+    uses = ", ".join(f"{n} {k}" for k, n in _uses(generated).items())
+    print(
+        f"\n{target.toolchain.id} {options}: {len(programs)} programs, {len(generated)} "
+        f"generated ({uses}) and {len(programs) - len(generated)} of CLOSED_EMPTY, "
+        f"in {time.monotonic() - started:.0f} s, {len(failures)} failed"
+    )
+    return failures
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("values", [False, True], ids=["plain", "values"])
+@pytest.mark.parametrize("language", TARGETS)
+def test_buffered_programs_terminate_on_the_newest_release(
+    language: str, values: bool, tmp_path: Path
+) -> None:
+    toolchain, sandbox = _toolchain_and_sandbox(language)
+    target = target_for(toolchain, repetitions=5, values=values)
+    assert dict(target.render_options).get("values", False) is values
+    labelled = _generated(target, PER_PRESET) + _closed_empty()
+    assert len(labelled) >= 6 * PER_PRESET
+    failures = _run(target, sandbox, labelled, tmp_path)
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("language", "version"), OLD_RELEASES)
+def test_buffered_programs_terminate_on_an_older_release(
+    language: str, version: str, tmp_path: Path
+) -> None:
+    try:
+        toolchain = find_toolchain(language, version)
+    except ToolchainUnavailable as exc:
+        _require(f"{language} {version}", exc)
+    _, sandbox = _toolchain_and_sandbox(language)
+    target = target_for(toolchain, repetitions=5, values=True)
+    labelled = _generated(target, OLD_PER_PRESET) + _closed_empty()
+    failures = _run(target, sandbox, labelled, tmp_path)
+    assert not failures, "\n\n".join(failures)
