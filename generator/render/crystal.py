@@ -239,9 +239,12 @@ class _ProgramWriter:
                         w.line(f"when {case.var} = {case.chan}.receive")
                         oracle = self._got(case.var, case.chan, True)
                     elif self.values:
-                        # `val` is reserved: no program variable has that name.
-                        w.line(f"when val = {case.chan}.receive")
-                        oracle = self._got("val", case.chan, True)
+                        # A name of its own per case: a `spawn` block captures an outer
+                        # local of the same name, and fibers on two threads would then
+                        # overwrite each other's value (a false wrong value).
+                        var = f"val_{next(self.fresh)}"
+                        w.line(f"when {var} = {case.chan}.receive")
+                        oracle = self._got(var, case.chan, True)
                     else:
                         w.line(f"when {case.chan}.receive")
                     with w.indent():

@@ -82,17 +82,17 @@ def prog0_once
     vals.recv(x2, "c2", true)
     vals.recv(c1.receive, "c1", false)
     select
-    when val = c3.receive
-      vals.recv(val, "c3", true)
+    when val_1 = c3.receive
+      vals.recv(val_1, "c3", true)
     when x4 = c3.receive
       vals.recv(x4, "c3", true)
     end
-  when val = c1.receive
-    vals.recv(val, "c1", true)
+  when val_2 = c1.receive
+    vals.recv(val_2, "c1", true)
     vals.recv(c2.receive, "c2", false)
     select
-    when val = c3.receive
-      vals.recv(val, "c3", true)
+    when val_3 = c3.receive
+      vals.recv(val_3, "c3", true)
     when x7 = c3.receive
       vals.recv(x7, "c3", true)
     end
@@ -185,10 +185,10 @@ def prog2_once
   spawned.add(1)
   spawn do
     select
-    when val = c3.receive
-      vals.recv(val, "c3", true)
-    when val = c3.receive
-      vals.recv(val, "c3", true)
+    when val_1 = c3.receive
+      vals.recv(val_1, "c3", true)
+    when val_2 = c3.receive
+      vals.recv(val_2, "c3", true)
     end
     done.send(nil)
   end
@@ -239,8 +239,8 @@ def prog3_once
     select
     when x2 = c5.receive
       vals.recv(x2, "c5", true)
-    when val = c5.receive
-      vals.recv(val, "c5", true)
+    when val_1 = c5.receive
+      vals.recv(val_1, "c5", true)
     when x4 = c5.receive
       vals.recv(x4, "c5", true)
     end
@@ -410,8 +410,8 @@ def prog5_once
     spawn do
       done.send(nil)
     end
-  when val = c3.receive
-    vals.recv(val, "c3", true)
+  when val_1 = c3.receive
+    vals.recv(val_1, "c3", true)
     spawned.add(1)
     spawn do
       done.send(nil)

@@ -59,8 +59,8 @@ def prog0_once
   spawned.add(1)
   spawn do
     select
-    when val = c3.receive
-      vals.recv(val, "c3", true)
+    when val_1 = c3.receive
+      vals.recv(val_1, "c3", true)
       c4.send(1)
       vals.done(1)
     when x2 = c3.receive

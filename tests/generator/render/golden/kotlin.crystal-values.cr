@@ -62,8 +62,8 @@ def prog0_once
     select
     when x2 = c5.receive
       vals.recv(x2, "c5", true)
-    when val = c5.receive
-      vals.recv(val, "c5", true)
+    when val_1 = c5.receive
+      vals.recv(val_1, "c5", true)
     when x4 = c5.receive
       vals.recv(x4, "c5", true)
     end

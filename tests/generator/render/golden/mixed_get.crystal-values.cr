@@ -84,8 +84,8 @@ def prog0_once
     end
   end
   select
-  when val = c3.receive
-    vals.recv(val, "c3", true)
+  when val_1 = c3.receive
+    vals.recv(val_1, "c3", true)
     spawned.add(1)
     spawn do
       done.send(nil)
