@@ -43,10 +43,10 @@
   as any send on that channel happens, and then the next waiter gets the lock.
   No process ever holds two locks or holds a lock while sending.
 
-Every flavour: a run (`progN_once`) creates its channels with capacity 0, so
-they are rendezvous channels carrying `()` (`u32` under the value oracle), and
-is repeated `repetitions` times by `progN`, each time with fresh channels (SPEC
-§8a). Every handle is
+Every flavour: a run (`progN_once`) creates its channels, carrying `()` (`u32`
+under the value oracle), with capacity 0 (rendezvous channels) unless the
+program declares a channel buffered (below), and is repeated `repetitions`
+times by `progN`, each time with fresh channels (SPEC §8a). Every handle is
 `Clone` (the std receiver through its `Arc`), so before each `move` closure
 the spawn clones exactly the channel ends its process and its descendants
 use, in a seeded order. Joins: a process that spawns collects its children's
@@ -62,6 +62,21 @@ disconnected channel; each result is `unwrap()`ed anyway.
 `pct_depth=d` yields (`std::thread::yield_now()`; in tokio tasks
 `tokio::task::yield_now().await`) before d−1 communication steps
 (`_common.perturb`), and tokio's workers are $CHANFUZZ_THREADS when a run sets it.
+
+Beyond the paper (issue #15): buffered channels, and only them
+(``BEYOND_PAPER = {"buffered"}``; the targets' capabilities say
+`buffered=True, close=False`). A channel of capacity k is the same constructor
+with k for 0: crossbeam `bounded(k)`, flume `bounded(k)` (threads and tokio
+alike), chan `chan::sync(k)`, std `sync_channel(k)`, so a program without a
+buffered channel renders exactly as before. Every select flavour takes a send
+case on a buffered channel with room at once, as Go's select does (crossbeam
+`select!`, flume's `Selector`, `tokio::select!` over `send_async`,
+`chan_select!`): nothing else changes. Close and range are out of reach: a
+Rust channel closes when its last sender is dropped, never by an explicit
+call, and here every process holds a clone of the ends it uses and the run
+keeps the originals until its joins, so no process can close a channel for
+the others; the generator, reading the capabilities, never puts a close or a
+range into a program for these targets.
 
 With `dispatcher=True`, `main` runs program i given as the first
 command-line argument (`std::env::args().nth(1)`) and exits with status 2 for
@@ -188,6 +203,9 @@ def _threads(value: object) -> int:
 OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean, "pct_depth": pct_depth}
 
 VALUE_ORACLE = True
+# Buffered channels, not close: a Rust channel closes only when its senders are dropped
+# (see the module docstring).
+BEYOND_PAPER = frozenset({"buffered"})
 
 
 def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
@@ -516,13 +534,13 @@ class _ProgramWriter:
         w.line("}")
 
 
-# A rendezvous channel of each flavour, for its element type.
+# A channel of each flavour, for its element type and capacity (0: a rendezvous channel).
 _CHANNEL = {
-    "crossbeam": "crossbeam_channel::bounded::<{}>(0)",
-    "flume": "flume::bounded::<{}>(0)",
-    "flume-async": "flume::bounded::<{}>(0)",
-    "chan": "chan::sync::<{}>(0)",
-    "std": "std::sync::mpsc::sync_channel::<{}>(0)",
+    "crossbeam": "crossbeam_channel::bounded::<{}>({})",
+    "flume": "flume::bounded::<{}>({})",
+    "flume-async": "flume::bounded::<{}>({})",
+    "chan": "chan::sync::<{}>({})",
+    "std": "std::sync::mpsc::sync_channel::<{}>({})",
 }
 
 # The value oracle's runtime, once per file (see _common for what it checks). Only std:
@@ -664,7 +682,8 @@ def render_file(
             if values:
                 w.line(f"let vals = ValueCheck::new(&PROG{i}_VALUES);")
             for c in shuffled(used_channels(lw), rng):
-                w.line(f"let ({_tx(c)}, {_rx(c)}) = {_CHANNEL[flavour].format(element)};")
+                make = _CHANNEL[flavour].format(element, lw.capacity(c))
+                w.line(f"let ({_tx(c)}, {_rx(c)}) = {make};")
                 if flavour == "std":
                     w.line(f"let {_rx(c)} = std::sync::Arc::new(std::sync::Mutex::new({_rx(c)}));")
             writer.process(lw.body)

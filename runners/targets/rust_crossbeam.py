@@ -22,6 +22,6 @@ TARGET = rust_cargo.target_spec(
     title="Rust (crossbeam-channel)",
     extension="crossbeam.rs",
     position=50,
-    capabilities=Capabilities(select=True, select_send=True),
+    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
     concurrency="threads",
 )

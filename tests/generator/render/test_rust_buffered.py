@@ -1,0 +1,186 @@
+"""Buffered channels in Rust, every flavour (issue #15, quick): a channel is made with its
+capacity and nothing else moves; close and range are refused, and programs generated for
+the Rust targets never have them (their capabilities say buffered channels, no close).
+
+The programs of `SELECTS` are run on the real libraries by
+test_conformance_buffered_rust.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from generator import lambda_chan as lc
+from generator.capabilities import InexpressibleSettings
+from generator.effects import parse
+from generator.pipeline import generate_program
+from generator.render import UnsupportedProgram, beyond_paper, render, supports, unsupported_reason
+from generator.render._common import CloseS, RangeS, SelectS, lower, walk
+from generator.render.rust import FLAVOURS
+from generator.settings import PRESETS, settings_for
+from generator.synthesis import synthesize
+from generator.termination import check_effect
+from runners.targets import get_target
+from tests.generator.render.test_rust import TARGET_OF
+
+# How each flavour makes a channel of `()` with capacity 2.
+MADE = {
+    "crossbeam": "crossbeam_channel::bounded::<{}>({})",
+    "flume": "flume::bounded::<{}>({})",
+    "flume-async": "flume::bounded::<{}>({})",
+    "chan": "chan::sync::<{}>({})",
+    "std": "std::sync::mpsc::sync_channel::<{}>({})",
+}
+
+
+def _program(text: str) -> lc.Program:
+    effect = parse(text)
+    assert check_effect(effect).terminating is True, text
+    return synthesize(effect, random.Random(0))
+
+
+# Selects meeting buffered channels that a lone process (or one helper) can only get
+# through if a send case with room, or a receive case with a message waiting, is ready
+# at once; and std's plain sends into a buffer, with nobody receiving yet.
+SELECTS = {
+    "lone_put_case": "Chan(c1, 1) ; SelPut(c1, eps) (+) SelPut(c1, eps) ; Get(c1)",
+    "two_buffers": (
+        "Chan(c1, 1) ; Chan(c2, 2) ; SelPut(c1, Get(c1)) (+) SelPut(c2, Get(c2)) ; "
+        "SelPut(c2, Get(c2)) (+) SelGet(c3, eps)"
+    ),
+    "put_case_before_partner": (
+        "Chan(c1, 1) ; Spawn(Get(c1) ; Put(c2)) ; SelPut(c1, Get(c2)) (+) SelGet(c2, eps)"
+    ),
+    "get_case_on_full_buffer": (
+        "Chan(c1, 2) ; Spawn(Put(c1) ; Put(c1) ; Put(c2)) ; Get(c2) ; "
+        "SelGet(c1, Get(c1)) (+) SelGet(c3, eps)"
+    ),
+    "lone_puts": "Chan(c1, 2) ; Put(c1) ; Put(c1) ; Get(c1) ; Get(c1)",
+}
+SELECT_PROGRAMS = {name: _program(text) for name, text in SELECTS.items()}
+BUFFERED = _program(
+    "Chan(c1, 2) ; Spawn(Get(c1) ; Get(c1) ; Put(c2)) ; Put(c1) ; Put(c1) ; Get(c2)"
+)
+
+
+def _has_select(program: lc.Program) -> bool:
+    return any(isinstance(s, SelectS) for s in walk(lower(program).body))
+
+
+@pytest.mark.parametrize("values", [False, True])
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_a_buffered_channel_is_made_with_its_capacity(flavour: str, values: bool) -> None:
+    element = "u32" if values else "()"
+    text = render(BUFFERED, "rust", flavour=flavour, values=values)
+    assert f"let (c1_tx, c1_rx) = {MADE[flavour].format(element, 2)};" in text
+    # c2 is declared nowhere: a rendezvous channel, as before.
+    assert f"let (c2_tx, c2_rx) = {MADE[flavour].format(element, 0)};" in text
+
+
+def test_std_shares_a_buffered_receiver_behind_its_mutex_too() -> None:
+    text = render(BUFFERED, "rust", flavour="std")
+    assert "let (c1_tx, c1_rx) = std::sync::mpsc::sync_channel::<()>(2);" in text
+    assert "let c1_rx = std::sync::Arc::new(std::sync::Mutex::new(c1_rx));" in text
+    assert "c1_rx.lock().unwrap().recv().unwrap();" in text
+
+
+def _unbuffered(program: lc.Program) -> lc.Program:
+    return dataclasses.replace(program, capacities=())
+
+
+@pytest.mark.parametrize("values", [False, True])
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_capacities_change_only_the_lines_that_make_the_channels(
+    flavour: str, values: bool
+) -> None:
+    """The same program rendered with its capacities and without them, at the same seed:
+    only the constructors of the buffered channels differ, (k) for (0). The renderer
+    draws nothing for a capacity, so every other seeded choice stays where it was."""
+    capabilities = get_target(TARGET_OF[flavour]).capabilities
+    seen = 0
+    for h in "ABCDEF":
+        for seed in range(4):
+            try:
+                g = generate_program(seed, settings_for(h, buffered=True), capabilities)
+            except InexpressibleSettings:  # heuristic E has nothing for a target without select
+                break
+            capacities = dict(lower(g.program).capacities)
+            if not capacities:
+                continue
+            seen += 1
+            options = {"flavour": flavour, "values": values, "seed": seed}
+            buffered = render(g.program, "rust", **options).splitlines()
+            plain = render(_unbuffered(g.program), "rust", **options).splitlines()
+            assert len(buffered) == len(plain)
+            changed = [(a, b) for a, b in zip(plain, buffered, strict=True) if a != b]
+            assert len(changed) == len(capacities)
+            for before, after in changed:
+                m = re.fullmatch(r"\s*let \((\w+)_tx, \w+_rx\) = .*\((\d+)\);", after)
+                assert m, after
+                assert int(m.group(2)) == capacities[m.group(1)]
+                assert before == after[: -len(f"({m.group(2)});")] + "(0);"
+    assert seen >= 8, "too few generated programs with a buffered channel to compare"
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_select_programs_render_where_the_flavour_has_select(flavour: str) -> None:
+    for name, program in SELECT_PROGRAMS.items():
+        expressible = flavour != "std" or not _has_select(program)
+        assert supports(program, "rust", flavour=flavour) == expressible, name
+        if expressible:
+            text = render(program, "rust", flavour=flavour)
+            for chan, k in lower(program).capacities:
+                made = MADE[flavour].format("()", k)
+                assert f"let ({chan}_tx, {chan}_rx) = {made};" in text, name
+
+
+# ---------------------------------------------------------------- close: out of reach
+
+CLOSING = _program("Chan(c1, 2) ; Spawn(Range(c1, eps)) ; Put(c1) ; Put(c1) ; Close(c1)")
+CLOSING_UNBUFFERED = _program("Chan(c1) ; Spawn(Get(c1) ; Get(c1)) ; Put(c1) ; Put(c1) ; Close(c1)")
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+@pytest.mark.parametrize("program", [CLOSING, CLOSING_UNBUFFERED], ids=["range", "close"])
+def test_close_and_range_are_refused(flavour: str, program: lc.Program) -> None:
+    assert not supports(program, "rust", flavour=flavour)
+    assert unsupported_reason(program, "rust", flavour=flavour) == (
+        "the rust renderer writes no close or range"
+    )
+    with pytest.raises(UnsupportedProgram, match="no close or range"):
+        render(program, "rust", flavour=flavour)
+
+
+def test_the_renderer_writes_buffered_channels_and_no_close() -> None:
+    assert beyond_paper("rust") == frozenset({"buffered"})
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_each_rust_target_says_buffered_channels_and_no_close(flavour: str) -> None:
+    capabilities = get_target(TARGET_OF[flavour]).capabilities
+    assert capabilities.buffered and not capabilities.close
+    assert capabilities.describe().endswith("; buffered channels (no close)")
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+@pytest.mark.parametrize("heuristic", list(PRESETS))
+def test_programs_generated_for_rust_targets_are_buffered_but_never_closed(
+    flavour: str, heuristic: str
+) -> None:
+    capabilities = get_target(TARGET_OF[flavour]).capabilities
+    try:
+        capabilities.restrict(PRESETS[heuristic])
+    except InexpressibleSettings:  # heuristic E generates only with select: nothing for std
+        assert flavour == "std" and heuristic == "E"
+        return
+    buffered = 0
+    for seed in range(10):
+        g = generate_program(seed, settings_for(heuristic, buffered=True), capabilities)
+        lowered = lower(g.program)
+        assert not any(isinstance(s, CloseS | RangeS) for s in walk(lowered.body))
+        assert supports(g.program, "rust", flavour=flavour)
+        buffered += bool(lowered.capacities)
+    assert buffered >= 3
