@@ -81,7 +81,7 @@ from django.db import connection
 from django.utils import timezone
 from generator.settings import PRESETS
 from runners.campaigns import programs
-from runners.campaigns.models import Campaign, CampaignTarget, Finding, Program
+from runners.campaigns.models import Campaign, CampaignTarget, Finding, OutcomeCount, Program
 
 executions, refill = int(sys.argv[1]), sys.argv[2] == "1"
 call_command("migrate", verbosity=0)
@@ -127,6 +127,7 @@ if not Campaign.objects.filter(name__startswith="load ").exists():
               JOIN runners_finding f ON f.id = (%s::bigint[])[1 + (i / 50 * 7) %% 40]
             ''', [per, per, campaign.pk, target.pk, [p.id for p in stored], per,
                   [f.pk for f in findings]])
+        OutcomeCount.recount([target.pk])  # SQL inserts skip Execution.save's counting
     for f in findings:
         rows = f.executions.all()
         Finding.objects.filter(pk=f.pk).update(

@@ -39,6 +39,7 @@ from runners.campaigns.models import (
     Chunk,
     Execution,
     Finding,
+    OutcomeCount,
     Program,
 )
 
@@ -272,6 +273,8 @@ def restore(path: Path) -> tuple[Campaign, dict[str, int]]:
                 batch.clear()
         made["executions"] += _insert(batch)
         _recount(sorted(set(findings.values())))
+        # bulk_create skips Execution.save, which keeps the counts per verdict.
+        OutcomeCount.recount([t.pk for t in targets.values()])
     return campaign, made
 
 

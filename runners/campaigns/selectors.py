@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Min, Q, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
 from runners.campaigns.models import (
@@ -19,6 +19,7 @@ from runners.campaigns.models import (
     Chunk,
     Execution,
     Finding,
+    OutcomeCount,
     Program,
     Reduction,
     Reproduction,
@@ -66,14 +67,13 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
     """Done/total per target, executions per verdict per target, programs per minute."""
     targets = list(CampaignTarget.objects.filter(campaign=campaign))
     counts: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
-    for row in (
-        # By target, not campaign: the (target, outcome) index then covers the count.
-        Execution.objects.filter(target_id__in=[t.pk for t in targets])
-        .values("target_id", "outcome")
-        .annotate(n=Count("*"))  # from the index alone on PostgreSQL, as below
-        .order_by()
+    # The counts kept as executions are inserted (OutcomeCount): a few rows per target,
+    # not a COUNT over the campaign's executions.
+    for target_id, outcome, n in OutcomeCount.objects.filter(campaign=campaign).values_list(
+        "target_id", "outcome", "count"
     ):
-        counts[row["target_id"]][row["outcome"]] = row["n"]
+        if n:
+            counts[target_id][outcome] = n
     chunk_states: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
     for row in (
         Chunk.objects.filter(target__campaign=campaign)
@@ -340,17 +340,17 @@ def program_source(
 
 
 def campaigns_outcome_counts(campaign_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Executions per verdict of each campaign in `campaign_ids` (one grouped query, for lists)."""
+    """Executions per verdict of each campaign in `campaign_ids`, from the counts kept as
+    executions are inserted (one small query however many executions they hold)."""
     counts: dict[int, dict[str, int]] = {pk: {} for pk in campaign_ids}
     for row in (
-        Execution.objects.filter(campaign_id__in=campaign_ids)
+        OutcomeCount.objects.filter(campaign_id__in=campaign_ids)
         .values("campaign_id", "outcome")
-        # COUNT(*), not COUNT(id): PostgreSQL can then answer from the (campaign, outcome)
-        # index alone (tests/runners/campaigns/test_postgres_indexes.py).
-        .annotate(n=Count("*"))
+        .annotate(n=Sum("count"))
         .order_by()
     ):
-        counts[row["campaign_id"]][row["outcome"]] = row["n"]
+        if row["n"]:
+            counts[row["campaign_id"]][row["outcome"]] = row["n"]
     return counts
 
 
