@@ -31,14 +31,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import bundles
 from chanfuzz_site.accounts import may_manage, require_manager
 from chanfuzz_site.bug_report_views import bug_report
 from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
+from chanfuzz_site.highlighting import highlight_sources
 from chanfuzz_site.htmx import STOP_POLLING
 from chanfuzz_site.reduction_views import reduction_context
 from generator.settings import RULE_TITLES, RULES
@@ -57,8 +55,6 @@ from runners.targets import all_targets, get_target, names
 
 PER_PAGE = 50
 OUTCOMES = [value for value, _ in OUTCOME_CHOICES]
-# Pygments has no Flix lexer; Scala's keywords and literals are close enough to read.
-_FORMATTER = HtmlFormatter(cssclass="highlight", linenos="table")
 
 
 def _page(request: HttpRequest, queryset, per_page: int = PER_PAGE) -> Page:  # noqa: ANN001
@@ -82,6 +78,20 @@ def _id_page(
     ids = list(page.object_list)
     rows = queryset.in_bulk(ids)
     page.object_list = [rows[pk] for pk in ids if pk in rows]
+    return page
+
+
+def _index_page(
+    request: HttpRequest, queryset, *, count: int, per_page: int = PER_PAGE
+) -> Page:  # noqa: ANN001
+    """A page of one target's executions, all of them, whose indices are exactly 0 … count−1
+    (selectors.indices_are_dense): page n is the rows with indices [(n−1)·per_page,
+    n·per_page), fetched by the (target, index) index with no OFFSET to walk."""
+    paginator = Paginator(queryset, per_page)
+    paginator.__dict__["count"] = count  # Paginator.count is a cached_property
+    page = paginator.get_page(request.GET.get("page"))
+    first = (page.number - 1) * per_page
+    page.object_list = list(queryset.filter(index__gte=first, index__lt=first + per_page))
     return page
 
 
@@ -193,9 +203,12 @@ class FindingRow:
 
 def _live_context(campaign: Campaign) -> dict[str, object]:
     """Progress, findings per target (Table 2) and the findings-over-time plot of a campaign."""
-    progress = selectors.campaign_progress(campaign)
-    targets = [t.target for t in progress.targets]
     hits = selectors.campaign_finding_hits(campaign)
+    # The hits name every finding of the campaign: no second query to count them.
+    progress = selectors.campaign_progress(
+        campaign, findings=len({h["finding_id"] for h in hits})
+    )
+    targets = [t.target for t in progress.targets]
     per_cell: dict[tuple[int, int], int] = {}
     first: dict[int, datetime] = {}
     last: dict[int, datetime] = {}
@@ -300,9 +313,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if progress is not None:
         count = progress.counts.get(outcome, 0) if outcome else progress.done
     executions = selectors.campaign_executions(campaign, outcome=outcome, target=target)
+    if outcome is None and target is not None and selectors.indices_are_dense(target, count):
+        page = _index_page(request, executions, count=count)
+    else:
+        page = _id_page(request, executions, count=count)
     context.update(
         {
-            "page": _id_page(request, executions, count=count),
+            "page": page,
             "outcome": outcome,
             "target": target,
             "settings_rows": [(RULE_TITLES.get(k, k), v) for k, v in campaign.settings.items()],
@@ -426,13 +443,17 @@ class SourceView:
 
 
 def _sources(program: Program) -> list[SourceView]:
+    rendered = bundles.bundle_sources(program, repetitions=1)
+    html = iter(
+        highlight_sources(
+            [(s.text, get_target(s.language).lexer) for s in rendered if s.text is not None]
+        )
+    )
     out = []
-    for s in bundles.bundle_sources(program, repetitions=1):
+    for s in rendered:
         target = get_target(s.language)
-        html = ""
-        if s.text is not None:
-            html = highlight(s.text, get_lexer_by_name(target.lexer), _FORMATTER)
-        out.append(SourceView(s.language, target.extension, target.source_file, html, s.problem))
+        markup = next(html) if s.text is not None else ""
+        out.append(SourceView(s.language, target.extension, target.source_file, markup, s.problem))
     return out
 
 

@@ -143,6 +143,16 @@ CACHES = {
         "KEY_PREFIX": "chanfuzz-ratelimit",
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     },
+    # Highlighted sources by content hash (chanfuzz_site/highlighting.py): files under the
+    # var dir, shared by a host's web workers. Not Redis: the job queue's Redis never
+    # evicts (noeviction), and a cache must not be able to fill it.
+    "highlight": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache" / "highlight"),
+        "TIMEOUT": 7 * 24 * 3600,
+        # About 6 KB a compressed entry, ten or so a program: some 120 MB at most.
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_FAIL_OPEN = True  # chanfuzz_site.ratelimits also lets through a Redis that is down

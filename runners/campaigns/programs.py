@@ -102,8 +102,12 @@ def program_object(program: Program) -> lambda_chan.Program:
     """The λ_chan program a stored Program stands for, built again from its seed.
 
     ValueError when the generator no longer builds the same program (it changed
-    since: the stored λ_chan text is then all that is left).
+    since: the stored λ_chan text is then all that is left). Kept on the row once
+    built: a program page renders it for every target, and a row's program never changes.
     """
+    cached = program.__dict__.get("_built_program")
+    if cached is not None:
+        return cached
     if program.source == Program.Source.EFFECT:
         built = build_from_effect(program.effect_text, program.seed)
     else:
@@ -117,6 +121,7 @@ def program_object(program: Program) -> lambda_chan.Program:
             f"program {program.id} was made by generator version {program.generator_version}; "
             f"version {GENERATOR_VERSION} builds a different program from its seed"
         )
+    program.__dict__["_built_program"] = built.program
     return built.program
 
 

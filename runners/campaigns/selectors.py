@@ -63,8 +63,9 @@ class CampaignProgress:
         return self.done / self.total if self.total else 1.0
 
 
-def campaign_progress(campaign: Campaign) -> CampaignProgress:
-    """Done/total per target, executions per verdict per target, programs per minute."""
+def campaign_progress(campaign: Campaign, *, findings: int | None = None) -> CampaignProgress:
+    """Done/total per target, executions per verdict per target, programs per minute, and
+    distinct findings (`findings` when the caller counted them already)."""
     targets = list(CampaignTarget.objects.filter(campaign=campaign))
     counts: dict[int, dict[str, int]] = {t.pk: {} for t in targets}
     # The counts kept as executions are inserted (OutcomeCount): a few rows per target,
@@ -98,12 +99,13 @@ def campaign_progress(campaign: Campaign) -> CampaignProgress:
         end = campaign.finished_at or timezone.now()
         minutes = max((end - campaign.started_at).total_seconds(), 1.0) / 60
         per_minute = done / minutes
-    findings = (
-        Execution.objects.filter(campaign=campaign, finding__isnull=False)
-        .values("finding_id")
-        .distinct()
-        .count()
-    )
+    if findings is None:
+        findings = (
+            Execution.objects.filter(campaign=campaign, finding__isnull=False)
+            .values("finding_id")
+            .distinct()
+            .count()
+        )
     return CampaignProgress(
         campaign=campaign,
         targets=per_target,
@@ -132,6 +134,20 @@ def campaign_executions(
     return qs.defer("stdout", "stderr", "dump", "attempts", "compile_output").order_by(
         "index", "target_id"
     )
+
+
+def indices_are_dense(target: CampaignTarget, count: int | None) -> bool:
+    """Whether the target's `count` executions have exactly the indices 0 … count−1 (as a
+    finished campaign's do): (target, index) is unique, so the highest index tells."""
+    if not count:
+        return False
+    highest = (
+        Execution.objects.filter(target=target)
+        .order_by("-index")
+        .values_list("index", flat=True)
+        .first()
+    )
+    return highest == count - 1
 
 
 def campaign_findings(campaign: Campaign) -> QuerySet[Finding]:

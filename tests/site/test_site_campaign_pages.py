@@ -436,11 +436,35 @@ def test_detail_executions_are_paginated_per_target(client: Client) -> None:
     assert "page 2 of 2" in second
     assert reverse("program", args=[seeded.programs[59].id]) in second
     assert reverse("program", args=[seeded.programs[0].id]) not in second
-    # Past the end: the last page, not an error.
+    # Past the end: the last page, not an error; nonsense: the first.
     assert "page 2 of 2" in client.get(url, {"page": 999}).content.decode()
+    assert "page 1 of 2" in client.get(url, {"page": "x"}).content.decode()
     # A verdict filter pages over that verdict's count.
     crashes = client.get(url, {"outcome": "crash", "page": 1}).content.decode()
     assert "page 1 of" not in crashes  # two crashes: one page, no pager
+
+
+def test_detail_pages_over_indices_with_gaps_too(client: Client) -> None:
+    """A running campaign's chunks finish out of order: indices 0–29 and 40–69 are in, so
+    page n cannot be indices [50(n−1), 50n): the page walks the rows in index order."""
+    require_toolchain("go")
+    campaign = services.create_campaign(targets=[("go", None)], count=70, enqueue=False)
+    target = campaign.targets.get()
+    stored = [store_program(build_generated(i, PRESETS["A"])) for i in range(70)]
+    indices = [*range(30), *range(40, 70)]
+    for i in indices:
+        Execution.objects.create(
+            target=target, campaign=campaign, program=stored[i], index=i, outcome="terminated"
+        )
+    url = reverse("campaign_detail", args=[campaign.pk])
+    shown = []
+    for page in (1, 2):
+        body = client.get(url, {"page": page}).content.decode()
+        assert f"page {page} of 2" in body
+        shown.append([i for i in range(70) if reverse("program", args=[stored[i].id]) in body])
+    # Distinct generated programs can share an id; none of these 70 do.
+    assert len({p.id for p in stored}) == 70
+    assert shown == [indices[:50], indices[50:]]
 
 
 def test_detail_shows_one_target_at_a_time(client: Client) -> None:
