@@ -9,6 +9,7 @@ Variables (see README "Configuration"; runners/config.py has them all):
   DATABASE_URL          default sqlite:///<CHANFUZZ_VAR_DIR>/db.sqlite3; postgres://… works too
   REDIS_URL             default redis://127.0.0.1:6379/0: the RQ queue and the rate limits
   CHANFUZZ_VAR_DIR      where run-time data lives, default <repo>/var
+  CHANFUZZ_LOG_FORMAT   json (default with debug off) or text; CHANFUZZ_LOG_LEVEL, INFO
 
 With only DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS set, `manage.py check --deploy
 --fail-level WARNING` is clean: the defaults are the production ones.
@@ -21,7 +22,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from runners import config
+from runners import config, logs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = config.DEV_SECRET_KEY
@@ -40,6 +41,8 @@ try:
     QUOTAS = config.quotas()
     RATELIMIT_PLAYGROUND = config.ratelimit_playground()
     RATELIMIT_RUNS = config.ratelimit_runs()
+    _LOG_FORMAT = config.log_format(DEBUG)
+    _LOG_LEVEL = config.log_level()
 except config.ConfigError as error:
     raise ImproperlyConfigured(str(error)) from None
 
@@ -68,6 +71,8 @@ MIDDLEWARE = [
     # Static files from the app with debug off; straight from STATICFILES_DIRS
     # (WHITENOISE_USE_FINDERS), so a checkout needs no collectstatic.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise (static files are not logged), before the rest (their time counts).
+    "chanfuzz_site.request_log.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -78,6 +83,10 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "chanfuzz_site.urls"
+
+# Every process that loads these settings (gunicorn's workers, RQ workers, commands) logs
+# to stderr as runners/logs.py says: JSON objects in production, text in development.
+LOGGING = logs.logging_config(_LOG_FORMAT, _LOG_LEVEL)
 
 TEMPLATES = [
     {

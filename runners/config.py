@@ -118,6 +118,17 @@ VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("CHANFUZZ_VAR_DIR", "`<repo>/var`", "where run-time data goes"),
     Variable(
+        "CHANFUZZ_LOG_FORMAT",
+        "`json` when `DJANGO_DEBUG` is false, else `text`",
+        "the web app's and workers' logs on stderr: `json` (one object a line: time, level, "
+        "logger, message and the event's fields) or `text`",
+    ),
+    Variable(
+        "CHANFUZZ_LOG_LEVEL",
+        "`INFO`",
+        "the least severe level logged: `DEBUG`, `INFO`, `WARNING`, `ERROR` or `CRITICAL`",
+    ),
+    Variable(
         "CHANFUZZ_SANDBOX", "`local`", "`local` (bubblewrap), `docker` or `none` (see Sandboxes)"
     ),
     Variable("CHANFUZZ_TOOLCHAINS_DIR", "`<repo>/var/toolchains`", "installed toolchains"),
@@ -340,6 +351,24 @@ def django_secret_key(debug: bool) -> str:
     with os.fdopen(fd, "w") as out:
         out.write(key + "\n")
     return key
+
+
+LOG_FORMATS = ("json", "text")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def log_format(debug: bool) -> str:
+    raw = text("CHANFUZZ_LOG_FORMAT", "text" if debug else "json").strip().lower()
+    if raw not in LOG_FORMATS:
+        raise ConfigError(f"CHANFUZZ_LOG_FORMAT={raw!r}: expected json or text")
+    return raw
+
+
+def log_level() -> str:
+    raw = text("CHANFUZZ_LOG_LEVEL", "INFO").strip().upper()
+    if raw not in LOG_LEVELS:
+        raise ConfigError(f"CHANFUZZ_LOG_LEVEL={raw!r}: expected one of {', '.join(LOG_LEVELS)}")
+    return raw
 
 
 def django_https(debug: bool) -> bool:

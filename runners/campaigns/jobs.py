@@ -15,8 +15,10 @@ A job's state of record is the database, not its RQ result:
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import threading
+import time
 import traceback
 from dataclasses import replace
 from pathlib import Path
@@ -48,6 +50,9 @@ from runners.engine.execute import (
 )
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
+from runners.logs import fields
+
+log = logging.getLogger("chanfuzz.campaigns")
 
 
 class _Stopped(Exception):
@@ -151,9 +156,18 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
     close_old_connections()
     chunk, why = _claim(chunk_id)
     if chunk is None:
+        log.info("chunk %d skipped: %s", chunk_id, why,
+                 extra=fields("chunk_skipped", chunk=chunk_id, reason=why))  # fmt: skip
         return {"chunk": chunk_id, "skipped": why}
     target_row = chunk.target
     campaign = target_row.campaign
+    started = time.monotonic()
+    where = {
+        "campaign": campaign.pk, "chunk": chunk.pk, "toolchain": target_row.toolchain_id,
+        "first": chunk.start, "end": chunk.end, "attempt": chunk.attempts,
+    }  # fmt: skip
+    log.info("chunk %d of campaign %d started", chunk.pk, campaign.pk,
+             extra=fields("chunk_started", **where))  # fmt: skip
     # Every later write to the chunk is conditional on still owning it: a job
     # thought dead (and requeued) may still be running, and must not undo the
     # newer job's state.
@@ -217,11 +231,16 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                         triage=Triage(retries=campaign.triage_retries),
                         on_result=on_result,
                     )
-    except _Superseded:
-        return {"chunk": chunk.pk, "recorded": recorded, "stopped": "superseded"}
-    except _Stopped as stopped:
-        mine.update(state=Chunk.State.QUEUED)
-        return {"chunk": chunk.pk, "recorded": recorded, "stopped": str(stopped)}
+    except (_Superseded, _Stopped) as stopped:
+        reason = "superseded" if isinstance(stopped, _Superseded) else str(stopped)
+        if isinstance(stopped, _Stopped):
+            mine.update(state=Chunk.State.QUEUED)
+        log.info(
+            "chunk %d stopped (%s) after %d programs", chunk.pk, reason, recorded,
+            extra=fields("chunk_stopped", **where, reason=reason, recorded=recorded,
+                         seconds=round(time.monotonic() - started, 2)),
+        )  # fmt: skip
+        return {"chunk": chunk.pk, "recorded": recorded, "stopped": reason}
     except BaseException as exc:
         # Back to queued so requeue_stale_chunks (or resume) tries again,
         # up to MAX_CHUNK_ATTEMPTS; the error is kept for the campaign's page.
@@ -230,11 +249,24 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             state=Chunk.State.FAILED if failed else Chunk.State.QUEUED,
             last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"[-8000:],
         )
+        log.exception(
+            "chunk %d failed: %s", chunk.pk, exc,
+            extra=fields("chunk_failed", **where, recorded=recorded, given_up=failed,
+                         seconds=round(time.monotonic() - started, 2)),
+        )  # fmt: skip
         if failed:
             finish_campaign_if_complete(campaign_id=campaign.pk)
         raise
     mine.update(state=Chunk.State.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now())
-    finish_campaign_if_complete(campaign_id=campaign.pk)
+    finished = finish_campaign_if_complete(campaign_id=campaign.pk)
+    log.info(
+        "chunk %d of campaign %d done: %d programs", chunk.pk, campaign.pk, recorded,
+        extra=fields("chunk_done", **where, recorded=recorded,
+                     seconds=round(time.monotonic() - started, 2)),
+    )  # fmt: skip
+    if finished:
+        log.info("campaign %d done", campaign.pk,
+                 extra=fields("campaign_done", campaign=campaign.pk))  # fmt: skip
     return {"chunk": chunk.pk, "recorded": recorded}
 
 
@@ -298,9 +330,20 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
             last_error=f"{type(exc).__name__}: {exc}"[:8000],
             finished_at=timezone.now(),
         )
+        log.exception(
+            "reproduction %d failed: %s", repro.pk, exc,
+            extra=fields("reproduction_failed", reproduction=repro.pk,
+                         program=repro.program_id, toolchain=repro.toolchain_id, **counts),
+        )  # fmt: skip
         raise
     Reproduction.objects.filter(pk=repro.pk).update(
         status=Reproduction.Status.DONE, finished_at=timezone.now()
     )
     repro.refresh_from_db()
+    log.info(
+        "reproduction %d done: %d of %d runs failed", repro.pk,
+        counts["crashed"] + counts["hung"] + counts["wrong_values"], counts["completed"],
+        extra=fields("reproduction_done", reproduction=repro.pk, program=repro.program_id,
+                     toolchain=repro.toolchain_id, **counts),
+    )  # fmt: skip
     return {"reproduction": repro.pk, "completed": repro.completed, "rate": repro.rate}

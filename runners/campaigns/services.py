@@ -22,6 +22,7 @@ runners.campaigns.selectors. Jobs are enqueued by dotted path
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -62,7 +63,10 @@ from runners.campaigns.queueing import (
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
+from runners.logs import fields
 from runners.targets import get_target, runnable_names, shared_capabilities
+
+log = logging.getLogger("chanfuzz.campaigns")
 
 MAX_COUNT = 1_000_000
 MAX_CHUNK_SIZE = 1_000
@@ -121,6 +125,14 @@ def _upsert_finding(
             "example": program,
         },
     )
+    if created:
+        log.info(
+            "new finding %d: %s", finding.pk, reason,
+            extra=fields(
+                "finding_new", finding=finding.pk, outcome=outcome, language=language,
+                signature=signature, program=program.pk,
+            ),
+        )  # fmt: skip
     # Counted before this execution is inserted: is the program new to the finding?
     new_program = not Execution.objects.filter(finding=finding, program=program).exists()
     updates: dict[str, Any] = {
@@ -302,6 +314,15 @@ def _create(
         if campaign is None:
             raise
         raise QueueUnavailable(campaign, exc) from exc
+    log.info(
+        "campaign %d created: %d programs on %s",
+        campaign.pk, count, ", ".join(t.id for _, _, t in resolved),
+        extra=fields(
+            "campaign_created", campaign=campaign.pk, heuristic=heuristic, programs=count,
+            targets=[t.id for _, _, t in resolved], owner=getattr(owner, "pk", None),
+            queued=enqueue,
+        ),
+    )  # fmt: skip
     return campaign
 
 
@@ -490,6 +511,10 @@ def _stop(campaign: Campaign, status: str) -> Campaign:
             .values_list("rq_job_id", flat=True)
         )
         transaction.on_commit(lambda: cancel_jobs(job_ids))
+    log.info(
+        "campaign %d %s", campaign.pk, status,
+        extra=fields(f"campaign_{status}", campaign=campaign.pk, jobs_cancelled=len(job_ids)),
+    )  # fmt: skip
     return campaign
 
 
@@ -528,8 +553,10 @@ def delete_campaign(*, campaign: Campaign) -> None:
             .exclude(rq_job_id="")
             .values_list("rq_job_id", flat=True)
         )
+        pk = campaign.pk
         campaign.delete()
         transaction.on_commit(lambda: cancel_jobs(job_ids))
+    log.info("campaign %d deleted", pk, extra=fields("campaign_deleted", campaign=pk))
 
 
 def resume_campaign(*, campaign: Campaign) -> Campaign:

@@ -19,6 +19,8 @@ from typing import Any
 from django.db import connections
 from rq import Worker
 
+from runners.logs import fields
+
 SWEEP_EVERY_S = 30
 SWEEP_LOCK_KEY = "chanfuzz:requeue-stale-chunks"
 
@@ -51,12 +53,21 @@ class ChanfuzzWorker(Worker):
         except Exception:
             # A database that is down now may be back at the next sweep; the
             # worker itself must keep running the jobs it can.
-            self.log.exception("Worker %s: requeueing stale chunks failed", self.name)
+            self.log.exception(
+                "Worker %s: requeueing stale chunks failed", self.name,
+                extra=fields("requeue_failed", worker=self.name),
+            )  # fmt: skip
             return []
         finally:
             # The next job runs in a forked child, which must not share this
             # process's database connection.
             connections.close_all()
         if chunks:
-            self.log.info("Worker %s: requeued %d stale chunk(s)", self.name, len(chunks))
+            self.log.info(
+                "Worker %s: requeued %d stale chunk(s)", self.name, len(chunks),
+                extra=fields(
+                    "chunks_requeued", worker=self.name,
+                    chunks=[c.pk for c in chunks], states=[c.state for c in chunks],
+                ),
+            )  # fmt: skip
         return chunks
