@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 # pass the fixed ones. Every release is the report's sweep (manage.py kotlin_report).
 # About 10–30 s and 80 MB each the first time; a re-run only checks.
 PYTHONPATH=. .venv/bin/python -m runners.engine.install kotlin-representative
+# An older core.async that can close channels (the defaults' oldest, 0.1.215, cannot): the
+# buffered conformance tests sample it (tests/generator/render/test_conformance_buffered_jvm.py).
+.venv/bin/python manage.py toolchains install clojure-go 0.3.443 >/dev/null
 
 # compose.yaml is validated with `docker-compose config` (tests/test_compose.py): Debian's
 # docker-compose, a few MB of Python. No engine runs it here (docs/deploy.md).
