@@ -204,7 +204,7 @@ TARGET = TargetSpec(
     lexer="racket",
     position=70,
     renderer="racket",
-    capabilities=Capabilities(select=True, select_send=True),
+    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
     concurrency="threads",
     candidates=_racket_candidates,
     not_installable=ONLY_DEBIAN,
