@@ -154,10 +154,12 @@ CACHES = {
     },
     # Highlighted sources by content hash (chanfuzz_site/highlighting.py): files under the
     # var dir, shared by a host's web workers. Not Redis: the job queue's Redis never
-    # evicts (noeviction), and a cache must not be able to fill it.
+    # evicts (noeviction), and a cache must not be able to fill it. A folder of its own,
+    # not under var/cache: Django makes every folder it creates for the cache private
+    # (umask 077), and the sandbox's user must read the artifacts in var/cache.
     "highlight": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(VAR_DIR / "cache" / "highlight"),
+        "LOCATION": str(VAR_DIR / "highlight-cache"),
         "TIMEOUT": 7 * 24 * 3600,
         # About 6 KB a compressed entry, ten or so a program: some 120 MB at most.
         "OPTIONS": {"MAX_ENTRIES": 20_000},

@@ -3,6 +3,9 @@ from the `highlight` cache by their content; a cache that fails is passed over."
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
@@ -13,6 +16,7 @@ from pygments.lexers import get_lexer_by_name
 
 from chanfuzz_site import highlighting
 from runners.campaigns.programs import build_from_effect, store_program
+from tests.site.site_helpers import REPO, clean_env
 
 GO = "package main\n\nfunc main() {\n\tc := make(chan int)\n\t<-c\n}\n"
 CRYSTAL = 'puts "hi"\n'
@@ -84,3 +88,24 @@ def test_a_permalink_page_fills_the_cache_and_reads_it(client: Client) -> None:
     second = client.get(url).content.decode()
     assert "CACHED-MARK" not in first
     assert second.count("CACHED-MARK") == len(cached)
+
+
+def test_the_cache_leaves_the_sandboxes_folders_readable(tmp_path) -> None:  # noqa: ANN001
+    """Django creates a file cache's folders private (umask 077): in a fresh var dir the
+    highlight cache must make only its own, never var/cache, where the sandbox's user
+    reads the built programs."""
+    var = tmp_path / "var"
+    code = (
+        "import django; django.setup();"
+        "from chanfuzz_site.highlighting import highlight_sources;"
+        "highlight_sources([('package main', 'go')])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
+        env=clean_env(DJANGO_SETTINGS_MODULE="chanfuzz_site.settings", CHANFUZZ_VAR_DIR=str(var)),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    made = sorted(p.name for p in var.iterdir())
+    assert "highlight-cache" in made and "cache" not in made, made
+    assert var.stat().st_mode & 0o777 == 0o755
+    assert len(list((var / "highlight-cache").iterdir())) == 1
