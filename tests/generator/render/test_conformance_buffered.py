@@ -4,8 +4,8 @@ and range, rendered, compiled and run on the real toolchains.
 The `buffered` setting widens each generated program (generator.buffering) and
 the checker proves the result terminating, so each must exit 0 on a correct
 runtime, with the value oracle on and off: under it a receive that finds its
-channel closed must not be reported as a wrong value. 102 programs per language
-and oracle setting (17 seeds of each preset A–F), in batches of 51 behind a
+channel closed must not be reported as a wrong value. 48 programs per language
+and oracle setting (8 seeds of each preset A–F), in batches of 51 behind a
 dispatcher, as tests/generator/render/test_conformance.py runs the paper's.
 
 Generated programs keep the paper's one receive per send, so their receives
@@ -46,7 +46,9 @@ from runners.engine.verdicts import Outcome
 from runners.targets import get_target, runnable_names
 from tests.generator.render.test_conformance import _expressible, _toolchain_and_sandbox
 
-PER_PRESET = 17
+# 8 seeds of each preset: every construct shows in many programs (asserted), and the
+# paper's own conformance test (test_conformance.py) runs 17; CI's time is kept for both.
+PER_PRESET = 8
 PER_PRESET_KNOWN_BUGS = 3
 BATCH = 51
 EXTENSION = ("buffered", "close")
