@@ -438,22 +438,27 @@ class SourceView:
     language: str
     extension: str
     file_name: str
-    html: str  # Pygments markup, or "" when not expressible
+    html: str  # Pygments markup; "" when not expressible, or when it is loaded on demand
     problem: str
+    lazy: bool = False  # its tab fetches the markup when first shown (program_code)
 
 
 def _sources(program: Program) -> list[SourceView]:
+    """Every language's source, the first one's highlighted. Highlighting was most of the
+    page's time (some 100 ms for a dozen sources): the other tabs fetch theirs from
+    `program_code` when first shown (htmx, `intersect once`); without JavaScript they
+    keep their raw link."""
     rendered = bundles.bundle_sources(program, repetitions=1)
-    html = iter(
-        highlight_sources(
-            [(s.text, get_target(s.language).lexer) for s in rendered if s.text is not None]
-        )
-    )
+    first = next((s for s in rendered if s.text is not None), None)
     out = []
     for s in rendered:
         target = get_target(s.language)
-        markup = next(html) if s.text is not None else ""
-        out.append(SourceView(s.language, target.extension, target.source_file, markup, s.problem))
+        html = ""
+        if s is first:
+            (html,) = highlight_sources([(s.text, target.lexer)])
+        view = SourceView(s.language, target.extension, target.source_file, html, s.problem)
+        view.lazy = s.text is not None and s is not first
+        out.append(view)
     return out
 
 
@@ -526,6 +531,21 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     name = PurePosixPath(get_target(language).source_file).name  # Rust's is src/main.rs
     response["Content-Disposition"] = f'inline; filename="{name}"'
     return response
+
+
+@require_safe
+def program_code(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
+    """`/p/<id>/code.<extension>`: one tab of the program page, its source highlighted
+    (rendered as the page renders it: one repetition, the value oracle on)."""
+    program = _program_or_404(pid)
+    target = next(t for t in all_targets() if t.extension == ext)
+    try:
+        text = selectors.program_source(program, target.name, values=True)
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    (html,) = highlight_sources([(text, target.lexer)])
+    view = SourceView(target.name, target.extension, target.source_file, html, "")
+    return render(request, "programs/_code.html", {"program": program, "s": view})
 
 
 @require_safe

@@ -39,6 +39,12 @@ urlpatterns = [
     path("reductions/<int:pk>/cancel", reduction_views.reduction_cancel, name="reduction_cancel"),
     re_path(rf"^p/{PROGRAM_ID}$", views.program_detail, name="program"),
     re_path(rf"^p/{PROGRAM_ID}\.(?P<ext>{RAW_EXTENSIONS})$", views.program_raw, name="program_raw"),
+    # One tab of the program page, highlighted, fetched when it is first shown.
+    re_path(
+        rf"^p/{PROGRAM_ID}/code\.(?P<ext>{RAW_EXTENSIONS})$",
+        views.program_code,
+        name="program_code",
+    ),
     re_path(rf"^p/{PROGRAM_ID}\.zip$", views.program_bundle, name="program_bundle"),
     re_path(rf"^p/{PROGRAM_ID}/reproduce$", views.program_reproduce, name="program_reproduce"),
     path("reproductions/<int:pk>/", views.reproduction_status, name="reproduction_status"),

@@ -5,6 +5,7 @@ the Reproduce form and the polled reproduction partial; bad input and unknown id
 from __future__ import annotations
 
 import io
+import re
 import os
 import stat
 import subprocess
@@ -19,7 +20,7 @@ from django.utils import timezone
 from generator.settings import PRESETS
 from runners.campaigns import programs, selectors, services
 from runners.campaigns.models import Campaign, Program, Reproduction
-from runners.targets import all_targets
+from runners.targets import all_targets, get_target
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
 
@@ -61,13 +62,28 @@ def test_program_page_shows_effect_lambda_and_highlighted_code(client: Client) -
 
     assert escape(program.effect_text) in body
     assert escape(program.lambda_text) in body
-    # Pygments markup (server-side), one panel per language, a raw link for each rendered one.
-    assert body.count('<div class="highlight">') >= 3
+    # One panel per language, a raw link for each rendered one. The first (Go) comes
+    # highlighted with Pygments (server-side); every other fetches its highlighted code
+    # when its tab is first shown.
+    assert body.count('<div class="highlight">') == 1
     assert '<span class="kn">package</span>' in body  # Go, highlighted
     for language in LANGUAGES:
         assert f'id="source-{language}"' in body
     for language in ("go", "kotlin", "crystal"):
         assert reverse("program_raw", args=[program.id, EXTENSIONS[language]]) in body
+    lazy = re.findall(r'id="source-([\w-]+)" hx-get="([^"]+)" hx-trigger="intersect once"', body)
+    shown = [language for language, _ in lazy]
+    assert shown == [lang for lang in LANGUAGES if lang in shown] and "go" not in shown
+    assert {"kotlin", "crystal", "rust-flume"} <= set(shown)
+    for language, url in lazy:
+        extension = get_target(language).extension
+        assert url == reverse("program_code", args=[program.id, extension])
+        code = client.get(url)
+        assert code.status_code == 200, language
+        fragment = code.content.decode()
+        assert fragment.count('<div class="highlight">') == 1, language
+        assert reverse("program_raw", args=[program.id, extension]) in fragment
+    assert "class=\"highlight\"" not in client.get(f"/p/{program.id}/code.nope").content.decode()
     assert reverse("program_bundle", args=[program.id]) in body
     assert "Never executed" in body and "Not reproduced yet" in body
 
