@@ -5,8 +5,8 @@ the Reproduce form and the polled reproduction partial; bad input and unknown id
 from __future__ import annotations
 
 import io
-import re
 import os
+import re
 import stat
 import subprocess
 import zipfile
