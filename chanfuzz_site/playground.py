@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
+from django.urls import reverse
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer
@@ -465,12 +466,15 @@ class Source:
     language: str
     title: str
     text: str  # "" when the language cannot express the program
-    html: str
+    html: str  # "" too when its tab fetches the markup when first shown (`code_url`)
     problem: str = ""
+    code_url: str = ""
 
 
-def sources(built: BuiltProgram, state: State) -> list[Source]:
-    """The program in every language, rendered as on its permalink page."""
+def sources(built: BuiltProgram, state: State, *, highlight: int | None = None) -> list[Source]:
+    """The program in every language, rendered as on its permalink page; highlighted are all
+    of them, or with `highlight` = n only the nth that renders (the others are left for
+    their tabs to fetch: `source`)."""
     target = find_target(state.target) if state.target else None
     seed = render_seed_for(built.id)
     out = []
@@ -489,8 +493,22 @@ def sources(built: BuiltProgram, state: State) -> list[Source]:
         except UnsupportedProgram as err:
             out.append(Source(lang, title, "", "", str(err)))
             continue
-        out.append(Source(lang, title, text, highlight_html(text, lang)))
+        rendered = sum(1 for s in out if s.text)
+        if highlight is None or rendered == highlight:
+            out.append(Source(lang, title, text, highlight_html(text, lang)))
+        else:
+            code_url = f"{reverse('playground_code', args=[lang])}?{state.query()}"
+            out.append(Source(lang, title, text, "", code_url=code_url))
     return out
+
+
+def source(state: State, language: str) -> Source:
+    """One language's source of the state's program, highlighted (a code tab's fetch).
+    LookupError for a language that is not a target's."""
+    spec = get_target(language)
+    built = build(state)
+    (found,) = [s for s in sources(built, state) if s.language == spec.name]
+    return found
 
 
 # ---------------------------------------------------------------- checking
@@ -674,7 +692,9 @@ def program_view(state: State, typed: str | None = None) -> ProgramView:
         effect_html=highlight_html(pretty, "effect"),
         lambda_text=lam,
         lambda_html=highlight_html(lam, "lambda"),
-        sources=sources(built, state),
+        # Highlighting a dozen sources was most of a generate's time: the first tab comes
+        # highlighted, the others fetch theirs when first shown.
+        sources=sources(built, state, highlight=0),
         check=check(built.effect, shown),
         fired=tuple(RULE_TITLES.get(f, f) for f in fired),
         channels=len(effects_mod.channels(built.effect)),

@@ -78,6 +78,21 @@ def program_fragment(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@require_safe
+@limit_anonymous("checks", "RATELIMIT_PLAYGROUND")
+def code(request: HttpRequest, language: str) -> HttpResponse:
+    """One code tab of the sent state's program, highlighted: fetched when the tab is
+    first shown."""
+    form = PlaygroundForm(request.GET)
+    if not form.is_valid():
+        return _bad_request(request, form)
+    try:
+        src = pg.source(form.state, language)
+    except (LookupError, ValueError):
+        raise Http404(f"no target {language!r}") from None
+    return render(request, "playground/_code.html", {"src": src})
+
+
 @require_POST
 @limit_anonymous("runs", "RATELIMIT_RUNS")
 def share(request: HttpRequest) -> HttpResponse:

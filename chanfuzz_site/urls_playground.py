@@ -8,6 +8,7 @@ from chanfuzz_site import playground_views as views
 urlpatterns = [
     path("", views.playground, name="playground"),
     path("playground/program/", views.program_fragment, name="playground_program"),
+    path("playground/code/<str:language>/", views.code, name="playground_code"),
     path("playground/share/", views.share, name="playground_share"),
     path("playground/run/", views.run, name="playground_run"),
     path("playground/run/<int:reproduction_id>/", views.run_status, name="playground_run_status"),

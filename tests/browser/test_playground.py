@@ -41,6 +41,8 @@ def test_generate_change_seed_and_read_the_code(stack: Stack, page: Page) -> Non
     page.click("label[for=tab-kotlin]")
     expect(page.locator("#code-kotlin")).to_be_visible()
     expect(page.locator("#code-kotlin")).to_contain_text("fun main")
+    # Shown, the tab fetches its highlighted code (it came as plain text).
+    expect(page.locator("#code-kotlin .hl")).to_be_visible()
     screenshot(page, "playground-kotlin-tab")
 
 

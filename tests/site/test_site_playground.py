@@ -78,6 +78,36 @@ def test_page_shows_a_generated_program_and_documents_limits(client: Client) -> 
     assert all(src.startswith("/static/") for src in scripts), scripts
 
 
+def test_the_first_code_tab_is_highlighted_and_the_others_fetch_theirs(client: Client) -> None:
+    """Highlighting every target's source was most of a generate's time: only the first
+    tab (Go) comes highlighted; every other shows its plain text and fetches the
+    highlighted code from playground/code/<target>/ when first shown (htmx)."""
+    text = body(client.get("/playground/program/", {"seed": "5", "preset": "B"}))
+    assert text.count('<div class="hl">') == 3  # the effect, the λ_chan program and Go
+    lazy = re.findall(
+        r'<div id="code-([\w-]+)" hx-get="([^"]+)" hx-trigger="intersect once" '
+        r'hx-swap="innerHTML"><pre>(.*?)</pre></div>',
+        text,
+        re.S,
+    )
+    assert {"kotlin", "crystal", "rust-crossbeam"} <= {lang for lang, _, _ in lazy}
+    assert "go" not in {lang for lang, _, _ in lazy}
+    for lang, url, plain in lazy:
+        url = html.unescape(url)
+        assert url.startswith(f"/playground/code/{lang}/?seed=5&preset=B"), url
+        fetched = client.get(url)
+        assert fetched.status_code == 200, lang
+        markup = body(fetched)
+        assert markup.startswith('<div class="hl">'), lang
+        # The same source, highlighted: the tab's text does not change when it arrives.
+        assert html.unescape(re.sub(r"<[^>]+>", "", markup)).strip() == (
+            html.unescape(plain).strip()
+        ), lang
+    assert client.get("/playground/code/cobol/?seed=5").status_code == 404
+    bad = client.get("/playground/code/kotlin/?seed=x")
+    assert bad.status_code == 400 and "seed" in body(bad)
+
+
 def test_restoring_a_state_gives_the_same_program_byte_for_byte(client: Client) -> None:
     url = "/?seed=42&preset=F&g_select=3&max_depth=4&reps=3"
     first, second = client.get(url), client.get(url)
