@@ -1,38 +1,63 @@
-"""Shared by the throughput benchmarks: naive (one compile per program) vs batched runs.
+"""Shared by the throughput benchmarks: naive (one compile per program) vs batched runs,
+and where each one's time goes.
 
 Both ways go through runners.engine.execute with the same sandbox and the artifact
-cache off, so the only difference is how many programs share a compile.
+cache off, so the only difference is how many programs share a compile. Each is split
+into the stages a program goes through (issue #18):
+
+- generation: `generate_program` (effect, λ_chan synthesis);
+- checking: the termination checker on the program's effect (a campaign's programs
+  are terminating by construction; the playground and `verify` run it, and
+  `--buffered` programs need it);
+- rendering, compiling, running and verdicts: execute_batch's own `Stages`;
+- start-up: the runs' share spent starting a sandbox and the runtime, measured as the
+  mean run of a program that does nothing (`Put(c1)` answered at once: the
+  smallest program), built the same way, times the runs; running is the rest;
+- storing: recording each verdict with `record_execution` into a SQLite database (the
+  campaigns' path), in a throwaway var dir.
 """
 
 from __future__ import annotations
 
 import os
+import random
+import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from generator.effects import parse  # noqa: E402
 from generator.pipeline import generate_program  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
+from generator.synthesis import synthesize  # noqa: E402
+from generator.termination import check_effect  # noqa: E402
 from runners.engine.execute import execute_batch, make_target  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
 from runners.targets import get_target  # noqa: E402
 
+STAGES = ("generate", "check", "render", "compile", "start-up", "run", "verdict", "store")
+# The smallest program there is: one process, one channel, no partner needed.
+TRIVIAL = "Spawn(Get(c1)) ; Put(c1)"
 
-@dataclass(frozen=True)
+
+@dataclass
 class Rate:
     programs: int
-    seconds: float
-    compile_s: float
-    all_terminated: bool
+    seconds: float  # wall time of the whole loop, every stage included
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage
+    all_terminated: bool = True
 
     @property
     def per_minute(self) -> float:
         return 60 * self.programs / self.seconds
+
+    def share(self, stage: str) -> float:
+        return self.stages.get(stage, 0.0) / self.seconds
 
 
 def pin_to_one_core() -> None:
@@ -40,18 +65,74 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
 
-def programs(language: str, count: int, first_seed: int, options: dict) -> list:
-    """`count` programs of heuristic A generated for what `language` can express."""
+def _django_store() -> object:
+    """`record_execution` on a fresh SQLite database of its own, or None without Django."""
+    var = tempfile.mkdtemp(prefix="chanfuzz-bench-db-")
+    os.environ["CHANFUZZ_VAR_DIR"] = var
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chanfuzz_site.settings")
+    os.environ.setdefault("CHANFUZZ_LOG_LEVEL", "WARNING")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    return var
+
+
+def _store(language: str, generated: list, executions: list) -> float:
+    """Seconds to record every verdict as a campaign chunk does (program row, execution)."""
+    from runners.campaigns.models import Campaign, CampaignTarget, Program
+    from runners.campaigns.programs import BuiltProgram, store_program
+    from runners.campaigns.services import record_execution
+
+    spec = get_target(language)
+    settings = settings_for("A")
+
+    campaign = Campaign.objects.create(
+        name=f"bench {language}", heuristic="A", settings={}, seed=0,
+        program_count=len(generated), timeout_s=30, repetitions=10, chunk_size=25,
+        generator_version="bench",
+    )  # fmt: skip
+    target = CampaignTarget.objects.create(
+        campaign=campaign, language=language, toolchain_id=f"{language}-bench"
+    )
+    started = time.perf_counter()
+    for i, (g, execution) in enumerate(zip(generated, executions, strict=True)):
+        built = BuiltProgram(
+            g.effect, g.program, Program.Source.GENERATED, g.seed, settings.as_dict(),
+            g.version, g.fired, spec.capabilities,
+        )  # fmt: skip
+        row = store_program(built)
+        record_execution(program=row, index=i, result=execution, language=language, target=target)
+    return time.perf_counter() - started
+
+
+def _generate(language: str, count: int, first_seed: int, options: dict) -> tuple[list, float]:
+    """`count` programs of heuristic A the target can express, and the seconds it took."""
     spec = get_target(language)
     settings = settings_for("A")
     result = []
     seed = first_seed
+    started = time.perf_counter()
     while len(result) < count:
         g = generate_program(seed, settings, spec.capabilities)
         if spec.supports(g.program, **options):
-            result.append(g.program)
+            result.append(g)
         seed += 1
-    return result
+    return result, time.perf_counter() - started
+
+
+def startup_s(language: str, target: object, box: object, runs: int = 10) -> float:
+    """The mean run of the trivial program: a sandbox and a runtime started and stopped."""
+    program = synthesize(parse(TRIVIAL), random.Random(0))
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
+        os.chmod(tmp, 0o755)
+        report = execute_batch(
+            [program] * runs, target, workdir=Path(tmp), sandbox=box,
+            limits=Limits(timeout_s=30), use_cache=False,
+        )  # fmt: skip
+    durations = [a.duration_s for e in report.executions for a in e.attempts]
+    return statistics.mean(durations) if durations else 0.0
 
 
 def measure(
@@ -60,45 +141,71 @@ def measure(
     # The configuration `manage.py fuzz` runs (Kotlin on its thread pool included).
     target = make_target(language, repetitions=repetitions)
     options = dict(target.render_options)
-    box = get_sandbox(sandbox)
+    box = get_sandbox(sandbox, language=language)
     limits = Limits(timeout_s=30)
+    startup = startup_s(language, target, box)
     rates = []
     # Distinct seeds for the two ways, so neither reuses the other's compiles.
     for count, size, first_seed in ((naive, 1, 10_000), (batched, batch_size, 20_000)):
-        progs = programs(language, count, first_seed, options)
+        start = time.perf_counter()
+        generated, generate_s = _generate(language, count, first_seed, options)
+        checked = time.perf_counter()
+        for g in generated:
+            check_effect(g.effect)
+        check_s = time.perf_counter() - checked
+        stages = dict.fromkeys(STAGES, 0.0)
+        stages["generate"], stages["check"] = generate_s, check_s
+        ok = True
+        executions = []
+        runs = 0
         with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
             os.chmod(tmp, 0o755)  # the sandbox runs programs as an unprivileged user
-            start = time.perf_counter()
-            compile_s = 0.0
-            ok = True
             for i in range(0, count, size):
                 report = execute_batch(
-                    progs[i : i + size],
+                    [g.program for g in generated[i : i + size]],
                     target,
                     workdir=Path(tmp),
                     sandbox=box,
                     limits=limits,
                     use_cache=False,
                 )
-                compile_s += report.compile_s
+                for name in ("render", "compile", "verdict"):
+                    stages[name] += getattr(report.stages, f"{name}_s")
+                stages["run"] += report.stages.run_s
+                runs += report.stages.runs
+                executions += report.executions
                 for e in report.executions:
                     if e.outcome is not Outcome.TERMINATED:
                         ok = False
                         print(f"  {language}: {e.outcome}: {e.classification.reason[:300]}")
-            rates.append(Rate(count, time.perf_counter() - start, compile_s, ok))
+        stages["store"] = _store(language, generated, executions)
+        stages["start-up"] = min(stages["run"], startup * runs)
+        stages["run"] -= stages["start-up"]
+        rates.append(Rate(count, time.perf_counter() - start, stages, ok))
     return rates[0], rates[1]
 
 
 def report(languages: list[str], **kwargs: object) -> None:
+    _django_store()
     print(
-        f"{'language':9} {'naive/min':>10} {'(compile s)':>12} {'batched/min':>12} "
-        f"{'(compile s)':>12} {'speed-up':>9} {'all exit 0':>10}"
+        f"{'language':16} {'naive/min':>10} {'ours/min':>10} {'speed-up':>9} {'all exit 0':>10}"
     )
+    splits = []
     for language in languages:
         naive, batched = measure(language, **kwargs)  # type: ignore[arg-type]
         print(
-            f"{language:9} {naive.per_minute:10.0f} {naive.compile_s:12.1f} "
-            f"{batched.per_minute:12.0f} {batched.compile_s:12.1f} "
+            f"{language:16} {naive.per_minute:10.0f} {batched.per_minute:10.0f} "
             f"{batched.per_minute / naive.per_minute:8.1f}x "
-            f"{'yes' if naive.all_terminated and batched.all_terminated else 'NO':>10}"
+            f"{'yes' if naive.all_terminated and batched.all_terminated else 'NO':>10}",
+            flush=True,
         )
+        splits.append((language, naive, batched))
+    print("\nwhere the time goes: ms per program (share of the loop's wall time)")
+    print(f"{'language':16} {'way':6} " + " ".join(f"{s:>14}" for s in STAGES))
+    for language, naive, batched in splits:
+        for way, rate in (("naive", naive), ("ours", batched)):
+            cells = " ".join(
+                f"{1000 * rate.stages[s] / rate.programs:8.2f} ({100 * rate.share(s):3.0f}%)"
+                for s in STAGES
+            )
+            print(f"{language:16} {way:6} {cells}")

@@ -18,6 +18,7 @@ This module owns the path from λ_chan programs to verdicts:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -130,10 +131,24 @@ class ProgramRun:
 
 
 @dataclass
+class Stages:
+    """Where a batch's time went, in seconds: rendering its source, compiling it, the
+    sandboxed runs (start-up and running together: bench/throughput.py tells them
+    apart), and reading their verdicts; `runs` counts the runs, re-runs included."""
+
+    render_s: float = 0.0
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    verdict_s: float = 0.0
+    runs: int = 0
+
+
+@dataclass
 class BatchReport:
     executions: list[ProgramRun] = field(default_factory=list)
     compile_s: float = 0.0
     compiles: int = 0
+    stages: Stages = field(default_factory=Stages)
 
 
 @dataclass(frozen=True)
@@ -165,13 +180,16 @@ def run_one(
     limits: Limits,
     triage: Triage = DEFAULT_TRIAGE,
     program: Program | None = None,
+    stages: Stages | None = None,
 ) -> ProgramRun:
     """Run program `index` of a built batch; triage it if it times out.
 
     With `program` (the one at `index`) and a target rendered with `pct_depth`, the run
     gets the thread count schedule perturbation draws for it (runners.engine.schedule),
-    recorded on each attempt, where the target can set one."""
+    recorded on each attempt, where the target can set one. `stages`, when given, adds
+    the runs' and the verdicts' time to it."""
     language = target.language
+    stages = stages if stages is not None else Stages()
     binds = _binds(target.toolchain, artifact)
     spec = target.spec
     options = dict(target.render_options)
@@ -186,6 +204,7 @@ def run_one(
 
     def attempt(lim: Limits, dump: bool) -> tuple[Attempt, Classification]:
         # Only the first attempt is dumped: the re-runs only tell whether it hangs again.
+        started = time.perf_counter()
         result = sandbox.run(
             artifact.argv(index),
             binds=binds,
@@ -194,6 +213,9 @@ def run_one(
             dump_signal=spec.dump_signal if dump else None,
             dump_command=spec.dump_command if dump else None,
         )
+        ran = time.perf_counter()
+        stages.run_s += ran - started
+        stages.runs += 1
         verdict = classify_run(
             language,
             exit_code=result.exit_code,
@@ -203,6 +225,7 @@ def run_one(
             stderr=result.stderr,
             dump=result.dump,
         )
+        stages.verdict_s += time.perf_counter() - ran
         return (
             Attempt(
                 lim.timeout_s,
@@ -285,17 +308,21 @@ def execute_batch(
     options = dict(target.render_options)
 
     def compile_group(indices: list[int]) -> None:
+        started = time.perf_counter()
         source = target.spec.render_batch(
             [programs[i] for i in indices],
             seed=render_seed,
             repetitions=target.repetitions,
             **options,
         )
+        rendered = time.perf_counter()
+        report.stages.render_s += rendered - started
         try:
             artifact = build(
                 target.toolchain, source, workdir, flags=target.build_flags, use_cache=use_cache
             )
         except CompileError as exc:
+            report.stages.compile_s += time.perf_counter() - rendered
             report.compiles += 1
             if len(indices) == 1:
                 i = indices[0]
@@ -312,10 +339,12 @@ def execute_batch(
             return
         report.compiles += 1
         report.compile_s += artifact.compile_s
+        # Wall time of the build step: the compiler's run, or the cache's answer.
+        report.stages.compile_s += time.perf_counter() - rendered
         for position, i in enumerate(indices):
             execution = run_one(
                 target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
-                program=programs[i],
+                program=programs[i], stages=report.stages,
             )  # fmt: skip
             results[i] = replace(execution, index=i)
             if on_result:
