@@ -38,6 +38,28 @@ def test_batch_of_generated_go_programs_all_terminate(tmp_path: Path) -> None:
     assert report.compiles == 1
     assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 30
     assert [e.index for e in report.executions] == list(range(30))
+    # Where the time went (bench/throughput.py's split): one render, one build, 30 runs.
+    stages = report.stages
+    assert stages.runs == 30
+    assert 0 < stages.render_s < stages.compile_s
+    assert stages.compile_s >= report.compile_s > 0
+    runs = sum(a.duration_s for e in report.executions for a in e.attempts)
+    assert stages.run_s >= runs > 0  # the sandbox's own start is in the wall time
+    assert 0 < stages.verdict_s < stages.run_s
+
+
+def test_stages_count_every_attempt_of_a_hang(tmp_path: Path) -> None:
+    report = execute_batch(
+        [STUCK],
+        _target("crystal"),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=1, quiet_s=0.5),
+        triage=Triage(retries=1, factor=1.5),
+    )
+    (execution,) = report.executions
+    assert len(execution.attempts) == 2 == report.stages.runs
+    assert report.stages.run_s >= sum(a.duration_s for a in execution.attempts)
 
 
 def test_go_deadlock_among_good_programs_is_a_crash_with_its_own_index(tmp_path: Path) -> None:
