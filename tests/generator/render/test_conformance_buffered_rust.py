@@ -17,7 +17,6 @@ known bugs, 4 with, the hung runs of a buggy library cut short by the quiet limi
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -31,9 +30,9 @@ from generator.render import supports
 from generator.render._common import CloseS, RangeS, lower, walk
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import Triage, execute_batch, target_for
-from runners.engine.sandbox import Limits, Sandbox, SandboxUnavailable, get_sandbox
-from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
+from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Outcome
+from tests.generator.render.test_conformance import _toolchain_and_sandbox
 from tests.generator.render.test_rust import KNOWN_BUG_PROGRAMS, TARGET_OF
 from tests.generator.render.test_rust_buffered import SELECT_PROGRAMS
 
@@ -41,25 +40,6 @@ PER_PRESET = 8
 PER_PRESET_KNOWN_BUGS = 4
 BATCH = 60
 REPETITIONS = 5
-
-
-def _require(what: str, error: Exception) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what}: {error} (CI installs it: scripts/install_toolchains.sh)")
-    pytest.skip(f"{what}: {error}")
-
-
-def _toolchain_and_sandbox(language: str) -> tuple[Toolchain, Sandbox]:
-    """The newest installed release of `language`'s crate and the local sandbox."""
-    try:
-        toolchain = find_toolchain(language)
-    except ToolchainUnavailable as exc:
-        _require(f"{language} toolchain", exc)
-    try:
-        sandbox = get_sandbox("local")
-    except SandboxUnavailable as exc:
-        _require("local sandbox", exc)
-    return toolchain, sandbox
 
 
 def _generated(capabilities: Capabilities, per_preset: int) -> list[tuple[str, Program]]:
