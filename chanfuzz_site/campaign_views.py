@@ -444,20 +444,26 @@ class SourceView:
 
 
 def _sources(program: Program) -> list[SourceView]:
-    """Every language's source, the first one's highlighted. Highlighting was most of the
-    page's time (some 100 ms for a dozen sources): the other tabs fetch theirs from
-    `program_code` when first shown (htmx, `intersect once`); without JavaScript they
-    keep their raw link."""
-    rendered = bundles.bundle_sources(program, repetitions=1)
-    first = next((s for s in rendered if s.text is not None), None)
+    """Every language's tab: the first that renders comes highlighted; every other is
+    only checked, and fetches its highlighted code from `program_code` when first shown
+    (htmx, `intersect once`; without JavaScript it keeps its raw link). Rendering and
+    highlighting a dozen sources was most of the page's time (some 100 ms)."""
     out = []
-    for s in rendered:
-        target = get_target(s.language)
-        html = ""
-        if s is first:
-            (html,) = highlight_sources([(s.text, target.lexer)])
-        view = SourceView(s.language, target.extension, target.source_file, html, s.problem)
-        view.lazy = s.text is not None and s is not first
+    first = True
+    for language in names():
+        target = get_target(language)
+        view = SourceView(language, target.extension, target.source_file, "", "")
+        if first:
+            try:
+                text = selectors.program_source(program, language, values=True)
+            except ValueError as exc:
+                view.problem = str(exc)
+            else:
+                (view.html,) = highlight_sources([(text, target.lexer)])
+                first = False
+        else:
+            view.problem = selectors.program_source_problem(program, language, values=True)
+            view.lazy = not view.problem
         out.append(view)
     return out
 

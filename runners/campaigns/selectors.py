@@ -27,6 +27,7 @@ from runners.campaigns.models import (
 from runners.campaigns.programs import program_object
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.targets import get_target
+from runners.targets.base import TargetSpec
 
 
 def list_campaigns(*, status: str | None = None) -> QuerySet[Campaign]:
@@ -323,6 +324,26 @@ def get_reproduction(reproduction_id: int) -> Reproduction:
     return Reproduction.objects.select_related("program").get(pk=reproduction_id)
 
 
+def _source_setup(
+    program: Program, language: str, version: str | None, values: bool, pct_depth: int | None
+) -> tuple[TargetSpec, object, dict[str, object]]:
+    """What rendering the program in `language` takes: the target, the λ_chan program and
+    the options (ValueError when the language cannot express it; program_source)."""
+    spec = get_target(language)
+    try:
+        toolchain = find_toolchain(language, version)
+    except (ToolchainUnavailable, ValueError):
+        toolchain = None
+    options = spec.source_options(toolchain)
+    if values and spec.value_oracle:
+        options["values"] = True
+    options.update(spec.pct_options(pct_depth))
+    lc_program = program_object(program)
+    if not spec.supports(lc_program, **options):
+        raise ValueError(f"{spec.title} cannot express program {program.id}")
+    return spec, lc_program, options
+
+
 def program_source(
     program: Program,
     language: str,
@@ -340,19 +361,18 @@ def program_source(
     schedule perturbation. ValueError when the language cannot express the program
     (or cannot yield) or the generator changed since.
     """
-    spec = get_target(language)
-    try:
-        toolchain = find_toolchain(language, version)
-    except (ToolchainUnavailable, ValueError):
-        toolchain = None
-    options = spec.source_options(toolchain)
-    if values and spec.value_oracle:
-        options["values"] = True
-    options.update(spec.pct_options(pct_depth))
-    lc_program = program_object(program)
-    if not spec.supports(lc_program, **options):
-        raise ValueError(f"{spec.title} cannot express program {program.id}")
+    spec, lc_program, options = _source_setup(program, language, version, values, pct_depth)
     return spec.render(lc_program, seed=program.render_seed, repetitions=repetitions, **options)
+
+
+def program_source_problem(program: Program, language: str, *, values: bool = False) -> str:
+    """Why `program_source` would refuse (its ValueError's message), or "" when it renders:
+    a page that shows a source later (a tab fetched when shown) asks this, not renders."""
+    try:
+        _source_setup(program, language, None, values, None)
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 def campaigns_outcome_counts(campaign_ids: list[int]) -> dict[int, dict[str, int]]:
