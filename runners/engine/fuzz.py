@@ -25,6 +25,7 @@ from typing import Any
 
 from generator.pipeline import Generated, generate_program
 from generator.settings import GeneratorSettings
+from runners.engine.batching import BatchSizer
 from runners.engine.execute import (
     DEFAULT_TRIAGE,
     BatchReport,
@@ -69,6 +70,7 @@ class FuzzSummary:
     first_finding_s: float | None = None
     first_finding_programs: int | None = None
     stopped_early: bool = False
+    batch_sizes: list[int] = field(default_factory=list)  # in the order they were made
 
     @property
     def per_minute(self) -> float:
@@ -99,7 +101,7 @@ def fuzz(
     seed: int,
     sandbox: Sandbox,
     limits: Limits,
-    batch_size: int = 50,
+    batch_size: int | None = None,
     triage: Triage = DEFAULT_TRIAGE,
     workdir: Path | None = None,
     on_result: Callable[[Generated, ProgramRun], None] | None = None,
@@ -117,8 +119,10 @@ def fuzz(
     so a timing includes the compiles a first run on a fresh machine pays.
     `jobs` batches are under way at once, each compiling then running its
     programs one by one: a hang waits out its limit without using a core, and
-    holds up only its own batch. Results are recorded (and `on_result` called)
-    in this thread as they come; with one job, in seed order.
+    holds up only its own batch. `batch_size` None lets the measured costs of the
+    batches so far choose each next one's size (runners.engine.batching). Results
+    are recorded (and `on_result` called) in this thread as they come; with one
+    job, in seed order.
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
@@ -127,7 +131,8 @@ def fuzz(
         settings=settings,
         count=count,
         seed=seed,
-        batch_size=batch_size,
+        sizer=BatchSizer() if batch_size is None else None,
+        batch_size=batch_size or 0,
         execute=functools.partial(
             execute_batch,
             target=target,
@@ -175,6 +180,7 @@ class _FuzzRun:
         count: int,
         seed: int,
         batch_size: int,
+        sizer: BatchSizer | None,
         execute: Callable[..., BatchReport],
         on_result: Callable[[Generated, ProgramRun], None] | None,
         stop_at_first: bool,
@@ -185,6 +191,7 @@ class _FuzzRun:
         self._count = count
         self._seed = seed
         self._batch_size = batch_size
+        self._sizer = sizer
         self._execute = execute
         self._on_result = on_result
         self._stop_at_first = stop_at_first
@@ -234,12 +241,19 @@ class _FuzzRun:
         return self.summary
 
     def _batches(self) -> Iterator[list[Generated]]:
-        """Chunks of `batch_size` programs the target can express, seed after seed."""
+        """Chunks of programs the target can express, seed after seed: `batch_size`
+        each, or as many as the sizer asks when the chunk is made (it has learnt from
+        the batches done by then)."""
         options = dict(self._target.render_options)
         next_seed = self._seed
-        for first in range(0, self._count, self._batch_size):
+        first = 0
+        while first < self._count:
+            size = self._sizer.next_size() if self._sizer else self._batch_size
+            size = min(size, self._count - first)
+            self.summary.batch_sizes.append(size)
+            first += size
             chunk: list[Generated] = []
-            while len(chunk) < min(self._batch_size, self._count - first):
+            while len(chunk) < size:
                 generated = generate_program(
                     next_seed, self._settings, self._target.spec.capabilities
                 )
@@ -252,7 +266,10 @@ class _FuzzRun:
 
     def _batch_done(self, future: Future[BatchReport], build_dir: Path) -> None:
         shutil.rmtree(build_dir, ignore_errors=True)
-        self.summary.compile_s += future.result().compile_s  # a batch's error, raised
+        report = future.result()  # a batch's error, raised
+        self.summary.compile_s += report.compile_s
+        if self._sizer is not None:
+            self._sizer.observe(len(report.executions), report.stages)
 
     def _record(self, chunk: list[Generated], execution: ProgramRun) -> None:
         generated = chunk[execution.index]

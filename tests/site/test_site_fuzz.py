@@ -34,6 +34,8 @@ def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
     assert "programs    60 in" in out
     assert re.search(r"^terminated +60$", out, re.M)
     assert "findings    none" in out
+    # Batch sizes chosen as the run goes (--batch-size auto, the default): 25, then 35.
+    assert "batches     2: 25, 35" in out
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,9 @@ def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
         (["--count", "0"], "--count must be from 1"),
         (["--count", "5", "--timeout", "0"], "--timeout must be more than 0"),
         (["--count", "5", "--version", "0.0.0-nonexistent"], "go"),
+        (["--count", "5", "--batch-size", "0"], "--batch-size 1…1000 or auto"),
+        (["--count", "5", "--batch-size", "many"], "--batch-size 1…1000 or auto"),
+        (["--count", "5", "--batch-size", "1001"], "--batch-size 1…1000 or auto"),
     ],
 )
 def test_fuzz_bad_arguments_exit_2(manage: Manage, args: list[str], message: str) -> None:

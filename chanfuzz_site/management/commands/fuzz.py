@@ -71,7 +71,13 @@ class Command(BaseCommand):
             type=int,
             help="Kotlin: dispatcher threads (default 8; 0 = the library's default dispatcher)",
         )
-        parser.add_argument("--batch-size", type=int, default=50)
+        parser.add_argument(
+            "--batch-size",
+            default="auto",
+            metavar="N|auto",
+            help="programs per compile (1 to 1000); auto (the default) chooses each batch's "
+            "size from the compile and run times of the batches before it",
+        )
         parser.add_argument(
             "--jobs",
             type=int,
@@ -111,8 +117,9 @@ class Command(BaseCommand):
             raise CommandError(f"--count must be from 1 to {MAX_COUNT}", returncode=2)
         if not 0 < timeout <= 3600:
             raise CommandError("--timeout must be more than 0 and at most 3600", returncode=2)
-        if not 1 <= options["repetitions"] <= 100_000 or not 1 <= options["batch_size"] <= 1000:
-            raise CommandError("--repetitions 1…100000, --batch-size 1…1000", returncode=2)
+        batch_size = _batch_size(options["batch_size"])
+        if not 1 <= options["repetitions"] <= 100_000 or batch_size == 0:
+            raise CommandError("--repetitions 1…100000, --batch-size 1…1000 or auto", returncode=2)
         if not 1 <= options["jobs"] <= MAX_JOBS:
             raise CommandError(f"--jobs must be from 1 to {MAX_JOBS}", returncode=2)
         try:
@@ -175,7 +182,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 sandbox=sandbox,
                 limits=limits,
-                batch_size=options["batch_size"],
+                batch_size=batch_size,
                 triage=Triage(retries=options["retries"]),
                 on_result=progress,
                 stop_at_first=options["stop_at_first"],
@@ -193,6 +200,26 @@ class Command(BaseCommand):
             raise CommandError(f"interrupted after {summary.count} programs", returncode=130)
 
 
+def _batch_size(text: str) -> int | None:
+    """None for auto, the number for 1…1000, 0 for anything else (refused)."""
+    if text.strip().lower() == "auto":
+        return None
+    if text.strip().isascii() and text.strip().isdigit() and 1 <= int(text) <= 1000:
+        return int(text)
+    return 0
+
+
+def _sizes(sizes: list[int]) -> str:
+    """`25, 50, 180 ×6, 97`: the batch sizes in order, repeats counted."""
+    runs: list[list[int]] = []
+    for size in sizes:
+        if runs and runs[-1][0] == size:
+            runs[-1][1] += 1
+        else:
+            runs.append([size, 1])
+    return ", ".join(f"{size} ×{n}" if n > 1 else str(size) for size, n in runs)
+
+
 def format_summary(summary: FuzzSummary, *, interrupted: bool = False) -> str:
     lines = [
         "",
@@ -201,6 +228,8 @@ def format_summary(summary: FuzzSummary, *, interrupted: bool = False) -> str:
         f"({summary.per_minute:.0f}/min, compiling {summary.compile_s:.1f} s)"
         + (" — interrupted" if interrupted else ""),
     ]
+    if summary.batch_sizes:
+        lines.append(f"batches     {len(summary.batch_sizes)}: {_sizes(summary.batch_sizes)}")
     if summary.skipped:
         lines.append(f"skipped     {summary.skipped} the language cannot express")
     if summary.first_finding_s is not None:

@@ -156,3 +156,23 @@ def test_an_error_in_a_batch_ends_the_run_with_that_error() -> None:
             batch_size=5,
             jobs=3,
         )
+
+
+@pytest.mark.slow
+def test_without_a_batch_size_the_measured_costs_choose_it() -> None:
+    target = target_for(require_toolchain("go"), repetitions=2)
+    summary = fuzz(
+        target=target,
+        settings=settings_for("A"),
+        count=200,
+        seed=0,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=20),
+        use_cache=False,
+    )
+    assert summary.count == 200 and summary.outcomes[Outcome.TERMINATED] == 200
+    sizes = summary.batch_sizes
+    assert sizes[:2] == [25, 50] and sum(sizes) == 200
+    # From the third on, what the first two cost decides: a Go compile is quick, a run
+    # quicker, so batches stay between the bounds.
+    assert all(5 <= size <= 500 for size in sizes[2:]), sizes

@@ -1,0 +1,74 @@
+"""runners.engine.batching: each batch's size from the measured costs of those before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from runners.engine.batching import BatchSizer
+from runners.engine.execute import Stages
+
+
+def _feed(sizer: BatchSizer, fixed: float, per_program: float, run: float) -> int:
+    """Give the sizer batches that cost exactly so; the size it asks next."""
+    for _ in range(3):
+        n = sizer.next_size()
+        sizer.observe(n, Stages(render_s=0.0, compile_s=fixed + per_program * n, run_s=run * n))
+    return sizer.next_size()
+
+
+def test_the_first_two_batches_tell_the_fixed_cost_from_the_per_program_one() -> None:
+    sizer = BatchSizer(start=20)
+    assert sizer.next_size() == 20
+    sizer.observe(20, Stages(compile_s=1.0 + 0.01 * 20, run_s=20 * 0.05))
+    assert sizer.next_size() == 40
+    sizer.observe(40, Stages(compile_s=1.0 + 0.01 * 40, run_s=40 * 0.05))
+    fixed, per_program = sizer.compile_line()
+    assert fixed == pytest.approx(1.0) and per_program == pytest.approx(0.01)
+    assert sizer.run_per_program() == pytest.approx(0.05)
+    # fixed / (share · (per_program + run)) = 1 / (0.1 · 0.06)
+    assert sizer.next_size() == round(1 / 0.006)
+
+
+@pytest.mark.parametrize(
+    ("fixed", "per_program", "run", "size"),
+    [
+        (0.5, 0.015, 0.04, 91),  # Go-like: a quick compile, quick runs
+        (12.0, 0.02, 0.2, 500),  # Crystal-like: a slow compile: as large as allowed
+        (1.0, 0.0, 5.0, 5),  # runs that hang: small batches, no smaller than low
+        (100.0, 0.0, 1.0, 200),  # a batch kept within max_batch_s: (300 − 100) / 1
+    ],
+)
+def test_the_size_follows_the_costs(fixed: float, per_program: float, run: float, size: int):
+    assert _feed(BatchSizer(), fixed, per_program, run) == size
+
+
+def test_render_time_counts_as_compile_time_and_empty_batches_teach_nothing() -> None:
+    sizer = BatchSizer(start=10)
+    sizer.observe(0, Stages(compile_s=99.0))
+    assert sizer.costs == [] and sizer.next_size() == 10
+    sizer.observe(10, Stages(render_s=0.5, compile_s=1.5, run_s=1.0))
+    assert sizer.costs[0].compile_s == 2.0
+
+
+def test_one_size_only_counts_all_compile_time_as_fixed() -> None:
+    sizer = BatchSizer(start=10, high=10)
+    sizer.observe(10, Stages(compile_s=2.0, run_s=1.0))
+    sizer.observe(10, Stages(compile_s=4.0, run_s=1.0))
+    assert sizer.compile_line() == (3.0, 0.0)
+    # The second size cannot double past high: the formula answers, clamped.
+    assert sizer.next_size() == 10
+
+
+def test_bad_bounds_are_refused() -> None:
+    with pytest.raises(ValueError, match="1 ≤ low ≤ start ≤ high"):
+        BatchSizer(start=600, high=500)
+
+
+def test_batches_asked_before_any_ends_are_start_then_twice_then_the_same() -> None:
+    sizer = BatchSizer(start=25)
+    assert [sizer.next_size() for _ in range(4)] == [25, 50, 50, 50]
+    sizer.observe(25, Stages(compile_s=1.0, run_s=2.5))
+    assert sizer.next_size() == 50  # one size measured: still waiting for the second
+    sizer.observe(50, Stages(compile_s=1.5, run_s=5.0))
+    # fixed 0.5 s, 0.02 s a program to compile, 0.1 s to run: 0.5 / (0.1 · 0.12)
+    assert sizer.next_size() == round(0.5 / 0.012)
