@@ -1,6 +1,7 @@
-"""The users of bench/load.py (locust): they browse campaigns, findings and permalinks and use
-the playground's generate and verify. bench/load.py passes the ids to request in
-BENCH_LOAD_IDS (JSON) and the request cap in BENCH_LOAD_MAX_REQUESTS."""
+"""The users of bench/load.py (locust): they browse campaigns, findings and permalinks (and
+another code tab of a program now and then) and use the playground's generate and verify.
+bench/load.py passes the ids to request in BENCH_LOAD_IDS (JSON) and the request cap in
+BENCH_LOAD_MAX_REQUESTS."""
 
 from __future__ import annotations
 
@@ -59,6 +60,14 @@ class Visitor(HttpUser):
     @task(2)
     def permalink(self) -> None:
         self.client.get(f"/p/{random.choice(IDS['programs'])}", name="permalink")
+
+    @task(1)
+    def code_tab(self) -> None:
+        # A program page highlights its first tab; another tab's code comes when it is
+        # first shown (a visitor reading the Kotlin version, say).
+        program = random.choice(IDS["programs"])
+        self.client.get(f"/p/{program}/code.{random.choice(['kt', 'cr', 'flume.rs'])}",
+                        name="code tab")  # fmt: skip
 
     @task(2)
     def generate(self) -> None:
