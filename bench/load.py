@@ -164,12 +164,16 @@ def fill(env: dict[str, str], executions: int, refill: bool) -> dict:
     return ids
 
 
-def serve(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[str]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "chanfuzz_site.wsgi:application",
-         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+def serve(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    # The site logs every request (runners/logs.py): to a file, since a pipe nobody reads
+    # would fill and stall the workers.
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "chanfuzz_site.wsgi:application",
+             "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "120"],
+            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=out,
+        )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -177,7 +181,7 @@ def serve(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[str]
             return server
         except OSError:
             if server.poll() is not None:
-                raise SystemExit(server.communicate()[1][-3000:]) from None
+                raise SystemExit(log.read_text(errors="replace")[-3000:]) from None
             time.sleep(0.3)
     raise SystemExit("gunicorn did not answer")
 
@@ -231,7 +235,7 @@ def main() -> None:
     env = environment(start_database(), out_dir / "var")
     ids = fill(env, args.executions, args.refill)
     port = free_port()
-    server = serve(env, port, args.gunicorn_workers)
+    server = serve(env, port, args.gunicorn_workers, out_dir / "gunicorn.log")
     try:
         print(
             f"gunicorn ({args.gunicorn_workers} workers) on 127.0.0.1:{port}; "

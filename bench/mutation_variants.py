@@ -1,11 +1,11 @@
 """The same mutants under different settings: what each oracle or widening adds (issue #15).
 
-    python bench/mutation_variants.py NAME=DIR [NAME=DIR ...]
+    python bench/mutation_variants.py NAME=PATH [NAME=PATH ...]
 
-Each DIR is the `--output` of one `manage.py mutation_report` run (its
-mutation-report.json), all made with the same kinds, sample, programs and budget, and
-one setting changed (`--no-values`, `--buffered`, `--pct-depth D`). The first is the
-baseline. Prints, per run: mutants killed (of those built), per heuristic, the verdicts
+Each PATH is the `--output` of one `manage.py mutation_report` run (the folder of its
+mutation-report.json) or that JSON itself (docs/oracles-study/ keeps issue #15's), all
+made with the same kinds, sample, programs and budget, and one setting changed
+(`--no-values`, `--buffered`, `--pct-depth D`). The first is the baseline. Prints, per run: mutants killed (of those built), per heuristic, the verdicts
 that killed, the median programs to the kill; then every mutant some run killed and
 another did not, with the verdict each gave. Refuses runs whose plans differ in
 anything but those settings.
@@ -22,8 +22,9 @@ from pathlib import Path
 VARIANT_KEYS = {"values", "pct_depth", "buffered", "runtime_tests"}
 
 
-def load(directory: Path) -> dict:
-    path = directory / "mutation-report.json"
+def load(path: Path) -> dict:
+    if path.is_dir():
+        path = path / "mutation-report.json"
     if not path.exists():
         raise SystemExit(f"{path}: no such report (run manage.py mutation_report --output DIR)")
     return json.loads(path.read_text())
@@ -44,13 +45,13 @@ def first_kill(mutant: dict) -> tuple[str, int] | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", metavar="NAME=DIR")
+    parser.add_argument("runs", nargs="+", metavar="NAME=PATH")
     args = parser.parse_args()
     runs = []
     for item in args.runs:
         name, _, directory = item.partition("=")
         if not directory:
-            raise SystemExit(f"{item!r}: expected NAME=DIR")
+            raise SystemExit(f"{item!r}: expected NAME=PATH")
         runs.append((name, load(Path(directory))))
     base_plan = {k: v for k, v in runs[0][1]["plan"].items() if k not in VARIANT_KEYS}
     for name, report in runs[1:]:
@@ -60,7 +61,8 @@ def main() -> None:
                             if plan.get(k) != base_plan.get(k))  # fmt: skip
             raise SystemExit(f"{name}: not the same study as {runs[0][0]} ({', '.join(differ)})")
     heuristics = base_plan["heuristics"]
-    print(f"{'run':12} {'killed':>12}  " + " ".join(f"{h:>6}" for h in heuristics)
+    width = max(12, *(len(name) for name, _ in runs))
+    print(f"{'run':{width}} {'killed':>12}  " + " ".join(f"{h:>6}" for h in heuristics)
           + "  verdicts; median programs to the kill")  # fmt: skip
     tables = {name: mutants(report) for name, report in runs}
     for name, table in tables.items():
@@ -76,7 +78,7 @@ def main() -> None:
             programs.append(n)
         median = statistics.median(programs) if programs else 0
         print(
-            f"{name:12} {len(killed):>5} of {len(built):<4}  "
+            f"{name:{width}} {len(killed):>5} of {len(built):<4}  "
             + " ".join(f"{n:>6}" for n in per_h)
             + "  "
             + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))
