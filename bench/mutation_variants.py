@@ -3,12 +3,12 @@
     python bench/mutation_variants.py NAME=PATH [NAME=PATH ...]
 
 Each PATH is the `--output` of one `manage.py mutation_report` run (the folder of its
-mutation-report.json) or that JSON itself (docs/oracles-study/ keeps issue #15's), all
-made with the same kinds, sample, programs and budget, and one setting changed
-(`--no-values`, `--buffered`, `--pct-depth D`). The first is the baseline. Prints, per run: mutants killed (of those built), per heuristic, the verdicts
-that killed, the median programs to the kill; then every mutant some run killed and
-another did not, with the verdict each gave. Refuses runs whose plans differ in
-anything but those settings.
+mutation-report.json) or that JSON itself (docs/oracles-study/ keeps issue #15's), all made
+with the same kinds, sample, programs and budget, and one setting changed (`--no-values`,
+`--buffered`, `--pct-depth D`). The first is the baseline. Prints, per run: mutants killed
+(of those built), per heuristic, the verdicts that killed, the median programs to the kill;
+then every mutant some run killed and another did not, with the verdict each gave. Refuses
+runs whose plans differ in anything but those settings.
 """
 
 from __future__ import annotations
