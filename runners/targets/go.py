@@ -135,8 +135,27 @@ def mutants_dir() -> Path:
     return config.toolchains_dir() / "mutants" / "go"
 
 
+# Mutant toolchains already read, by their mutant.json and its mtime: a study installs
+# hundreds, and reading each one's JSON again made every Go lookup (every program page,
+# every form) cost 9 ms with a hundred installed.
+_MUTANTS_READ: dict[Path, tuple[int, Toolchain]] = {}
+
+
 def _mutant_toolchain(meta_path: Path) -> Toolchain:
     """The base Go with the mutant's file put over its runtime by `go build -overlay`."""
+    try:
+        stamp = meta_path.stat().st_mtime_ns
+    except OSError as exc:
+        raise ToolchainUnavailable(f"unreadable mutant {meta_path}: {exc}") from None
+    known = _MUTANTS_READ.get(meta_path)
+    if known is not None and known[0] == stamp and known[1].executable.exists():
+        return known[1]
+    toolchain = _read_mutant_toolchain(meta_path)
+    _MUTANTS_READ[meta_path] = (stamp, toolchain)
+    return toolchain
+
+
+def _read_mutant_toolchain(meta_path: Path) -> Toolchain:
     try:
         meta = json.loads(meta_path.read_text())
     except (OSError, ValueError) as exc:

@@ -3,6 +3,8 @@ and mutant toolchains that build, run and are found by chanfuzz (or are not)."""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -113,3 +115,36 @@ def test_gos_own_channel_tests_kill_the_lost_wake_up(
     # Killed by a failing test of the runtime, not by a go command that could not start.
     assert (result.status, result.by) == ("killed", "go test runtime"), result.output
     assert "FAIL" in result.output and "cannot find main module" not in result.output
+
+
+def test_a_mutant_toolchain_is_read_again_only_when_its_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Go lookups list every installed mutant: each one's mutant.json is read once, and
+    again when it is rewritten (a new mtime), not on every lookup."""
+    from runners.targets import go as go_target
+
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    goroot = tmp_path / "goroot"
+    (goroot / "bin").mkdir(parents=True)
+    (goroot / "bin" / "go").write_text("#!/bin/sh\n")
+    meta = mutants_dir() / "x" / "chan-1-not" / "mutant.json"
+    meta.parent.mkdir(parents=True)
+    fields = {"goroot": str(goroot), "version": "1.99.0", "id": "chan-1-not",
+              "file": "chan.go", "line": 1, "operator": "not"}  # fmt: skip
+    meta.write_text(json.dumps(fields))
+    reads = []
+    real = go_target._read_mutant_toolchain
+    monkeypatch.setattr(go_target, "_read_mutant_toolchain", lambda p: reads.append(p) or real(p))
+    first = go_target._mutant_toolchain(meta)
+    assert go_target._mutant_toolchain(meta) is first and reads == [meta]
+    assert first.id == "go-1.99.0-mutant-chan-1-not"
+    fields["line"] = 7
+    meta.write_text(json.dumps(fields))
+    os.utime(meta, ns=(1, meta.stat().st_mtime_ns + 10**9))
+    again = go_target._mutant_toolchain(meta)
+    assert reads == [meta, meta] and dict(again.components)["mutant"] == "chan.go:7 not"
+    # Its base Go gone: no longer a toolchain, whatever was read before.
+    (goroot / "bin" / "go").unlink()
+    with pytest.raises(go_target.ToolchainUnavailable, match="base Go of mutant chan-1-not"):
+        go_target._mutant_toolchain(meta)
