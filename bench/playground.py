@@ -29,13 +29,11 @@ from runners.engine.redis_server import free_port  # noqa: E402
 TARGET_P95_MS = 150.0
 
 
-def wait_for(url: str, process: subprocess.Popen, timeout_s: float = 60) -> None:
+def wait_for(url: str, process: subprocess.Popen, log: Path, timeout_s: float = 60) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(
-                f"server exited early: {process.stdout.read() if process.stdout else ''}"
-            )
+            raise SystemExit(f"server exited early: {log.read_text(errors='replace')}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
@@ -90,16 +88,19 @@ def main() -> None:
                 check=True,
                 capture_output=True,
             )
-            server = subprocess.Popen(
-                [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
-                cwd=REPO,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
+            # A file, not a pipe: the server logs each request, and an unread pipe
+            # fills and stalls it.
+            server_log = Path(tmp.name) / "runserver.log"
+            with server_log.open("w") as log_file:
+                server = subprocess.Popen(
+                    [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+                    cwd=REPO,
+                    env=env,
+                    stdout=log_file,
+                    stderr=subprocess.STDOUT,
+                )
             base = f"http://127.0.0.1:{port}"
-            wait_for(base + "/", server)
+            wait_for(base + "/", server, server_log)
         times = measure(base, args.requests, args.seed)
     finally:
         if server is not None:

@@ -48,13 +48,14 @@ class LiveSite:
         assert made.returncode == 0, made.stderr
 
 
-def _wait_for_http(host: str, port: int, process: subprocess.Popen, timeout_s: float = 60) -> None:
+def _wait_for_http(
+    host: str, port: int, process: subprocess.Popen, log: Path, timeout_s: float = 60
+) -> None:
     """Until the server answers anything at all (a redirect to HTTPS is an answer too)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            output = process.stdout.read() if process.stdout else ""
-            raise RuntimeError(f"server exited early: {output}")
+            raise RuntimeError(f"server exited early: {log.read_text(errors='replace')}")
         connection = http.client.HTTPConnection(host, port, timeout=2)
         try:
             connection.request("GET", "/about/")
@@ -88,10 +89,14 @@ def live_site(base: Path, *, worker: bool = True, **env: str) -> Iterator[LiveSi
             cwd=REPO, env=site_env, capture_output=True, text=True, timeout=300,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
-        server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-            cwd=REPO, env=site_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+        # The server logs every request: into a file, because a pipe nobody reads fills
+        # up after a few hundred requests and then blocks the server mid-response.
+        server_log = base / "runserver.log"
+        with server_log.open("w") as log_file:
+            server = subprocess.Popen(
+                [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+                cwd=REPO, env=site_env, stdout=log_file, stderr=subprocess.STDOUT,
+            )  # fmt: skip
         children = [server]
         if worker:
             children.append(
@@ -105,7 +110,7 @@ def live_site(base: Path, *, worker: bool = True, **env: str) -> Iterator[LiveSi
             )
         try:
             url = f"http://127.0.0.1:{port}"
-            _wait_for_http("127.0.0.1", port, server)
+            _wait_for_http("127.0.0.1", port, server, server_log)
             yield LiveSite(url, site_env, redis.url)
         finally:
             for child in children:
