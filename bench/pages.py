@@ -35,6 +35,7 @@ def configure(directory: Path) -> None:
     os.environ["DJANGO_DEBUG"] = "false"
     os.environ["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(50)
     os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ["DJANGO_HTTPS"] = "false"  # plain HTTP, or every page is a redirect
     import django
 
     django.setup()
@@ -90,7 +91,8 @@ def populate(executions: int, program_count: int, finding_count: int) -> dict[st
                 render_seed=render_seed_for(b.id),
             )  # fmt: skip
         )
-    Program.objects.bulk_create(rows)
+    # The campaign's creation may have stored some of them already (its first chunk).
+    Program.objects.bulk_create(rows, ignore_conflicts=True)
     programs = [p.id for p in rows]
     print(f"{len(programs)} programs generated in {time.perf_counter() - started:.1f} s")
 

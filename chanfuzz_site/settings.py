@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "chanfuzz_site.toolchain_snapshot.ToolchainSnapshotMiddleware",
 ]
 
 ROOT_URLCONF = "chanfuzz_site.urls"

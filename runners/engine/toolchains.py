@@ -5,13 +5,18 @@ could be installed and why not", for every target of the registry
 (:mod:`runners.targets`), each of which declares *where* its toolchains live
 and *which versions* exist. It compiles and runs nothing (:mod:`runners.engine.build`)
 and installs nothing (:mod:`runners.engine.install`). Everything is discovered
-from the file system on each call, so installing a toolchain needs no restart;
-version probes that must run a binary are memoised per binary and modification time.
+from the file system on each call (once per web request: `snapshot`), so installing
+a toolchain needs no restart; version probes that must run a binary are memoised per
+binary and modification time.
 
 Run ``python -m runners.engine.toolchains`` to print what is installed.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from runners.targets import all_targets, get_target, runnable_names
 from runners.targets.base import (
@@ -36,6 +41,7 @@ __all__ = [
     "installed_toolchains",
     "known_from_status",
     "known_toolchains",
+    "snapshot",
     "version_key",
 ]
 
@@ -56,31 +62,59 @@ def known_toolchains(language: str | None = None, *, offline: bool = False) -> l
     return known
 
 
+_SNAPSHOT: ContextVar[dict[str, list[ToolchainStatus]] | None] = ContextVar(
+    "toolchain_snapshot", default=None
+)
+
+
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """Within the block, each language's toolchains are looked up on disk once.
+
+    A web page asks a dozen times (each code tab, the forms, the bug report), and each
+    lookup stats and globs hundreds of paths: a third of a program page's time. Long
+    runs (workers, the CLI) stay outside, so that a toolchain installed meanwhile is seen.
+    """
+    token = _SNAPSHOT.set({})
+    try:
+        yield
+    finally:
+        _SNAPSHOT.reset(token)
+
+
 def available_toolchains(language: str | None = None) -> list[ToolchainStatus]:
     """Every known toolchain place, in order of preference, installed or not (and why not).
 
     Without ``language``: the targets that can run programs.
     """
     languages = runnable_names() if language is None else (language,)
+    memo = _SNAPSHOT.get()
     statuses = []
     for lang in languages:
-        for candidate in get_target(lang).candidates():
-            toolchain: Toolchain | None = None
-            reason = ""
-            try:
-                toolchain = candidate.locate()
-            except ToolchainUnavailable as error:
-                reason = error.reason
-            statuses.append(
-                ToolchainStatus(
-                    lang,
-                    candidate.origin,
-                    str(candidate.location),
-                    toolchain,
-                    reason,
-                    candidate.hint,
-                )
+        if memo is not None and lang in memo:
+            statuses += memo[lang]
+            continue
+        found = _discover(lang)
+        if memo is not None:
+            memo[lang] = found
+        statuses += found
+    return statuses
+
+
+def _discover(lang: str) -> list[ToolchainStatus]:
+    statuses = []
+    for candidate in get_target(lang).candidates():
+        toolchain: Toolchain | None = None
+        reason = ""
+        try:
+            toolchain = candidate.locate()
+        except ToolchainUnavailable as error:
+            reason = error.reason
+        statuses.append(
+            ToolchainStatus(
+                lang, candidate.origin, str(candidate.location), toolchain, reason, candidate.hint
             )
+        )
     return statuses
 
 

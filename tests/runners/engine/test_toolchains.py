@@ -16,6 +16,7 @@ from runners.engine.toolchains import (
     ToolchainUnavailable,
     available_toolchains,
     find_toolchain,
+    snapshot,
 )
 from runners.targets import runnable_names
 from runners.targets.base import INSTALL_HINT
@@ -158,6 +159,20 @@ def test_go_installed_under_toolchains_dir_is_found_by_version(
     assert toolchain.origin == "installed"
     assert toolchain.id == "go-1.22.0-installed"
     assert toolchain.executable == empty_toolchains_dir / "go-1.22.0" / "bin" / "go"
+
+
+def test_a_snapshot_looks_on_disk_once_and_later_calls_look_again(
+    empty_toolchains_dir: Path,
+) -> None:
+    make_goroot(empty_toolchains_dir / "go-1.22.0", "1.22.0")
+    with snapshot():
+        assert find_toolchain("go", "1.22").version == "1.22.0"
+        make_goroot(empty_toolchains_dir / "go-1.23.1", "1.23.1")
+        # Installed during the snapshot: the snapshot's answer stands.
+        with pytest.raises(ToolchainUnavailable):
+            find_toolchain("go", "1.23")
+    # Outside, every call looks again: a toolchain installed meanwhile is there.
+    assert find_toolchain("go", "1.23").version == "1.23.1"
 
 
 def test_version_prefix_matches_whole_components(empty_toolchains_dir: Path) -> None:
