@@ -12,7 +12,8 @@ into the stages a program goes through (issue #18):
 - rendering, compiling, running and verdicts: execute_batch's own `Stages`;
 - start-up: the runs' share spent starting a sandbox and the runtime, measured as the
   mean run of a program that does nothing (`Put(c1)` answered at once: the
-  smallest program), built the same way, times the runs; running is the rest;
+  smallest program) in a process of its own, times the runs (a run shared by several
+  programs, on the targets that share them, counts once); running is the rest;
 - storing: recording each verdict with `record_execution` into a SQLite database (the
   campaigns' path), in a throwaway var dir.
 """
@@ -125,13 +126,16 @@ def _generate(language: str, count: int, first_seed: int, options: dict) -> tupl
 def startup_s(language: str, target: object, box: object, runs: int = 10) -> float:
     """The mean run of the trivial program: a sandbox and a runtime started and stopped."""
     program = synthesize(parse(TRIVIAL), random.Random(0))
+    durations = []
     with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
         os.chmod(tmp, 0o755)
-        report = execute_batch(
-            [program] * runs, target, workdir=Path(tmp), sandbox=box,
-            limits=Limits(timeout_s=30), use_cache=False,
-        )  # fmt: skip
-    durations = [a.duration_s for e in report.executions for a in e.attempts]
+        # A batch of one each time: a process of its own (runs of a batch may share
+        # one); built once (the artifact cache), as only the runs are measured.
+        for _ in range(runs):
+            report = execute_batch(
+                [program], target, workdir=Path(tmp), sandbox=box, limits=Limits(timeout_s=30)
+            )
+            durations += [a.duration_s for e in report.executions for a in e.attempts]
     return statistics.mean(durations) if durations else 0.0
 
 

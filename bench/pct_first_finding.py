@@ -14,6 +14,7 @@ their ratio. A figure, not an assertion (issue #15 item 4).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -25,9 +26,11 @@ REPO = Path(__file__).resolve().parents[1]
 FIRST = re.compile(r"first\s+finding after ([\d.]+) s, at program (\d+)")
 
 
-def first_finding(args: argparse.Namespace, seed: int, depth: int | None) -> tuple[float, int]:
+def first_finding(
+    args: argparse.Namespace, seed: int, depth: int | None, env: dict[str, str] | None = None
+) -> tuple[float, int]:
     """Seconds and programs to the first finding (wall time of the whole command when
-    none was found: a lower bound)."""
+    none was found: a lower bound); `env` adds to the command's environment."""
     argv = [
         sys.executable, "manage.py", "fuzz", "--lang", args.lang, "--count", str(args.count),
         "--heuristic", args.heuristic, "--seed", str(seed), "--stop-at-first", "--jobs", "1",
@@ -39,7 +42,10 @@ def first_finding(args: argparse.Namespace, seed: int, depth: int | None) -> tup
     if depth is not None:
         argv += ["--pct-depth", str(depth)]
     started = time.monotonic()
-    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        argv, cwd=REPO, capture_output=True, text=True, timeout=3600,
+        env={**os.environ, **(env or {})},
+    )  # fmt: skip
     found = FIRST.search(done.stdout)
     if found is None:
         return time.monotonic() - started, -1

@@ -140,6 +140,12 @@ VARIABLES: tuple[Variable, ...] = (
         "(none used in the last hour)",
     ),
     Variable(
+        "CHANFUZZ_SHARED_RUN_SIZE",
+        "`25`",
+        "programs one process runs in turn on the targets whose start-up dwarfs a run "
+        "(Kotlin, Clojure, Racket); `1` runs every program in a process of its own",
+    ),
+    Variable(
         "CHANFUZZ_LOAD_DOCUMENTED",
         "`1`",
         "`migrate` loads the programs README.md and docs/ link to (`0`: an empty database)",
@@ -449,6 +455,14 @@ def toolchains_dir() -> Path:
 
 def cache_dir() -> Path:
     return path("CHANFUZZ_CACHE_DIR", REPO_ROOT / "var" / "cache")
+
+
+def shared_run_size() -> int:
+    """``CHANFUZZ_SHARED_RUN_SIZE`` (default 25, at least 1): programs a shared run takes."""
+    size = whole_number("CHANFUZZ_SHARED_RUN_SIZE", 25)
+    if size < 1:
+        raise ConfigError("CHANFUZZ_SHARED_RUN_SIZE=0: at least 1 (1: no shared runs)")
+    return size
 
 
 def artifact_cache_max_bytes() -> int:

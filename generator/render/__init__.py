@@ -49,6 +49,7 @@ from types import ModuleType
 
 from generator.lambda_chan import Program
 from generator.render._common import (
+    GROUP_DONE,
     MAX_PCT_DEPTH,
     THREADS_VARIABLE,
     CloseS,
@@ -62,6 +63,7 @@ from generator.render._common import (
 from generator.render._common import pct_depth as check_pct_depth
 
 __all__ = [
+    "GROUP_DONE",
     "MAX_PCT_DEPTH",
     "THREADS_VARIABLE",
     "UnsupportedProgram",
@@ -72,6 +74,7 @@ __all__ = [
     "render",
     "render_batch",
     "renderers",
+    "runs_in_groups",
     "supports",
     "unsupported_reason",
 ]
@@ -95,6 +98,14 @@ def has_value_oracle(lang: str) -> bool:
     """Whether renderer `lang` takes `values=True`: every send a value of its own, checked
     by the program as it runs (the value oracle, see `_common`)."""
     return bool(getattr(_module(lang), "VALUE_ORACLE", False))
+
+
+def runs_in_groups(lang: str) -> bool:
+    """Whether a batch of renderer `lang` runs several programs in one process: given more
+    than one index, its dispatcher runs each in turn and prints `GROUP_DONE` and the index
+    on stdout after each; a crash ends the process, so what follows the last mark is the
+    next program's (runners.engine.execute runs those alone)."""
+    return bool(getattr(_module(lang), "GROUP_RUNS", False))
 
 
 def has_schedule_perturbation(lang: str) -> bool:

@@ -142,7 +142,7 @@ RESERVED = frozenset(
     throw true try type typealias typeof uninitialized union unit unless until use val var
     vararg when where while with wg yield i j n cap copy panic iota os fmt args strconv
     puts raise sleep abort gets rand launch async job await coroutinecontext coroutinescope
-    runblocking commonpool dispatchers atomic vals
+    runblocking commonpool dispatchers atomic vals runprogram
     crate fn impl mod move pub static trait unsafe dyn become box priv unsized virtual gen
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
@@ -339,6 +339,10 @@ MAX_PCT_DEPTH = 64
 # the runtime reads none from its own variable (GOMAXPROCS, CRYSTAL_WORKERS), the
 # program's pool does from this one; absent, it keeps the size it was rendered with.
 THREADS_VARIABLE = "CHANFUZZ_THREADS"
+
+# What a dispatcher that runs several programs in one process (render.runs_in_groups)
+# prints on stdout, with the program's index, once a program has run to its end.
+GROUP_DONE = "chanfuzz: done "
 
 
 def pct_depth(value: object) -> int:

@@ -81,7 +81,10 @@ every process they started. Other channels and sites are written as before,
 so a program without these constructs renders byte for byte as it did.
 
 With `dispatcher=True`, `-main` runs program i given as the first
-command-line argument and exits with status 2 for anything else; it exits 0
+command-line argument and exits with status 2 for anything else; given several, it runs
+each in turn and prints `chanfuzz: done i` on stdout after each (`GROUP_RUNS`: one JVM
+start for many programs; a crash halts the JVM, so a missing mark is the program that
+failed). It exits 0
 with `System/exit` once the program ran (core.async's pools are daemon
 threads, but a release's timer or pool thread must never keep a finished
 program alive).
@@ -101,6 +104,7 @@ from generator.lambda_chan import Program
 from generator.render._common import (
     BY_RECEIVE,
     BY_SELECT,
+    GROUP_DONE,
     NEVER_RECEIVED,
     NEVER_SENT,
     OF_SELECT,
@@ -168,6 +172,7 @@ OPTIONS = {
 }
 
 VALUE_ORACLE = True
+GROUP_RUNS = True  # the dispatcher runs several programs in one JVM (module docstring)
 
 BEYOND_PAPER = frozenset({"buffered", "close"})
 
@@ -607,6 +612,8 @@ def render_file(
                 w.line(f"    (prog{i}-once)")
                 w.line("    (recur (inc rep)))))")
     w.line()
+    if dispatcher:
+        _run_program(w, len(lowered))
     w.line("(defn -main [& args]")
     with w.indent():
         w.line("(Thread/setDefaultUncaughtExceptionHandler")
@@ -615,15 +622,23 @@ def render_file(
         if not dispatcher:
             w.line("(prog0)")
         else:
-            w.line("(case (first args)")
-            with w.indent():
-                for i in range(len(lowered)):
-                    w.line(f'"{i}" (prog{i})')
-                last = len(lowered) - 1
-                w.line("(do")
-                w.line(
-                    f'  (.println System/err "usage: {NAMESPACE} N (a program from 0 to {last})")'
-                )
-                w.line("  (System/exit 2)))")
+            w.line("(if (next args)")
+            w.line(f'  (doseq [i args] (run-program i) (println (str "{GROUP_DONE}" i)))')
+            w.line("  (run-program (first args)))")
         w.line("(System/exit 0))")
     return w.text()
+
+
+def _run_program(w: Writer, count: int) -> None:
+    """`run-program`: program i (a command-line argument) of a dispatcher."""
+    w.line("(defn run-program [i]")
+    with w.indent():
+        w.line("(case i")
+        with w.indent():
+            for i in range(count):
+                w.line(f'"{i}" (prog{i})')
+            w.line("(do")
+            usage = f"usage: {NAMESPACE} N... (programs from 0 to {count - 1})"
+            w.line(f'  (.println System/err "{usage}")')
+            w.line("  (System/exit 2))))")
+    w.line()

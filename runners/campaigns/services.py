@@ -97,6 +97,7 @@ def _attempt_json(a: ex.Attempt) -> dict[str, Any]:
         "timed_out": a.timed_out,
         "quiet": a.quiet,
         "threads": a.threads,
+        "group": a.group,
         "duration_s": round(a.duration_s, 3),
         "stdout": _bounded(a.stdout, MAX_ATTEMPT_CHARS),
         "stderr": _bounded(a.stderr, MAX_ATTEMPT_CHARS),

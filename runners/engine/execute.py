@@ -8,7 +8,14 @@ This module owns the path from λ_chan programs to verdicts:
    compile, split it in halves until the culprits stand alone; each culprit
    gets a compile-error verdict, the rest still run.
 3. Run each program as its own process in the sandbox, program index as the
-   argument, and classify the run (runners.engine.verdicts).
+   argument, and classify the run (runners.engine.verdicts). Where a process start
+   costs more than most programs' runs (a JVM, Racket: `TargetSpec.group_runs`),
+   up to `group_size()` programs share one run, each marking its end on stdout, and
+   each marked one is judged from its share of the output. A crash ends the process:
+   the program that did not mark its end is judged from what the run printed after
+   the last mark (its attempt says it shared the run). A run the time limit cut
+   judges no more: the program it stopped in runs alone, with its own limit, dump
+   and re-runs. The next shared run starts after it.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
    the tool its target declares attaches from outside: gdb for Rust); then the program is re-run
@@ -24,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.lambda_chan import Program
+from generator.render import GROUP_DONE
+from runners import config
 from runners.engine.build import Artifact, CompileError, build
 from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
 from runners.engine.schedule import threads_for
@@ -113,6 +122,9 @@ class Attempt:
     dump: str | None
     quiet: bool = False  # timed out early, every process blocked (Limits.quiet_s)
     threads: int | None = None  # the runtime threads it ran with, when a perturbed run chose
+    # Programs that ran in the same process, one after another (1: alone). A shared run's
+    # duration is its share: the run's time over the programs it ran.
+    group: int = 1
 
 
 @dataclass(frozen=True)
@@ -281,6 +293,162 @@ def run_one(
 
 Progress = Callable[[ProgramRun], None]
 
+# Programs a shared run takes (group_runs targets), by default: Racket starts in ~0.15 s
+# and a JVM in ~1 s, against a few ms for most programs' runs; 25 brings start-up under
+# a tenth of a run's cost, while a hang (whose program then runs alone) wastes at most
+# one shared run. CHANFUZZ_SHARED_RUN_SIZE sets it (1: no sharing).
+def group_size() -> int:
+    return config.shared_run_size()
+
+
+def _shares_runs(target: RunTarget) -> bool:
+    # A perturbed run gets a thread count of its own program's (run_one): not shareable.
+    perturbed = "pct_depth" in dict(target.render_options) and target.spec.threads_env
+    return target.spec.group_runs and not perturbed and group_size() > 1
+
+
+def _marked(stdout: str) -> tuple[dict[int, str], str]:
+    """What each program of a shared run printed, by its position, for those that ran
+    to their end (their GROUP_DONE mark), and what follows the last mark: the output of
+    the program the run stopped in."""
+    shares: dict[int, str] = {}
+    text = ""
+    for line in stdout.splitlines(keepends=True):
+        index = line[len(GROUP_DONE) :].strip()
+        if line.startswith(GROUP_DONE) and index.isdigit():
+            shares[int(index)] = text
+            text = ""
+        else:
+            text += line
+    return shares, text
+
+
+@dataclass(frozen=True)
+class GroupRun:
+    """What a shared run judged: the verdicts of its leading programs, by position; the
+    program it stopped in without a verdict, which must run alone (None: none); and
+    whether the next group may share a run (False: its output could not be told apart)."""
+
+    runs: dict[int, ProgramRun]
+    alone: int | None = None
+    shareable: bool = True
+
+
+def run_group(
+    target: RunTarget,
+    artifact: Artifact,
+    positions: Sequence[int],
+    *,
+    sandbox: Sandbox,
+    limits: Limits,
+    stages: Stages,
+) -> GroupRun:
+    """Programs `positions` of a built batch in one run, one after another (module
+    docstring, step 3). Each that ran to its end is judged from its share of the output.
+    A crash ends the process, so a run that exited early failed in the first program
+    with no mark: its output is that program's, and judges it. A run cut by the time
+    limit judges no more: whose the time was is not known, so that program runs alone
+    (with its own limit, dump and re-runs). Nor does a run whose marks are all there
+    but whose whole output is not a clean exit (a warning on stderr, say)."""
+    started = time.perf_counter()
+    try:
+        result = sandbox.run(
+            artifact.argv(*positions),
+            binds=_binds(target.toolchain, artifact),
+            env=dict(target.spec.run_env) or None,
+            limits=limits,
+        )
+    except SandboxError:
+        return GroupRun({}, shareable=False)
+    ran = time.perf_counter()
+    stages.run_s += ran - started
+    stages.runs += 1
+    shares, tail = _marked(result.stdout)
+    language = target.language
+    n = len(positions)
+    if len(shares) == n and result.exit_code == 0:
+        whole = classify_run(
+            language, exit_code=0, signal=None, timed_out=False,
+            stdout="".join(shares.values()), stderr=result.stderr,
+        )  # fmt: skip
+        if whole.outcome is not Outcome.TERMINATED:
+            return GroupRun({}, shareable=False)
+    runs: dict[int, ProgramRun] = {}
+    share_s = result.duration_s / n
+    for position in positions:
+        if position in shares:
+            verdict = classify_run(
+                language, exit_code=0, signal=None, timed_out=False,
+                stdout=shares[position], stderr="",
+            )  # fmt: skip
+            attempt = Attempt(
+                limits.timeout_s, verdict.outcome, 0, None, False, share_s,
+                shares[position], "", None, group=n,
+            )  # fmt: skip
+            runs[position] = ProgramRun(position, verdict, (attempt,))
+            continue
+        # The first program with no mark: the one the run stopped in.
+        verdict = None
+        if not result.timed_out and (result.exit_code != 0 or result.signal is not None):
+            verdict = classify_run(
+                language, exit_code=result.exit_code, signal=result.signal, timed_out=False,
+                stdout=tail, stderr=result.stderr,
+            )  # fmt: skip
+        stages.verdict_s += time.perf_counter() - ran
+        if verdict is None or verdict.outcome in (Outcome.TERMINATED, Outcome.INFRA_ERROR):
+            return GroupRun(runs, alone=position)
+        attempt = Attempt(
+            limits.timeout_s, verdict.outcome, result.exit_code, result.signal, False,
+            share_s, tail, result.stderr, None, group=n,
+        )  # fmt: skip
+        runs[position] = ProgramRun(position, verdict, (attempt,))
+        return GroupRun(runs)
+    stages.verdict_s += time.perf_counter() - ran
+    return GroupRun(runs)
+
+
+def _run_built(
+    target: RunTarget,
+    artifact: Artifact,
+    programs: Sequence[Program],
+    *,
+    sandbox: Sandbox,
+    limits: Limits,
+    triage: Triage,
+    stages: Stages,
+    record: Callable[[int, ProgramRun], None],
+) -> None:
+    """Every program of a built batch (`programs`, in its order), its verdict passed to
+    `record` with its position: in shared runs where the target has them, each where a
+    shared run left it without one alone, with its triage."""
+    shareable = _shares_runs(target)
+    pending = list(range(len(programs)))
+    while pending:
+        group = pending[: group_size()] if shareable else pending[:1]
+        judged = 0
+        alone: int | None = group[0]
+        if len(group) > 1:
+            shared = run_group(
+                target, artifact, group, sandbox=sandbox, limits=limits, stages=stages
+            )
+            shareable, alone = shared.shareable, shared.alone
+            for position in group:
+                if position not in shared.runs:
+                    break
+                record(position, shared.runs[position])
+                judged += 1
+        if alone is not None and judged < len(group):
+            position = group[judged]
+            record(
+                position,
+                run_one(
+                    target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
+                    program=programs[position], stages=stages,
+                ),
+            )  # fmt: skip
+            judged += 1
+        pending = pending[judged:]
+
 
 def execute_batch(
     programs: Sequence[Program],
@@ -341,14 +509,17 @@ def execute_batch(
         report.compile_s += artifact.compile_s
         # Wall time of the build step: the compiler's run, or the cache's answer.
         report.stages.compile_s += time.perf_counter() - rendered
-        for position, i in enumerate(indices):
-            execution = run_one(
-                target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
-                program=programs[i], stages=report.stages,
-            )  # fmt: skip
+
+        def record(position: int, execution: ProgramRun) -> None:
+            i = indices[position]
             results[i] = replace(execution, index=i)
             if on_result:
                 on_result(results[i])
+
+        _run_built(
+            target, artifact, [programs[i] for i in indices], sandbox=sandbox, limits=limits,
+            triage=triage, stages=report.stages, record=record,
+        )  # fmt: skip
 
     if programs:
         compile_group(list(range(len(programs))))

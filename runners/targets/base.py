@@ -440,6 +440,12 @@ class TargetSpec:
         """Whether this target's programs can check the values their messages carry."""
         return render.has_value_oracle(self.renderer)
 
+    @property
+    def group_runs(self) -> bool:
+        """Whether one run of a batch can run several of its programs in turn (one process
+        start for many: what a JVM's or Racket's start-up makes worth it)."""
+        return render.runs_in_groups(self.renderer)
+
     def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
         """What a program's page shows it rendered with: this target's own options and
         those ``toolchain`` needs (a release's package layout), none of a run's settings."""

@@ -133,6 +133,9 @@ def test_dispatcher_runs_program_i_and_refuses_others() -> None:
         assert f"(defn prog{i}-once []" in text
     assert "(System/exit 2)" in text and text.rstrip().endswith("(System/exit 0))")
     assert "(Thread/setDefaultUncaughtExceptionHandler" in text
+    # Several indices: each program in turn, its end marked (runners.engine.execute).
+    assert '(doseq [i args] (run-program i) (println (str "chanfuzz: done " i)))' in text
+    assert "(run-program (first args))" in text
 
 
 @pytest.mark.parametrize("flavour", ["go", "thread"])

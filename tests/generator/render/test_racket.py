@@ -125,7 +125,9 @@ def test_batch_dispatches_on_the_command_line() -> None:
     programs = list(PROGRAMS.values())
     text = render_batch(programs, "racket", repetitions=9)
     assert text.startswith("#lang racket/base\n")
-    assert '(case (if (= (vector-length args) 1) (vector-ref args 0) "")' in text
+    assert '(run-program (if (= (vector-length args) 1) (vector-ref args 0) ""))' in text
+    assert re.search(r"\(for \(\[i \(in-vector args\)\]\)\s+\(run-program i\)", text)
+    assert '(printf "chanfuzz: done ~a\\n" i)' in text
     for i in range(len(programs)):
         assert f'[("{i}") (prog{i})]' in text
     assert "(exit 2)" in text and "(module+ main" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,15 +27,20 @@ def _target(language: str, repetitions: int = 2) -> RunTarget:
     return make_target(language, repetitions=repetitions)
 
 
-def test_batch_of_generated_go_programs_all_terminate(tmp_path: Path) -> None:
+def test_batch_of_generated_go_programs_all_terminate() -> None:
     programs = [generate_program(s, PRESETS["F"]).program for s in range(30)]
-    report = execute_batch(
-        programs,
-        _target("go"),
-        workdir=tmp_path,
-        sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=20),
-    )
+    # A compile to time, however often the test has run here: no artifact cache. The
+    # uncached binary stays in the workdir, which the sandbox's user must reach (pytest's
+    # tmp_path is under a private directory).
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:
+        report = execute_batch(
+            programs,
+            _target("go"),
+            workdir=Path(workdir),
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=20),
+            use_cache=False,
+        )
     assert report.compiles == 1
     assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 30
     assert [e.index for e in report.executions] == list(range(30))

@@ -539,11 +539,8 @@
       (prog5-once)
       (recur (inc rep)))))
 
-(defn -main [& args]
-  (Thread/setDefaultUncaughtExceptionHandler
-    (reify Thread$UncaughtExceptionHandler
-      (uncaughtException [_ t e] (crash! t e))))
-  (case (first args)
+(defn run-program [i]
+  (case i
     "0" (prog0)
     "1" (prog1)
     "2" (prog2)
@@ -551,6 +548,14 @@
     "4" (prog4)
     "5" (prog5)
     (do
-      (.println System/err "usage: chanfuzz.main N (a program from 0 to 5)")
-      (System/exit 2)))
+      (.println System/err "usage: chanfuzz.main N... (programs from 0 to 5)")
+      (System/exit 2))))
+
+(defn -main [& args]
+  (Thread/setDefaultUncaughtExceptionHandler
+    (reify Thread$UncaughtExceptionHandler
+      (uncaughtException [_ t e] (crash! t e))))
+  (if (next args)
+    (doseq [i args] (run-program i) (println (str "chanfuzz: done " i)))
+    (run-program (first args)))
   (System/exit 0))

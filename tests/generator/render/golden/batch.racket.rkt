@@ -243,18 +243,26 @@
   (for ([rep (in-range 100)])
     (prog5-once)))
 
+(define (run-program i)
+  (case i
+    [("0") (prog0)]
+    [("1") (prog1)]
+    [("2") (prog2)]
+    [("3") (prog3)]
+    [("4") (prog4)]
+    [("5") (prog5)]
+    [else
+     (eprintf "usage: racket main.rkt N... (programs from 0 to 5)\n")
+     (exit 2)]))
+
 (define (main args)
   (parameterize ([uncaught-exception-handler chanfuzz-crash])
-    (case (if (= (vector-length args) 1) (vector-ref args 0) "")
-      [("0") (prog0)]
-      [("1") (prog1)]
-      [("2") (prog2)]
-      [("3") (prog3)]
-      [("4") (prog4)]
-      [("5") (prog5)]
-      [else
-       (eprintf "usage: racket main.rkt N (a program from 0 to 5)\n")
-       (exit 2)])))
+    (if (> (vector-length args) 1)
+        (for ([i (in-vector args)])
+          (run-program i)
+          (printf "chanfuzz: done ~a\n" i)
+          (flush-output))
+        (run-program (if (= (vector-length args) 1) (vector-ref args 0) "")))))
 
 (module+ main
   (main (current-command-line-arguments)))

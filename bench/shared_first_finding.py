@@ -1,0 +1,54 @@
+"""Do shared runs find a bug sooner? Time to the first finding with programs sharing a
+process (the default on Kotlin, Clojure and Racket) and with each program alone.
+
+    python bench/shared_first_finding.py [--lang kotlin] [--version 0.19] [--trials 5]
+                                         [--count 300] [--heuristic E] [--seed 9000]
+
+Each trial runs `manage.py fuzz --stop-at-first` twice on the same seeds, once with
+`CHANFUZZ_SHARED_RUN_SIZE=1` (every program in a JVM of its own, as before shared runs)
+and once with the default, as bench/pct_first_finding.py does (artifact cache off,
+hangs declared after 2 s blocked, the order alternating between trials). Prints each
+trial's seconds and programs to the first finding (or "none" within `--count`), then the
+medians and their ratio. Fewer process starts make each program cheaper; whether a bug
+shows as often when programs share a runtime is what the programs-to-first-finding
+column tells. A figure, not an assertion (issue #18).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from pct_first_finding import first_finding
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", default="kotlin")
+    parser.add_argument("--version", default="0.19")
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--batch-size", type=int, default=25)
+    parser.add_argument("--heuristic", default="E")
+    parser.add_argument("--seed", type=int, default=9000)
+    args = parser.parse_args()
+    print(f"{args.lang} {args.version}, heuristic {args.heuristic}, "
+          f"{args.trials} trials of at most {args.count} programs")  # fmt: skip
+    ways = {"alone": {"CHANFUZZ_SHARED_RUN_SIZE": "1"}, "shared": {}}
+    times: dict[str, list[float]] = {name: [] for name in ways}
+    for trial in range(args.trials):
+        seed = args.seed + trial * 100_000
+        order = list(ways) if trial % 2 == 0 else list(reversed(ways))
+        row = []
+        for name in order:
+            seconds, programs = first_finding(args, seed, None, ways[name])
+            times[name].append(seconds)
+            row.append(f"{name} {seconds:6.1f} s " + (f"@{programs}" if programs > 0 else "none"))
+        print(f"trial {trial + 1} (seeds {seed}…): " + " | ".join(sorted(row)), flush=True)
+    alone, shared = statistics.median(times["alone"]), statistics.median(times["shared"])
+    print(f"median seconds to the first finding: alone {alone:.1f}, shared {shared:.1f}, "
+          f"ratio shared/alone {shared / alone:.2f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

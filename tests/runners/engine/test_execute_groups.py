@@ -1,0 +1,157 @@
+"""Shared runs (runners.engine.execute.run_group): on the targets whose process start
+dwarfs a program's run, programs share a run, and whatever one of them does wrong is
+judged from a run of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator import lambda_chan as lc
+from generator.pipeline import generate_program
+from generator.render import GROUP_DONE
+from generator.settings import PRESETS
+from runners.config import ConfigError
+from runners.engine import execute
+from runners.engine.execute import (
+    Triage,
+    _marked,
+    _shares_runs,
+    execute_batch,
+    group_size,
+    make_target,
+)
+from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.verdicts import Outcome
+from runners.targets import all_targets
+from tests.runners.conftest import require_toolchain
+
+# main waits on c1 while the spawned process waits on c2: stuck forever.
+STUCK = lc.Program(("c1", "c2"), lc.Then(lc.SpawnE(lc.Recv("c2")), lc.Recv("c1")))
+
+
+def _programs(n: int, first_seed: int = 0) -> list[lc.Program]:
+    return [generate_program(s, PRESETS["A"]).program for s in range(first_seed, first_seed + n)]
+
+
+def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missing() -> None:
+    stdout = f"{GROUP_DONE}0\nhello\n{GROUP_DONE}1\n{GROUP_DONE}2\npartial"
+    assert _marked(stdout) == ({0: "", 1: "hello\n", 2: ""}, "partial")
+    assert _marked("") == ({}, "")
+    assert _marked(f"{GROUP_DONE}x\n") == ({}, f"{GROUP_DONE}x\n")  # no index: no mark
+
+
+def test_only_the_jvm_and_racket_targets_share_runs() -> None:
+    sharing = {t.name for t in all_targets() if t.runnable and t.group_runs}
+    assert sharing == {"kotlin", "clojure-go", "clojure-thread", "racket"}
+
+
+def test_a_shared_run_size_of_one_turns_sharing_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_toolchain("racket")
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "7")
+    assert group_size() == 7 and _shares_runs(make_target("racket"))
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "1")
+    assert not _shares_runs(make_target("racket"))
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "0")
+    with pytest.raises(ConfigError, match="at least 1"):
+        group_size()
+
+
+def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
+    require_toolchain("clojure-go")
+    assert _shares_runs(make_target("clojure-go"))
+    # clojure-go sizes its pool per program under PCT: each needs its own run.
+    assert not _shares_runs(make_target("clojure-go", pct_depth=3))
+    require_toolchain("racket")
+    assert _shares_runs(make_target("racket", pct_depth=3))  # green threads: no pool
+
+
+@pytest.mark.slow
+def test_racket_programs_share_runs_and_each_is_judged(tmp_path: Path) -> None:
+    require_toolchain("racket")
+    size = group_size()
+    assert size == 25  # the default
+    count = size + 5
+    report = execute_batch(
+        _programs(count),
+        make_target("racket", repetitions=3, values=True),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=30),
+    )
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * count
+    assert [e.index for e in report.executions] == list(range(count))
+    assert report.stages.runs == 2  # one process for 25 programs, one for the last 5
+    groups = [e.attempts[0].group for e in report.executions]
+    assert groups == [size] * size + [5] * 5
+
+
+@pytest.mark.slow
+def test_a_crash_ends_the_shared_run_is_judged_from_its_output_and_the_rest_share_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_toolchain("racket")
+    real_build = execute.build
+
+    def crash_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
+        # Program 3 raises before its first run: a crash no generated program makes.
+        source = source.replace(
+            "(define (prog3)", '(define (prog3) (error "injected"))\n(define (prog3-real)', 1
+        )
+        return real_build(toolchain, source, workdir, **kwargs)
+
+    monkeypatch.setattr(execute, "build", crash_program_3)
+    report = execute_batch(
+        _programs(6),
+        make_target("racket", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=30),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2
+    groups = [e.attempts[0].group for e in report.executions]
+    assert groups == [6, 6, 6, 6, 2, 2]
+    crash = report.executions[3]
+    assert "injected" in crash.attempts[0].stderr and crash.attempts[0].exit_code == 70
+    assert crash.classification.signature.startswith("racket | ")
+    assert report.stages.runs == 2
+
+
+@pytest.mark.slow
+def test_a_hang_in_a_shared_run_is_timed_alone_with_its_triage(tmp_path: Path) -> None:
+    require_toolchain("racket")
+    programs = [*_programs(2), STUCK, *_programs(2, first_seed=2)]
+    report = execute_batch(
+        programs,
+        make_target("racket", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=3, quiet_s=0.5),
+        triage=Triage(retries=1, factor=1.5),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 2 + [Outcome.TIMEOUT] + [Outcome.TERMINATED] * 2
+    hang = report.executions[2]
+    assert hang.attempts[0].group == 1 and len(hang.attempts) == 2  # alone, then re-run
+    assert hang.hang_confirmed is True
+    groups = [e.attempts[0].group for e in report.executions]
+    assert groups == [5, 5, 1, 2, 2]  # the shared run cut by the limit, then the rest
+    assert report.stages.runs == 1 + 2 + 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["clojure-thread", "kotlin"])
+def test_jvm_programs_share_one_jvm(tmp_path: Path, language: str) -> None:
+    require_toolchain(language)
+    report = execute_batch(
+        _programs(8),
+        make_target(language, repetitions=3, values=True),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=60),
+    )
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 8
+    assert report.stages.runs == 1
+    assert {e.attempts[0].group for e in report.executions} == {8}
