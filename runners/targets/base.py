@@ -401,6 +401,9 @@ class TargetSpec:
     # programs are known to hit (upstream issues, what chanfuzz saw): a finding
     # matching one is that bug again, and conformance runs expect them.
     known_bugs: tuple[str, ...] = ()
+    # Whether programs of a batch share a run where the renderer can (render.runs_in_groups);
+    # False where sharing was measured to hide a bug the target is fuzzed for.
+    share_runs: bool = True
 
     @property
     def runnable(self) -> bool:
@@ -442,9 +445,9 @@ class TargetSpec:
 
     @property
     def group_runs(self) -> bool:
-        """Whether one run of a batch can run several of its programs in turn (one process
+        """Whether one run of a batch runs several of its programs in turn (one process
         start for many: what a JVM's or Racket's start-up makes worth it)."""
-        return render.runs_in_groups(self.renderer)
+        return self.share_runs and render.runs_in_groups(self.renderer)
 
     def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
         """What a program's page shows it rendered with: this target's own options and
