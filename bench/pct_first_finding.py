@@ -52,16 +52,22 @@ def first_finding(
     return float(found[1]), int(found[2])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def trial_parser(description: str) -> argparse.ArgumentParser:
+    """The options of a first-finding trial (shared with bench/shared_first_finding.py)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--lang", default="kotlin")
     parser.add_argument("--version", default="0.19")
-    parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--batch-size", type=int, default=25)
     parser.add_argument("--heuristic", default="E")
     parser.add_argument("--seed", type=int, default=9000)
+    return parser
+
+
+def main() -> None:
+    parser = trial_parser(__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=3)
     args = parser.parse_args()
     print(f"{args.lang} {args.version}, heuristic {args.heuristic}, PCT depth {args.depth}, "
           f"{args.trials} trials of at most {args.count} programs")  # fmt: skip

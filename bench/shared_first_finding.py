@@ -16,22 +16,13 @@ column tells. A figure, not an assertion (issue #18).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 
-from pct_first_finding import first_finding
+from pct_first_finding import first_finding, trial_parser
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", default="kotlin")
-    parser.add_argument("--version", default="0.19")
-    parser.add_argument("--trials", type=int, default=5)
-    parser.add_argument("--count", type=int, default=300)
-    parser.add_argument("--batch-size", type=int, default=25)
-    parser.add_argument("--heuristic", default="E")
-    parser.add_argument("--seed", type=int, default=9000)
-    args = parser.parse_args()
+    args = trial_parser(__doc__.splitlines()[0]).parse_args()
     print(f"{args.lang} {args.version}, heuristic {args.heuristic}, "
           f"{args.trials} trials of at most {args.count} programs")  # fmt: skip
     ways = {"alone": {"CHANFUZZ_SHARED_RUN_SIZE": "1"}, "shared": {}}
