@@ -1,11 +1,11 @@
 """Do shared runs find a bug sooner? Time to the first finding with programs sharing a
-process (the default on Kotlin, Clojure and Racket) and with each program alone.
+process (the default on Clojure and Racket) and with each program alone.
 
-    python bench/shared_first_finding.py [--lang kotlin] [--version 0.19] [--trials 5]
+    python bench/shared_first_finding.py [--lang racket] [--version V] [--trials 5]
                                          [--count 300] [--heuristic E] [--seed 9000]
 
 Each trial runs `manage.py fuzz --stop-at-first` twice on the same seeds, once with
-`CHANFUZZ_SHARED_RUN_SIZE=1` (every program in a JVM of its own, as before shared runs)
+`CHANFUZZ_SHARED_RUN_SIZE=1` (every program in a process of its own)
 and once with the default, as bench/pct_first_finding.py does (artifact cache off,
 hangs declared after 2 s blocked, the order alternating between trials). Prints each
 trial's seconds and programs to the first finding (or "none" within `--count`), then the
@@ -22,8 +22,10 @@ from pct_first_finding import first_finding, trial_parser
 
 
 def main() -> None:
-    args = trial_parser(__doc__.splitlines()[0]).parse_args()
-    print(f"{args.lang} {args.version}, heuristic {args.heuristic}, "
+    parser = trial_parser(__doc__.splitlines()[0])
+    parser.set_defaults(lang="racket", version="")  # the newest; a target that shares runs
+    args = parser.parse_args()
+    print(f"{args.lang} {args.version or '(newest)'}, heuristic {args.heuristic}, "
           f"{args.trials} trials of at most {args.count} programs")  # fmt: skip
     ways = {"alone": {"CHANFUZZ_SHARED_RUN_SIZE": "1"}, "shared": {}}
     times: dict[str, list[float]] = {name: [] for name in ways}

@@ -1,10 +1,7 @@
 """Kotlin renderer: λ_chan programs on kotlinx.coroutines, as one file `Main.kt`.
 
 Compile the file under the name `Main.kt`: its top-level functions, `main`
-included, then live in the JVM class `MainKt` (run `java -cp … MainKt 3`). A batch's
-`main` given several indices runs each program in turn and prints `chanfuzz: done i`
-after each (`GROUP_RUNS`: one JVM start for many programs; an exception out of a
-program ends the JVM, so a missing mark is the program that failed).
+included, then live in the JVM class `MainKt` (run `java -cp … MainKt 3`).
 `main(args: Array<String>)` is the form every Kotlin release accepts.
 
 Each program becomes `progN()`, which does one `runBlocking` on the
@@ -87,7 +84,6 @@ from generator.render._common import (
     BY_RECEIVE,
     BY_SELECT,
     C_LIKE,
-    GROUP_DONE,
     NEVER_RECEIVED,
     NEVER_SENT,
     OF_SELECT,
@@ -171,7 +167,6 @@ OPTIONS = {
 }
 
 VALUE_ORACLE = True
-GROUP_RUNS = True  # the dispatcher runs several programs in one JVM (module docstring)
 
 BEYOND_PAPER = frozenset({"buffered", "close"})
 
@@ -522,38 +517,21 @@ def render_file(
             w.line("}")
         w.line("}")
     w.line()
-    if dispatcher:
-        w.line("fun runProgram(i: String?) {")
-        with w.indent():
-            w.line("when (i) {")
+    w.line("fun main(args: Array<String>) {")
+    with w.indent():
+        if not dispatcher:
+            w.line("prog0()")
+        else:
+            w.line("when (args.getOrNull(0)) {")
             with w.indent():
                 for i in range(len(lowered)):
                     w.line(f'"{i}" -> prog{i}()')
                 w.line("else -> {")
                 with w.indent():
                     last = len(lowered) - 1
-                    usage = f"usage: MainKt N... (programs from 0 to {last})"
-                    w.line(f'System.err.println("{usage}")')
+                    w.line(f'System.err.println("usage: MainKt N (a program from 0 to {last})")')
                     w.line("System.exit(2)")
                 w.line("}")
-            w.line("}")
-        w.line("}")
-        w.line()
-    w.line("fun main(args: Array<String>) {")
-    with w.indent():
-        if not dispatcher:
-            w.line("prog0()")
-        else:
-            w.line("if (args.size > 1) {")
-            with w.indent():
-                w.line("for (i in args) {")
-                with w.indent():
-                    w.line("runProgram(i)")
-                    w.line(f'println("{GROUP_DONE}" + i)')
-                w.line("}")
-            w.line("} else {")
-            with w.indent():
-                w.line("runProgram(args.getOrNull(0))")
             w.line("}")
     w.line("}")
     return w.text()

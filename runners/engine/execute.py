@@ -10,7 +10,7 @@ This module owns the path from λ_chan programs to verdicts:
 3. Run each program as its own process in the sandbox, program index as the
    argument, and classify the run (runners.engine.verdicts). Where a process start
    costs more than most programs' runs (a JVM, Racket: `TargetSpec.group_runs`),
-   up to `group_size()` programs share one run, each marking its end on stdout, and
+   up to `CHANFUZZ_SHARED_RUN_SIZE` programs share one run, each marking its end on stdout, and
    each marked one is judged from its share of the output. A crash ends the process:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
@@ -293,18 +293,10 @@ def run_one(
 
 Progress = Callable[[ProgramRun], None]
 
-# Programs a shared run takes (group_runs targets), by default: Racket starts in ~0.15 s
-# and a JVM in ~1 s, against a few ms for most programs' runs; 25 brings start-up under
-# a tenth of a run's cost, while a hang (whose program then runs alone) wastes at most
-# one shared run. CHANFUZZ_SHARED_RUN_SIZE sets it (1: no sharing).
-def group_size() -> int:
-    return config.shared_run_size()
-
-
-def _shares_runs(target: RunTarget) -> bool:
+def _shares_runs(target: RunTarget, size: int) -> bool:
     # A perturbed run gets a thread count of its own program's (run_one): not shareable.
     perturbed = "pct_depth" in dict(target.render_options) and target.spec.threads_env
-    return target.spec.group_runs and not perturbed and group_size() > 1
+    return target.spec.group_runs and not perturbed and size > 1
 
 
 def _marked(stdout: str) -> tuple[dict[int, str], str]:
@@ -366,18 +358,20 @@ def run_group(
     shares, tail = _marked(result.stdout)
     language = target.language
     n = len(positions)
+    clean = None  # the verdict of a run whose every program ran to its end
     if len(shares) == n and result.exit_code == 0:
-        whole = classify_run(
+        clean = classify_run(
             language, exit_code=0, signal=None, timed_out=False,
             stdout="".join(shares.values()), stderr=result.stderr,
         )  # fmt: skip
-        if whole.outcome is not Outcome.TERMINATED:
+        if clean.outcome is not Outcome.TERMINATED:
             return GroupRun({}, shareable=False)
     runs: dict[int, ProgramRun] = {}
     share_s = result.duration_s / n
     for position in positions:
         if position in shares:
-            verdict = classify_run(
+            # Each judged on its own share, unless the whole run was read as clean already.
+            verdict = clean or classify_run(
                 language, exit_code=0, signal=None, timed_out=False,
                 stdout=shares[position], stderr="",
             )  # fmt: skip
@@ -421,10 +415,13 @@ def _run_built(
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
     shared run left it without one alone, with its triage."""
-    shareable = _shares_runs(target)
+    # Programs a shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket starts in
+    # ~0.15 s and a JVM with Clojure in ~1.3 s, against a few ms for most programs' runs.
+    size = config.shared_run_size()
+    shareable = _shares_runs(target, size)
     pending = list(range(len(programs)))
     while pending:
-        group = pending[: group_size()] if shareable else pending[:1]
+        group = pending[:size] if shareable else pending[:1]
         judged = 0
         alone: int | None = group[0]
         if len(group) > 1:

@@ -97,7 +97,6 @@ class ReportPlan:
     first_max_programs: int = 300  # a trial gives up after this many programs
     first_batch_size: int = 10
     first_jobs: int = 2  # batches under way at once (fuzz --jobs): this machine's cores
-    first_seed: int = 1_000_000  # trial n starts at first_seed + 1,000,000 × n
     fixture_runs: int = 6  # runs of the fixture program per release
     fixture_repetitions: int = 100_000
     releases: tuple[str, ...] = ()  # of the sweep and the fixture; () for every installed one
@@ -382,7 +381,7 @@ def first_finding_trials(
     trials = []
     for n in range(plan.first_trials):
         # Seed ranges no report campaign used: these are programs never run before.
-        seed = plan.first_seed + 1_000_000 * n
+        seed = 1_000_000 * (n + 1)
         first_signature = ""
 
         def overflow(_generated: Any, execution: Any) -> bool:

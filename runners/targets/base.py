@@ -401,9 +401,6 @@ class TargetSpec:
     # programs are known to hit (upstream issues, what chanfuzz saw): a finding
     # matching one is that bug again, and conformance runs expect them.
     known_bugs: tuple[str, ...] = ()
-    # Whether programs of a batch share a run where the renderer can (render.runs_in_groups);
-    # False where sharing was measured to hide a bug the target is fuzzed for.
-    share_runs: bool = True
 
     @property
     def runnable(self) -> bool:
@@ -447,7 +444,7 @@ class TargetSpec:
     def group_runs(self) -> bool:
         """Whether one run of a batch runs several of its programs in turn (one process
         start for many: what a JVM's or Racket's start-up makes worth it)."""
-        return self.share_runs and render.runs_in_groups(self.renderer)
+        return render.runs_in_groups(self.renderer)
 
     def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
         """What a program's page shows it rendered with: this target's own options and

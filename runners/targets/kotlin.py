@@ -368,11 +368,6 @@ TARGET = TargetSpec(
     binds=_binds,
     dump_signal=signal.SIGQUIT,
     threads_env=_threads_env,
-    # Sharing a JVM made #504's overflow rarer: on 0.19 (heuristic E, 1,000 repetitions,
-    # 5 trials) the first overflow came after a median of 102 programs shared against 21
-    # alone (bench/kotlin_first_overflow.py; a JIT warmed by the earlier programs is the
-    # likely cause: compiled frames are smaller). Its dispatcher can; runs stay alone.
-    share_runs=False,
     read_crash=jvm.read_crash,
     read_infra_error=jvm.infra_error,
     hang_shape=jvm.hang_shape,

@@ -10,24 +10,20 @@ import pytest
 
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
-from generator.render import GROUP_DONE, render_batch, runs_in_groups
+from generator.render import GROUP_DONE
 from generator.settings import PRESETS
-from runners.config import ConfigError
+from runners.config import ConfigError, shared_run_size
 from runners.engine import execute
-from runners.engine.build import build
 from runners.engine.execute import (
-    Stages,
     Triage,
     _marked,
     _shares_runs,
     execute_batch,
-    group_size,
     make_target,
-    run_group,
 )
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
-from runners.targets import all_targets, get_target
+from runners.targets import all_targets
 from tests.runners.conftest import require_toolchain
 
 # main waits on c1 while the spawned process waits on c2: stuck forever.
@@ -48,36 +44,32 @@ def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missi
 def test_only_the_clojure_and_racket_targets_share_runs() -> None:
     sharing = {t.name for t in all_targets() if t.runnable and t.group_runs}
     assert sharing == {"clojure-go", "clojure-thread", "racket"}
-    # Kotlin's dispatcher can, but sharing a JVM hid kotlinx.coroutines#504 (kotlin.py).
-    kotlin = get_target("kotlin")
-    assert runs_in_groups("kotlin") and not kotlin.share_runs and not kotlin.group_runs
 
 
-def test_a_shared_run_size_of_one_turns_sharing_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    require_toolchain("racket")
+def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert shared_run_size() == 25
     monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "7")
-    assert group_size() == 7 and _shares_runs(make_target("racket"))
-    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "1")
-    assert not _shares_runs(make_target("racket"))
-    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "0")
-    with pytest.raises(ConfigError, match="at least 1"):
-        group_size()
+    assert shared_run_size() == 7
+    for bad in ("0", "-3", "many"):
+        monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", bad)
+        with pytest.raises(ConfigError, match="CHANFUZZ_SHARED_RUN_SIZE"):
+            shared_run_size()
 
 
 def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
     require_toolchain("clojure-go")
-    assert _shares_runs(make_target("clojure-go"))
+    assert _shares_runs(make_target("clojure-go"), 25)
     # clojure-go sizes its pool per program under PCT: each needs its own run.
-    assert not _shares_runs(make_target("clojure-go", pct_depth=3))
+    assert not _shares_runs(make_target("clojure-go", pct_depth=3), 25)
     require_toolchain("racket")
-    assert _shares_runs(make_target("racket", pct_depth=3))  # green threads: no pool
+    assert _shares_runs(make_target("racket", pct_depth=3), 25)  # green threads: no pool
+    assert not _shares_runs(make_target("racket"), 1)  # size 1: sharing off
 
 
 @pytest.mark.slow
 def test_racket_programs_share_runs_and_each_is_judged(tmp_path: Path) -> None:
     require_toolchain("racket")
-    size = group_size()
-    assert size == 25  # the default
+    size = 25  # the default
     count = size + 5
     report = execute_batch(
         _programs(count),
@@ -91,6 +83,24 @@ def test_racket_programs_share_runs_and_each_is_judged(tmp_path: Path) -> None:
     assert report.stages.runs == 2  # one process for 25 programs, one for the last 5
     groups = [e.attempts[0].group for e in report.executions]
     assert groups == [size] * size + [5] * 5
+
+
+@pytest.mark.slow
+def test_a_shared_run_size_of_one_runs_each_program_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_toolchain("racket")
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "1")
+    report = execute_batch(
+        _programs(4),
+        make_target("racket", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=30),
+    )
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 4
+    assert report.stages.runs == 4
+    assert {e.attempts[0].group for e in report.executions} == {1}
 
 
 @pytest.mark.slow
@@ -145,23 +155,6 @@ def test_a_hang_in_a_shared_run_is_timed_alone_with_its_triage(tmp_path: Path) -
     groups = [e.attempts[0].group for e in report.executions]
     assert groups == [5, 5, 1, 2, 2]  # the shared run cut by the limit, then the rest
     assert report.stages.runs == 1 + 2 + 1
-
-
-@pytest.mark.slow
-def test_kotlins_dispatcher_runs_several_programs_in_one_jvm(tmp_path: Path) -> None:
-    require_toolchain("kotlin")
-    target = make_target("kotlin", repetitions=3, values=True)
-    programs = _programs(6)
-    source = render_batch(programs, "kotlin", repetitions=3, **dict(target.render_options))
-    artifact = build(target.toolchain, source, tmp_path / "w")
-    stages = Stages()
-    shared = run_group(
-        target, artifact, range(6), sandbox=get_sandbox("local"), limits=Limits(60),
-        stages=stages,
-    )  # fmt: skip
-    assert sorted(shared.runs) == list(range(6)) and shared.alone is None
-    assert {r.outcome for r in shared.runs.values()} == {Outcome.TERMINATED}
-    assert stages.runs == 1
 
 
 @pytest.mark.slow

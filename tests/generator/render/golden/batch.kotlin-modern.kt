@@ -274,8 +274,8 @@ fun prog5() {
     }
 }
 
-fun runProgram(i: String?) {
-    when (i) {
+fun main(args: Array<String>) {
+    when (args.getOrNull(0)) {
         "0" -> prog0()
         "1" -> prog1()
         "2" -> prog2()
@@ -283,19 +283,8 @@ fun runProgram(i: String?) {
         "4" -> prog4()
         "5" -> prog5()
         else -> {
-            System.err.println("usage: MainKt N... (programs from 0 to 5)")
+            System.err.println("usage: MainKt N (a program from 0 to 5)")
             System.exit(2)
         }
-    }
-}
-
-fun main(args: Array<String>) {
-    if (args.size > 1) {
-        for (i in args) {
-            runProgram(i)
-            println("chanfuzz: done " + i)
-        }
-    } else {
-        runProgram(args.getOrNull(0))
     }
 }
