@@ -1,9 +1,9 @@
 """Reports in the web app: docs/<name>-report.md as a page, with links into its campaigns.
 
-The Markdown is written by the command that regenerates it (`manage.py
-kotlin_report`, `rust_report`, `mutation_report`); this page only renders what is
-on disk, so the page and the file in docs/ never differ. The bug-report projects the Rust
-report links to are served beside it, as text.
+The Markdown is written by the command that regenerates it (`manage.py kotlin_report`,
+`rust_report`, `clojure_racket_report`, `mutation_report`); this page only renders what
+is on disk, so the page and the file in docs/ never differ. The bug-report projects a release
+study links to are served beside it, as text.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from runners.release_study.families import FAMILIES
+
 REPORTS = {
     "kotlin": "kotlin-report.md",
     "rust": "rust-report.md",
+    "clojure-racket": "clojure-racket-report.md",
     "mutation": "mutation-report.md",
 }
 
@@ -25,14 +28,15 @@ def report(request: HttpRequest, name: str) -> HttpResponse:
     filename = REPORTS.get(name)
     path = settings.BASE_DIR / "docs" / filename if filename else None
     if path is None or not path.exists():
-        raise Http404(f"no report {name!r}: `manage.py {name}_report` writes it")
+        command = f"{name.replace('-', '_')}_report"
+        raise Http404(f"no report {name!r}: `manage.py {command}` writes it")
     # The file is ours (written by the report command, reviewed in git), not user input.
     html = markdown.markdown(path.read_text(), extensions=["tables", "fenced_code"])
     return render(request, "reports/page.html", {"name": name, "body": mark_safe(html)})
 
 
-# Files a report links to beside it (the Rust report's bug-report projects), served as text.
-REPORT_FILES = {"rust": "rust-bugs"}
+# Files a report links to beside it (a release study's bug-report projects), served as text.
+REPORT_FILES = {f.name: f.bugs_folder for f in FAMILIES.values()}
 
 
 def report_file(request: HttpRequest, name: str, path: str) -> HttpResponse:

@@ -1,7 +1,7 @@
 """What the report commands' studies share: campaigns found again by name, waited
 for (or stopped at a time budget), and described for a report's JSON document.
 
-A study (runners.kotlin_study, runners.rust_study) runs ordinary campaigns, so the
+A study (runners.kotlin_study, runners.release_study) runs ordinary campaigns, so the
 web app shows them like any other; naming them lets a report cut off halfway
 resume its campaigns instead of starting them over.
 """

@@ -37,6 +37,18 @@ def test_bad_arguments_are_refused_with_exit_2(
     assert not (tmp_path / "rust-report.md").exists()
 
 
+def test_clojure_racket_report_refuses_a_rust_target(tmp_path: Path) -> None:
+    message = (
+        "unknown targets ['rust-flume']: choose from ['clojure-go', 'clojure-thread', 'racket']"
+    )
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command(
+            "clojure_racket_report", "--output", str(tmp_path), "--steps", "none",
+            "--targets", "rust-flume",
+        )  # fmt: skip
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.slow
 def test_flume_study_runs_bisects_and_writes_a_bug_report(tmp_path: Path) -> None:
     require_toolchain("rust-flume", "0.10.14")

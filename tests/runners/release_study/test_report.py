@@ -1,18 +1,30 @@
-"""The Rust study's pure parts: which heuristics a target can take, the pinned
-manifest of a bug report, bisection summaries, and the Markdown it renders."""
+"""A release study's pure parts: which targets and heuristics it takes, campaign
+names per family, bisection summaries, and the Markdown it renders."""
 
 from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from runners.rust_study import report
-from runners.targets import get_target
-from runners.targets.base import Toolchain
+from runners.release_study import report
 
 
 def test_every_rust_target_is_studied() -> None:
-    names = [t.name for t in report.rust_targets()]
+    names = [t.name for t in report.StudyPlan().chosen_targets()]
     assert names == ["rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std"]
+
+
+def test_clojure_racket_family_studies_its_three_targets() -> None:
+    plan = report.StudyPlan(family="clojure-racket", targets=("racket",))
+    assert [t.name for t in plan.chosen_targets()] == ["racket"]
+    everything = report.StudyPlan(family="clojure-racket").chosen_targets()
+    assert [t.name for t in everything] == ["clojure-go", "clojure-thread", "racket"]
+
+
+def test_each_family_names_its_campaigns_apart() -> None:
+    rust = report.StudyPlan().campaign_stem("racket", "8.7", "A")
+    ours = report.StudyPlan(family="clojure-racket").campaign_stem("racket", "8.7", "A")
+    assert rust == "rust report: racket 8.7 heuristic A ("
+    assert ours == "clojure-racket report: racket 8.7 heuristic A ("
 
 
 def test_rust_std_skips_the_heuristic_that_only_selects() -> None:
@@ -33,20 +45,10 @@ def test_another_seed_is_another_round_with_the_same_stem() -> None:
     first = report.StudyPlan().campaign_name("rust-chan", "0.1.1", "A")
     second = report.StudyPlan(seed=10**6).campaign_name("rust-chan", "0.1.1", "A")
     assert first != second and second.endswith("(3334 programs asked, seeds 1000000…)")
-    stem = report.campaign_stem("rust-chan", "0.1.1", "A")
+    stem = report.StudyPlan().campaign_stem("rust-chan", "0.1.1", "A")
     assert first.startswith(stem) and second.startswith(stem)
     # One release's stem is not the start of another's (0.1.1 / 0.1.10).
     assert not report.StudyPlan().campaign_name("rust-chan", "0.1.10", "A").startswith(stem)
-
-
-def test_bug_report_manifest_pins_the_release_exactly(tmp_path) -> None:
-    toolchain = Toolchain(
-        "rust-flume", "0.11.1", "rust-flume-0.11.1", "installed", tmp_path, tmp_path
-    )
-    manifest = report.bug_report_manifest(get_target("rust-flume"), toolchain)
-    assert 'flume = { version = "=0.11.1"' in manifest
-    # The program builds as the fuzzer built it.
-    assert "[profile.release.package.chanfuzzprog]\nopt-level = 0" in manifest
 
 
 def test_bisection_summary_names_first_bad_last_bad_and_first_good() -> None:
@@ -112,7 +114,9 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
             "bad_runs": 9, "errors": 0, "signatures": [],
         }],
     }  # fmt: skip
-    text = render_to_string("reports/rust.md", report.markdown_context(data))
+    text = render_to_string("reports/release_study.md", report.markdown_context(data))
+    assert text.startswith("# Rust channel crates: what chanfuzz found")
+    assert "`python manage.py rust_report`" in text and "cargo `--release`" in text
     assert "| `rust-flume` | 0.12.0 (newest) | 160 (200) |" in text
     # Distinct findings: the confirmed one only; 4 unconfirmed hangs; the first after 3.5 s.
     assert "| **4** | 2.50 | 1 | 4 | 3.5 s | yes |" in text

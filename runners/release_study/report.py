@@ -1,23 +1,25 @@
-"""The Rust channel crates study (issue #13): the campaigns it runs and the figures it reads back.
+"""A release study: the campaigns a family's report runs (runners.release_study.families:
+the Rust channel crates for issue #13, Clojure core.async and Racket for #19) and
+the figures it reads back.
 
-For every Rust target of the registry (the targets rendered by generator/render/rust.py):
+For every target of the family:
 
-- **Campaigns**: one per heuristic A–F on the newest installed release of the
-  crate, and the same on the oldest installed release that still builds
-  generated programs with this rustc. A campaign asks for `programs / 6`
-  programs and is paused when its share of the time budget runs out, so the
-  report says how many ran in how long (a hang costs its whole limit; on a
-  crate where many programs hang, fewer fit).
+- **Campaigns**: one per heuristic A–F on the newest installed release, and the
+  same on the oldest installed release that still builds generated programs (a
+  target with one release, like Racket, has no oldest). A campaign asks for
+  `programs / 6` programs and is paused when its share of the time budget runs
+  out, so the report says how many ran in how long (a hang costs its whole
+  limit; on a release where many programs hang, fewer fit).
 - **Findings per heuristic** (the paper's Table 2): programs that crashed or
   hung, and the distinct findings (signatures) among them.
 - **Time to the first finding**: from a campaign's first chunk to its first
   finding, per heuristic.
 - **Bisection**: for the most common findings on the newest release, the
-  shortest program that showed it runs on every installed release of the
-  crate (first bad, last bad, first good); stored on the finding.
-- **Bug reports**: for each such finding, a standalone cargo project (the
-  program, a Cargo.toml pinning the release) with the rate at which it fails
-  and the thread dump of a hang, ready to send upstream.
+  shortest program that showed it runs on every installed release (first bad,
+  last bad, first good); stored on the finding.
+- **Bug reports**: for each such finding, a standalone project (the program, a
+  build file pinning the release: runners.release_study.families.project) with
+  the rate at which it fails and the thread dump of a hang, ready to send upstream.
 
 Campaigns are ordinary ones (chunk jobs through RQ, rows in the database), so
 the web app shows them; they are found again by name, and a campaign paused at
@@ -48,22 +50,16 @@ from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 from runners.engine.verdicts import is_hang_signature
-from runners.targets import TargetSpec, all_targets, get_target
-from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
+from runners.release_study.families import FAMILIES, RUST, Family, Project, project
+from runners.targets import TargetSpec, get_target
 
-NAME_PREFIX = "rust report:"
 # A hang whose re-run ended is not counted as revealing a bug: a stalled machine makes
 # those too (they are counted apart, since a rare race can also fail to repeat).
 UNCONFIRMED = Q(outcome="timeout", hang_confirmed=False)
 
 
-def rust_targets() -> list[TargetSpec]:
-    """The Rust targets of the registry, in its order."""
-    return [t for t in all_targets() if t.renderer == "rust"]
-
-
 def releases(target: str, only: Sequence[str] = ()) -> list[Toolchain]:
-    """The installed toolchains (crate releases) of `target` (those of the versions
+    """The installed toolchains (releases) of `target` (those of the versions
     `only`, when given), oldest first."""
     chosen = [t for t in installed_toolchains(target) if not only or t.version in only]
     return sorted(chosen, key=lambda t: (version_key(t.version), t.id))
@@ -71,15 +67,18 @@ def releases(target: str, only: Sequence[str] = ()) -> list[Toolchain]:
 
 @dataclass(frozen=True)
 class StudyPlan:
-    """How big each experiment is; the defaults are what docs/rust-report.md was made with."""
+    """How big each experiment is; the defaults are what docs/rust-report.md was made with
+    (docs/clojure-racket-report.md says what it changed)."""
 
-    targets: tuple[str, ...] = ()  # () for every Rust target
-    releases: tuple[str, ...] = ()  # the crate releases used; () for every installed one
+    family: str = RUST.name
+    targets: tuple[str, ...] = ()  # () for every target of the family
+    releases: tuple[str, ...] = ()  # the releases used; () for every installed one
     heuristics: str = "ABCDEF"
     programs: int = 20_000  # asked per target and release, split over the heuristics
     newest_budget_s: float = 600.0  # per target, split evenly over the heuristics
     oldest_budget_s: float = 180.0
     timeout_s: float = 2.0  # per run: a generated program ends in milliseconds
+    hang_quiet_s: float | None = None  # a run blocked this long is hung then (Limits.quiet_s)
     repetitions: int = 10
     chunk_size: int = 100
     seed: int = 0
@@ -87,8 +86,12 @@ class StudyPlan:
     bisect_runs: int = 5  # per release; a release stops at its first bad run
     rate_runs: int = 40  # runs of a bug report's program, for its failure rate
 
+    @property
+    def family_spec(self) -> Family:
+        return FAMILIES[self.family]
+
     def chosen_targets(self) -> list[TargetSpec]:
-        return [t for t in rust_targets() if not self.targets or t.name in self.targets]
+        return [t for t in self.family_spec.targets() if not self.targets or t.name in self.targets]
 
     def per_heuristic(self) -> int:
         return -(-self.programs // len(self.heuristics))
@@ -97,13 +100,12 @@ class StudyPlan:
         # Another --seed is another round of programs: campaigns beside the first
         # round's, which the report adds up (each keeps its own clean timing).
         seeds = f", seeds {self.seed}…" if self.seed else ""
-        stem = campaign_stem(target, version, heuristic)
+        stem = self.campaign_stem(target, version, heuristic)
         return f"{stem}{self.per_heuristic()} programs asked{seeds})"
 
-
-def campaign_stem(target: str, version: str, heuristic: str) -> str:
-    """The start of the name of every round's campaign of `heuristic` on `version`."""
-    return f"{NAME_PREFIX} {target} {version} heuristic {heuristic} ("
+    def campaign_stem(self, target: str, version: str, heuristic: str) -> str:
+        """The start of the name of every round's campaign of `heuristic` on `version`."""
+        return f"{self.family_spec.name_prefix} {target} {version} heuristic {heuristic} ("
 
 
 # ---------------------------------------------------------------- which releases
@@ -142,9 +144,9 @@ def oldest_building(
     on_probe: Callable[[Probe], None] | None = None,
 ) -> tuple[Toolchain | None, list[Probe]]:
     """The oldest installed release of `target` older than the newest whose programs
-    build with this rustc (None when there is none), and the releases probed.
+    build here (None when there is none), and the releases probed.
 
-    A release builds the programs once its crate has every API they use, and then
+    A release builds the programs once it has every API they use, and then
     on; so the releases are bisected (a probe compiles a batch: 10-20 s)."""
     older = releases(target, only)[:-1]
     tried: list[Probe] = []
@@ -182,6 +184,7 @@ def campaign_for(plan: StudyPlan, target: str, toolchain: Toolchain, heuristic: 
         chunk_size=plan.chunk_size,
         # A hang is confirmed by one re-run: triage, not finding, and each costs its limit.
         triage_retries=1,
+        hang_quiet_s=plan.hang_quiet_s,
     )
 
 
@@ -228,7 +231,7 @@ def study_campaigns(plan: StudyPlan, target: str, version: str) -> dict[str, lis
     found: dict[str, list[Campaign]] = {}
     for heuristic in plan.heuristics:
         campaigns = list(
-            Campaign.objects.filter(name__startswith=campaign_stem(target, version, heuristic))
+            Campaign.objects.filter(name__startswith=plan.campaign_stem(target, version, heuristic))
             .exclude(status=Campaign.Status.CANCELLED)
             .order_by("pk")
         )
@@ -404,11 +407,6 @@ def bisection_summary(bisection: dict[str, Any] | None) -> dict[str, Any] | None
 # ---------------------------------------------------------------- bug reports
 
 
-def bug_report_manifest(target: TargetSpec, toolchain: Toolchain) -> str:
-    """The Cargo.toml of a standalone reproducer: the crate release pinned exactly."""
-    return manifest_text(LIBRARIES[target.name], toolchain.version, exact=True)
-
-
 def failure_rate(
     program: Program, toolchain: Toolchain, plan: StudyPlan, *, sandbox: Sandbox
 ) -> VersionResult:
@@ -438,15 +436,17 @@ def write_bug_report(
     directory: Path,
     site_url: str,
 ) -> dict[str, Any]:
-    """A cargo project in `directory` (Cargo.toml, src/main.rs, README.md) that shows
-    `finding` on `toolchain`, with the measured failure rate and the dump."""
+    """A standalone project in `directory` (the program, its pinned build file, a
+    README.md) that shows `finding` on `toolchain`, with the measured failure rate and
+    the dump."""
     source = selectors.program_source(
         program, target.name, version=toolchain.version, repetitions=plan.repetitions
     )
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "src").mkdir(exist_ok=True)
-    (directory / "src" / "main.rs").write_text(source)
-    (directory / "Cargo.toml").write_text(bug_report_manifest(target, toolchain))
+    standalone = project(target, toolchain, source)
+    for name, text in standalone.files.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     example = (
         Execution.objects.filter(finding=finding, program=program).exclude(dump="").first()
         or Execution.objects.filter(finding=finding).exclude(dump="").first()
@@ -465,7 +465,7 @@ def write_bug_report(
         "signatures": list(rate.signatures),
     }
     (directory / "README.md").write_text(
-        _bug_readme(finding, program, target, toolchain, plan, rate, dump, site_url)
+        _bug_readme(finding, program, target, toolchain, plan, rate, dump, site_url, standalone)
     )
     return summary
 
@@ -479,29 +479,26 @@ def _bug_readme(
     rate: VersionResult,
     dump: str,
     site_url: str,
+    standalone: Project,
 ) -> str:
     hang = is_hang_signature(finding.signature)
-    library = LIBRARIES[target.name]
-    crate = library.crate or "the standard library's sync_channel"
     lines = [
         f"# {target.title} {toolchain.version}: a generated program"
         + (" hangs" if hang else " crashes"),
         "",
         f"Found by chanfuzz (finding {site_url}/findings/{finding.pk}/, program"
         f" {site_url}/p/{program.id}). The program was generated from a terminating effect:",
-        "every run must end with exit status 0 on a correct runtime. Its processes are",
-        f"threads (or tasks), its channels {crate} rendezvous channels; `main` runs the",
-        f"program {plan.repetitions} times with fresh channels.",
+        "every run must end with exit status 0 on a correct runtime. Its processes share",
+        "nothing but its channels (rendezvous channels unless the effect declares a buffer);",
+        f"`main` runs the program {plan.repetitions} times with fresh channels.",
         "",
         "## Run it",
         "",
         "```sh",
-        "cargo build --release && timeout 10 ./target/release/" + PACKAGE,
+        standalone.run,
         "```",
         "",
-        f"Built with rustc {toolchain.component('rustc') or '?'}"
-        + (f" and {library.crate} {toolchain.version}" if library.crate else "")
-        + " (Cargo.toml pins the release exactly).",
+        f"Built with {standalone.built_with}.",
         "",
         "## How often it fails",
         "",
@@ -536,7 +533,7 @@ def target_title(name: str) -> str:
 
 
 def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
-    """What templates/reports/rust.md needs, derived from the JSON document."""
+    """What templates/reports/release_study.md needs, derived from the JSON document."""
     targets = []
     for name, entry in data.get("targets", {}).items():
         releases_shown = []
@@ -565,6 +562,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         targets.append({"name": name, **entry, "shown": releases_shown, "bisected": bisected})
     all_rows = [r for t in targets for r in t["shown"]]
     return {
+        "family": FAMILIES[data.get("plan", {}).get("family", RUST.name)],
         "data": data,
         "plan": data.get("plan", {}),
         "targets": targets,
