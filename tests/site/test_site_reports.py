@@ -25,8 +25,30 @@ def test_unknown_report_is_404(client: Client) -> None:
     assert client.get("/reports/..%2Fsettings/").status_code == 404
 
 
-def test_campaign_list_links_to_the_report(client: Client) -> None:
-    assert 'href="/reports/kotlin/"' in client.get("/campaigns/").content.decode()
+def test_campaign_list_links_to_every_report_of_a_study(client: Client) -> None:
+    page = client.get("/campaigns/").content.decode()
+    for name in ("kotlin", "rust", "clojure-racket"):
+        assert f'href="/reports/{name}/"' in page
+
+
+def test_a_missing_report_names_the_command_that_writes_it(
+    client: Client, settings, tmp_path
+) -> None:
+    settings.BASE_DIR = tmp_path
+    response = client.get("/reports/clojure-racket/")
+    assert response.status_code == 404
+    assert "manage.py clojure_racket_report" in str(response.context["exception"])
+
+
+def test_clojure_racket_bug_projects_are_served_as_text(client: Client, settings, tmp_path) -> None:
+    settings.BASE_DIR = tmp_path
+    project = tmp_path / "docs" / "clojure-racket-bugs" / "racket-5"
+    project.mkdir(parents=True)
+    (project / "main.rkt").write_text("#lang racket/base\n")
+    response = client.get("/reports/clojure-racket/clojure-racket-bugs/racket-5/main.rkt")
+    assert response.status_code == 200 and response.content == b"#lang racket/base\n"
+    # Another report's folder is not this one's.
+    assert client.get("/reports/rust/clojure-racket-bugs/racket-5/main.rkt").status_code == 404
 
 
 def test_rust_report_files_are_served_as_text(client: Client, settings, tmp_path) -> None:
