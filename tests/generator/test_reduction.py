@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 
 from generator.effects import Select, channels, parse, size, to_text, walk
 from generator.pipeline import generate_program
-from generator.reduction import candidates, renamed, without_channel
+from generator.reduction import (
+    _global_edits,
+    _local_edits,
+    candidates,
+    renamed,
+    short,
+    without_channel,
+)
 from generator.settings import settings_for
 from generator.termination import behaviour, check_effect
 from tests.generator.reference_semantics import terminates
@@ -88,3 +95,92 @@ def test_canonical_names_number_channels_in_order_of_first_use() -> None:
     assert to_text(
         canonical_names(parse("Spawn(Put(c2)) ; Get(c2) ; Spawn(Put(c1)) ; Get(c1)"))
     ) == ("Spawn(Put(c1)) ; Get(c1) ; Spawn(Put(c2)) ; Get(c2)")
+
+
+# The edits before the termination check (candidates keeps the terminating ones, smaller
+# than the effect): what each says is what a reduction's progress shows.
+
+
+def test_local_edits_in_spawns_sequences_and_choices() -> None:
+    # A declaration is never dropped alone (dropping its channel takes it).
+    effect = parse("Chan(a, 1) ; Spawn(Put(a) ; Get(b)) ; (Get(a) + Put(b))")
+    assert [(what, to_text(new)) for what, new in _local_edits(effect)] == [
+        ("drop Spawn(Put(a) ; Get(b)) from a sequence", "Chan(a, 1) ; (Get(a) + Put(b))"),
+        ("drop Get(a) + Put(b) from a sequence", "Chan(a, 1) ; Spawn(Put(a) ; Get(b))"),
+        ("drop the spawn Spawn(Put(a) ; Get(b))", "Chan(a, 1) ; (Get(a) + Put(b))"),
+        (
+            "run the spawn Spawn(Put(a) ; Get(b)) in its parent",
+            "Chan(a, 1) ; Put(a) ; Get(b) ; (Get(a) + Put(b))",
+        ),
+        ("drop Put(a) from a sequence", "Chan(a, 1) ; Spawn(Get(b)) ; (Get(a) + Put(b))"),
+        ("drop Get(b) from a sequence", "Chan(a, 1) ; Spawn(Put(a)) ; (Get(a) + Put(b))"),
+        ("drop Put(a)", "Chan(a, 1) ; Spawn(Get(b)) ; (Get(a) + Put(b))"),
+        ("drop Get(b)", "Chan(a, 1) ; Spawn(Put(a)) ; (Get(a) + Put(b))"),
+        (
+            "keep option 1 of the choice Get(a) + Put(b)",
+            "Chan(a, 1) ; Spawn(Put(a) ; Get(b)) ; Get(a)",
+        ),
+        (
+            "keep option 2 of the choice Get(a) + Put(b)",
+            "Chan(a, 1) ; Spawn(Put(a) ; Get(b)) ; Put(b)",
+        ),
+        ("drop Get(a)", "Chan(a, 1) ; Spawn(Put(a) ; Get(b)) ; (eps + Put(b))"),
+        ("drop Put(b)", "Chan(a, 1) ; Spawn(Put(a) ; Get(b)) ; (Get(a) + eps)"),
+    ]
+
+
+def test_local_edits_in_selects() -> None:
+    effect = parse("SelGet(a, Get(b)) (+) SelPut(b, eps) ; SelGet(b, Put(a))")
+    assert [(what, to_text(new)) for what, new in _local_edits(effect)] == [
+        ("drop SelGet(a, Get(b)) (+) SelPut(b, eps) from a sequence", "SelGet(b, Put(a))"),
+        ("drop SelGet(b, Put(a)) from a sequence", "SelGet(a, Get(b)) (+) SelPut(b, eps)"),
+        ("drop the case SelGet(a, Get(b))", "SelPut(b, eps) ; SelGet(b, Put(a))"),
+        ("drop the case SelPut(b, eps)", "SelGet(a, Get(b)) ; SelGet(b, Put(a))"),
+        ("drop Get(b)", "SelGet(a, eps) (+) SelPut(b, eps) ; SelGet(b, Put(a))"),
+        (
+            "turn the select SelGet(b, Put(a)) into its one operation",
+            "SelGet(a, Get(b)) (+) SelPut(b, eps) ; Get(b) ; Put(a)",
+        ),
+        ("drop Put(a)", "SelGet(a, Get(b)) (+) SelPut(b, eps) ; SelGet(b, eps)"),
+    ]
+
+
+def test_global_edits_drop_channels_pairs_of_operations_and_merge() -> None:
+    # Plain operations in pre-order: Put(a) 0, Get(b) 1, Get(a) 2, Put(b) 3, and Put(a) 4
+    # in a select case's body; each get of a channel goes with each of its puts.
+    effect = parse("Chan(a) ; Spawn(Put(a) ; Get(b)) ; Get(a) ; Put(b) ; SelGet(b, Put(a))")
+    assert [(what, to_text(new)) for what, new in _global_edits(effect)] == [
+        ("drop channel a", "Spawn(Get(b)) ; Put(b) ; SelGet(b, eps)"),
+        ("drop channel b", "Chan(a) ; Spawn(Put(a)) ; Get(a)"),
+        ("drop a Get(a) and a Put(a)", "Chan(a) ; Spawn(Get(b)) ; Put(b) ; SelGet(b, Put(a))"),
+        (
+            "drop a Get(a) and a Put(a)",
+            "Chan(a) ; Spawn(Put(a) ; Get(b)) ; Put(b) ; SelGet(b, eps)",
+        ),
+        ("drop a Get(b) and a Put(b)", "Chan(a) ; Spawn(Put(a)) ; Get(a) ; SelGet(b, Put(a))"),
+        (
+            "merge channel b into a",
+            "Chan(a) ; Spawn(Put(a) ; Get(a)) ; Get(a) ; Put(a) ; SelGet(a, Put(a))",
+        ),
+    ]
+
+
+def test_a_one_case_select_becomes_its_operation_then_its_body() -> None:
+    effect = parse("Spawn(Put(a) ; Put(b)) ; SelGet(a, Get(b))")
+    assert {c.description: c.text for c in candidates(effect)} == {
+        "drop channel b": "Spawn(Put(a)) ; SelGet(a, eps)",
+        "turn the select SelGet(a, Get(b)) into its one operation": (
+            "Spawn(Put(a) ; Put(b)) ; Get(a) ; Get(b)"
+        ),
+        "merge channel b into a": "Spawn(Put(a) ; Put(a)) ; SelGet(a, Get(a))",
+    }
+    sent = {c.text for c in candidates(parse("Spawn(Get(a)) ; SelPut(a, eps)"))}
+    assert "Spawn(Get(a)) ; Put(a)" in sent
+
+
+def test_short_cuts_long_effects_to_48_characters() -> None:
+    long = parse("Spawn(Put(channel1) ; Put(channel2)) ; Get(channel1) ; Get(channel2)")
+    assert short(long) == "Spawn(Put(channel1) ; Put(channel2)) ; Get(chan…"
+    assert len(short(long)) == 48
+    exactly = parse("Spawn(Put(channel1) ; Put(channel2)) ; Get(ch12)")
+    assert len(to_text(exactly)) == 48 and short(exactly) == to_text(exactly)
