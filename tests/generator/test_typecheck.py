@@ -83,3 +83,18 @@ def test_a_range_binds_its_variable_as_unit_in_its_body() -> None:
         )
     )
     assert infer(lc.Program(("c", "d"), mixed))[0] == "unit"
+
+
+def test_a_range_variable_has_the_type_of_unit() -> None:
+    # An if whose branches are the variable and unit agrees on its type only if it is unit.
+    body = lc.If(lc.BoolLit(True), lc.Var("v"), lc.Unit())
+    main = lc.Then(lc.NewChan("c", 1), lc.RangeE("c", "v", body))
+    check_has_effect(
+        lc.Program(("c",), main, (("c", 1),)), parse("Chan(c, 1) ; Range(c, eps + eps)")
+    )
+
+
+def test_a_range_body_is_checked_with_the_declared_capacities() -> None:
+    inner = lc.RangeE("c", "v", lc.NewChan("d", 2))
+    program = lc.Program(("c", "d"), lc.Then(lc.NewChan("c", 1), inner), (("c", 1), ("d", 2)))
+    assert infer(program)[0] == "unit"
