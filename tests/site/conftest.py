@@ -61,6 +61,28 @@ def manage_process(tmp_path: Path) -> Manage:
 
 
 @pytest.fixture
+def study_process(tmp_path: Path) -> Manage:
+    """Run `python manage.py ARGS…` in a child for a release study: a private var dir,
+    its database migrated, and a Redis URL nothing answers (so the report command
+    starts a redis-server of its own); up to 15 minutes a command."""
+    from runners.engine.redis_server import free_port
+
+    env = clean_env(
+        CHANFUZZ_VAR_DIR=str(tmp_path / "var"), REDIS_URL=f"redis://127.0.0.1:{free_port()}/0"
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+        )  # fmt: skip
+
+    migrated = run("migrate", "-v0")
+    assert migrated.returncode == 0, migrated.stderr
+    return run
+
+
+@pytest.fixture
 def user(django_user_model):  # noqa: ANN001, ANN201 - pytest-django's fixture
     """An ordinary account: held to the quotas, may manage only its own work."""
     return django_user_model.objects.create_user(username="ada", password="not-a-real-1")

@@ -5,34 +5,22 @@ that builds, and on Racket (one release: no oldest), read back into the report."
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from runners.engine.redis_server import free_port
 from tests.runners.conftest import require_toolchain
-from tests.site.site_helpers import REPO, clean_env
+from tests.site.site_helpers import Manage
 
 
 @pytest.mark.slow
-def test_core_async_and_racket_study_runs_and_writes_its_report(tmp_path: Path) -> None:
+def test_core_async_and_racket_study_runs_and_writes_its_report(
+    tmp_path: Path, study_process: Manage
+) -> None:
     require_toolchain("racket")
     require_toolchain("clojure-thread", "0.3.443")
     require_toolchain("clojure-thread", "1.9.865")
-    env = clean_env(
-        CHANFUZZ_VAR_DIR=str(tmp_path / "var"),
-        REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",
-    )
-
-    def manage(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
-        )  # fmt: skip
-
-    assert manage("migrate", "-v0").returncode == 0
+    manage = study_process
     out = tmp_path / "docs"
     ran = manage(
         "clojure_racket_report", "--targets", "clojure-thread,racket",

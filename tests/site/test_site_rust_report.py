@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from runners.engine.redis_server import free_port
 from tests.runners.conftest import require_toolchain
-from tests.site.site_helpers import REPO, clean_env
+from tests.site.site_helpers import Manage
 
 
 @pytest.mark.parametrize(
@@ -50,22 +47,12 @@ def test_clojure_racket_report_refuses_a_rust_target(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_flume_study_runs_bisects_and_writes_a_bug_report(tmp_path: Path) -> None:
+def test_flume_study_runs_bisects_and_writes_a_bug_report(
+    tmp_path: Path, study_process: Manage
+) -> None:
     require_toolchain("rust-flume", "0.10.14")
     require_toolchain("rust-flume", "0.12.0")
-    env = clean_env(
-        CHANFUZZ_VAR_DIR=str(tmp_path / "var"),
-        # Nothing answers there: the command starts a private redis-server.
-        REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",
-    )
-
-    def manage(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
-        )  # fmt: skip
-
-    assert manage("migrate", "-v0").returncode == 0
+    manage = study_process
     out = tmp_path / "docs"
     # Seeds 1000… of heuristic A: about one flume 0.12.0 program in eight hangs (its
     # Selector completes more than one send), so 24 programs almost surely find one.
