@@ -128,3 +128,15 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
     assert "[#4](/findings/4/) | hang, not confirmed (its re-run ended) | 1 |" in text
     assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
     assert "| 9 of 40 | [rust-bugs/rust-flume-3](rust-bugs/rust-flume-3/README.md) |" in text
+
+
+def test_markdown_says_whether_the_bugs_step_found_nothing_or_did_not_run() -> None:
+    data = {"generated_at": "2026-11-27T00:00:00+00:00", "targets": {}}
+    data["plan"] = report.plan_dict(report.StudyPlan(family="clojure-racket"))
+    not_run = render_to_string("reports/release_study.md", report.markdown_context(data))
+    assert not_run.startswith("# Clojure core.async and Racket channels: what chanfuzz found")
+    assert "None yet (step `bugs`)." in not_run
+    found_nothing = {**data, "bug_reports": []}
+    text = render_to_string("reports/release_study.md", report.markdown_context(found_nothing))
+    assert "None: no crash or confirmed hang on a newest release." in text
+    assert "None yet" not in text
