@@ -228,7 +228,10 @@ class ReleaseReportCommand(BaseCommand):
                 # A later round keeps the oldest release an earlier one probed for (each
                 # probe compiles a batch), as long as it is still installed and wanted.
                 oldest = next((t for t in chosen[:-1] if t.version == entry.get("oldest")), None)
-                if oldest is None:
+                # With one release chosen (the only one there is, or --releases naming the
+                # newest for another round of it) nothing is probed, and an earlier round's
+                # probes stay in the report.
+                if oldest is None and len(chosen) > 1:
                     oldest, tried = report.oldest_building(
                         target.name,
                         sandbox=self.sandbox,
