@@ -532,10 +532,20 @@ def target_title(name: str) -> str:
 # ---------------------------------------------------------------- the Markdown
 
 
+def _role(version: str, entry: dict[str, Any]) -> str:
+    if version != entry.get("newest"):
+        return "oldest that builds"
+    return "the only release installed" if len(entry.get("installed", [])) == 1 else "newest"
+
+
 def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
     """What templates/reports/release_study.md needs, derived from the JSON document."""
+    family = FAMILIES[data.get("plan", {}).get("family", RUST.name)]
+    # In the registry's order, whichever order the rounds studied them in.
+    order = {t.name: i for i, t in enumerate(family.targets())}
+    studied = sorted(data.get("targets", {}).items(), key=lambda kv: order.get(kv[0], len(order)))
     targets = []
-    for name, entry in data.get("targets", {}).items():
+    for name, entry in studied:
         releases_shown = []
         for version, release in (entry.get("releases") or {}).items():
             findings = release["findings"]
@@ -549,7 +559,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
                         1 for f in findings if not f["is_hang"] or f["confirmed_hangs"]
                     ),
                     "version": version,
-                    "role": "newest" if version == entry.get("newest") else "oldest that builds",
+                    "role": _role(version, entry),
                     **release,
                 }
             )
@@ -562,7 +572,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
         targets.append({"name": name, **entry, "shown": releases_shown, "bisected": bisected})
     all_rows = [r for t in targets for r in t["shown"]]
     return {
-        "family": FAMILIES[data.get("plan", {}).get("family", RUST.name)],
+        "family": family,
         "data": data,
         "plan": data.get("plan", {}),
         "targets": targets,

@@ -140,3 +140,20 @@ def test_markdown_says_whether_the_bugs_step_found_nothing_or_did_not_run() -> N
     text = render_to_string("reports/release_study.md", report.markdown_context(found_nothing))
     assert "None: no crash or confirmed hang on a newest release." in text
     assert "None yet" not in text
+
+
+def test_a_target_of_one_release_says_so_in_the_summary() -> None:
+    rows = [_heuristic_row("A", 0)]
+    release = {"heuristics": rows, "total": report.release_figures(rows), "findings": []}
+    entry = {"title": "Racket", "capabilities": "", "known_bugs": [], "installed": ["8.7"],
+             "newest": "8.7", "releases": {"8.7": release}}  # fmt: skip
+    data = {
+        "generated_at": "2026-11-27T00:00:00+00:00",
+        "plan": report.plan_dict(report.StudyPlan(family="clojure-racket")),
+        # Studied before clojure-thread, shown after it: the registry's order.
+        "targets": {"racket": entry, "clojure-thread": {**entry, "installed": ["0.3.443", "8.7"]}},
+    }
+    text = render_to_string("reports/release_study.md", report.markdown_context(data))
+    assert "| `racket` | 8.7 (the only release installed) | 80 (100) |" in text
+    assert "| `clojure-thread` | 8.7 (newest) |" in text
+    assert text.index("`clojure-thread` | 8.7") < text.index("`racket` | 8.7")
