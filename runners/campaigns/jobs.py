@@ -221,7 +221,8 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 )
                 # Whether the chunk is still this job's and its campaign still running is
                 # asked every CHECK_EVERY_S, not after every program: on a fast target (Go:
-                # a few ms a program) two more queries a program cost a third of its time.
+                # a few ms a program) two more queries a program weigh on the campaign path
+                # (bench/campaign_path.py).
                 if time.monotonic() - checked < CHECK_EVERY_S:
                     return
                 checked = time.monotonic()
