@@ -52,10 +52,13 @@ DOCS = settings.BASE_DIR / "docs"
 
 
 class ReleaseReportCommand(BaseCommand):
-    """A report command: a subclass names its family and the plan's defaults."""
+    """A report command: a subclass gives the plan's defaults, which name its family."""
 
-    family: Family
     defaults: report.StudyPlan
+
+    @property
+    def family(self) -> Family:
+        return self.defaults.family_spec
 
     def add_arguments(self, parser: CommandParser) -> None:
         d = self.defaults
@@ -114,7 +117,6 @@ class ReleaseReportCommand(BaseCommand):
             )
         plan = replace(
             self.defaults,
-            family=self.family.name,
             targets=targets,
             releases=tuple(v for v in options["releases"].split(",") if v),
             heuristics=options["heuristics"].upper(),

@@ -95,7 +95,9 @@ def project(target: TargetSpec, toolchain: Toolchain, source: str) -> Project:
             + " (Cargo.toml pins the release exactly)",
         )
     if target.renderer == "clojure":
-        clojure = toolchain.component("clojure") or "1.11.4"
+        clojure = toolchain.component("clojure")
+        if clojure is None:  # every installed core.async release records its Clojure
+            raise ValueError(f"toolchain {toolchain.id} names no Clojure to pin")
         deps = (
             '{:paths ["src"]\n'
             f' :deps {{org.clojure/clojure {{:mvn/version "{clojure}"}}\n'

@@ -525,10 +525,6 @@ def plan_dict(plan: StudyPlan) -> dict[str, Any]:
     }
 
 
-def target_title(name: str) -> str:
-    return get_target(name).title
-
-
 # ---------------------------------------------------------------- the Markdown
 
 

@@ -104,3 +104,10 @@ def test_flume_study_runs_bisects_and_writes_a_bug_report(
         "minutes": pytest.approx(row["minutes"]),
         "per_minute": pytest.approx(row["per_minute"]),
     }
+
+
+def test_each_report_command_takes_its_family_from_its_defaults() -> None:
+    from chanfuzz_site.management.commands import clojure_racket_report, rust_report
+
+    assert rust_report.Command().family.name == "rust"
+    assert clojure_racket_report.Command().family.name == "clojure-racket"

@@ -19,7 +19,6 @@ class Command(ReleaseReportCommand):
         "Run the Clojure core.async and Racket study (issue #19) and write"
         " docs/clojure-racket-report.md."
     )
-    family = CLOJURE_RACKET
     defaults = StudyPlan(
         family=CLOJURE_RACKET.name,
         programs=10_000,

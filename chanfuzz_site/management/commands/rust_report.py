@@ -10,5 +10,4 @@ from runners.release_study.report import StudyPlan
 
 class Command(ReleaseReportCommand):
     help = "Run the Rust channel crates study (issue #13) and write docs/rust-report.md."
-    family = RUST
     defaults = StudyPlan(family=RUST.name)

@@ -64,3 +64,9 @@ def test_racket_project_is_the_module_and_the_racket_it_ran_on(tmp_path: Path) -
 def test_a_target_of_no_family_has_no_project(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no standalone project for go"):
         project(get_target("go"), _toolchain("go", "1.22", tmp_path), "package main\n")
+
+
+def test_a_clojure_toolchain_without_its_clojure_is_not_guessed(tmp_path: Path) -> None:
+    toolchain = _toolchain("clojure-go", "1.9.865", tmp_path, java="17.0.15")
+    with pytest.raises(ValueError, match="toolchain clojure-go-1.9.865 names no Clojure to pin"):
+        project(get_target("clojure-go"), toolchain, "(ns chanfuzz.main)\n")
