@@ -286,8 +286,6 @@ class Reducer:
             spent = state.elapsed_s
             try:
                 state = self._search(program, state, root, began, spent)
-                if not state.done:
-                    return state
                 if state.current_text == state.original_text:
                     failures, runs = state.baseline_failures, state.baseline_runs
                 else:
@@ -324,13 +322,8 @@ class Reducer:
             for candidate in self._candidates(program, state):
                 if candidate.text in tried_texts:
                     continue
-                elapsed = spent + time.monotonic() - began
-                if len(state.tried) >= self.budget.max_candidates:
-                    return replace(state, done=True, elapsed_s=elapsed,
-                                   stop_reason="candidate budget spent")  # fmt: skip
-                if elapsed >= self.budget.max_seconds:
-                    return replace(state, done=True, elapsed_s=elapsed,
-                                   stop_reason="time budget spent")  # fmt: skip
+                if spent_all := self._budget_spent(state, spent + time.monotonic() - began):
+                    return replace(state, done=True, stop_reason=spent_all)
                 if self.should_stop and self.should_stop():
                     raise _Stopped
                 tried_texts.add(candidate.text)
@@ -341,9 +334,22 @@ class Reducer:
                     taken = True
                     break
             if not taken:
-                state = self._rename(state, test, root, tried_texts)
-                return replace(state, done=True, elapsed_s=spent + time.monotonic() - began,
-                               stop_reason="no single edit keeps the failure")  # fmt: skip
+                if spent_all := self._budget_spent(state, spent + time.monotonic() - began):
+                    return replace(state, done=True, stop_reason=spent_all)
+                renamed = self._rename(state, test, root, tried_texts)
+                if renamed is not state:
+                    state = replace(renamed, elapsed_s=spent + time.monotonic() - began)
+                    self._publish(state)
+                return replace(state, done=True, stop_reason="no single edit keeps the failure")
+
+    def _budget_spent(self, state: ReductionState, elapsed: float) -> str:
+        """Why no more candidate may run ("" while the budget lasts). The time spent is
+        set on the state by run(), once the result is measured."""
+        if len(state.tried) >= self.budget.max_candidates:
+            return "candidate budget spent"
+        if elapsed >= self.budget.max_seconds:
+            return "time budget spent"
+        return ""
 
     def _rename(
         self, state: ReductionState, test: RateTest, root: Path, tried: set[str]
@@ -356,10 +362,8 @@ class Reducer:
         # that deadlocks by itself is never "reduced").
         if check_effect(renamed, max_states=CANDIDATE_MAX_STATES).terminating is not True:
             return state
-        state = self._take(Candidate("name the channels c1, c2, … in order", renamed), state,
-                           test, root)  # fmt: skip
-        self._publish(state)
-        return state
+        return self._take(Candidate("name the channels c1, c2, … in order", renamed), state,
+                          test, root)  # fmt: skip
 
     def _take(
         self, candidate: Candidate, state: ReductionState, test: RateTest, root: Path
@@ -385,8 +389,8 @@ class Reducer:
 
     @staticmethod
     def _workdir(root: Path, name: str) -> Path:
-        path = root / name
-        path.mkdir(parents=True, exist_ok=True)
+        path = root / name  # a name used once: "original", "c<step>", "final"
+        path.mkdir()
         path.chmod(0o755)
         return path
 

@@ -144,6 +144,16 @@ def test_the_decisions_before_the_first_look() -> None:
     assert CHECKED.decide(1, 20) is Decision.UNSURE  # 13 failures of 32 at most: too few
 
 
+def test_a_rate_exactly_at_the_threshold_counts_as_reaching_it() -> None:
+    # "At least the threshold": a bound equal to it keeps (or does not lose).
+    a = CHECKED.per_look_alpha
+    at_look = lower_bound(3, 8, a)
+    assert RateTest(threshold=at_look).decide(3, 8) is Decision.KEEPS
+    assert RateTest(threshold=upper_bound(1, 8, a)).decide(1, 8) is Decision.MORE
+    # Between the last two looks: 20 runs, 5 failures; 12 more failures reach the bound.
+    assert RateTest(threshold=lower_bound(5 + 12, 32, a)).decide(5, 20) is Decision.MORE
+
+
 def test_the_next_look_is_the_first_checkpoint_past_the_runs() -> None:
     looks = [CHECKED.next_checkpoint(runs) for runs in (0, 1, 7, 8, 9, 16, 31, 32, 40)]
     assert looks == [8, 8, 8, 16, 16, 32, 32, 32, 32]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ class ModelRuntime:
     period: Callable[[str], int]
     compile_error: Callable[[str], bool] = lambda _source: False
     builds: list[tuple[str, Path, tuple[str, ...], int]] = field(default_factory=list)
+    root_modes: set[int] = field(default_factory=set)
     runs: list[tuple[tuple, dict]] = field(default_factory=list)
     seen: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -59,6 +61,7 @@ class ModelRuntime:
     def build(self, toolchain: Toolchain, source: str, workdir: Path, *, flags=()):  # noqa: ANN001, ANN201
         assert toolchain is GO
         self.builds.append((source, workdir, tuple(flags), workdir.stat().st_mode & 0o777))
+        self.root_modes.add(workdir.parent.stat().st_mode & 0o777)
         if self.compile_error(source):
             raise CompileError(toolchain.id, 2, "modelled compile error")
         return ("artifact", source)
@@ -148,7 +151,10 @@ def test_a_hang_every_run_is_reduced_to_a_local_minimum(runtime: ModelRuntime) -
 
 def test_each_program_is_built_once_and_run_as_the_target_says(runtime: ModelRuntime) -> None:
     target = replace(target_for(GO, repetitions=3), build_flags=("-modelled",))
-    reducer = _reducer(target=target, timeout_s=2.5, render_seed_of=lambda _p: 41)
+    seeds_asked: list[Program] = []
+    reducer = _reducer(
+        target=target, timeout_s=2.5, render_seed_of=lambda p: seeds_asked.append(p) or 41
+    )
     state = reducer.run(_program(HANG))
     names = [workdir.name for _source, workdir, _flags, _mode in runtime.builds]
     assert names == ["original", "c0", "c1", "c2", "c3", "c4", "final"]
@@ -157,13 +163,17 @@ def test_each_program_is_built_once_and_run_as_the_target_says(runtime: ModelRun
     }
     assert runtime.builds[0][1].parent.name.startswith("chanfuzz-reduce-")
     assert not runtime.builds[0][1].parent.exists()  # cleaned up
-    # The sandbox's user must reach each workdir.
+    # The sandbox's user must reach each workdir, and the directory they are in.
     assert {mode for *_rest, mode in runtime.builds} == {0o755}
+    assert runtime.root_modes == {0o755}
     assert {flags for _s, _w, flags, _m in runtime.builds} == {("-modelled",)}
     final = reducer.program_of(fx.parse(state.current_text))
     assert runtime.builds[-1][0] == target.spec.render_batch(
         [final], seed=41, repetitions=3, **dict(target.render_options)
     )
+    # Each program rendered with the seed its page shows it with: asked of that program.
+    assert len(seeds_asked) == len(runtime.builds)
+    assert seeds_asked[0] == _program(HANG) and seeds_asked[-1] == final
     args, kwargs = runtime.runs[-1]
     assert args == (target, ("artifact", runtime.builds[-1][0]), 0)
     assert kwargs == {
@@ -172,6 +182,41 @@ def test_each_program_is_built_once_and_run_as_the_target_says(runtime: ModelRun
         "triage": Triage(retries=0),
         "program": final,
     }
+
+
+def test_the_time_spent_grows_with_each_state_published(runtime: ModelRuntime) -> None:
+    states: list[ReductionState] = []
+    began = time.monotonic()
+    state = _reducer(on_state=states.append).run(_program(HANG))
+    wall = time.monotonic() - began
+    times = [s.elapsed_s for s in states]
+    assert times[0] == 0.0  # the baseline, before any candidate
+    assert times[1] > 0 and times == sorted(times) and len(set(times)) == len(times)
+    assert states[-2].elapsed_s < state.elapsed_s <= wall
+
+
+def test_no_effect_is_tried_twice_and_the_search_goes_on_past_one_tried(
+    runtime: ModelRuntime,
+) -> None:
+    # Deciding the `if` gives the effect that turning the select into a put gives later,
+    # once the choice is gone: that one is passed over, and the next edit is tried.
+    text = "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; (SelPut(c1, eps) + Put(c1))"
+    state = _reducer().run(_program(text))
+    assert [(s.description, s.effect_text, s.decision) for s in state.tried] == [
+        ("decide every `if` as the program runs it",
+         "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; Put(c1)", "loses"),
+        ("drop channel c1", "eps + eps", "loses"),
+        ("turn the select SelPut(c1, eps) into its one operation",
+         "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; (Put(c1) + Put(c1))", "loses"),
+        ("keep option 1 of the choice SelPut(c1, eps) + Put(c1)",
+         "Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; SelPut(c1, eps)", "keeps"),
+        ("drop the case SelGet(c1, eps)", "Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)", "keeps"),
+        ("turn the select SelGet(c1, eps) into its one operation",
+         "Spawn(Get(c1)) ; SelPut(c1, eps)", "loses"),
+        ("turn the select SelPut(c1, eps) into its one operation",
+         "Spawn(SelGet(c1, eps)) ; Put(c1)", "loses"),
+    ]  # fmt: skip
+    assert runtime.runs_of("Spawn(SelGet(c1, eps) (+) SelGet(c1, eps)) ; Put(c1)") == 8
 
 
 def test_a_candidate_is_synthesised_from_its_effect_with_the_reducer_seed() -> None:
@@ -199,6 +244,30 @@ def test_runs_go_in_batches_of_jobs_and_stop_at_each_checkpoint(runtime: ModelRu
     # then the result measured as the original was.
     assert before_batch[3:] == [5, 5, 7, 9, 11, 13, 13, 15, 17, 19, 21, 23, 25]
     assert [(s.runs, s.failures) for s in state.tried] == [(8, 0), (8, 8)]
+    assert state.stop_reason == "candidate budget spent"
+
+
+def test_runs_never_pass_a_checkpoint_whatever_the_batch_size(runtime: ModelRuntime) -> None:
+    state = _reducer(jobs=3, budget=Budget(max_candidates=2)).run(_program(HANG))
+    # 3 + 3 + 2: the look at 8 runs comes when the test asks for it, not at 9.
+    assert [(s.runs, s.failures, s.decision) for s in state.tried] == [
+        (8, 0, "loses"),
+        (8, 8, "keeps"),
+    ]
+
+
+def test_a_candidate_that_cannot_be_kept_is_given_up_after_one_batch(
+    runtime: ModelRuntime,
+) -> None:
+    # 8 failures in 8 runs cannot show a rate of 90 % (one look, 95 %): unsure as soon as
+    # a first batch is in, but not before a single run.
+    reducer = _reducer(keep_ratio=0.9, checkpoints=(8,), budget=Budget(max_candidates=2))
+    state = reducer.run(_program(HANG))
+    assert [(s.runs, s.failures, s.decision) for s in state.tried] == [
+        (2, 0, "unsure"),
+        (2, 2, "unsure"),
+    ]
+    # The renaming, last, is a candidate like the others: the budget holds for it too.
     assert state.stop_reason == "candidate budget spent"
 
 
@@ -339,6 +408,7 @@ def test_a_candidate_that_does_not_compile_is_recorded_and_passed_over(
         0,
         "compile error",
     )
+    assert state.tried[0].size == 8
     assert not state.tried[0].kept and state.tried[1].kept
 
 
@@ -346,8 +416,10 @@ def test_a_candidate_the_target_cannot_express_is_recorded_and_never_run(
     runtime: ModelRuntime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = render.unsupported_reason
+    asked: list[dict[str, object]] = []
 
     def no_plain_put(program: Program, lang: str, **options: object) -> str | None:
+        asked.append(options)
         text = fx.to_text(rd.effect_of(program))
         return "no plain put" if "; Put(" in text else real(program, lang, **options)
 
@@ -357,6 +429,9 @@ def test_a_candidate_the_target_cannot_express_is_recorded_and_never_run(
         ("turn the select SelPut(c7, eps) into its one operation",
          "Spawn(SelGet(c7, eps) (+) SelGet(c7, eps)) ; Put(c7)", 0, 0, "unsupported"),
     ]  # fmt: skip
+    assert state.tried[0].size == 8
+    # Asked with the options the target renders with (the value oracle here).
+    assert asked == [{"values": True}]
     assert runtime.runs_of("Spawn(SelGet(c7, eps) (+) SelGet(c7, eps)) ; Put(c7)") == 0
     assert [w.name for _s, w, _f, _m in runtime.builds] == ["original"]
 
@@ -392,7 +467,8 @@ def test_a_stop_between_candidates_keeps_what_was_done(runtime: ModelRuntime) ->
     assert len(state.tried) == 2 and state.current_text == state.tried[1].effect_text
     assert (state.final_runs, state.final_failures) == (0, 0)
     assert states[-1] == state and len(states) == 4
-    assert state.elapsed_s > 0
+    # The time up to the stop, counted on from the last state published.
+    assert state.elapsed_s > states[-2].elapsed_s > 0
 
 
 def test_a_stop_during_a_candidates_runs_keeps_the_last_state(runtime: ModelRuntime) -> None:
@@ -410,15 +486,18 @@ def test_a_stopped_reduction_resumes_where_it_stopped(runtime: ModelRuntime) -> 
     whole = _reducer().run(_program(HANG))
     runs_whole = len(runtime.runs)
     states: list[ReductionState] = []
-    stopped = _reducer(on_state=states.append, should_stop=lambda: len(states) >= 3).run(
+    # Stopped after the third candidate, the first edit of the kept one: resumed, that
+    # edit is passed over and the next one tried.
+    stopped = _reducer(on_state=states.append, should_stop=lambda: len(states) >= 4).run(
         _program(HANG)
     )
+    assert len(stopped.tried) == 3
     # Resumed from what a database kept of it: no baseline again, no candidate twice.
     saved = ReductionState.from_dict(stopped.as_dict())
     builds_before = len(runtime.builds)
     resumed = _reducer().run(_program(HANG), replace(saved, stop_reason="", elapsed_s=50.0))
     assert "original" not in [w.name for _s, w, _f, _m in runtime.builds[builds_before:]]
-    assert [w.name for _s, w, _f, _m in runtime.builds[builds_before:]][0] == "c2"
+    assert [w.name for _s, w, _f, _m in runtime.builds[builds_before:]][0] == "c3"
     assert _steps(resumed) == _steps(whole)
     assert resumed.current_text == whole.current_text and resumed.done
     # Together, the stopped and the resumed reduction ran what the whole one did.
