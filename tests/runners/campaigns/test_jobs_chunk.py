@@ -1,0 +1,395 @@
+"""A chunk job from claim to done: what it runs, with what, what it records, and each way
+it stops (skipped, superseded, paused, failed).
+
+`run_chunk` runs for real on a database; only the batch (compile and sandboxed runs) is
+replaced by one that records its arguments and answers a verdict per program. The slow
+tests of test_jobs.py run real programs through real workers.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from generator.settings import PRESETS
+from runners.campaigns import jobs
+from runners.campaigns.chunks import MAX_CHUNK_ATTEMPTS
+from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
+from runners.campaigns.programs import campaign_program, store_program
+from runners.engine.execute import ProgramRun, Triage, target_for
+from runners.engine.sandbox import Limits
+from runners.engine.verdicts import Classification, Outcome
+from runners.targets.base import Toolchain
+
+pytestmark = pytest.mark.django_db
+
+
+def _toolchain(language: str) -> Toolchain:
+    return Toolchain(
+        language=language, version="1.0", id=f"{language}-1.0-test", origin="path",
+        home=Path("/nonexistent"), executable=Path("/nonexistent/x"),
+    )  # fmt: skip
+
+
+class Batches:
+    """The batch the job runs, recorded: every call's programs and arguments; each
+    program gets the verdict `verdict(index)` (a clean exit unless told)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[list, object, dict]] = []
+        self.verdict = lambda _index: Classification(Outcome.TERMINATED, "exit 0", "")
+        self.during = lambda _index: None  # what happens as each verdict comes in
+
+    def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
+        self.calls.append((list(programs), run_target, kwargs))
+        workdir = kwargs["workdir"]
+        assert workdir.is_dir() and workdir.name.startswith("chanfuzz-chunk-")
+        for index in range(len(programs)):
+            self.during(index)
+            kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
+
+
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> Batches:
+    recorded = Batches()
+    asked: list[tuple] = []
+    monkeypatch.setattr(jobs, "execute_batch", recorded)
+    monkeypatch.setattr(
+        jobs, "get_sandbox", lambda *args, **kwargs: asked.append((args, kwargs)) or "sandbox"
+    )
+    monkeypatch.setattr(
+        jobs,
+        "make_target",
+        lambda language, toolchain_id, **kwargs: target_for(_toolchain(language), **kwargs),
+    )
+    monkeypatch.setattr(jobs, "CHECK_EVERY_S", 0.0)  # ask after every program
+    recorded.sandboxes = asked  # type: ignore[attr-defined]
+    return recorded
+
+
+def _chunk(
+    *, start: int = 0, end: int = 4, language: str = "go", **campaign_fields: object
+) -> Chunk:
+    settings: dict[str, object] = {
+        "name": "chunk", "heuristic": "A", "settings": PRESETS["A"].as_dict(), "seed": 40,
+        "program_count": end, "timeout_s": 5.0, "repetitions": 3, "chunk_size": end - start,
+        "generator_version": "test",
+    }  # fmt: skip
+    settings.update(campaign_fields)
+    campaign = Campaign.objects.create(**settings)
+    target = CampaignTarget.objects.create(
+        campaign=campaign, language=language, toolchain_id=f"{language}-1.0-test"
+    )
+    return Chunk.objects.create(target=target, start=start, end=end)
+
+
+def _executions(chunk: Chunk) -> list[tuple[int, str]]:
+    rows = Execution.objects.filter(target=chunk.target).order_by("index")
+    return [(e.index, e.outcome) for e in rows]
+
+
+# ---------------------------------------------------------------- a chunk that runs
+
+
+def test_a_chunk_runs_its_programs_as_its_campaign_says(batches: Batches) -> None:
+    chunk = _chunk(start=4, end=7, program_count=7, timeout_s=2.5, hang_quiet_s=1.5,
+                   triage_retries=1, sandbox="local", repetitions=3, pct_depth=2,
+                   value_oracle=False)  # fmt: skip
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 3}
+    ((programs, target, kwargs),) = batches.calls
+    campaign = chunk.target.campaign
+    assert programs == [campaign_program(campaign, i).program for i in (4, 5, 6)]
+    assert target == target_for(_toolchain("go"), repetitions=3, values=False, pct_depth=2)
+    assert kwargs["limits"] == Limits(timeout_s=2.5, quiet_s=1.5)
+    assert kwargs["render_seed"] == 40 + 4
+    assert kwargs["triage"] == Triage(retries=1)
+    assert kwargs["sandbox"] == "sandbox"
+    assert batches.sandboxes == [(("local",), {"language": "go"})]  # type: ignore[attr-defined]
+    assert kwargs["workdir"].name.startswith(f"chanfuzz-chunk-{chunk.pk}-")
+    assert not kwargs["workdir"].exists()  # cleaned up
+    assert _executions(chunk) == [(4, "terminated"), (5, "terminated"), (6, "terminated")]
+    rows = Execution.objects.filter(target=chunk.target).order_by("index")
+    assert [r.program_id for r in rows] == [
+        store_program(campaign_program(campaign, i)).id for i in (4, 5, 6)
+    ]
+    chunk.refresh_from_db()
+    assert chunk.state == Chunk.State.DONE and chunk.attempts == 1
+    assert timezone.now() - chunk.finished_at < timedelta(minutes=1)
+    assert chunk.heartbeat_at >= chunk.started_at
+    # The only chunk: its campaign is done.
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.DONE and campaign.finished_at is not None
+    assert campaign.started_at is not None
+
+
+def test_the_default_sandbox_is_asked_for_when_the_campaign_names_none(
+    batches: Batches,
+) -> None:
+    chunk = _chunk()
+    jobs.run_chunk(chunk.pk)
+    assert batches.sandboxes == [((None,), {"language": "go"})]  # type: ignore[attr-defined]
+    assert batches.calls[0][2]["limits"] == Limits(timeout_s=5.0, quiet_s=None)
+    assert batches.calls[0][2]["triage"] == Triage(retries=2)
+
+
+def test_a_campaign_with_other_chunks_left_is_not_done(batches: Batches) -> None:
+    chunk = _chunk(end=2, program_count=4)
+    Chunk.objects.create(target=chunk.target, start=2, end=4)
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 2}
+    campaign = Campaign.objects.get(pk=chunk.target.campaign_id)
+    assert campaign.status == Campaign.Status.RUNNING and campaign.finished_at is None
+
+
+def test_programs_already_recorded_are_not_run_again(batches: Batches) -> None:
+    chunk = _chunk(end=4)
+    campaign = chunk.target.campaign
+    for index in (0, 2):
+        Execution.objects.create(
+            campaign=campaign, target=chunk.target, index=index, outcome="crash",
+            program=store_program(campaign_program(campaign, index)),
+        )  # fmt: skip
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 2}
+    ((programs, _target, _kwargs),) = batches.calls
+    assert programs == [campaign_program(campaign, i).program for i in (1, 3)]
+    assert _executions(chunk) == [(0, "crash"), (1, "terminated"), (2, "crash"),
+                                  (3, "terminated")]  # fmt: skip
+
+
+def test_a_chunk_whose_programs_are_all_recorded_runs_no_batch(batches: Batches) -> None:
+    chunk = _chunk(end=1)
+    campaign = chunk.target.campaign
+    Execution.objects.create(
+        campaign=campaign, target=chunk.target, index=0, outcome="terminated",
+        program=store_program(campaign_program(campaign, 0)),
+    )  # fmt: skip
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 0}
+    assert batches.calls == []
+    assert Chunk.objects.get(pk=chunk.pk).state == Chunk.State.DONE
+
+
+def test_programs_the_target_cannot_express_are_recorded_not_run(batches: Batches) -> None:
+    # Heuristic A's programs select; std's channels have no select.
+    chunk = _chunk(language="rust-std", end=3)
+    campaign = chunk.target.campaign
+    target = target_for(_toolchain("rust-std"), repetitions=3)
+    expressible = [
+        i for i in range(3)
+        if target.spec.supports(campaign_program(campaign, i).program,
+                                **dict(target.render_options))
+    ]  # fmt: skip
+    assert len(expressible) < 3
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 3}
+    ran = [p for p, _t, _k in batches.calls][0] if batches.calls else []
+    assert ran == [campaign_program(campaign, i).program for i in expressible]
+    skipped = Execution.objects.filter(target=chunk.target, outcome="skipped")
+    assert {e.index for e in skipped} == set(range(3)) - set(expressible)
+    assert {e.reason for e in skipped} == {"rust-std cannot express this program"}
+
+
+def test_a_verdict_is_recorded_with_its_own_index(batches: Batches) -> None:
+    chunk = _chunk(end=3)
+    batches.verdict = lambda index: (
+        Classification(Outcome.CRASH, "panic", "go | crash | x")
+        if index == 1
+        else Classification(Outcome.TERMINATED, "exit 0", "")
+    )
+    jobs.run_chunk(chunk.pk)
+    assert _executions(chunk) == [(0, "terminated"), (1, "crash"), (2, "terminated")]
+
+
+# ---------------------------------------------------------------- claims
+
+
+def test_a_chunk_is_claimed_by_its_job(batches: Batches, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-b")
+    chunk = _chunk()
+    Chunk.objects.filter(pk=chunk.pk).update(attempts=2)
+    claimed, why = jobs._claim(chunk.pk)
+    assert why == "" and claimed.pk == chunk.pk
+    chunk.refresh_from_db()
+    assert (chunk.state, chunk.attempts, chunk.rq_job_id) == ("running", 3, "job-b")
+    assert chunk.started_at == chunk.heartbeat_at
+    assert timezone.now() - chunk.started_at < timedelta(minutes=1)
+    campaign = chunk.target.campaign
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING and campaign.started_at is not None
+
+
+def test_a_running_campaign_keeps_when_it_started(batches: Batches) -> None:
+    chunk = _chunk()
+    began = timezone.now() - timedelta(hours=1)
+    Campaign.objects.filter(pk=chunk.target.campaign_id).update(status="running", started_at=began)
+    jobs._claim(chunk.pk)
+    assert Campaign.objects.get(pk=chunk.target.campaign_id).started_at == began
+
+
+def test_a_chunk_run_outside_rq_keeps_its_job_id(batches: Batches) -> None:
+    chunk = _chunk()
+    Chunk.objects.filter(pk=chunk.pk).update(rq_job_id="job-a")
+    jobs._claim(chunk.pk)
+    assert Chunk.objects.get(pk=chunk.pk).rq_job_id == "job-a"
+
+
+@pytest.mark.parametrize(
+    ("setup", "why"),
+    [
+        (lambda c: Chunk.objects.filter(pk=c.pk).update(state="done"), "chunk already done"),
+        (lambda c: Chunk.objects.filter(pk=c.pk).update(state="failed"), "chunk already failed"),
+        (lambda c: Campaign.objects.update(status="paused"), "campaign paused"),
+        (lambda c: Campaign.objects.update(status="cancelled"), "campaign cancelled"),
+        (lambda c: Campaign.objects.update(status="done"), "campaign done"),
+    ],
+)
+def test_a_chunk_not_to_run_is_skipped_and_left_as_it_is(
+    batches: Batches,
+    setup,
+    why: str,  # noqa: ANN001
+) -> None:
+    chunk = _chunk()
+    setup(chunk)
+    before = Chunk.objects.get(pk=chunk.pk)
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "skipped": why}
+    after = Chunk.objects.get(pk=chunk.pk)
+    assert (after.state, after.attempts, after.started_at) == (
+        before.state, before.attempts, before.started_at,
+    )  # fmt: skip
+    assert batches.calls == []
+
+
+def test_a_chunk_of_a_deleted_campaign_is_skipped(batches: Batches) -> None:
+    chunk = _chunk()
+    chunk.target.campaign.delete()
+    assert jobs.run_chunk(chunk.pk) == {
+        "chunk": chunk.pk,
+        "skipped": "chunk gone: its campaign was deleted",
+    }
+
+
+def test_a_chunk_given_to_a_newer_job_is_not_run_by_the_old_one(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chunk = _chunk()
+    Chunk.objects.filter(pk=chunk.pk).update(rq_job_id="job-new")
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-old")
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "skipped": "superseded by job job-new"}
+    assert Chunk.objects.get(pk=chunk.pk).attempts == 0
+
+
+def test_an_owner_out_of_run_time_pauses_the_campaign(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "budget_note", lambda campaign: "daily run time spent")
+    chunk = _chunk()
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "skipped": "daily run time spent"}
+    campaign = Campaign.objects.get(pk=chunk.target.campaign_id)
+    assert (campaign.status, campaign.status_note) == ("paused", "daily run time spent")
+    assert Chunk.objects.get(pk=chunk.pk).state == Chunk.State.QUEUED
+
+
+# ---------------------------------------------------------------- stops and failures
+
+
+def test_a_cancel_stops_the_chunk_and_requeues_it(batches: Batches) -> None:
+    chunk = _chunk(end=4)
+    batches.during = lambda index: (
+        Campaign.objects.update(status="cancelled") if index == 1 else None
+    )
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 2, "stopped": "cancelled"}
+    assert Chunk.objects.get(pk=chunk.pk).state == Chunk.State.QUEUED
+    assert [i for i, _o in _executions(chunk)] == [0, 1]
+
+
+def test_a_job_superseded_mid_chunk_stops_and_leaves_the_chunk_to_the_new_one(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-old")
+    chunk = _chunk(end=4)
+    batches.during = lambda index: (
+        Chunk.objects.filter(pk=chunk.pk).update(rq_job_id="job-new", state="queued")
+        if index == 2
+        else None
+    )
+    assert jobs.run_chunk(chunk.pk) == {
+        "chunk": chunk.pk, "recorded": 3, "stopped": "superseded",
+    }  # fmt: skip
+    after = Chunk.objects.get(pk=chunk.pk)
+    assert (after.state, after.rq_job_id, after.finished_at) == ("queued", "job-new", None)
+
+
+def test_each_check_refreshes_the_heartbeat(batches: Batches) -> None:
+    chunk = _chunk(end=2)
+    old = timezone.now() - timedelta(hours=1)
+    beats = []
+
+    def age_then_look(index: int) -> None:
+        if index == 1:
+            beats.append(Chunk.objects.get(pk=chunk.pk).heartbeat_at)
+        Chunk.objects.filter(pk=chunk.pk).update(heartbeat_at=old)
+
+    batches.during = age_then_look
+    jobs.run_chunk(chunk.pk)
+    assert timezone.now() - beats[0] < timedelta(minutes=1)
+
+
+def test_a_failed_batch_requeues_the_chunk_with_its_error(batches: Batches) -> None:
+    chunk = _chunk(end=3)
+
+    def boom(index: int) -> None:
+        if index == 1:
+            raise RuntimeError("boom")
+
+    batches.during = boom
+    with pytest.raises(RuntimeError, match="boom"):
+        jobs.run_chunk(chunk.pk)
+    after = Chunk.objects.get(pk=chunk.pk)
+    assert after.state == Chunk.State.QUEUED and after.attempts == 1
+    assert after.last_error.startswith("RuntimeError: boom\nTraceback (most recent call last):")
+    assert "in boom" in after.last_error
+    # What was recorded before is kept.
+    assert _executions(chunk) == [(0, "terminated")]
+    assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
+
+
+def test_a_chunk_failing_its_last_attempt_fails_and_ends_its_campaign(
+    batches: Batches,
+) -> None:
+    chunk = _chunk(end=2)
+    Chunk.objects.filter(pk=chunk.pk).update(attempts=MAX_CHUNK_ATTEMPTS - 1)
+
+    def boom(index: int) -> None:
+        raise RuntimeError("x" * 9000)
+
+    batches.during = boom
+    with pytest.raises(RuntimeError):
+        jobs.run_chunk(chunk.pk)
+    after = Chunk.objects.get(pk=chunk.pk)
+    assert after.state == Chunk.State.FAILED and after.attempts == MAX_CHUNK_ATTEMPTS
+    # The end of the error is kept (the traceback's last frames), 8000 characters of it.
+    assert len(after.last_error) == 8000 and after.last_error.endswith("x" * 100 + "\n")
+    campaign = Campaign.objects.get(pk=chunk.target.campaign_id)
+    assert campaign.status == Campaign.Status.DONE
+
+
+def test_a_chunk_failing_before_its_last_attempt_leaves_its_campaign_running(
+    batches: Batches,
+) -> None:
+    chunk = _chunk(end=2)
+    Chunk.objects.filter(pk=chunk.pk).update(attempts=MAX_CHUNK_ATTEMPTS - 2)
+    batches.during = lambda index: (_ for _ in ()).throw(RuntimeError("boom"))
+    with pytest.raises(RuntimeError):
+        jobs.run_chunk(chunk.pk)
+    assert Chunk.objects.get(pk=chunk.pk).state == Chunk.State.QUEUED
+    assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
+
+
+def test_a_campaigns_target_runs_with_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = []
+    monkeypatch.setattr(
+        jobs, "make_target", lambda *args, **kwargs: asked.append((args, kwargs)) or "target"
+    )
+    chunk = _chunk(repetitions=6, value_oracle=False, pct_depth=3)
+    assert jobs.campaign_target(chunk.target) == "target"
+    assert asked == [(("go", "go-1.0-test"), {"repetitions": 6, "values": False, "pct_depth": 3})]
