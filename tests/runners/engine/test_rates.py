@@ -161,8 +161,13 @@ def test_the_next_look_is_the_first_checkpoint_past_the_runs() -> None:
 
 
 def test_a_test_says_what_it_promises() -> None:
-    assert RateTest(threshold=0.25, alpha=0.1, checkpoints=(4, 9)).describe() == (
-        "fails in at least 25 % of runs, with confidence 90 % (Clopper–Pearson, looks at 4, 9 runs)"
+    assert RateTest(threshold=0.9, alpha=0.1, checkpoints=(4, 9)).describe() == (
+        "fails in at least 90 % of runs, with confidence 90 % (Clopper–Pearson, looks at 4, 9 runs)"
+    )
+    assert (
+        RateTest(threshold=0.25, alpha=0.01)
+        .describe()
+        .startswith("fails in at least 25 % of runs, with confidence 99 %")
     )
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -459,6 +460,27 @@ def test_the_time_budget_ends_the_search(runtime: ModelRuntime) -> None:
     assert resumed.elapsed_s >= 100.0
 
 
+def test_a_time_budget_spent_by_the_last_edit_leaves_the_names_as_they_are(
+    runtime: ModelRuntime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A clock that moves one second a run: the baseline (4 runs) and four candidates
+    # (8 runs each) spend the 36 s, so the renaming, last, is not run.
+    seconds = [0.0]
+    real_run_one = runtime.run_one
+
+    def run_one_second(*args, **kwargs) -> ProgramRun:  # noqa: ANN002, ANN003
+        seconds[0] += 1.0
+        return real_run_one(*args, **kwargs)
+
+    monkeypatch.setattr(rd, "run_one", run_one_second)
+    monkeypatch.setattr(rd, "time", SimpleNamespace(monotonic=lambda: seconds[0]))
+    state = _reducer(budget=Budget(max_seconds=36.0)).run(_program(HANG))
+    assert len(state.tried) == 4 and state.done
+    assert state.stop_reason == "time budget spent"
+    assert state.current_text == "Spawn(SelGet(c7, eps)) ; SelPut(c7, eps)"
+    assert state.elapsed_s == 36.0 + 4  # and the final measure
+
+
 def test_a_stop_between_candidates_keeps_what_was_done(runtime: ModelRuntime) -> None:
     states: list[ReductionState] = []
     reducer = _reducer(on_state=states.append, should_stop=lambda: len(states) >= 3)
@@ -469,6 +491,7 @@ def test_a_stop_between_candidates_keeps_what_was_done(runtime: ModelRuntime) ->
     assert states[-1] == state and len(states) == 4
     # The time up to the stop, counted on from the last state published.
     assert state.elapsed_s > states[-2].elapsed_s > 0
+    assert state.elapsed_s < 30
 
 
 def test_a_stop_during_a_candidates_runs_keeps_the_last_state(runtime: ModelRuntime) -> None:
