@@ -213,7 +213,10 @@ def program_executions(program: Program) -> QuerySet[Execution]:
 
 
 def program_findings(program: Program) -> QuerySet[Finding]:
-    return Finding.objects.filter(executions__program=program).distinct().order_by("-last_seen")
+    # Ties broken as list_findings breaks them: the same order on every page load.
+    return (
+        Finding.objects.filter(executions__program=program).distinct().order_by("-last_seen", "-id")
+    )
 
 
 @dataclass(frozen=True)
