@@ -8,6 +8,7 @@ tests of test_jobs.py run real programs through real workers.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from pathlib import Path
 
@@ -393,3 +394,149 @@ def test_a_campaigns_target_runs_with_its_settings(monkeypatch: pytest.MonkeyPat
     chunk = _chunk(repetitions=6, value_oracle=False, pct_depth=3)
     assert jobs.campaign_target(chunk.target) == "target"
     assert asked == [(("go", "go-1.0-test"), {"repetitions": 6, "values": False, "pct_depth": 3})]
+
+
+# ---------------------------------------------------------------- rows touched, logs
+
+
+def test_a_run_of_another_target_does_not_count_as_done(batches: Batches) -> None:
+    chunk = _chunk(end=2)
+    campaign = chunk.target.campaign
+    other = CampaignTarget.objects.create(campaign=campaign, language="go", toolchain_id="go-b")
+    Execution.objects.create(
+        campaign=campaign, target=other, index=1, outcome="terminated",
+        program=store_program(campaign_program(campaign, 1)),
+    )  # fmt: skip
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 2}
+    assert _executions(chunk) == [(0, "terminated"), (1, "terminated")]
+
+
+def test_claiming_a_chunk_starts_its_own_campaign_only(batches: Batches) -> None:
+    chunk = _chunk()
+    waiting = _chunk()
+    jobs._claim(chunk.pk)
+    assert Campaign.objects.get(pk=waiting.target.campaign_id).status == Campaign.Status.QUEUED
+
+
+def test_a_chunk_ends_with_a_fresh_heartbeat(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "CHECK_EVERY_S", 3600.0)  # no beat between programs
+    chunk = _chunk(end=2)
+    jobs.run_chunk(chunk.pk)
+    chunk.refresh_from_db()
+    assert chunk.heartbeat_at > chunk.started_at
+    assert chunk.heartbeat_at >= chunk.finished_at - timedelta(seconds=1)
+
+
+def test_the_heartbeat_thread_beats_for_this_chunk_and_job(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[tuple[int, str]] = []
+    real = jobs._Heartbeat
+
+    def heartbeat(chunk_id: int, job_id: str) -> object:
+        made.append((chunk_id, job_id))
+        return real(chunk_id, job_id)
+
+    monkeypatch.setattr(jobs, "_Heartbeat", heartbeat)
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-a")
+    chunk = _chunk(end=1)
+    jobs.run_chunk(chunk.pk)
+    assert made == [(chunk.pk, "job-a")]
+
+
+def _events(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == jobs.log.name]
+
+
+def _where(chunk: Chunk, attempt: int = 1) -> dict[str, object]:
+    return {
+        "campaign": chunk.target.campaign_id, "chunk": chunk.pk,
+        "toolchain": chunk.target.toolchain_id, "first": chunk.start, "end": chunk.end,
+        "attempt": attempt,
+    }  # fmt: skip
+
+
+def _fields(record: logging.LogRecord, *names: str) -> dict[str, object]:
+    return {name: getattr(record, name) for name in names}
+
+
+def _seconds(record: logging.LogRecord) -> float:
+    seconds = record.seconds
+    assert 0 <= seconds < 60 and seconds == round(seconds, 2)
+    return seconds
+
+
+WHERE = ("campaign", "chunk", "toolchain", "first", "end", "attempt")
+
+
+def test_a_chunk_logs_its_start_and_end_with_their_fields(
+    batches: Batches, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=jobs.log.name)
+    chunk = _chunk(start=2, end=4, program_count=4)
+    jobs.run_chunk(chunk.pk)
+    started, done, campaign_done = _events(caplog)
+    campaign = chunk.target.campaign_id
+    assert started.getMessage() == f"chunk {chunk.pk} of campaign {campaign} started"
+    assert started.event == "chunk_started"
+    assert _fields(started, *WHERE) == _where(chunk)
+    assert done.getMessage() == f"chunk {chunk.pk} of campaign {campaign} done: 2 programs"
+    assert done.event == "chunk_done" and done.recorded == 2
+    assert _fields(done, *WHERE) == _where(chunk)
+    _seconds(done)
+    assert campaign_done.getMessage() == f"campaign {campaign} done"
+    assert (campaign_done.event, campaign_done.campaign) == ("campaign_done", campaign)
+
+
+def test_a_skipped_chunk_logs_why(batches: Batches, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger=jobs.log.name)
+    chunk = _chunk()
+    Campaign.objects.update(status="paused")
+    jobs.run_chunk(chunk.pk)
+    (skipped,) = _events(caplog)
+    assert skipped.getMessage() == f"chunk {chunk.pk} skipped: campaign paused"
+    assert _fields(skipped, "event", "chunk", "reason") == {
+        "event": "chunk_skipped", "chunk": chunk.pk, "reason": "campaign paused",
+    }  # fmt: skip
+
+
+def test_a_stopped_chunk_logs_why_and_what_it_recorded(
+    batches: Batches, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=jobs.log.name)
+    chunk = _chunk(end=3)
+    batches.during = lambda index: Campaign.objects.update(status="paused") if index else None
+    jobs.run_chunk(chunk.pk)
+    _started, stopped = _events(caplog)
+    assert stopped.getMessage() == f"chunk {chunk.pk} stopped (paused) after 2 programs"
+    assert _fields(stopped, "event", "reason", "recorded") == {
+        "event": "chunk_stopped", "reason": "paused", "recorded": 2,
+    }  # fmt: skip
+    assert _fields(stopped, *WHERE) == _where(chunk)
+    _seconds(stopped)
+
+
+def test_a_failed_chunk_logs_its_error_and_whether_it_gave_up(
+    batches: Batches, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=jobs.log.name)
+    chunk = _chunk(end=2)
+    Chunk.objects.filter(pk=chunk.pk).update(attempts=MAX_CHUNK_ATTEMPTS - 1)
+
+    def boom(index: int) -> None:
+        if index:
+            raise RuntimeError("boom")
+
+    batches.during = boom
+    with pytest.raises(RuntimeError):
+        jobs.run_chunk(chunk.pk)
+    _started, failed = _events(caplog)
+    assert failed.getMessage() == f"chunk {chunk.pk} failed: boom"
+    assert failed.levelno == logging.ERROR and failed.exc_info is not None
+    assert _fields(failed, "event", "recorded", "given_up") == {
+        "event": "chunk_failed", "recorded": 1, "given_up": True,
+    }  # fmt: skip
+    assert _fields(failed, *WHERE) == _where(chunk, attempt=MAX_CHUNK_ATTEMPTS)
+    _seconds(failed)

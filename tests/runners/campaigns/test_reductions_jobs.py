@@ -451,3 +451,142 @@ def test_the_summary_of_a_reduction_not_started_has_its_empty_figures() -> None:
     assert (summary["candidates"], summary["kept"], summary["stop_reason"]) == (0, [], "")
     assert summary["elapsed_s"] is None and summary["finished_at"] is None
     assert summary["status"] == "queued"
+
+
+# ---------------------------------------------------------------- which rows, which program
+
+
+def test_a_cancel_touches_its_own_reduction_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reductions, "cancel_jobs", lambda ids: None)
+    original = store_program(build_from_effect(HANG, 0))
+    mine, other = _reduction(original), _reduction(original, status="running")
+    reductions.cancel_reduction(reduction=mine)
+    assert Reduction.objects.get(pk=other.pk).status == "running"
+    assert Reduction.objects.get(pk=other.pk).finished_at is None
+
+
+def test_a_failed_job_marks_its_own_running_reduction_only(runtime: ModelRuntime) -> None:
+    original = store_program(build_from_effect(HANG, 0))
+    other = _reduction(original, status="running")
+    failing = _reduction(original)
+
+    def cancel_then_fail(_source: str) -> bool:
+        # Cancelled while it ran, then the job failed: it stays cancelled.
+        Reduction.objects.filter(pk=failing.pk).update(status="cancelled")
+        raise OSError("disk full")
+
+    runtime.compile_error = cancel_then_fail
+    with pytest.raises(OSError):
+        reductions.run_reduction(failing.pk)
+    failing.refresh_from_db()
+    assert (failing.status, failing.last_error, failing.finished_at) == ("cancelled", "", None)
+    assert Reduction.objects.get(pk=other.pk).status == "running"
+
+
+def test_a_reduction_cancelled_as_it_ended_stays_cancelled(runtime: ModelRuntime) -> None:
+    original = store_program(build_from_effect(HANG, 0))
+    reduction = _reduction(original)
+
+    def cancel_at_the_end(state: ReductionState) -> None:
+        if state.done:
+            Reduction.objects.filter(pk=reduction.pk).update(status="cancelled")
+
+    reductions.run_reduction(reduction.pk, progress=cancel_at_the_end)
+    reduction.refresh_from_db()
+    assert reduction.status == "cancelled" and reduction.finished_at is None
+    assert reduction.state["done"] and reduction.reduced is not None
+
+
+def test_storing_the_reduced_program_writes_nothing_else() -> None:
+    original = store_program(build_from_effect(HANG, 0))
+    state = replace(ReductionState(HANG, 10, 4, 4, HANG), current_text=REDUCED)
+    reduction = _reduction(original, state=state.as_dict())
+    stale = Reduction.objects.get(pk=reduction.pk)
+    # The job moved on since this copy was read.
+    Reduction.objects.filter(pk=reduction.pk).update(status="running", last_error="x")
+    reductions._store_reduced(stale)
+    reduction.refresh_from_db()
+    assert reduction.reduced == store_program(build_from_effect(REDUCED, 0))
+    assert (reduction.status, reduction.last_error) == ("running", "x")
+
+
+def test_a_reduction_runs_on_the_toolchain_its_program_failed_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    go = require_toolchain("go")
+    program = _campaign_program(go.id)
+    asked: list[tuple[str, str | None]] = []
+
+    def resolve(language: str, version: str | None):  # noqa: ANN202
+        asked.append((language, version))
+        return go
+
+    monkeypatch.setattr(reductions, "resolve_toolchain", resolve)
+    reductions.start_reduction(finding=_finding(program), enqueue=False)
+    reductions.start_reduction(finding=_finding(program), version="1.2.3", enqueue=False)
+    assert asked == [("go", go.id), ("go", "1.2.3")]
+
+
+def test_an_owner_over_quota_cannot_start_a_reduction(settings) -> None:  # noqa: ANN001
+    go = require_toolchain("go")
+    program = store_program(build_from_effect(HANG, 0))
+    owner = get_user_model().objects.create_user("visitor")
+    settings.QUOTAS = replace(settings.QUOTAS, reduction_minutes=10)
+    with pytest.raises(reductions.quotas.QuotaExceeded, match="minutes per reduction"):
+        reductions.start_reduction(
+            finding=_finding(program), version=go.id, max_seconds=3600, owner=owner,
+            enqueue=False,
+        )  # fmt: skip
+    assert not Reduction.objects.exists()
+
+
+def test_the_program_reduced_is_the_example_a_campaign_ran_or_the_latest_run(
+    runtime: ModelRuntime,
+) -> None:
+    go = require_toolchain("go")
+    ran = _campaign_program(go.id)  # a campaign ran it and saw the finding
+    finding = Finding.objects.get(signature=SIGNATURE)
+    loaded = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)", 9))
+    later = store_program(build_from_effect("Spawn(Get(c1)) ; Put(c1)", 9))
+    campaign = Execution.objects.get(program=ran).campaign
+    target = campaign.targets.get()
+    # The example no campaign ran gives way to the latest campaign run of the finding...
+    Finding.objects.filter(pk=finding.pk).update(example=loaded)
+    finding.refresh_from_db()
+    assert reductions._reducible_program(finding) == ran
+    latest = Execution.objects.create(
+        target=target, campaign=campaign, program=later, index=1, outcome="timeout",
+        signature=SIGNATURE, finding=finding,
+    )  # fmt: skip
+    assert reductions._reducible_program(finding) == later
+    # ... the latest by time, then by row when two came at the same moment...
+    Execution.objects.filter(pk=latest.pk).update(created_at=T_EARLY)
+    assert reductions._reducible_program(finding) == ran
+    Execution.objects.filter(finding=finding).update(created_at=T_EARLY)
+    assert reductions._reducible_program(finding) == later
+    # ... never a run of another finding, nor a reproduction's run.
+    other = Finding.objects.create(
+        signature="go | crash | other", outcome="crash", language="go", title="x",
+        first_seen=T_EARLY, last_seen=T_EARLY,
+    )  # fmt: skip
+    elsewhere = store_program(build_from_effect("Spawn(Put(c2)) ; Get(c2)", 9))
+    Execution.objects.create(
+        target=target, campaign=campaign, program=elsewhere, index=2, outcome="crash",
+        signature=other.signature, finding=other,
+    )  # fmt: skip
+    Execution.objects.create(program=elsewhere, index=0, outcome="timeout", finding=finding)
+    assert reductions._reducible_program(finding) == later
+    # An example a campaign ran is taken as it is.
+    Finding.objects.filter(pk=finding.pk).update(example=ran)
+    finding.refresh_from_db()
+    assert reductions._reducible_program(finding) == ran
+    # No example: the latest campaign run; no example and no campaign run: nothing.
+    assert reductions._reducible_program(other) == elsewhere
+    lonely = Finding.objects.create(
+        signature="go | crash | lonely", outcome="crash", language="go", title="x",
+        first_seen=T_EARLY, last_seen=T_EARLY,
+    )  # fmt: skip
+    assert reductions._reducible_program(lonely) is None
+
+
+T_EARLY = timezone.now() - timedelta(days=30)
