@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -25,7 +26,10 @@ from runners.campaigns.models import (
     Reproduction,
 )
 from runners.campaigns.programs import build_from_effect, program_object, store_program
+from runners.engine.toolchains import ToolchainUnavailable
 from runners.targets import get_target
+from runners.targets.base import Toolchain
+from runners.targets.kotlin import kotlin_render_options
 
 pytestmark = pytest.mark.django_db
 
@@ -94,20 +98,25 @@ def world() -> World:
     other = _finding("go | crash | z", last_seen=T0 + timedelta(hours=2), outcome="crash")
     p1 = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)", 1))
     p2 = store_program(build_from_effect("Spawn(Get(c1)) ; Put(c1)", 2))
-    p3 = store_program(build_from_effect("Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)", 3))
+    p3 = store_program(build_from_effect("Spawn(SelGet(c1, eps)) ; SelPut(c1, eps)", 2))
     rows = dict(
         [
+            # Crystal's rows first: among runs of one index, the order by target is then
+            # not the order the rows were written in.
+            _run("a_cr_0", a_crystal, 0, p1, "crash", crash, 14),
+            _run("a_cr_1", a_crystal, 1, p2, "terminated", None, 15),
             _run("a_go_0", a_go, 0, p1, "timeout", hang, 10),
             _run("a_go_1", a_go, 1, p2, "terminated", None, 11),
             _run("a_go_2", a_go, 2, p1, "timeout", hang, 12),
             _run("a_go_3", a_go, 3, p3, "timeout", hang, 13),
-            _run("a_cr_0", a_crystal, 0, p1, "crash", crash, 14),
-            _run("a_cr_1", a_crystal, 1, p2, "terminated", None, 15),
             _run("b_go_0", b_go, 0, p1, "timeout", hang, 30),
             _run("b_go_1", b_go, 1, p3, "crash", other, 31),
         ]
     )
     return World(a, b, a_go, a_crystal, b_go, hang, crash, other, p1, p2, p3, rows)
+
+
+BIG_FIELDS = {"stdout", "stderr", "dump", "attempts", "compile_output"}
 
 
 def _names(world: World, executions) -> list[str]:  # noqa: ANN001
@@ -146,6 +155,7 @@ def test_a_campaigns_executions_go_by_index_then_target(world: World) -> None:
     first = listed[0]
     # The big fields stay in the database until asked for.
     assert {"stdout", "stderr", "dump", "attempts", "compile_output"} <= first.get_deferred_fields()
+    assert first.get_deferred_fields() == BIG_FIELDS
     assert _names(world, selectors.campaign_executions(world.a, outcome="timeout")) == [
         "a_go_0", "a_go_2", "a_go_3",
     ]  # fmt: skip
@@ -206,7 +216,7 @@ def test_findings_are_listed_most_recently_seen_first(world: World) -> None:
 def test_a_findings_executions_go_newest_first(world: World) -> None:
     listed = selectors.finding_executions(world.hang)
     assert _names(world, listed) == ["b_go_0", "a_go_3", "a_go_2", "a_go_0"]
-    assert "stdout" in listed[0].get_deferred_fields()
+    assert listed[0].get_deferred_fields() == BIG_FIELDS
     # Two at the same moment: the later row first.
     Execution.objects.filter(pk=world.rows["a_go_2"].pk).update(created_at=T0)
     Execution.objects.filter(pk=world.rows["a_go_0"].pk).update(created_at=T0)
@@ -313,6 +323,7 @@ def test_a_programs_source_is_rendered_with_its_own_seed(world: World) -> None:
     options = spec.source_options(None) | {}
     plain = selectors.program_source(world.p3, "go", version="0.0-none", repetitions=3)
     assert plain == spec.render(lc_program, seed=world.p3.render_seed, repetitions=3, **options)
+    assert plain != spec.render(lc_program, seed=0, repetitions=3, **options)
     with_values = selectors.program_source(world.p3, "go", version="0.0-none", values=True)
     assert with_values == spec.render(
         lc_program, seed=world.p3.render_seed, repetitions=1, **(options | {"values": True})
@@ -353,3 +364,140 @@ def test_outcome_counts_per_campaign_come_from_the_kept_counts(world: World) -> 
         world.b.pk + 100: {},
     }
     assert selectors.campaigns_outcome_counts([]) == {}
+
+
+# ---------------------------------------------------------------- orders, queries
+
+
+def _at(row: Execution, minutes: int) -> None:
+    Execution.objects.filter(pk=row.pk).update(created_at=T0 + timedelta(minutes=minutes))
+
+
+def test_runs_are_newest_first_by_time_not_by_row(world: World) -> None:
+    # The row written last ran first (a restored backup, a clock set back).
+    _at(world.rows["b_go_0"], 1)
+    assert _names(world, selectors.finding_executions(world.hang)) == [
+        "a_go_3", "a_go_2", "a_go_0", "b_go_0",
+    ]  # fmt: skip
+    assert _names(world, selectors.program_executions(world.p1)) == [
+        "a_cr_0", "a_go_2", "a_go_0", "b_go_0",
+    ]  # fmt: skip
+
+
+def test_reproductions_are_newest_first_by_time_not_by_row(world: World) -> None:
+    first, second = (
+        Reproduction.objects.create(
+            program=world.p1,
+            language="go",
+            toolchain_id="go-1.22",
+            times=1,
+            timeout_s=1.0,
+            repetitions=1,
+        )  # fmt: skip
+        for _ in range(2)
+    )
+    Reproduction.objects.filter(pk=second.pk).update(created_at=T0)
+    assert list(selectors.program_reproductions(world.p1)) == [first, second]
+
+
+def test_a_programs_findings_go_by_when_they_were_seen_not_by_row(world: World) -> None:
+    Finding.objects.filter(pk=world.other.pk).update(last_seen=T0)
+    assert list(selectors.program_findings(world.p3)) == [world.hang, world.other]
+
+
+def test_a_campaigns_findings_with_most_runs_there_come_first(world: World) -> None:
+    for index in (2, 3):
+        _run(f"b_go_{index}", world.b_go, index, world.p3, "crash", world.other, 40)
+    assert [(f.signature, f.in_campaign) for f in selectors.campaign_findings(world.b)] == [
+        ("go | crash | z", 3),
+        ("go | hang | x", 1),
+    ]
+
+
+def test_hits_go_by_target_then_finding(world: World) -> None:
+    _run("a_go_4", world.a_go, 4, world.p2, "crash", world.other, 20)
+    # A finding's verdict with no finding linked (none made yet) is no hit.
+    _run("a_go_5", world.a_go, 5, world.p2, "crash", None, 21)
+    hits = selectors.campaign_finding_hits(world.a)
+    assert [(h["target_id"], h["finding_id"]) for h in hits] == [
+        (world.a_go.pk, world.hang.pk),
+        (world.a_go.pk, world.other.pk),
+        (world.a_crystal.pk, world.crash.pk),
+    ]
+
+
+def test_table_2_rows_go_by_heuristic_then_toolchain(world: World) -> None:
+    older = CampaignTarget.objects.create(campaign=world.b, language="go", toolchain_id="go-1.21")
+    _run("b_old_0", older, 0, world.p2, "timeout", world.hang, 35)
+    rows = selectors.finding_hits_by_target(world.hang)
+    assert [(r["campaign__heuristic"], r["target__toolchain_id"]) for r in rows] == [
+        ("A", "go-1.22"),
+        ("B", "go-1.21"),
+        ("B", "go-1.23"),
+    ]
+
+
+def test_lists_read_their_related_rows_in_the_same_query(
+    world: World,
+    django_assert_num_queries,  # noqa: ANN001
+) -> None:
+    reduction = Reduction.objects.create(
+        finding=world.hang, program=world.p1, reduced=world.p3, language="go",
+        toolchain_id="go-1.22", signature=world.hang.signature, timeout_s=1.0, repetitions=1,
+    )  # fmt: skip
+    reproduction = Reproduction.objects.create(
+        program=world.p1, language="go", toolchain_id="go-1.22", times=1, timeout_s=1.0,
+        repetitions=1,
+    )  # fmt: skip
+    Execution.objects.create(
+        reproduction=reproduction, program=world.p1, index=0, outcome="timeout",
+        finding=world.hang,
+    )  # fmt: skip
+    Finding.objects.update(example=world.p1)
+    reads = [
+        (lambda: selectors.campaign_executions(world.a), ("program", "target")),
+        (lambda: selectors.finding_executions(world.hang), ("program", "target", "campaign")),
+        (lambda: selectors.program_executions(world.p1),
+         ("target", "campaign", "finding", "reproduction")),
+        (lambda: selectors.campaign_findings(world.a), ("example",)),
+        (lambda: selectors.list_findings(), ("example",)),
+        (lambda: selectors.finding_reductions(world.hang), ("program", "reduced")),
+    ]  # fmt: skip
+    for read, related in reads:
+        with django_assert_num_queries(1):
+            for row in read():
+                for name in related:
+                    getattr(row, name)
+    with django_assert_num_queries(1):
+        got = selectors.get_reduction(reduction.pk)
+        assert (got.program, got.reduced, got.finding) == (world.p1, world.p3, world.hang)
+    with django_assert_num_queries(1):
+        assert selectors.get_reproduction(reproduction.pk).program == world.p1
+    with django_assert_num_queries(1):
+        assert selectors.get_finding(world.hang.pk).example == world.p1
+
+
+def test_a_source_uses_the_options_of_the_release_asked_for(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # kotlinx.coroutines 0.19 has its channels in the experimental package.
+    asked: list[tuple[str, str | None]] = []
+    old = Toolchain("kotlin", "0.19", "kotlin-0.19", "installed", Path("/x"), Path("/x/java"),
+                    render=tuple(sorted(kotlin_render_options("0.19").items())))  # fmt: skip
+
+    def find(language: str, version: str | None) -> Toolchain:
+        asked.append((language, version))
+        if version == "0.19":
+            return old
+        raise ToolchainUnavailable(f"{language} {version} is not installed")
+
+    monkeypatch.setattr(selectors, "find_toolchain", find)
+    spec = get_target("kotlin")
+    program = program_object(world.p3)
+    source = selectors.program_source(world.p3, "kotlin", version="0.19")
+    assert "kotlinx.coroutines.experimental" in source
+    assert source == spec.render(program, seed=world.p3.render_seed, **spec.source_options(old))
+    assert source != selectors.program_source(world.p3, "kotlin", version="9.9")
+    assert asked == [("kotlin", "0.19"), ("kotlin", "9.9")]
+    assert selectors.program_source_problem(world.p3, "kotlin") == ""
+    assert asked[-1] == ("kotlin", None)
