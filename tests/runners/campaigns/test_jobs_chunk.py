@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -462,17 +463,24 @@ def _fields(record: logging.LogRecord, *names: str) -> dict[str, object]:
     return {name: getattr(record, name) for name in names}
 
 
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's clock: 100 s when it starts, 101.23456 s at every later look."""
+    times = iter([100.0])
+    monkeypatch.setattr(jobs, "time", SimpleNamespace(monotonic=lambda: next(times, 101.23456)))
+
+
 def _seconds(record: logging.LogRecord) -> float:
-    seconds = record.seconds
-    assert 0 <= seconds < 60 and seconds == round(seconds, 2)
-    return seconds
+    # What the job took, to the hundredth of a second, as the clock above tells it.
+    assert record.seconds == 1.23 and isinstance(record.seconds, float)
+    return record.seconds
 
 
 WHERE = ("campaign", "chunk", "toolchain", "first", "end", "attempt")
 
 
 def test_a_chunk_logs_its_start_and_end_with_their_fields(
-    batches: Batches, caplog: pytest.LogCaptureFixture
+    batches: Batches, caplog: pytest.LogCaptureFixture, clock: None
 ) -> None:
     caplog.set_level(logging.INFO, logger=jobs.log.name)
     chunk = _chunk(start=2, end=4, program_count=4)
@@ -503,7 +511,7 @@ def test_a_skipped_chunk_logs_why(batches: Batches, caplog: pytest.LogCaptureFix
 
 
 def test_a_stopped_chunk_logs_why_and_what_it_recorded(
-    batches: Batches, caplog: pytest.LogCaptureFixture
+    batches: Batches, caplog: pytest.LogCaptureFixture, clock: None
 ) -> None:
     caplog.set_level(logging.INFO, logger=jobs.log.name)
     chunk = _chunk(end=3)
@@ -519,7 +527,7 @@ def test_a_stopped_chunk_logs_why_and_what_it_recorded(
 
 
 def test_a_failed_chunk_logs_its_error_and_whether_it_gave_up(
-    batches: Batches, caplog: pytest.LogCaptureFixture
+    batches: Batches, caplog: pytest.LogCaptureFixture, clock: None
 ) -> None:
     caplog.set_level(logging.INFO, logger=jobs.log.name)
     chunk = _chunk(end=2)
