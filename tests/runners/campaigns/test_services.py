@@ -294,6 +294,25 @@ def test_an_index_recorded_elsewhere_does_not_stop_a_target_from_recording_it() 
     assert again is None and Execution.objects.count() == 2
 
 
+def test_an_index_recorded_already_is_skipped_before_anything_is_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A retried chunk whose program now crashes where it terminated the first time: the
+    # first verdict stays, and no finding is made, not even for a moment (nor logged).
+    program = _program()
+    target = _target()
+    services.record_execution(program=program, index=0, result=_run(Outcome.TERMINATED, ""),
+                              language="go", target=target)  # fmt: skip
+    caplog.set_level(logging.INFO, logger=services.log.name)
+    caplog.clear()
+    again = services.record_execution(program=program, index=0, result=_run(), language="go",
+                                      target=target)  # fmt: skip
+    assert again is None
+    assert Execution.objects.get().outcome == "terminated"
+    assert Finding.objects.count() == 0
+    assert _events(caplog) == []
+
+
 def test_an_index_another_worker_recorded_meanwhile_is_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -725,6 +744,26 @@ def test_resume_requeues_queued_and_failed_chunks_only(
     assert Chunk.objects.filter(target__campaign=other).values_list(
         "state", "attempts", "rq_job_id"
     ).get() == ("failed", 3, "job-other")
+
+
+def test_resume_writes_only_the_attempts_and_state_of_a_chunk(
+    toolchains: list[tuple[str, str | None]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    campaign, _other = _stoppable(toolchains, status="paused")
+    queued = Chunk.objects.get(target__campaign=campaign, start=0)
+    beat = timezone.now()
+    real_filter = Execution.objects.filter
+
+    def worker_beats_meanwhile(*args: object, **kwargs: object) -> object:
+        # Between resume's read of the chunks and its writes, a worker took the queued
+        # chunk's job and wrote its heartbeat: resume must not write back what it read.
+        Chunk.objects.filter(pk=queued.pk).update(heartbeat_at=beat, started_at=beat)
+        return real_filter(*args, **kwargs)
+
+    monkeypatch.setattr(Execution.objects, "filter", worker_beats_meanwhile)
+    services.resume_campaign(campaign=campaign)
+    queued.refresh_from_db()
+    assert (queued.state, queued.heartbeat_at, queued.started_at) == ("queued", beat, beat)
 
 
 def test_a_resumed_campaign_that_had_run_is_running(
