@@ -119,6 +119,20 @@ def world() -> World:
 BIG_FIELDS = {"stdout", "stderr", "dump", "attempts", "compile_output"}
 
 
+def _reproductions(program: Program, count: int) -> list[Reproduction]:
+    return [
+        Reproduction.objects.create(
+            program=program,
+            language="go",
+            toolchain_id="go-1.22",
+            times=1,
+            timeout_s=1.0,
+            repetitions=1,
+        )  # fmt: skip
+        for _ in range(count)
+    ]
+
+
 def _names(world: World, executions) -> list[str]:  # noqa: ANN001
     by_pk = {row.pk: name for name, row in world.rows.items()}
     return [by_pk[e.pk] for e in executions]
@@ -251,10 +265,7 @@ def test_a_campaigns_hits_per_finding_and_target(world: World) -> None:
 
 
 def test_a_findings_row_of_table_2_per_heuristic_and_toolchain(world: World) -> None:
-    reproduction = Reproduction.objects.create(
-        program=world.p1, language="go", toolchain_id="go-1.22", times=1, timeout_s=1.0,
-        repetitions=1,
-    )  # fmt: skip
+    (reproduction,) = _reproductions(world.p1, 1)
     Execution.objects.create(
         reproduction=reproduction, program=world.p1, index=0, outcome="timeout",
         finding=world.hang,
@@ -298,17 +309,7 @@ def test_reductions_and_reproductions_of_a_finding_and_a_program(world: World) -
     assert selectors.get_reduction(reduction.pk) == reduction
     with pytest.raises(Reduction.DoesNotExist):
         selectors.get_reduction(reduction.pk + 1)
-    older, newer = (
-        Reproduction.objects.create(
-            program=world.p1,
-            language="go",
-            toolchain_id="go-1.22",
-            times=1,
-            timeout_s=1.0,
-            repetitions=1,
-        )  # fmt: skip
-        for _ in range(2)
-    )
+    older, newer = _reproductions(world.p1, 2)
     Reproduction.objects.filter(pk=older.pk).update(created_at=T0)
     assert list(selectors.program_reproductions(world.p1)) == [newer, older]
     assert list(selectors.program_reproductions(world.p2)) == []
@@ -385,17 +386,7 @@ def test_runs_are_newest_first_by_time_not_by_row(world: World) -> None:
 
 
 def test_reproductions_are_newest_first_by_time_not_by_row(world: World) -> None:
-    first, second = (
-        Reproduction.objects.create(
-            program=world.p1,
-            language="go",
-            toolchain_id="go-1.22",
-            times=1,
-            timeout_s=1.0,
-            repetitions=1,
-        )  # fmt: skip
-        for _ in range(2)
-    )
+    first, second = _reproductions(world.p1, 2)
     Reproduction.objects.filter(pk=second.pk).update(created_at=T0)
     assert list(selectors.program_reproductions(world.p1)) == [first, second]
 
@@ -445,10 +436,7 @@ def test_lists_read_their_related_rows_in_the_same_query(
         finding=world.hang, program=world.p1, reduced=world.p3, language="go",
         toolchain_id="go-1.22", signature=world.hang.signature, timeout_s=1.0, repetitions=1,
     )  # fmt: skip
-    reproduction = Reproduction.objects.create(
-        program=world.p1, language="go", toolchain_id="go-1.22", times=1, timeout_s=1.0,
-        repetitions=1,
-    )  # fmt: skip
+    (reproduction,) = _reproductions(world.p1, 1)
     Execution.objects.create(
         reproduction=reproduction, program=world.p1, index=0, outcome="timeout",
         finding=world.hang,
