@@ -316,54 +316,64 @@ class Reducer:
         self, program: Program, state: ReductionState, root: Path, began: float, spent: float
     ) -> ReductionState:
         test = self.rate_test(state)
-        tried_texts = {s.effect_text for s in state.tried}
+        tried = {s.effect_text for s in state.tried}
+
+        def elapsed() -> float:
+            return spent + time.monotonic() - began
+
         while True:
-            taken = False
             for candidate in self._candidates(program, state):
-                if candidate.text in tried_texts:
+                if candidate.text in tried:
                     continue
-                if spent_all := self._budget_spent(state, spent + time.monotonic() - began):
-                    return replace(state, done=True, stop_reason=spent_all)
-                if self.should_stop and self.should_stop():
-                    raise _Stopped
-                tried_texts.add(candidate.text)
-                state = self._take(candidate, state, test, root)
-                state = replace(state, elapsed_s=spent + time.monotonic() - began)
-                self._publish(state)
-                if state.tried[-1].kept:
-                    taken = True
+                state = self._step(candidate, state, test, root, tried, elapsed)
+                if state.done or state.tried[-1].kept:
                     break
-            if not taken:
-                if spent_all := self._budget_spent(state, spent + time.monotonic() - began):
-                    return replace(state, done=True, stop_reason=spent_all)
-                renamed = self._rename(state, test, root, tried_texts)
-                if renamed is not state:
-                    state = replace(renamed, elapsed_s=spent + time.monotonic() - began)
-                    self._publish(state)
+            else:
+                # No edit kept the failure: last, the cosmetic renaming, a candidate like
+                # the others (the same budget, the same stop).
+                renaming = self._renaming(state, tried)
+                if renaming is not None:
+                    state = self._step(renaming, state, test, root, tried, elapsed)
+                if state.done:
+                    return state
                 return replace(state, done=True, stop_reason="no single edit keeps the failure")
+            if state.done:
+                return state
 
-    def _budget_spent(self, state: ReductionState, elapsed: float) -> str:
-        """Why no more candidate may run ("" while the budget lasts). The time spent is
-        set on the state by run(), once the result is measured."""
-        if len(state.tried) >= self.budget.max_candidates:
-            return "candidate budget spent"
-        if elapsed >= self.budget.max_seconds:
-            return "time budget spent"
-        return ""
-
-    def _rename(
-        self, state: ReductionState, test: RateTest, root: Path, tried: set[str]
+    def _step(
+        self,
+        candidate: Candidate,
+        state: ReductionState,
+        test: RateTest,
+        root: Path,
+        tried: set[str],
+        elapsed: Callable[[], float],
     ) -> ReductionState:
-        """Last, cosmetic: the channels named c1, c2, … — kept only if it still fails."""
+        """Run `candidate` and publish the state after it; the state done, and the
+        candidate not run, when the budget is spent. The time spent is set on a done
+        state by run(), once the result is measured."""
+        if len(state.tried) >= self.budget.max_candidates:
+            return replace(state, done=True, stop_reason="candidate budget spent")
+        if elapsed() >= self.budget.max_seconds:
+            return replace(state, done=True, stop_reason="time budget spent")
+        if self.should_stop and self.should_stop():
+            raise _Stopped
+        tried.add(candidate.text)
+        state = self._take(candidate, state, test, root)
+        state = replace(state, elapsed_s=elapsed())
+        self._publish(state)
+        return state
+
+    def _renaming(self, state: ReductionState, tried: set[str]) -> Candidate | None:
+        """The channels named c1, c2, … in order, unless they are, or it was tried."""
         renamed = canonical_names(fx.parse(state.current_text))
         if renamed is None or fx.to_text(renamed) in tried:
-            return state
+            return None
         # Like every candidate: offered only when proved terminating (an effect fed in
         # that deadlocks by itself is never "reduced").
         if check_effect(renamed, max_states=CANDIDATE_MAX_STATES).terminating is not True:
-            return state
-        return self._take(Candidate("name the channels c1, c2, … in order", renamed), state,
-                          test, root)  # fmt: skip
+            return None
+        return Candidate("name the channels c1, c2, … in order", renamed)
 
     def _take(
         self, candidate: Candidate, state: ReductionState, test: RateTest, root: Path

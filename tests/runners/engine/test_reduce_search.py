@@ -342,6 +342,19 @@ def test_channels_already_named_in_order_are_not_renamed(runtime: ModelRuntime) 
     assert all(not s.description.startswith("name the channels") for s in state.tried)
 
 
+def test_a_search_that_ends_on_its_last_allowed_candidate_says_it_reached_a_minimum(
+    runtime: ModelRuntime,
+) -> None:
+    # Channels already c1: no renaming is offered after the last edit, so a budget of
+    # exactly the edits tried is not what ended the search.
+    whole = _reducer().run(_program(HANG.replace("c7", "c1")))
+    exact = _reducer(budget=Budget(max_candidates=len(whole.tried))).run(
+        _program(HANG.replace("c7", "c1"))
+    )
+    assert exact.tried == whole.tried
+    assert exact.stop_reason == "no single edit keeps the failure"
+
+
 def test_a_renaming_that_loses_the_failure_is_not_taken(runtime: ModelRuntime) -> None:
     runtime.period = lambda text: _always_when_both_selects(text) * ("c1" not in text)
     state = _reducer().run(_program(HANG))
