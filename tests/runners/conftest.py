@@ -24,6 +24,16 @@ from runners.targets import runnable_names
 LANGUAGES = runnable_names()
 
 
+def fake_toolchain(
+    language: str, version: str = "1.0", *, home: Path = Path("/nonexistent")
+) -> Toolchain:
+    """A toolchain that only names things: for tests that replace its builds and runs."""
+    return Toolchain(
+        language=language, version=version, id=f"{language}-{version}-test", origin="path",
+        home=home, executable=home / "bin" / language,
+    )  # fmt: skip
+
+
 def require_toolchain(language: str, version: str | None = None) -> Toolchain:
     try:
         return find_toolchain(language, version)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,16 +23,9 @@ from runners.campaigns.programs import campaign_program, store_program
 from runners.engine.execute import ProgramRun, Triage, target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
-from runners.targets.base import Toolchain
+from tests.runners.conftest import fake_toolchain
 
 pytestmark = pytest.mark.django_db
-
-
-def _toolchain(language: str) -> Toolchain:
-    return Toolchain(
-        language=language, version="1.0", id=f"{language}-1.0-test", origin="path",
-        home=Path("/nonexistent"), executable=Path("/nonexistent/x"),
-    )  # fmt: skip
 
 
 class Batches:
@@ -65,7 +57,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> Batches:
     monkeypatch.setattr(
         jobs,
         "make_target",
-        lambda language, toolchain_id, **kwargs: target_for(_toolchain(language), **kwargs),
+        lambda language, toolchain_id, **kwargs: target_for(fake_toolchain(language), **kwargs),
     )
     monkeypatch.setattr(jobs, "CHECK_EVERY_S", 0.0)  # ask after every program
     recorded.sandboxes = asked  # type: ignore[attr-defined]
@@ -104,7 +96,7 @@ def test_a_chunk_runs_its_programs_as_its_campaign_says(batches: Batches) -> Non
     ((programs, target, kwargs),) = batches.calls
     campaign = chunk.target.campaign
     assert programs == [campaign_program(campaign, i).program for i in (4, 5, 6)]
-    assert target == target_for(_toolchain("go"), repetitions=3, values=False, pct_depth=2)
+    assert target == target_for(fake_toolchain("go"), repetitions=3, values=False, pct_depth=2)
     assert kwargs["limits"] == Limits(timeout_s=2.5, quiet_s=1.5)
     assert kwargs["render_seed"] == 40 + 4
     assert kwargs["triage"] == Triage(retries=1)
@@ -176,7 +168,7 @@ def test_programs_the_target_cannot_express_are_recorded_not_run(batches: Batche
     # Heuristic A's programs select; std's channels have no select.
     chunk = _chunk(language="rust-std", end=3)
     campaign = chunk.target.campaign
-    target = target_for(_toolchain("rust-std"), repetitions=3)
+    target = target_for(fake_toolchain("rust-std"), repetitions=3)
     expressible = [
         i for i in range(3)
         if target.spec.supports(campaign_program(campaign, i).program,

@@ -4,8 +4,6 @@ compile and runs replaced by verdicts, and the campaign is paused after its firs
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from generator.settings import PRESETS
@@ -13,14 +11,11 @@ from runners.campaigns import jobs
 from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
 from runners.engine.execute import ProgramRun, target_for
 from runners.engine.verdicts import Classification, Outcome
-from runners.targets.base import Toolchain
+from tests.runners.conftest import fake_toolchain
 
 pytestmark = pytest.mark.django_db
 
-FAKE_GO = Toolchain(
-    language="go", version="1.0", id="go-1.0-test", origin="path",
-    home=Path("/nonexistent"), executable=Path("/nonexistent/go"),
-)  # fmt: skip
+FAKE_GO = fake_toolchain("go")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ runs for real with only the compile and the sandboxed runs replaced by recorded 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -29,7 +28,7 @@ from runners.campaigns.selectors import OriginalRuns
 from runners.engine.execute import ProgramRun, Triage, target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
-from runners.targets.base import Toolchain
+from tests.runners.conftest import fake_toolchain
 
 pytestmark = pytest.mark.django_db
 
@@ -98,14 +97,7 @@ def test_programs_per_minute_of_a_running_campaign_count_until_now() -> None:
 
 # ---------------------------------------------------------------- reproductions
 
-FAKE_GO = Toolchain(
-    language="go",
-    version="1.0",
-    id="go-1.0-test",
-    origin="path",
-    home=Path("/nonexistent"),
-    executable=Path("/nonexistent/go"),
-)
+FAKE_GO = fake_toolchain("go")
 
 
 class _Killed(Exception):

@@ -43,19 +43,9 @@ from runners.engine.execute import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets import runnable_names, shared_capabilities
 from runners.targets.base import Toolchain, ToolchainUnavailable
+from tests.runners.conftest import fake_toolchain
 
 pytestmark = pytest.mark.django_db
-
-
-def _toolchain(language: str, version: str) -> Toolchain:
-    return Toolchain(
-        language=language,
-        version=version,
-        id=f"{language}-{version}-test",
-        origin="path",
-        home=Path(f"/opt/{language}"),
-        executable=Path(f"/opt/{language}/bin/{language}"),
-    )
 
 
 @pytest.fixture
@@ -65,7 +55,7 @@ def toolchains(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None]]:
 
     def find(language: str, version: str | None = None) -> Toolchain:
         asked.append((language, version))
-        return _toolchain(language, version or "1.0")
+        return fake_toolchain(language, version or "1.0", home=Path(f"/opt/{language}"))
 
     monkeypatch.setattr(services, "find_toolchain", find)
     return asked

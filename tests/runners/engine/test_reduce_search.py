@@ -33,8 +33,9 @@ from runners.engine.reduce import Budget, Reducer, ReductionError, ReductionStat
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets.base import Toolchain
+from tests.runners.conftest import fake_toolchain
 
-GO = Toolchain("go", "1.0", "go-1.0-test", "path", Path("/nonexistent"), Path("/nonexistent/go"))
+GO = fake_toolchain("go")
 # Hangs on the modelled runtime (a select receive and a select send); c7 so that the
 # last step, naming the channels c1, c2, …, is a real change.
 HANG = "Spawn(SelGet(c7, eps) (+) SelGet(c7, eps)) ; SelPut(c7, eps)"
