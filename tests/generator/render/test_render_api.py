@@ -12,10 +12,15 @@ from hypothesis import strategies as st
 from generator import lambda_chan as lc
 from generator.render import (
     UnsupportedProgram,
+    beyond_paper,
+    has_schedule_perturbation,
+    has_value_oracle,
     render,
     render_batch,
     renderers,
+    runs_in_groups,
     supports,
+    unsupported_reason,
 )
 from generator.render._common import (
     C_LIKE,
@@ -83,7 +88,7 @@ def test_bad_repetitions(lang: str, reps: object) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_empty_batch_is_an_error(lang: str) -> None:
-    with pytest.raises(ValueError, match="at least one program"):
+    with pytest.raises(ValueError, match=r"^a batch needs at least one program$"):
         render_batch([], lang)
 
 
@@ -109,6 +114,51 @@ def test_supports() -> None:
         render(PAPER["kotlin"], "flix")
     for lang in ("go", "crystal", "kotlin"):
         assert all(supports(p, lang) for p in PROGRAMS.values())
+
+
+def test_what_each_renderer_declares_it_can_do() -> None:
+    # The target registry, the fuzz loop and the campaign pages read these four answers.
+    declared = {
+        lang: (
+            has_value_oracle(lang),
+            runs_in_groups(lang),
+            has_schedule_perturbation(lang),
+            beyond_paper(lang),
+        )
+        for lang in LANGUAGES
+    }
+    both, buffered = frozenset({"buffered", "close"}), frozenset({"buffered"})
+    assert declared == {
+        "clojure": (True, True, True, both),
+        "crystal": (True, False, True, both),
+        "flix": (False, False, False, frozenset()),
+        "go": (True, False, True, both),
+        "kotlin": (True, False, True, both),
+        "racket": (True, True, True, buffered),
+        "rust": (True, False, True, buffered),
+    }
+
+
+def test_a_program_beyond_its_renderer_is_refused_with_the_renderers_name() -> None:
+    closes = lc.Program(("c",), lc.CloseE("c"))
+    assert unsupported_reason(closes, "rust") == "the rust renderer writes no close or range"
+    with pytest.raises(UnsupportedProgram, match=r"^the racket renderer writes no close or range$"):
+        render_batch([PAPER["flix2"], closes], "racket")
+    buffered = lc.Program(("c",), lc.Then(lc.Send("c"), lc.Recv("c")), (("c", 1),))
+    assert unsupported_reason(buffered, "flix") == "the flix renderer writes no buffered channel"
+    assert supports(closes, "go") and supports(buffered, "racket")
+
+
+@pytest.mark.parametrize("lang", ["go", "kotlin", "rust"])
+def test_render_defaults_to_seed_zero_and_one_repetition(lang: str) -> None:
+    program = PAPER["flix1"]
+    alone = render(program, lang)
+    assert alone == render(program, lang, seed=0, repetitions=1)
+    assert alone != render(program, lang, seed=1)
+    batch = render_batch([program, PAPER["flix2"]], lang)
+    assert batch == render_batch([program, PAPER["flix2"]], lang, seed=0, repetitions=1)
+    assert batch != render_batch([program, PAPER["flix2"]], lang, seed=1)
+    assert batch != render_batch([program, PAPER["flix2"]], lang, repetitions=2)
 
 
 # ---------------------------------------------------------------- determinism
