@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from generator.capabilities import FULL, Capabilities
+from generator.render.rust import FLAVOURS as RUST_FLAVOURS
 
 GOLDEN = Path(__file__).with_name("renders.json")
 SEEDS = range(200)
@@ -18,21 +23,90 @@ HEURISTICS = "ABCDEF"
 BATCH = 50
 REPETITIONS = 10
 
+
+@dataclass(frozen=True)
+class Variant:
+    """A renderer with its options, over the generated programs of `seeds` (`buffered`:
+    generated with buffered channels, close and range, issue #15) and what the target's
+    `capabilities` allow, as campaigns generate them."""
+
+    lang: str
+    options: Mapping[str, object] = field(default_factory=dict)
+    seeds: range = SEEDS
+    buffered: bool = False
+    capabilities: Capabilities = FULL
+
+
 # Every target (and option variant a toolchain selects) whose output must not move.
-VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
-    "go": ("go", {}),
-    "crystal": ("crystal", {}),
-    "kotlin-modern": (
-        "kotlin",
-        {"package_layout": "modern", "duplicate_clauses": "keep", "threads": 8},
+VARIANTS: dict[str, Variant] = {
+    "go": Variant("go"),
+    "crystal": Variant("crystal"),
+    "kotlin-modern": Variant(
+        "kotlin", {"package_layout": "modern", "duplicate_clauses": "keep", "threads": 8}
     ),
-    "kotlin-merge": (
-        "kotlin",
-        {"package_layout": "modern", "duplicate_clauses": "merge", "threads": 8},
+    "kotlin-merge": Variant(
+        "kotlin", {"package_layout": "modern", "duplicate_clauses": "merge", "threads": 8}
     ),
-    "kotlin-experimental": (
-        "kotlin",
-        {"package_layout": "experimental", "duplicate_clauses": "keep", "threads": 8},
+    "kotlin-experimental": Variant(
+        "kotlin", {"package_layout": "experimental", "duplicate_clauses": "keep", "threads": 8}
+    ),
+}
+
+# Added with the renderers' mutation score (docs/testing.md): the targets and options the
+# set above leaves out, on fewer seeds each. A program a renderer refuses is recorded by
+# its reason, so the refusals are pinned as well.
+MORE_SEEDS = range(40)
+NO_CLOSE = Capabilities(buffered=True, close=False)  # Rust and Racket; Clojure's nil puts
+VARIANTS |= {
+    **{f"rust-{f}": Variant("rust", {"flavour": f}, MORE_SEEDS) for f in RUST_FLAVOURS},
+    "rust-std-no-select": Variant(
+        "rust", {"flavour": "std"}, MORE_SEEDS, True, Capabilities(False, False, True)
+    ),
+    "flix-receive-selects": Variant(
+        "flix", {"flix_version": "current"}, MORE_SEEDS, capabilities=Capabilities(True, False)
+    ),
+    "clojure-go": Variant("clojure", {"flavour": "go"}, MORE_SEEDS),
+    "clojure-thread": Variant("clojure", {"flavour": "thread"}, MORE_SEEDS),
+    "racket": Variant("racket", {}, MORE_SEEDS),
+    "flix": Variant("flix", {"flix_version": "current"}, MORE_SEEDS),
+    "flix-0.5": Variant("flix", {"flix_version": "0.5"}, MORE_SEEDS),
+    **{
+        f"{lang}-values": Variant(lang, {"values": True}, MORE_SEEDS)
+        for lang in ("go", "crystal", "kotlin", "clojure", "racket", "rust")
+    },
+    "rust-flume-async-values": Variant(
+        "rust", {"flavour": "flume-async", "values": True}, MORE_SEEDS
+    ),
+    **{
+        f"{lang}-pct": Variant(lang, {"pct_depth": 4}, MORE_SEEDS)
+        for lang in ("go", "crystal", "kotlin", "clojure", "racket", "rust")
+    },
+    "go-gomaxprocs": Variant("go", {"gomaxprocs": 3}, MORE_SEEDS),
+    **{
+        f"{lang}-buffered": Variant(lang, {}, MORE_SEEDS, buffered=True)
+        for lang in ("go", "crystal", "clojure")
+    },
+    **{
+        f"{lang}-buffered": Variant(lang, {}, MORE_SEEDS, True, NO_CLOSE)
+        for lang in ("racket", "rust")
+    },
+    "rust-flume-async-buffered-values": Variant(
+        "rust", {"flavour": "flume-async", "values": True}, MORE_SEEDS, True, NO_CLOSE
+    ),
+    "kotlin-buffered-catching": Variant(
+        "kotlin", {"closed_receive": "catching"}, MORE_SEEDS, buffered=True
+    ),
+    "kotlin-buffered-or-null": Variant(
+        "kotlin", {"closed_receive": "or_null"}, MORE_SEEDS, buffered=True
+    ),
+    "kotlin-experimental-buffered": Variant(
+        "kotlin", {"package_layout": "experimental"}, MORE_SEEDS, buffered=True
+    ),
+    "clojure-nil-puts-buffered": Variant(
+        "clojure", {"put_result": "nil"}, MORE_SEEDS, True, NO_CLOSE
+    ),
+    "go-buffered-values-pct": Variant(
+        "go", {"values": True, "pct_depth": 4}, MORE_SEEDS, buffered=True
     ),
 }
 
@@ -41,29 +115,44 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def labels(variant: Variant) -> list[str]:
+    """What each recorded hash of `variant` is: a seed's program alone, or a batch."""
+    seeds = [f"seed {s}" for s in variant.seeds]
+    return seeds + [f"batch {start}" for start in range(0, len(variant.seeds), BATCH)]
+
+
 def compute() -> dict[str, dict[str, list[str]]]:
     """{variant: {heuristic: [single-program hashes..., then one hash per batch of BATCH]}}."""
+    from generator.capabilities import InexpressibleSettings
     from generator.pipeline import generate_program
-    from generator.render import render, render_batch
+    from generator.render import UnsupportedProgram, render, render_batch
     from generator.settings import PRESETS
 
+    def rendered(make: Callable[..., str], what: object, v: Variant, seed: int) -> str:
+        try:
+            return digest(make(what, v.lang, seed=seed, repetitions=REPETITIONS, **v.options))
+        except UnsupportedProgram as refused:
+            return f"refused: {refused}"
+
+    programs: dict[tuple[str, bool, Capabilities], list] = {}
     result: dict[str, dict[str, list[str]]] = {}
-    programs = {h: [generate_program(s, PRESETS[h]).program for s in SEEDS] for h in HEURISTICS}
-    for name, (lang, options) in VARIANTS.items():
+    for name, v in VARIANTS.items():
         per: dict[str, list[str]] = {}
         for h in HEURISTICS:
-            progs = programs[h]
-            hashes = [
-                digest(render(p, lang, seed=s, repetitions=REPETITIONS, **options))
-                for s, p in zip(SEEDS, progs, strict=True)
-            ]
+            made = programs.setdefault((h, v.buffered, v.capabilities), [])
+            settings = replace(PRESETS[h], buffered=v.buffered)
+            try:
+                made += [
+                    generate_program(s, settings, v.capabilities).program
+                    for s in v.seeds[len(made) :]
+                ]
+            except InexpressibleSettings as refused:  # a heuristic of selects alone, no select
+                per[h] = [f"inexpressible: {refused}"]
+                continue
+            progs = made[: len(v.seeds)]
+            hashes = [rendered(render, p, v, s) for s, p in zip(v.seeds, progs, strict=True)]
             for start in range(0, len(progs), BATCH):
-                batch = progs[start : start + BATCH]
-                hashes.append(
-                    digest(
-                        render_batch(batch, lang, seed=start, repetitions=REPETITIONS, **options)
-                    )
-                )
+                hashes.append(rendered(render_batch, progs[start : start + BATCH], v, start))
             per[h] = hashes
         result[name] = per
     return result
