@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 from generator.capabilities import FULL, Capabilities
@@ -121,41 +122,48 @@ def labels(variant: Variant) -> list[str]:
     return seeds + [f"batch {start}" for start in range(0, len(variant.seeds), BATCH)]
 
 
-def compute() -> dict[str, dict[str, list[str]]]:
-    """{variant: {heuristic: [single-program hashes..., then one hash per batch of BATCH]}}."""
-    from generator.capabilities import InexpressibleSettings
+@cache
+def _programs(heuristic: str, buffered: bool, capabilities: Capabilities, n: int) -> tuple:
+    """The programs of seeds 0 … n−1, generated once for the variants that share them."""
     from generator.pipeline import generate_program
-    from generator.render import UnsupportedProgram, render, render_batch
     from generator.settings import PRESETS
 
-    def rendered(make: Callable[..., str], what: object, v: Variant, seed: int) -> str:
-        try:
-            return digest(make(what, v.lang, seed=seed, repetitions=REPETITIONS, **v.options))
-        except UnsupportedProgram as refused:
-            return f"refused: {refused}"
+    settings = replace(PRESETS[heuristic], buffered=buffered)
+    return tuple(generate_program(s, settings, capabilities).program for s in range(n))
 
-    programs: dict[tuple[str, bool, Capabilities], list] = {}
-    result: dict[str, dict[str, list[str]]] = {}
-    for name, v in VARIANTS.items():
-        per: dict[str, list[str]] = {}
-        for h in HEURISTICS:
-            made = programs.setdefault((h, v.buffered, v.capabilities), [])
-            settings = replace(PRESETS[h], buffered=v.buffered)
-            try:
-                made += [
-                    generate_program(s, settings, v.capabilities).program
-                    for s in v.seeds[len(made) :]
-                ]
-            except InexpressibleSettings as refused:  # a heuristic of selects alone, no select
-                per[h] = [f"inexpressible: {refused}"]
-                continue
-            progs = made[: len(v.seeds)]
-            hashes = [rendered(render, p, v, s) for s, p in zip(v.seeds, progs, strict=True)]
-            for start in range(0, len(progs), BATCH):
-                hashes.append(rendered(render_batch, progs[start : start + BATCH], v, start))
-            per[h] = hashes
-        result[name] = per
-    return result
+
+def _rendered(make: Callable[..., str], what: object, v: Variant, seed: int) -> str:
+    from generator.render import UnsupportedProgram
+
+    try:
+        return digest(make(what, v.lang, seed=seed, repetitions=REPETITIONS, **v.options))
+    except UnsupportedProgram as refused:
+        return f"refused: {refused}"
+
+
+def compute_variant(name: str) -> dict[str, list[str]]:
+    """{heuristic: [single-program hashes..., then one hash per batch of BATCH]} of a variant."""
+    from generator.capabilities import InexpressibleSettings
+    from generator.render import render, render_batch
+
+    v = VARIANTS[name]
+    per: dict[str, list[str]] = {}
+    for h in HEURISTICS:
+        try:
+            progs = _programs(h, v.buffered, v.capabilities, len(v.seeds))
+        except InexpressibleSettings as refused:  # a heuristic of selects alone, no select
+            per[h] = [f"inexpressible: {refused}"]
+            continue
+        hashes = [_rendered(render, p, v, s) for s, p in zip(v.seeds, progs, strict=True)]
+        for start in range(0, len(progs), BATCH):
+            hashes.append(_rendered(render_batch, progs[start : start + BATCH], v, start))
+        per[h] = hashes
+    return per
+
+
+def compute() -> dict[str, dict[str, list[str]]]:
+    """{variant: compute_variant(variant)} for every variant."""
+    return {name: compute_variant(name) for name in VARIANTS}
 
 
 if __name__ == "__main__":
