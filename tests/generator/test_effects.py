@@ -11,9 +11,11 @@ from generator.effects import (
     ChanE,
     Choice,
     Close,
+    Effect,
     EffectSyntaxError,
     Get,
     Put,
+    Range,
     SelCase,
     Select,
     Seq,
@@ -425,6 +427,19 @@ def test_a_declared_capacity_closes_and_ranges_parse() -> None:
     assert uses_extension(effect)
     assert channels(effect) == ["c", "d"]
     assert to_text(effect) == "Chan(c, 2) ; Spawn(Put(c) ; Close(c)) ; Range(c, Get(d))"
+
+
+@pytest.mark.parametrize(
+    ("effect", "beyond"),
+    [
+        (seq(ChanE("c", 1), Get("c")), True),  # the smallest buffer
+        (Spawn(Close("c")), True),
+        (Range("c", EPS), True),
+        (seq(ChanE("c"), Spawn(Put("c")), Get("c")), False),
+    ],
+)
+def test_each_extension_alone_goes_beyond_the_paper(effect: Effect, beyond: bool) -> None:
+    assert uses_extension(effect) is beyond
 
 
 def test_an_unbuffered_declaration_prints_without_a_capacity() -> None:
