@@ -63,10 +63,13 @@ class GeneratorSettings:
     Sizes: `max_depth` bounds the nesting of generation rules (holes `□` deeper
     than that are ε); `max_channels` and `max_processes` bound the channels and
     spawns of the initial generation (each E-Seq step may add up to
-    `ESEQ_BUDGET` more of each); `max_n` bounds the n of G-PingPong, G-FanOut,
-    G-Pipeline and G-Select (the number of channels or exchanges is at most
-    n + 1); `max_selects` is G-Select's m, `max_cases` its k; `rewrite_steps`
-    expansion/reordering rewrites follow the initial generation.
+    `ESEQ_BUDGET` more of each), with one exception: G-Select fires while one
+    process is left and splits each of its channels' m messages among 1 to m
+    servers, so it can spawn up to `max_selects` processes a channel, over the
+    budget (which is then spent); `max_n` bounds the n of G-PingPong,
+    G-FanOut, G-Pipeline and G-Select (the number of channels or exchanges is
+    at most n + 1); `max_selects` is G-Select's m, `max_cases` its k;
+    `rewrite_steps` expansion/reordering rewrites follow the initial generation.
     """
 
     g_final: int = 3

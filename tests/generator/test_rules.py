@@ -333,6 +333,13 @@ def test_g_select_serves_each_channel_once_for_each_select(capabilities, sizes, 
     assert heads == ({"get", "put"} if capabilities.select_send else {"get"})
 
 
+def test_g_select_may_spawn_past_the_process_budget_up_to_max_selects_a_channel():
+    # GeneratorSettings' one exception to max_processes: a select's servers split m.
+    settings = _alone("g_select", max_n=2, max_selects=3, max_processes=1)
+    spawns = {count_spawns(generate_effect(random.Random(s), settings).effect) for s in range(100)}
+    assert spawns == {1, 2, 3}
+
+
 # ---------------------------------------------------------------- rewrites
 
 
