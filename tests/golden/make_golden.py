@@ -111,6 +111,29 @@ VARIANTS |= {
     ),
 }
 
+# Each form a renderer writes (its options that change the code) under the value oracle and
+# PCT, alone and on buffered programs: the branches only a combination reaches.
+FORMS: dict[str, tuple[str, dict[str, object]]] = {
+    "go": ("go", {}),
+    "crystal": ("crystal", {}),
+    "kotlin-catching": ("kotlin", {"closed_receive": "catching"}),
+    "kotlin-or-null": ("kotlin", {"closed_receive": "or_null"}),
+    "kotlin-experimental": ("kotlin", {"package_layout": "experimental"}),
+    "clojure-go": ("clojure", {"flavour": "go"}),
+    "clojure-thread": ("clojure", {"flavour": "thread"}),
+    "racket": ("racket", {}),
+    **{f"rust-{f}": ("rust", {"flavour": f}) for f in RUST_FLAVOURS},
+}
+COMBINED_SEEDS = range(12)
+for form, (lang, options) in FORMS.items():
+    caps = FULL if lang in ("go", "crystal", "kotlin", "clojure") else NO_CLOSE
+    if form == "rust-std":
+        caps = Capabilities(select=False, select_send=False, buffered=True)
+    for extra, name in (({"values": True}, "values"), ({"pct_depth": 3}, "pct")):
+        both = {**options, **extra}
+        VARIANTS[f"{form}+{name}"] = Variant(lang, both, COMBINED_SEEDS, False, caps)
+        VARIANTS[f"{form}+{name}+buffered"] = Variant(lang, both, COMBINED_SEEDS, True, caps)
+
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,6 +1,6 @@
 """Behaviour kept: generated programs of every heuristic render byte for byte as before, on
-every target and option variant of make_golden.py (200 seeds for the first five, 40 for the
-others).
+every target and option variant of make_golden.py (200 seeds for the first five, 40 or 12
+for the others).
 
 renders.json was written by make_golden.py before the target registry replaced the
 per-language tables; a change that moves any generated source fails here with the
