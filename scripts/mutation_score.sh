@@ -71,14 +71,18 @@ from pathlib import Path
 from mutmut import configuration
 
 args = sys.argv[1:]
+def dotted(module: str) -> str:
+    """mutmut's name of a module: a package's __init__.py is the package."""
+    return module[: -len(".py")].replace("/", ".").removesuffix(".__init__")
+
+
 modules = []
 globs = []
 for arg in args:
     module, _, function_glob = arg.partition(":")
     if module not in modules:
         modules.append(module)
-    dotted = module[: -len(".py")].replace("/", ".").removesuffix(".__init__")
-    globs.append(f"{dotted}.{function_glob or '*'}")
+    globs.append(f"{dotted(module)}.{function_glob or '*'}")
 tests = os.environ["MUTATION_TESTS"].split()
 
 # mutmut reads [tool.mutmut] once and keeps it; narrow it to the modules and tests asked for.
@@ -140,7 +144,7 @@ survivors = []
 for module in modules:
     data = SourceFileMutationData(path=module)
     data.load()
-    mine = [g for g in globs if g.startswith(module[:-3].replace("/", ".") + ".")]
+    mine = [g for g in globs if g.startswith(dotted(module) + ".")]
     statuses = Counter()
     for name, code in data.exit_code_by_key.items():
         if not any(fnmatch.fnmatch(name, g) for g in mine):

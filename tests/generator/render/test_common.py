@@ -114,20 +114,30 @@ def test_lowering_refuses_an_empty_select_and_what_is_not_an_expression():
 # ---------------------------------------------------------------- queries
 
 
-# main: if true { spawn { spawn { send c } } }; range c { spawn { spawn { recv c } } }
+def spawns_twice(site: int, inner: RecvS | SendS) -> SpawnS:
+    """spawn { spawn { inner } }: the outer one is this process's, the inner its child's."""
+    return SpawnS(site, (SpawnS(site + 1, (inner,)),))
+
+
+# main: if … { spawn { spawn { send c } } } else { spawn { spawn { recv c } } };
+#       range c { spawn { spawn { recv c } } }; select { case recv c: spawn { spawn { send c } } }
 NESTED = (
-    IfS(lc.BoolLit(True), (SpawnS(0, (SpawnS(1, (SendS("c", 1),)),)),), ()),
-    RangeS("c", "v", (SpawnS(2, (SpawnS(3, (RecvS("c", None),)),)),)),
+    IfS(lc.BoolLit(True), (spawns_twice(0, SendS("c", 1)),), (spawns_twice(2, RecvS("c", None)),)),
+    RangeS("c", "v", (spawns_twice(4, RecvS("c", None)),)),
+    SelectS((CaseS("get", "c", None, (spawns_twice(6, SendS("c", 2)),)),)),
 )
 
 
-def test_spawn_sites_are_the_spawns_of_this_process_however_deep_in_ifs_and_ranges():
-    assert spawn_sites(NESTED) == [0, 2]
+def test_spawn_sites_are_the_spawns_of_this_process_however_deep_in_ifs_ranges_selects():
+    assert spawn_sites(NESTED) == [0, 2, 4, 6]
 
 
 def test_walk_into_spawns_meets_every_statement_before_its_nested_ones():
-    kinds = [type(s).__name__ for s in walk(NESTED)]
-    assert kinds == ["IfS", "SpawnS", "SpawnS", "SendS", "RangeS", "SpawnS", "SpawnS", "RecvS"]
+    kinds = " ".join(type(s).__name__ for s in walk(NESTED))
+    assert kinds == (
+        "IfS SpawnS SpawnS SendS SpawnS SpawnS RecvS "
+        "RangeS SpawnS SpawnS RecvS SelectS SpawnS SpawnS SendS"
+    )
 
 
 def test_channel_use_names_each_channels_gets_puts_and_closes_over_every_process():
