@@ -31,12 +31,26 @@ fi
 .venv/bin/lint-imports
 
 status=0
-# The slowest tests are named at the end: where CI's time goes.
-.venv/bin/python -m pytest --durations=30 "$@" || status=$?
-if [[ $status -eq 5 ]]; then
-  # pytest's "no tests collected": a suite that tests nothing must not pass.
-  echo "test.sh: pytest collected no tests" >&2
-  exit 1
+# pytest's exit status, but 1 for its "no tests collected" (5): a suite that tests nothing
+# must not pass.
+run_pytest() {
+  local code=0
+  .venv/bin/python -m pytest "$@" || code=$?
+  if [[ $code -eq 5 ]]; then
+    echo "test.sh: pytest collected no tests ($*)" >&2
+    code=1
+  fi
+  return "$code"
+}
+if [[ $# -gt 0 ]]; then
+  run_pytest --durations=30 "$@" || status=$?
+else
+  # The whole suite in two runs: the quick tests on two workers, as in the developer loop
+  # (they share nothing but the machine), then the slow ones one at a time, since most of
+  # them build or run on every core already and some time what they run. The slowest are
+  # named at the end: where CI's time goes.
+  run_pytest -m "not slow" -n 2 -q -p no:cacheprovider || status=$?
+  run_pytest -m slow --durations=30 || { code=$?; [[ $status -ne 0 ]] || status=$code; }
 fi
 
 # The database-touching quick tests again, on PostgreSQL (Debian's server, a throwaway
