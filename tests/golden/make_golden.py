@@ -66,6 +66,9 @@ VARIANTS |= {
     "flix-receive-selects": Variant(
         "flix", {"flix_version": "current"}, MORE_SEEDS, capabilities=Capabilities(True, False)
     ),
+    "flix-0.5-receive-selects": Variant(
+        "flix", {"flix_version": "0.5"}, MORE_SEEDS, capabilities=Capabilities(True, False)
+    ),
     "clojure-go": Variant("clojure", {"flavour": "go"}, MORE_SEEDS),
     "clojure-thread": Variant("clojure", {"flavour": "thread"}, MORE_SEEDS),
     "racket": Variant("racket", {}, MORE_SEEDS),
