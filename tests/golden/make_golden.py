@@ -128,14 +128,22 @@ FORMS: dict[str, tuple[str, dict[str, object]]] = {
     **{f"rust-{f}": ("rust", {"flavour": f}) for f in RUST_FLAVOURS},
 }
 COMBINED_SEEDS = range(12)
-for form, (lang, options) in FORMS.items():
-    caps = FULL if lang in ("go", "crystal", "kotlin", "clojure") else NO_CLOSE
-    if form == "rust-std":
-        caps = Capabilities(select=False, select_send=False, buffered=True)
-    for extra, name in (({"values": True}, "values"), ({"pct_depth": 3}, "pct")):
-        both = {**options, **extra}
-        VARIANTS[f"{form}+{name}"] = Variant(lang, both, COMBINED_SEEDS, False, caps)
-        VARIANTS[f"{form}+{name}+buffered"] = Variant(lang, both, COMBINED_SEEDS, True, caps)
+
+
+def _combined() -> dict[str, Variant]:
+    out = {}
+    for form, (lang, options) in FORMS.items():
+        caps = FULL if lang in ("go", "crystal", "kotlin", "clojure") else NO_CLOSE
+        if form == "rust-std":
+            caps = Capabilities(select=False, select_send=False, buffered=True)
+        for extra, name in (({"values": True}, "values"), ({"pct_depth": 3}, "pct")):
+            both = {**options, **extra}
+            out[f"{form}+{name}"] = Variant(lang, both, COMBINED_SEEDS, False, caps)
+            out[f"{form}+{name}+buffered"] = Variant(lang, both, COMBINED_SEEDS, True, caps)
+    return out
+
+
+VARIANTS |= _combined()
 
 
 def digest(text: str) -> str:
