@@ -58,6 +58,7 @@ from generator.render._common import (
     UnsupportedProgram,
     check_repetitions,
     lower,
+    take_options,
     walk,
 )
 from generator.render._common import pct_depth as check_pct_depth
@@ -166,8 +167,10 @@ def supports(program: Program, lang: str, **options: object) -> bool:
 
 
 def unsupported_reason(program: Program, lang: str, **options: object) -> str | None:
-    """Why `render(program, lang, **options)` cannot express the program; None if it can."""
+    """Why `render(program, lang, **options)` cannot express the program; None if it can.
+    A bad option is a ValueError here as in `render`."""
     module = _module(lang)
+    take_options(options, module.OPTIONS, lang)
     lowered = lower(program)
     beyond = _beyond_paper_reason(module, lowered)
     if beyond is not None:

@@ -59,9 +59,14 @@ def test_unknown_language_names_the_supported_ones(bad: object) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_unknown_option_is_an_error(lang: str) -> None:
-    with pytest.raises(ValueError, match="unknown option"):
+def test_unknown_option_is_an_error_naming_the_renderer(lang: str) -> None:
+    wanted = rf"^unknown option\(s\) for {lang}: colour \(known: "
+    with pytest.raises(ValueError, match=wanted):
         render(PAPER["flix2"], lang, colour="blue")
+    with pytest.raises(ValueError, match=wanted):
+        render_batch([PAPER["flix2"]], lang, colour="blue")
+    with pytest.raises(ValueError, match=wanted):
+        unsupported_reason(PAPER["flix2"], lang, colour="blue")
 
 
 @pytest.mark.parametrize(
@@ -72,6 +77,7 @@ def test_unknown_option_is_an_error(lang: str) -> None:
         ("kotlin", {"package_layout": "ancient"}, "package_layout must be one of"),
         ("kotlin", {"duplicate_clauses": "drop"}, "duplicate_clauses must be 'merge' or 'keep'"),
         ("flix", {"flix_version": "0.6"}, "flix_version must be one of current, 0.5"),
+        ("clojure", {"put_result": "true"}, "put_result must be one of boolean, nil, not 'true'"),
     ],
 )
 def test_bad_option_values(lang: str, options: dict, message: str) -> None:
