@@ -46,9 +46,9 @@ if [[ $# -gt 0 ]]; then
   run_pytest --durations=30 "$@" || status=$?
 else
   # The whole suite in two runs: the quick tests on two workers, as in the developer loop
-  # (they share nothing but the machine), then the slow ones one at a time, since most of
-  # them build or run on every core already and some time what they run. The slowest are
-  # named at the end: where CI's time goes.
+  # (they share nothing but the machine), then the slow ones one at a time: most of them
+  # build or run on every core already, and many wait on timeouts that a busy neighbour
+  # could trip. The slowest are named at the end: where CI's time goes.
   run_pytest -m "not slow" -n 2 -q -p no:cacheprovider || status=$?
   run_pytest -m slow --durations=30 || { code=$?; [[ $status -ne 0 ]] || status=$code; }
 fi
