@@ -101,15 +101,17 @@ def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def _host(env: dict[str, str], name: str) -> subprocess.Popen[str]:
-    """`manage.py rqworker default` in a namespace of its own called `name`."""
+def _host(env: dict[str, str], name: str, log: Path) -> subprocess.Popen[str]:
+    """`manage.py rqworker default` in a namespace of its own called `name`, its output in
+    `log` (a pipe that nobody reads while the test waits fills up and blocks the worker)."""
     script = f'ip link set lo up; hostname {name}; exec "$@"'
-    return subprocess.Popen(
-        ["unshare", "--net", "--uts", "sh", "-c", script, "sh",
-         sys.executable, "manage.py", "rqworker", "default", "--name", name],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True,
-    )  # fmt: skip
+    with log.open("w") as out:
+        return subprocess.Popen(
+            ["unshare", "--net", "--uts", "sh", "-c", script, "sh",
+             sys.executable, "manage.py", "rqworker", "default", "--name", name],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
+        )  # fmt: skip
 
 
 def _rows(env: dict[str, str], sql: str) -> list[tuple]:
@@ -132,7 +134,9 @@ def _finished_by(env: dict[str, str]) -> dict[str, int]:
     return counts
 
 
-def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(shared) -> None:  # noqa: ANN001
+def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(  # noqa: ANN001
+    shared, tmp_path: Path
+) -> None:
     go = require_toolchain("go")
     created = subprocess.run(
         [sys.executable, "manage.py", "campaign", "create", "--target", f"go:{go.id}",
@@ -141,7 +145,8 @@ def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(shared) -> No
         cwd=REPO, env=shared, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
-    host_a, host_b = _host(shared, "host-a"), _host(shared, "host-b")
+    logs = {name: tmp_path / f"{name}.log" for name in ("host-a", "host-b")}
+    host_a, host_b = (_host(shared, name, log) for name, log in logs.items())
     try:
         # Wait until A has finished a chunk and recorded part of its next one.
         deadline = time.monotonic() + 600
@@ -178,7 +183,7 @@ def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(shared) -> No
             [(status,)] = _rows(shared, "SELECT status FROM runners_campaign")
             if status == "done":
                 break
-            assert host_b.poll() is None, host_b.communicate()[0][-3000:]
+            assert host_b.poll() is None, logs["host-b"].read_text()[-3000:]
             time.sleep(1)
         recovered_s = time.monotonic() - killed_at
         assert status == "done", _rows(shared, "SELECT state, attempts FROM runners_chunk")

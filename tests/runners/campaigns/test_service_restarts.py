@@ -85,24 +85,27 @@ class Services:
         assert result.returncode == 0, result.stderr
         return result.stdout.strip().removeprefix("export DATABASE_URL=")
 
+    def worker_log(self, worker: subprocess.Popen[str]) -> Path:
+        return self.root / f"worker-{worker.pid}.log"
+
     def start_worker(self) -> None:
-        self.workers.append(
-            subprocess.Popen(
+        # Its output goes to a file: a pipe that nobody reads while the test waits fills
+        # up (64 KiB of log lines) and blocks the worker in the middle of a job.
+        log = self.root / "worker-starting.log"
+        with log.open("w") as out:
+            worker = subprocess.Popen(
                 [sys.executable, "manage.py", "rqworker", "default"],
-                cwd=REPO,
-                env=self.env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
+                cwd=REPO, env=self.env, stdout=out, stderr=subprocess.STDOUT, text=True,
                 start_new_session=True,
             )  # fmt: skip
-        )
+        log.rename(self.worker_log(worker))
+        self.workers.append(worker)
 
     def supervise(self) -> None:
         """Start again every worker that exited (a supervisor's `Restart=always`)."""
         for i, worker in enumerate(self.workers):
             if worker.poll() is not None:
-                self.logs.append(worker.communicate()[0][-2000:])
+                self.logs.append(self.worker_log(worker).read_text()[-2000:])
                 self.restarts += 1
                 self.workers.pop(i)
                 self.start_worker()
