@@ -47,6 +47,14 @@ PAPER_EFFECTS = {
 }
 
 
+def then_all(*exprs: lc.Expr) -> lc.Expr:
+    """e1; e2; …; en as λ_chan's right-nested `Then`s."""
+    result = exprs[-1]
+    for e in reversed(exprs[:-1]):
+        result = lc.Then(e, result)
+    return result
+
+
 def from_effect(effect: Effect) -> lc.Program:
     """The obvious λ_chan program of an effect: `;` as `e1; e2`, `+` as `if 1 == 1`."""
     names = iter(f"x{i}" for i in range(1, 10_000))

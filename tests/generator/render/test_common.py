@@ -37,14 +37,7 @@ from generator.render._common import (
     value_table,
     walk,
 )
-
-
-def seq(*exprs: lc.Expr) -> lc.Expr:
-    out = exprs[-1]
-    for e in reversed(exprs[:-1]):
-        out = lc.Then(e, out)
-    return out
-
+from tests.generator.render.programs import then_all
 
 # ---------------------------------------------------------------- names
 
@@ -74,14 +67,16 @@ def test_fresh_names_are_numbered_when_taken_and_skip_reserved_words():
 
 
 def test_a_range_binds_its_variable_to_a_fresh_name():
-    program = lc.Program(("c",), seq(lc.RangeE("c", "c", lc.Unit()), lc.CloseE("c")), (("c", 1),))
+    program = lc.Program(
+        ("c",), then_all(lc.RangeE("c", "c", lc.Unit()), lc.CloseE("c")), (("c", 1),)
+    )
     assert lower(program).body == (RangeS("c", "c2", ()), CloseS("c"))
 
 
 def test_a_select_numbers_its_sends_in_program_order_and_gives_its_receives_zero():
     program = lc.Program(
         ("a", "b"),
-        seq(
+        then_all(
             lc.Send("a"),
             lc.SelectE(
                 (
@@ -161,8 +156,8 @@ def test_pct_depth_takes_every_whole_number_up_to_the_maximum():
 
 BUFFERED_RANGE = lc.Program(
     ("c",),
-    seq(
-        lc.SpawnE(seq(lc.Send("c"), lc.Send("c"), lc.CloseE("c"))),
+    then_all(
+        lc.SpawnE(then_all(lc.Send("c"), lc.Send("c"), lc.CloseE("c"))),
         lc.RangeE("c", "m", lc.Recv("d")),
     ),
     (("c", 2),),
@@ -185,7 +180,9 @@ def test_a_perturbed_range_keeps_its_channel_variable_and_body_and_the_buffers_s
 
 def test_lower_all_perturbs_each_program_by_its_own_draw():
     programs = [
-        lc.Program(("c",), seq(*[lc.SpawnE(lc.Send("c")) for _ in range(6)], *[lc.Recv("c")] * 6))
+        lc.Program(
+            ("c",), then_all(*[lc.SpawnE(lc.Send("c")) for _ in range(6)], *[lc.Recv("c")] * 6)
+        )
     ]
     lowered = lower(programs[0])
     # The draw is seeded by the program itself: not by any other value in its place.

@@ -45,18 +45,17 @@ from tests.generator.render.helpers import (
     need,
     run,
 )
-from tests.generator.render.programs import LONE_RECV, PROGRAMS, STUCK_CHILD, from_effect
+from tests.generator.render.programs import (
+    LONE_RECV,
+    PROGRAMS,
+    STUCK_CHILD,
+    from_effect,
+    then_all,
+)
 from tests.generator.strategies import effects
 
 VARIANTS = {f: Variant(f"rust-{f}", "rust", "rs", {"flavour": f}) for f in FLAVOURS}
 NO_SELECT = Capabilities(select=False, select_send=False)
-
-
-def _seq(*exprs: lc.Expr) -> lc.Expr:
-    result = exprs[-1]
-    for e in reversed(exprs[:-1]):
-        result = lc.Then(e, result)
-    return result
 
 
 # Programs without a select, so that the std flavour has something to show: a chain of
@@ -70,20 +69,20 @@ PIPELINE = from_effect(
 )
 SHARED = lc.Program(
     ("c1", "c2", "c3", "c4"),
-    _seq(
+    then_all(
         lc.SpawnE(lc.Send("c1")),
         lc.SpawnE(lc.Send("c1")),
-        lc.SpawnE(_seq(lc.Recv("c1"), lc.Send("c2"))),
+        lc.SpawnE(then_all(lc.Recv("c1"), lc.Send("c2"))),
         lc.Recv("c1"),
         lc.Let(
             "got",
             lc.Recv("c2"),
-            _seq(
-                lc.SpawnE(_seq(lc.SpawnE(lc.Send("c3")), lc.Recv("c4"))),
+            then_all(
+                lc.SpawnE(then_all(lc.SpawnE(lc.Send("c3")), lc.Recv("c4"))),
                 lc.If(
                     lc.Compare("<", 2, 7),
-                    _seq(lc.Recv("c3"), lc.Send("c4")),
-                    _seq(lc.SpawnE(lc.Unit()), lc.Recv("c3"), lc.Send("c4")),
+                    then_all(lc.Recv("c3"), lc.Send("c4")),
+                    then_all(lc.SpawnE(lc.Unit()), lc.Recv("c3"), lc.Send("c4")),
                 ),
             ),
         ),
@@ -92,12 +91,12 @@ SHARED = lc.Program(
 # λ_chan names that are Rust keywords, for channels, receives and select cases.
 KEYWORDS = lc.Program(
     ("fn", "move", "gen"),
-    _seq(
+    then_all(
         lc.SpawnE(lc.Send("fn")),
         lc.Let(
             "static",
             lc.Recv("fn"),
-            _seq(
+            then_all(
                 lc.SpawnE(lc.Let("impl", lc.Recv("move"), lc.Var("impl"))),
                 lc.Send("move"),
                 lc.SpawnE(lc.Send("gen")),
@@ -108,7 +107,7 @@ KEYWORDS = lc.Program(
 )
 KEYWORDS_SELECT = lc.Program(
     ("fn", "loop"),
-    _seq(
+    then_all(
         lc.SpawnE(lc.Send("fn")),
         lc.SelectE(
             (
