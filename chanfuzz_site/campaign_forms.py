@@ -14,6 +14,7 @@ from django import forms
 from generator.buffering import MAX_CAPACITY as MAX_BUFFERED_CAPACITY
 from generator.render import MAX_PCT_DEPTH
 from generator.settings import MAX_WEIGHT, PRESETS, RULE_TITLES, RULES, SIZE_LIMITS, settings_for
+from runners.campaigns.chunk_sizing import AUTO as AUTO_CHUNK_SIZE
 from runners.campaigns.reductions import MAX_CANDIDATES, MAX_JOBS, MAX_SECONDS
 from runners.campaigns.services import (
     MAX_CAMPAIGN_REPETITIONS,
@@ -57,7 +58,13 @@ class CampaignForm(forms.Form):
     )
     repetitions = forms.IntegerField(min_value=1, max_value=MAX_CAMPAIGN_REPETITIONS, initial=10)
     seed = forms.IntegerField(min_value=-SEED_LIMIT, max_value=SEED_LIMIT, initial=0)
-    chunk_size = forms.IntegerField(min_value=1, max_value=MAX_CHUNK_SIZE, initial=25)
+    chunk_size = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_CHUNK_SIZE,
+        required=False,
+        initial=None,
+        help_text="empty or 0: each chunk sized from what the earlier ones cost to compile and run",
+    )
     triage_retries = forms.IntegerField(
         min_value=0, max_value=MAX_TRIAGE_RETRIES, initial=2, label="Re-runs of a timeout"
     )
@@ -158,7 +165,7 @@ class CampaignForm(forms.Form):
             "timeout_s": d["timeout_s"],
             "repetitions": d["repetitions"],
             "seed": d["seed"],
-            "chunk_size": d["chunk_size"],
+            "chunk_size": d["chunk_size"] or AUTO_CHUNK_SIZE,
             "triage_retries": d["triage_retries"],
             "hang_quiet_s": d["hang_quiet_s"],
             "value_oracle": d["value_oracle"],

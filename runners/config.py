@@ -87,6 +87,12 @@ VARIABLES: tuple[Variable, ...] = (
         "CHANFUZZ_QUOTA_REDUCTION_MINUTES", "`120`", "quota: the time budget of one reduction"
     ),
     Variable(
+        "CHANFUZZ_CAMPAIGN_PARALLEL_CHUNKS",
+        "`4`",
+        "a campaign whose chunks are sized from measured costs (the default) keeps this many "
+        "chunks per target queued or running at once: at most this many workers share a target",
+    ),
+    Variable(
         "CHANFUZZ_RATELIMIT_PLAYGROUND",
         "`120/m`",
         "per-IP limit on the anonymous playground's generate and verify (django-ratelimit "
@@ -416,6 +422,11 @@ def quotas() -> Quotas:
         reproduction_runs=whole_number("CHANFUZZ_QUOTA_REPRODUCTION_RUNS", 1_000),
         reduction_minutes=whole_number("CHANFUZZ_QUOTA_REDUCTION_MINUTES", 120),
     )
+
+
+def campaign_parallel_chunks() -> int:
+    """How many chunks of a target an auto-sized campaign keeps under way (at least 1)."""
+    return max(1, whole_number("CHANFUZZ_CAMPAIGN_PARALLEL_CHUNKS", 4))
 
 
 def ratelimit_playground() -> str:

@@ -27,7 +27,13 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from runners.campaigns.chunks import HEARTBEAT_S, MAX_CHUNK_ATTEMPTS, finish_campaign_if_complete
+from runners.campaigns import chunk_sizing
+from runners.campaigns.chunks import (
+    HEARTBEAT_S,
+    MAX_CHUNK_ATTEMPTS,
+    assign_job,
+    finish_campaign_if_complete,
+)
 from runners.campaigns.models import (
     Campaign,
     CampaignTarget,
@@ -130,12 +136,27 @@ def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
         if job_id and chunk.rq_job_id and chunk.rq_job_id != job_id:
             # requeue_stale_chunks gave the chunk to a newer job.
             return None, f"superseded by job {chunk.rq_job_id}"
+        rest = None
+        if campaign.chunk_size == chunk_sizing.AUTO and chunk.started_at is None:
+            rest = chunk_sizing.split_off(chunk)
         chunk.state = Chunk.State.RUNNING
         chunk.attempts += 1
         chunk.heartbeat_at = chunk.started_at = now
         if job_id:
             chunk.rq_job_id = job_id
-        chunk.save(update_fields=["state", "attempts", "heartbeat_at", "started_at", "rq_job_id"])
+        chunk.save(
+            update_fields=[
+                "state",
+                "attempts",
+                "heartbeat_at",
+                "started_at",
+                "rq_job_id",
+                "end",
+                "sized",
+            ]
+        )
+        if rest is not None:
+            assign_job(rest)
         Campaign.objects.filter(pk=campaign.pk, status=Campaign.Status.QUEUED).update(
             status=Campaign.Status.RUNNING, started_at=now
         )
@@ -232,9 +253,10 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 if status not in (Campaign.Status.QUEUED, Campaign.Status.RUNNING):
                     raise _Stopped(status)
 
+            costs: dict[str, Any] = {}
             if to_run:
                 with tempfile.TemporaryDirectory(prefix=f"chanfuzz-chunk-{chunk.pk}-") as tmp:
-                    execute_batch(
+                    report = execute_batch(
                         [p for _, _, p in to_run],
                         target,
                         workdir=Path(tmp),
@@ -244,6 +266,12 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                         triage=Triage(retries=campaign.triage_retries),
                         on_result=on_result,
                     )
+                # What the next chunks of an auto-sized campaign are sized from.
+                costs = {
+                    "cost_programs": len(to_run),
+                    "compile_s": report.stages.render_s + report.stages.compile_s,
+                    "run_s": report.stages.run_s,
+                }
     except (_Superseded, _Stopped) as stopped:
         reason = "superseded" if isinstance(stopped, _Superseded) else str(stopped)
         if isinstance(stopped, _Stopped):
@@ -270,7 +298,9 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
         if failed:
             finish_campaign_if_complete(campaign_id=campaign.pk)
         raise
-    mine.update(state=Chunk.State.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now())
+    mine.update(
+        state=Chunk.State.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now(), **costs
+    )
     finished = finish_campaign_if_complete(campaign_id=campaign.pk)
     log.info(
         "chunk %d of campaign %d done: %d programs", chunk.pk, campaign.pk, recorded,

@@ -61,6 +61,8 @@ class Campaign(models.Model):
     program_count = models.PositiveIntegerField()
     timeout_s = models.FloatField()
     repetitions = models.PositiveIntegerField()
+    # Programs per chunk; 0 (runners.campaigns.chunk_sizing.AUTO): each chunk is sized
+    # when first claimed, from what the target's finished chunks cost.
     chunk_size = models.PositiveIntegerField()
     triage_retries = models.PositiveSmallIntegerField(default=2)
     # A run whose processes are all blocked this long is hung then (Limits.quiet_s);
@@ -179,6 +181,12 @@ class Chunk(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # An auto-sized campaign's chunk (runners.campaigns.chunk_sizing): the size it was
+    # given when first claimed, and what running it cost, for the sizes of the next ones.
+    sized = models.PositiveIntegerField(null=True, blank=True)
+    cost_programs = models.PositiveIntegerField(null=True, blank=True)
+    compile_s = models.FloatField(null=True, blank=True, help_text="rendering and compiling")
+    run_s = models.FloatField(null=True, blank=True, help_text="every run, re-runs included")
 
     class Meta:
         ordering = ["target_id", "start"]

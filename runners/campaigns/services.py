@@ -4,7 +4,8 @@ Views, commands and jobs call these (keyword-only arguments, ValueError with a
 message a person can act on for bad input); they never write models directly.
 
 - `create_campaign` / `campaign_from_programs`: validate, resolve toolchains,
-  create targets and chunks, and enqueue one RQ job per chunk once the
+  create targets and chunks (fixed sizes, or sized as they are claimed:
+  runners.campaigns.chunk_sizing), and enqueue one RQ job per chunk once the
   transaction has committed (a worker must find the rows it is given).
 - `cancel_campaign`, `pause_campaign`, `resume_campaign`: the life of a
   campaign after that; jobs see a cancel or pause between two programs and
@@ -36,7 +37,7 @@ from generator import effects as effects_mod
 from generator.capabilities import FULL, Capabilities, InexpressibleSettings
 from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, GeneratorSettings, settings_for
-from runners.campaigns import quotas
+from runners.campaigns import chunk_sizing, quotas
 from runners.campaigns.chunks import assign_job, finish_campaign_if_complete
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
@@ -272,7 +273,7 @@ def _create(
     check_range("count", count, 1, MAX_COUNT)
     check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
     check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
-    check_range("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
+    check_range("chunk_size", chunk_size, chunk_sizing.AUTO, MAX_CHUNK_SIZE)
     check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
     if hang_quiet_s is not None:
         check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
@@ -375,10 +376,11 @@ def _insert_rows(
             toolchain_id=toolchain.id,
             toolchain_description=toolchain.describe(),
         )
-        Chunk.objects.bulk_create(
-            Chunk(target=target, start=s, end=min(s + chunk_size, count))
-            for s in range(0, count, chunk_size)
-        )
+        if chunk_size == chunk_sizing.AUTO:
+            ranges = chunk_sizing.first_ranges(count)
+        else:
+            ranges = [(s, min(s + chunk_size, count)) for s in range(0, count, chunk_size)]
+        Chunk.objects.bulk_create(Chunk(target=target, start=s, end=e) for s, e in ranges)
     if enqueue:
         for chunk in Chunk.objects.filter(target__campaign=campaign).select_related(
             "target__campaign"
@@ -398,7 +400,7 @@ def create_campaign(
     timeout_s: float = 10.0,
     repetitions: int = 10,
     seed: int = 0,
-    chunk_size: int = 25,
+    chunk_size: int = chunk_sizing.AUTO,
     triage_retries: int = 2,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
@@ -419,7 +421,8 @@ def create_campaign(
     perturbs schedules (programs yield before pct_depth - 1 communication steps).
     `buffered` goes beyond the paper (buffered channels, close and range, as far as
     every target can write them): it rides in the stored settings, so chunks
-    regenerate the same programs.
+    regenerate the same programs. `chunk_size` programs make a chunk job; AUTO (the
+    default) sizes each chunk from what the target's earlier chunks cost.
     """
     overrides = {**(weights or {}), **(sizes or {}), "buffered": buffered}
     settings = settings_for(heuristic, **overrides)
@@ -453,7 +456,7 @@ def campaign_from_programs(
     timeout_s: float = 10.0,
     repetitions: int = 10,
     seed: int = 0,
-    chunk_size: int = 25,
+    chunk_size: int = chunk_sizing.AUTO,
     triage_retries: int = 2,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,

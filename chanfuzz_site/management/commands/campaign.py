@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chanfuzz_site.beyond_paper import missing_note
 from generator.settings import PRESETS
-from runners.campaigns import chunks, selectors, services
+from runners.campaigns import chunk_sizing, chunks, selectors, services
 from runners.campaigns.models import Campaign
 
 
@@ -95,7 +95,10 @@ class Command(BaseCommand):
         create.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
         create.add_argument("--repetitions", type=int, default=10)
         create.add_argument("--seed", type=int, default=0)
-        create.add_argument("--chunk-size", type=int, default=25)
+        create.add_argument(
+            "--chunk-size", type=int, default=chunk_sizing.AUTO,
+            help="programs per chunk job (default 0: sized from what earlier chunks cost)",
+        )  # fmt: skip
         create.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
         create.add_argument(
             "--hang-quiet", type=float, metavar="SECONDS",

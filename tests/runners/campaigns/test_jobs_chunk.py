@@ -20,7 +20,7 @@ from runners.campaigns import jobs
 from runners.campaigns.chunks import MAX_CHUNK_ATTEMPTS
 from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
 from runners.campaigns.programs import campaign_program, store_program
-from runners.engine.execute import ProgramRun, Triage, target_for
+from runners.engine.execute import BatchReport, ProgramRun, Stages, Triage, target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import fake_toolchain
@@ -36,6 +36,8 @@ class Batches:
         self.calls: list[tuple[list, object, dict]] = []
         self.verdict = lambda _index: Classification(Outcome.TERMINATED, "exit 0", "")
         self.during = lambda _index: None  # what happens as each verdict comes in
+        # What a batch of n programs reports it cost: (render + compile, runs) seconds.
+        self.cost = lambda n: (2.0, 0.5 * n)
 
     def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
         self.calls.append((list(programs), run_target, kwargs))
@@ -44,6 +46,8 @@ class Batches:
         for index in range(len(programs)):
             self.during(index)
             kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
+        compile_s, run_s = self.cost(len(programs))
+        return BatchReport(stages=Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s))
 
 
 @pytest.fixture
@@ -111,6 +115,8 @@ def test_a_chunk_runs_its_programs_as_its_campaign_says(batches: Batches) -> Non
     ]
     chunk.refresh_from_db()
     assert chunk.state == Chunk.State.DONE and chunk.attempts == 1
+    assert (chunk.cost_programs, chunk.compile_s, chunk.run_s) == (3, 2.0, 1.5)
+    assert chunk.end == 7 and chunk.sized is None  # a fixed size: never cut
     assert timezone.now() - chunk.finished_at < timedelta(minutes=1)
     assert chunk.heartbeat_at >= chunk.started_at
     # The only chunk: its campaign is done.
@@ -161,7 +167,9 @@ def test_a_chunk_whose_programs_are_all_recorded_runs_no_batch(batches: Batches)
     )  # fmt: skip
     assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 0}
     assert batches.calls == []
-    assert Chunk.objects.get(pk=chunk.pk).state == Chunk.State.DONE
+    done = Chunk.objects.get(pk=chunk.pk)
+    assert done.state == Chunk.State.DONE
+    assert (done.cost_programs, done.compile_s, done.run_s) == (None, None, None)  # no batch
 
 
 def test_programs_the_target_cannot_express_are_recorded_not_run(batches: Batches) -> None:
@@ -192,6 +200,74 @@ def test_a_verdict_is_recorded_with_its_own_index(batches: Batches) -> None:
     )
     jobs.run_chunk(chunk.pk)
     assert _executions(chunk) == [(0, "terminated"), (1, "crash"), (2, "terminated")]
+
+
+# ---------------------------------------------------------------- chunks sized from costs
+
+
+def _run_every_queued_chunk() -> None:
+    while chunk := Chunk.objects.filter(state=Chunk.State.QUEUED).order_by("start").first():
+        jobs.run_chunk(chunk.pk)
+
+
+def test_an_auto_sized_chunk_is_cut_to_its_size_and_the_rest_queued(batches: Batches) -> None:
+    chunk = _chunk(end=300, chunk_size=0)
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 25}
+    chunk.refresh_from_db()
+    assert (chunk.start, chunk.end, chunk.sized, chunk.state) == (0, 25, 25, "done")
+    assert (chunk.cost_programs, chunk.compile_s, chunk.run_s) == (25, 2.0, 12.5)
+    rest = Chunk.objects.get(target=chunk.target, start=25)
+    assert (rest.end, rest.state, rest.started_at, rest.sized) == (300, "queued", None, None)
+    assert rest.rq_job_id.startswith(f"chunk-{rest.pk}-")
+    assert _executions(chunk) == [(i, "terminated") for i in range(25)]
+    assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
+
+
+def test_chunks_claimed_before_any_cost_is_known_get_the_first_sizes(batches: Batches) -> None:
+    first = _chunk(end=1000, chunk_size=0)
+    Chunk.objects.filter(pk=first.pk).update(end=250)
+    for start in (250, 500, 750):
+        Chunk.objects.create(target=first.target, start=start, end=start + 250)
+    for chunk in Chunk.objects.order_by("start"):
+        jobs._claim(chunk.pk)
+    claimed = Chunk.objects.filter(sized__isnull=False).order_by("started_at", "start")
+    assert [(c.start, c.end, c.sized) for c in claimed] == [
+        (0, 25, 25), (250, 300, 50), (500, 550, 50), (750, 800, 50),
+    ]  # fmt: skip
+    rests = Chunk.objects.filter(started_at__isnull=True).order_by("start")
+    assert [(c.start, c.end) for c in rests] == [(25, 250), (300, 500), (550, 750), (800, 1000)]
+
+
+@pytest.mark.parametrize(
+    ("cost", "count", "sizes"),
+    [
+        # The compile is nearly all of it (a slow compiler, quick runs): long chunks.
+        (lambda n: (20 + 0.01 * n, 0.001 * n), 700, [25, 50, 500, 500]),
+        # The runs are (a thousand repetitions, hangs): short ones.
+        (lambda n: (2.0, 1.0 * n), 135, [25, 50, 20, 20, 20]),
+    ],
+)
+def test_auto_sized_chunks_follow_what_the_earlier_ones_cost(
+    batches: Batches, cost, count: int, sizes: list[int],  # noqa: ANN001
+) -> None:  # fmt: skip
+    batches.cost = cost
+    chunk = _chunk(end=count, chunk_size=0)
+    _run_every_queued_chunk()
+    chunks = list(Chunk.objects.order_by("start"))
+    assert [c.sized for c in chunks] == sizes
+    assert [c.state for c in chunks] == ["done"] * len(sizes)
+    assert [c.start for c in chunks[1:]] == [c.end for c in chunks[:-1]]
+    assert chunks[-1].end == count
+    assert _executions(chunk) == [(i, "terminated") for i in range(count)]
+    assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.DONE
+
+
+def test_an_auto_sized_chunk_claimed_again_is_not_cut_again(batches: Batches) -> None:
+    # A chunk paused mid-run goes back to queued with the size it was given.
+    chunk = _chunk(end=40, chunk_size=0)
+    Chunk.objects.filter(pk=chunk.pk).update(started_at=timezone.now(), sized=40, attempts=1)
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 40}
+    assert list(Chunk.objects.values_list("start", "end", "sized")) == [(0, 40, 40)]
 
 
 # ---------------------------------------------------------------- claims

@@ -9,7 +9,7 @@ import pytest
 from generator.settings import PRESETS
 from runners.campaigns import jobs
 from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
-from runners.engine.execute import ProgramRun, target_for
+from runners.engine.execute import BatchReport, ProgramRun, target_for
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import fake_toolchain
 
@@ -37,6 +37,7 @@ def chunk(monkeypatch: pytest.MonkeyPatch) -> Chunk:
             on_result(ProgramRun(index=index, classification=verdict))
             if index == 0:
                 Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.PAUSED)
+        return BatchReport()
 
     monkeypatch.setattr(jobs, "campaign_target", lambda row: target_for(FAKE_GO, repetitions=1))
     monkeypatch.setattr(jobs, "get_sandbox", lambda *args, **kwargs: None)

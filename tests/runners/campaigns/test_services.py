@@ -363,7 +363,7 @@ BASE: dict[str, Any] = {"targets": [("go", None)], "count": 10, "enqueue": False
         ({"count": 0}, "count must be from 1 to 1e+06, not 0"),
         ({"timeout_s": 0.05}, "timeout_s must be from 0.1 to 3600, not 0.05"),
         ({"repetitions": 0}, "repetitions must be from 1 to 100000, not 0"),
-        ({"chunk_size": 0}, "chunk_size must be from 1 to 1000, not 0"),
+        ({"chunk_size": -1}, "chunk_size must be from 0 to 1000, not -1"),
         ({"triage_retries": -1}, "triage_retries must be from 0 to 10, not -1"),
         ({"hang_quiet_s": 0.05}, "hang_quiet_s must be from 0.1 to 10, not 0.05"),
         ({"seed": 2**62}, f"seed must be a whole number below 2**62 in size, not {2**62}"),
@@ -429,7 +429,7 @@ def test_a_campaign_is_stored_with_its_defaults_targets_and_chunks(
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "A × 30", "heuristic": "A", "settings": PRESETS["A"].as_dict(),
         "capabilities": {}, "seed": 0, "program_count": 30, "timeout_s": 10.0,
-        "repetitions": 10, "chunk_size": 25, "triage_retries": 2, "hang_quiet_s": None,
+        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": None,
         "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
         "fixed_programs": [], "sandbox": "", "owner": None,
     }  # fmt: skip
@@ -441,10 +441,45 @@ def test_a_campaign_is_stored_with_its_defaults_targets_and_chunks(
         ("go", "", "go-1.0-test", "go 1.0 (path) at /opt/go"),
         ("crystal", "1.2", "crystal-1.2-test", "crystal 1.2 (path) at /opt/crystal"),
     ]
+    # Sized from measured costs by default: a few long chunks per target, each cut to its
+    # size by the job that first claims it (runners.campaigns.chunk_sizing).
     chunks = Chunk.objects.filter(target__campaign=campaign).order_by("target", "start")
     assert [(c.target.language, c.start, c.end, c.rq_job_id) for c in chunks] == [
-        ("go", 0, 25, ""), ("go", 25, 30, ""), ("crystal", 0, 25, ""), ("crystal", 25, 30, ""),
+        ("go", 0, 15, ""), ("go", 15, 30, ""), ("crystal", 0, 15, ""), ("crystal", 15, 30, ""),
     ]  # fmt: skip
+
+
+def test_a_campaign_with_a_chunk_size_is_cut_into_chunks_of_that_size(
+    toolchains: list[tuple[str, str | None]],
+) -> None:
+    campaign = services.create_campaign(targets=[("go", None)], count=30, chunk_size=25,
+                                        enqueue=False)  # fmt: skip
+    assert campaign.chunk_size == 25
+    chunks = Chunk.objects.filter(target__campaign=campaign).order_by("start")
+    assert [(c.start, c.end) for c in chunks] == [(0, 25), (25, 30)]
+
+
+@pytest.mark.parametrize(
+    ("parallel", "count", "ranges"),
+    [
+        ("", 1000, [(0, 250), (250, 500), (500, 750), (750, 1000)]),
+        ("", 10, [(0, 10)]),
+        ("", 51, [(0, 17), (17, 34), (34, 51)]),
+        ("2", 1001, [(0, 500), (500, 1001)]),
+        ("0", 1000, [(0, 1000)]),
+    ],
+)
+def test_an_auto_sized_campaign_starts_with_as_many_chunks_as_may_run_at_once(
+    toolchains: list[tuple[str, str | None]],
+    monkeypatch: pytest.MonkeyPatch,
+    parallel: str,
+    count: int,
+    ranges: list[tuple[int, int]],
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_CAMPAIGN_PARALLEL_CHUNKS", parallel)
+    campaign = services.create_campaign(targets=[("go", None)], count=count, enqueue=False)
+    chunks = Chunk.objects.filter(target__campaign=campaign).order_by("start")
+    assert [(c.start, c.end) for c in chunks] == ranges
 
 
 def test_a_campaigns_name_is_trimmed_and_cut_and_its_heuristic_labelled(
@@ -542,7 +577,7 @@ def test_a_campaign_of_given_programs_stores_each_with_its_seed(
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "fixed × 2", "heuristic": "fixed", "settings": PRESETS["A"].as_dict(),
         "capabilities": {}, "seed": 5, "program_count": 2, "timeout_s": 10.0,
-        "repetitions": 10, "chunk_size": 25, "triage_retries": 2, "hang_quiet_s": 2.0,
+        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": 2.0,
         "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
         "fixed_programs": [
             {"effect": effects_mod.to_text(effects_mod.parse(text)), "seed": seed}

@@ -1,0 +1,63 @@
+"""How many programs a chunk holds when its campaign lets measured costs decide (issue #18).
+
+A campaign made with `chunk_size=AUTO` does not cut its programs into fixed chunks up
+front. Each target starts with a few large chunks (`first_ranges`: as many as may run at
+once), and a job that claims a chunk it is the first to run keeps only as many programs
+as the costs measured so far call for; the rest becomes a new queued chunk (`split_off`).
+The chunk rows thus always cover every index, so pausing, resuming, stale-chunk recovery
+and completion work as for fixed chunks.
+
+The size is `runners.engine.batching.BatchSizer`'s, the same rule `fuzz` sizes its batches
+by, fed with what the target's finished chunks cost (`Chunk.cost_programs`, `compile_s`,
+`run_s`, written by the chunk job): a target whose compile dominates (Racket, Rust,
+Clojure) gets long chunks, one whose runs dominate (a runtime that hangs often, a
+thousand repetitions) short ones, and every chunk stays within `max_batch_s` of work.
+"""
+
+from __future__ import annotations
+
+from runners import config
+from runners.campaigns.models import Chunk
+from runners.engine.batching import BatchCost, BatchSizer
+
+AUTO = 0  # Campaign.chunk_size meaning "sized from measured costs"
+
+
+def first_ranges(count: int) -> list[tuple[int, int]]:
+    """The first chunks of a target of `count` programs: `config.campaign_parallel_chunks()`
+    ranges of about equal length (fewer when there are few programs), each to be cut to its
+    measured size by the job that first claims it."""
+    start = BatchSizer().start
+    pieces = max(1, min(config.campaign_parallel_chunks(), -(-count // start)))
+    bounds = [count * k // pieces for k in range(pieces + 1)]
+    return list(zip(bounds, bounds[1:], strict=False))
+
+
+def sizer_for(target_id: int) -> BatchSizer:
+    """A BatchSizer that knows the sizes the target's chunks were given and what the
+    finished ones cost."""
+    claimed = Chunk.objects.filter(target_id=target_id, started_at__isnull=False).order_by(
+        "started_at", "start"
+    )
+    sizer = BatchSizer()
+    for size, programs, compile_s, run_s in claimed.values_list(
+        "sized", "cost_programs", "compile_s", "run_s"
+    ):
+        if size:
+            sizer.given.append(size)
+        if programs and compile_s is not None and run_s is not None:
+            sizer.costs.append(BatchCost(programs, compile_s, run_s))
+    return sizer
+
+
+def split_off(chunk: Chunk) -> Chunk | None:
+    """Cut `chunk` (locked, being claimed for the first time) to its measured size and
+    return the rest as a new queued chunk, saved; None when it is short enough already.
+    The caller saves `chunk` (its `end` and `sized` changed) and enqueues the rest."""
+    size = sizer_for(chunk.target_id).next_size()
+    chunk.sized = size
+    if chunk.end - chunk.start <= size:
+        return None
+    rest = Chunk.objects.create(target=chunk.target, start=chunk.start + size, end=chunk.end)
+    chunk.end = chunk.start + size
+    return rest
