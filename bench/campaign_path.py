@@ -1,14 +1,15 @@
 """Programs per minute on the campaign path (RQ, database writes) against `fuzz` (issue #18).
 
     python bench/campaign_path.py [--lang go] [--count 1000] [--heuristic A] [--workers 2]
-                                  [--chunk-size 100] [--timeout 10] [--repetitions 10]
+                                  [--chunk-size 0] [--timeout 10] [--repetitions 10]
                                   [--hang-quiet 2] [--rounds 1]
 
 Runs, in a fresh var directory of its own (SQLite, a private Redis), the same number of
 programs of the same settings twice, alternating, `--rounds` times each: with
 `runners.engine.fuzz.fuzz` (`--workers` batches under way at once, batch sizes chosen
-from measured costs) and as a campaign (chunks of `--chunk-size` through RQ, `--workers`
-workers, every execution written to the database). The seeds differ (the artifact cache
+from measured costs) and as a campaign (chunks of `--chunk-size` through RQ, 0: each chunk
+sized from what the earlier ones cost, as campaigns are by default; `--workers` workers,
+every execution written to the database). The seeds differ (the artifact cache
 would otherwise serve one run the other's batches; fuzz compiles every batch, with the
 cache off), and each side is warmed first by a few programs so that neither pays for
 a cold compiler cache. Prints programs per minute of each and their ratio. Figures, not
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--heuristic", default="A")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--chunk-size", type=int, default=100)
+    parser.add_argument("--chunk-size", type=int, default=0, help="0: sized from costs")
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--hang-quiet", type=float, default=None)
     parser.add_argument("--repetitions", type=int, default=10)
@@ -72,7 +73,8 @@ def main() -> None:
     print(
         f"{target.label}: {args.count} programs of heuristic {args.heuristic}, "
         f"{args.repetitions} repetitions, {args.timeout:g} s limit, 2 re-runs of a hang, "
-        f"{args.workers} at once, campaign chunks of {args.chunk_size}, sandbox {sandbox.name}, "
+        f"{args.workers} at once, campaign chunks of {args.chunk_size or 'measured size'}, "
+        f"sandbox {sandbox.name}, "
         f"{os.cpu_count()} cores, var {var}"
     )
 
@@ -104,7 +106,7 @@ def main() -> None:
             hang_quiet_s=args.hang_quiet,
             repetitions=args.repetitions,
             seed=seed,
-            chunk_size=min(args.chunk_size, count),
+            chunk_size=min(args.chunk_size, count),  # 0: sized from costs
             triage_retries=2,
         )
         studies.wait_for([campaign], poll_s=0.5)

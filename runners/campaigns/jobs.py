@@ -5,9 +5,10 @@ that reaches the same Redis and database (and has the targets' toolchains).
 A job's state of record is the database, not its RQ result:
 
 - `run_chunk` regenerates the chunk's programs (program i: seed campaign.seed + i),
-  skips indices already executed (a retried chunk), and writes every Execution
-  as soon as its verdict is in, so a worker killed mid-chunk loses at most the
-  program it was running. A thread beats the chunk's heartbeat meanwhile;
+  skips indices already executed (a retried chunk), and writes a finding's Execution
+  as soon as its verdict is in, the others together every CHECK_EVERY_S, so a worker
+  killed mid-chunk loses at most the program it was running and that long of clean
+  runs (a retry runs them again). A thread beats the chunk's heartbeat meanwhile;
   runners.campaigns.chunks.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
 - A cancelled or paused campaign is noticed between two programs, at most
   CHECK_EVERY_S after it happened: the job stops, keeping what it recorded.
@@ -42,9 +43,9 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
-from runners.campaigns.programs import campaign_program, program_object, store_program
+from runners.campaigns.programs import campaign_program, program_object, store_programs
 from runners.campaigns.quotas import budget_note
-from runners.campaigns.services import record_execution
+from runners.campaigns.services import is_finding, record_execution, record_executions
 from runners.engine.build import build
 from runners.engine.execute import (
     ProgramRun,
@@ -207,39 +208,46 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             )
             target = campaign_target(target_row)
             options = dict(target.render_options)
+            indices = [i for i in range(chunk.start, chunk.end) if i not in done]
+            built = [campaign_program(campaign, index) for index in indices]
             to_run: list[tuple[int, Program, Any]] = []
-            for index in range(chunk.start, chunk.end):
-                if index in done:
-                    continue
-                built = campaign_program(campaign, index)
-                row = store_program(built)
-                if target.spec.supports(built.program, **options):
-                    to_run.append((index, row, built.program))
-                else:
-                    recorded += bool(
-                        record_execution(
-                            program=row,
-                            index=index,
-                            result=None,
-                            language=target.language,
-                            target=target_row,
-                        )
+            # Verdicts that make no finding, written together every CHECK_EVERY_S
+            # (record_executions); a finding is written as soon as it is in.
+            pending: list[tuple[Program, int, ProgramRun | None]] = []
+
+            def flush() -> None:
+                nonlocal recorded
+                if pending:
+                    recorded += record_executions(
+                        verdicts=pending, language=target.language, target=target_row
                     )
+                    pending.clear()
+
+            for index, b, row in zip(indices, built, store_programs(built), strict=True):
+                if target.spec.supports(b.program, **options):
+                    to_run.append((index, row, b.program))
+                else:
+                    pending.append((row, index, None))
+            flush()
 
             checked = time.monotonic()
 
             def on_result(result: ProgramRun) -> None:
                 nonlocal recorded, checked
                 index, row, _ = to_run[result.index]
-                recorded += bool(
-                    record_execution(
-                        program=row,
-                        index=index,
-                        result=result,
-                        language=target.language,
-                        target=target_row,
+                if is_finding(result):
+                    flush()
+                    recorded += bool(
+                        record_execution(
+                            program=row,
+                            index=index,
+                            result=result,
+                            language=target.language,
+                            target=target_row,
+                        )
                     )
-                )
+                else:
+                    pending.append((row, index, result))
                 # Whether the chunk is still this job's and its campaign still running is
                 # asked every CHECK_EVERY_S, not after every program: on a fast target (Go:
                 # a few ms a program) two more queries a program weigh on the campaign path
@@ -247,6 +255,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 if time.monotonic() - checked < CHECK_EVERY_S:
                     return
                 checked = time.monotonic()
+                flush()
                 if not mine.update(heartbeat_at=timezone.now()):
                     raise _Superseded
                 status = Campaign.objects.values_list("status", flat=True).get(pk=campaign.pk)
@@ -256,16 +265,21 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             costs: dict[str, Any] = {}
             if to_run:
                 with tempfile.TemporaryDirectory(prefix=f"chanfuzz-chunk-{chunk.pk}-") as tmp:
-                    report = execute_batch(
-                        [p for _, _, p in to_run],
-                        target,
-                        workdir=Path(tmp),
-                        sandbox=get_sandbox(campaign.sandbox or None, language=target.language),
-                        limits=Limits(timeout_s=campaign.timeout_s, quiet_s=campaign.hang_quiet_s),
-                        render_seed=campaign.seed + chunk.start,
-                        triage=Triage(retries=campaign.triage_retries),
-                        on_result=on_result,
-                    )
+                    try:
+                        report = execute_batch(
+                            [p for _, _, p in to_run],
+                            target,
+                            workdir=Path(tmp),
+                            sandbox=get_sandbox(campaign.sandbox or None, language=target.language),
+                            limits=Limits(
+                                timeout_s=campaign.timeout_s, quiet_s=campaign.hang_quiet_s
+                            ),
+                            render_seed=campaign.seed + chunk.start,
+                            triage=Triage(retries=campaign.triage_retries),
+                            on_result=on_result,
+                        )
+                    finally:
+                        flush()  # stopped, superseded or failed: the verdicts in are kept
                 # What the next chunks of an auto-sized campaign are sized from.
                 costs = {
                     "cost_programs": len(to_run),

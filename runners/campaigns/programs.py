@@ -15,6 +15,7 @@ import base64
 import functools
 import hashlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator import effects as effects_mod
@@ -125,22 +126,37 @@ def program_object(program: Program) -> lambda_chan.Program:
     return built.program
 
 
+def _row_fields(built: BuiltProgram) -> dict[str, object]:
+    effect_text = effects_mod.to_text(built.effect)
+    return {
+        "effect_text": effect_text,
+        "effect_size": len(effect_text),
+        "lambda_text": built.lambda_text,
+        "source": built.source,
+        "seed": built.seed,
+        "settings": built.settings,
+        "capabilities": {} if built.capabilities == FULL else built.capabilities.as_dict(),
+        "generator_version": built.version,
+        "render_seed": render_seed_for(built.id),
+    }
+
+
 def store_program(built: BuiltProgram) -> Program:
     """The Program row of `built`, created the first time (same program, same row)."""
-    pid = built.id
-    effect_text = effects_mod.to_text(built.effect)
-    row, _ = Program.objects.get_or_create(
-        id=pid,
-        defaults={
-            "effect_text": effect_text,
-            "effect_size": len(effect_text),
-            "lambda_text": built.lambda_text,
-            "source": built.source,
-            "seed": built.seed,
-            "settings": built.settings,
-            "capabilities": {} if built.capabilities == FULL else built.capabilities.as_dict(),
-            "generator_version": built.version,
-            "render_seed": render_seed_for(pid),
-        },
-    )
+    row, _ = Program.objects.get_or_create(id=built.id, defaults=_row_fields(built))
     return row
+
+
+def store_programs(built: Sequence[BuiltProgram]) -> list[Program]:
+    """The Program rows of `built`, in order, those not stored yet created: three
+    queries for a whole chunk instead of a transaction a program (a chunk of a fast
+    target stores hundreds a second)."""
+    ids = [b.id for b in built]
+    known = set(Program.objects.filter(id__in=ids).values_list("id", flat=True))
+    new = {b.id: b for b in built if b.id not in known}
+    # ignore_conflicts: another job may store the same program meanwhile; same id, same row.
+    Program.objects.bulk_create(
+        [Program(id=pid, **_row_fields(b)) for pid, b in new.items()], ignore_conflicts=True
+    )
+    rows = Program.objects.in_bulk(ids)
+    return [rows[pid] for pid in ids]

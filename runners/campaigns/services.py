@@ -50,6 +50,7 @@ from runners.campaigns.models import (
     Chunk,
     Execution,
     Finding,
+    OutcomeCount,
     Program,
     Reproduction,
 )
@@ -155,6 +156,98 @@ def _upsert_finding(
     return finding
 
 
+def _execution_row(
+    *,
+    program: Program,
+    index: int,
+    result: ex.Execution | None,
+    language: str,
+    target: CampaignTarget | None,
+    reproduction: Reproduction | None = None,
+) -> Execution:
+    """The unsaved Execution of one verdict (its finding left to the caller)."""
+    row = Execution(
+        target=target,
+        campaign_id=target.campaign_id if target is not None else None,
+        reproduction=reproduction,
+        program=program,
+        index=index,
+    )
+    if result is None:
+        row.outcome, row.reason = "skipped", f"{language} cannot express this program"
+        return row
+    verdict = result.classification
+    first = result.attempts[0] if result.attempts else None
+    row.outcome = str(verdict.outcome)
+    row.reason = verdict.reason
+    row.signature = verdict.signature[:MAX_SIGNATURE_CHARS]
+    row.hang_confirmed = result.hang_confirmed
+    row.compile_output = _bounded(result.compile_output, MAX_STREAM_CHARS)
+    row.attempts = [_attempt_json(a) for a in result.attempts]
+    if first is not None:
+        row.exit_code, row.signal = first.exit_code, first.signal
+        row.duration_s = first.duration_s
+        row.stdout = _bounded(first.stdout, MAX_STREAM_CHARS)
+        row.stderr = _bounded(first.stderr, MAX_STREAM_CHARS)
+        row.dump = _bounded(first.dump, MAX_DUMP_CHARS)
+    return row
+
+
+def is_finding(result: ex.Execution | None) -> bool:
+    """Whether recording `result` makes or updates a Finding (record_execution does it
+    alone); the others may go in bulk through record_executions."""
+    return result is not None and str(result.classification.outcome) in FINDING_OUTCOMES
+
+
+def record_executions(
+    *,
+    verdicts: Sequence[tuple[Program, int, ex.Execution | None]],
+    language: str,
+    target: CampaignTarget,
+) -> int:
+    """Store many verdicts of a campaign target that are no finding (`is_finding` false)
+    in one transaction; (program, index, result) each. Indices recorded already are
+    skipped, as by record_execution. Returns how many were stored.
+
+    A chunk of a fast target records hundreds of verdicts a second: one transaction
+    each (a check, an insert and a count) was a fifth of a Racket chunk's time.
+    """
+    if any(is_finding(result) for _, _, result in verdicts):
+        raise ValueError("record_executions stores no finding: use record_execution")
+    try:
+        with transaction.atomic():
+            indices = [index for _, index, _ in verdicts]
+            known = set(
+                Execution.objects.filter(target=target, index__in=indices).values_list(
+                    "index", flat=True
+                )
+            )
+            rows = [
+                _execution_row(program=program, index=index, result=result, language=language,
+                               target=target)
+                for program, index, result in verdicts
+                if index not in known
+            ]  # fmt: skip
+            # bulk_create skips Execution.save, which counts each row: counted here, in
+            # the same transaction.
+            Execution.objects.bulk_create(rows)
+            for outcome in {r.outcome for r in rows}:
+                OutcomeCount.add(
+                    target_id=target.pk,
+                    campaign_id=target.campaign_id,
+                    outcome=outcome,
+                    n=sum(r.outcome == outcome for r in rows),
+                )
+            return len(rows)
+    except IntegrityError:
+        # Another job recorded one of them meanwhile (a requeued chunk): one at a time.
+        return sum(
+            record_execution(program=program, index=index, result=result, language=language,
+                             target=target) is not None
+            for program, index, result in verdicts
+        )  # fmt: skip
+
+
 def record_execution(
     *,
     program: Program,
@@ -173,37 +266,16 @@ def record_execution(
         with transaction.atomic():
             if target is not None and Execution.objects.filter(target=target, index=index).exists():
                 return None
-            row = Execution(
-                target=target,
-                campaign_id=target.campaign_id if target is not None else None,
+            row = _execution_row(
+                program=program, index=index, result=result, language=language, target=target,
                 reproduction=reproduction,
-                program=program,
-                index=index,
-            )
-            if result is None:
-                row.outcome, row.reason = "skipped", f"{language} cannot express this program"
-                row.save()
-                return row
-            verdict = result.classification
-            signature = verdict.signature[:MAX_SIGNATURE_CHARS]
-            first = result.attempts[0] if result.attempts else None
-            row.outcome = str(verdict.outcome)
-            row.reason = verdict.reason
-            row.signature = signature
-            row.hang_confirmed = result.hang_confirmed
-            row.compile_output = _bounded(result.compile_output, MAX_STREAM_CHARS)
-            row.attempts = [_attempt_json(a) for a in result.attempts]
-            if first is not None:
-                row.exit_code, row.signal = first.exit_code, first.signal
-                row.duration_s = first.duration_s
-                row.stdout = _bounded(first.stdout, MAX_STREAM_CHARS)
-                row.stderr = _bounded(first.stderr, MAX_STREAM_CHARS)
-                row.dump = _bounded(first.dump, MAX_DUMP_CHARS)
-            if row.outcome in FINDING_OUTCOMES and signature:
+            )  # fmt: skip
+            signature = row.signature
+            if result is not None and row.outcome in FINDING_OUTCOMES and signature:
                 row.finding = _upsert_finding(
                     signature=signature,
                     outcome=row.outcome,
-                    reason=verdict.reason,
+                    reason=row.reason,
                     language=language,
                     program=program,
                     confirmed=bool(result.hang_confirmed),

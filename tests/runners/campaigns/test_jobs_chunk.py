@@ -202,6 +202,41 @@ def test_a_verdict_is_recorded_with_its_own_index(batches: Batches) -> None:
     assert _executions(chunk) == [(0, "terminated"), (1, "crash"), (2, "terminated")]
 
 
+def test_clean_verdicts_wait_for_the_next_check_and_a_finding_is_written_at_once(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "CHECK_EVERY_S", 3600.0)  # no check before the chunk ends
+    chunk = _chunk(end=4)
+    seen: list[list[tuple[int, str]]] = []
+    batches.verdict = lambda index: (
+        Classification(Outcome.CRASH, "panic", "go | crash | x")
+        if index == 2
+        else Classification(Outcome.TERMINATED, "exit 0", "")
+    )
+    batches.during = lambda _index: seen.append(_executions(chunk))
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 4}
+    # Before program i's verdict: the crash of 2 came in with the clean 0 and 1 before it.
+    assert seen == [[], [], [], [(0, "terminated"), (1, "terminated"), (2, "crash")]]
+    assert _executions(chunk) == [(0, "terminated"), (1, "terminated"), (2, "crash"),
+                                  (3, "terminated")]  # fmt: skip
+
+
+def test_verdicts_in_before_a_failed_batch_are_kept(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "CHECK_EVERY_S", 3600.0)
+    chunk = _chunk(end=4)
+
+    def boom(index: int) -> None:
+        if index == 2:
+            raise RuntimeError("boom")
+
+    batches.during = boom
+    with pytest.raises(RuntimeError, match="boom"):
+        jobs.run_chunk(chunk.pk)
+    assert _executions(chunk) == [(0, "terminated"), (1, "terminated")]
+
+
 # ---------------------------------------------------------------- chunks sized from costs
 
 

@@ -64,6 +64,19 @@ def test_store_program_is_get_or_create_and_rebuilds() -> None:
     assert programs.program_object(from_effect) is not None
 
 
+@pytest.mark.django_db
+def test_store_programs_keeps_the_order_and_reuses_stored_rows() -> None:
+    built = [programs.build_generated(seed, settings_for("A")) for seed in (1, 2, 1, 3)]
+    before = programs.store_program(built[1])
+    rows = programs.store_programs(built)
+    assert [r.pk for r in rows] == [b.id for b in built]
+    assert rows[1].created_at == before.created_at  # not made again
+    assert Program.objects.count() == 3
+    assert rows[3].render_seed == programs.render_seed_for(rows[3].pk)
+    assert programs.program_object(rows[3]) == built[3].program
+    assert programs.store_programs([]) == []
+
+
 def test_a_program_whose_seed_builds_something_else_is_refused() -> None:
     row = programs.store_program(programs.build_generated(3, settings_for("A")))
     row.seed = 4  # as if the generator had changed what seed 3 gives

@@ -34,6 +34,7 @@ from runners.campaigns.models import (
     Chunk,
     Execution,
     Finding,
+    OutcomeCount,
     Program,
     Reproduction,
 )
@@ -325,6 +326,63 @@ def test_an_index_another_worker_recorded_meanwhile_is_skipped(
                                       language="go", target=target)  # fmt: skip
     assert again is None and len(calls) == 2
     assert Execution.objects.count() == 1
+
+
+def test_verdicts_of_no_finding_are_recorded_together_with_their_counts() -> None:
+    target = _target()
+    a, b = _program("Get(c1)"), _program("Get(c2)")
+    attempt = Attempt(5.0, Outcome.TERMINATED, 0, None, False, 0.25, "out", "err", None)
+    clean = _run(Outcome.TERMINATED, "", attempts=(attempt,))
+    services.record_execution(program=a, index=1, result=clean, language="go", target=target)
+    stored = services.record_executions(
+        verdicts=[(a, 0, clean), (b, 1, clean), (b, 2, None), (a, 3, clean)],
+        language="go", target=target,
+    )  # fmt: skip
+    assert stored == 3  # index 1 was recorded already
+    rows = Execution.objects.filter(target=target).order_by("index")
+    assert [(r.index, r.program_id, r.outcome, r.campaign_id) for r in rows] == [
+        (0, a.pk, "terminated", target.campaign_id), (1, a.pk, "terminated", target.campaign_id),
+        (2, b.pk, "skipped", target.campaign_id), (3, a.pk, "terminated", target.campaign_id),
+    ]  # fmt: skip
+    assert rows[2].reason == "go cannot express this program"
+    assert (rows[3].duration_s, rows[3].stdout, rows[3].stderr) == (0.25, "out", "err")
+    counts = dict(OutcomeCount.objects.filter(target=target).values_list("outcome", "count"))
+    assert counts == {"terminated": 3, "skipped": 1}
+
+
+def test_a_finding_is_not_recorded_in_bulk() -> None:
+    target = _target()
+    with pytest.raises(ValueError, match="stores no finding"):
+        services.record_executions(
+            verdicts=[(_program(), 0, _run(Outcome.TERMINATED, "")), (_program(), 1, _run())],
+            language="go", target=target,
+        )  # fmt: skip
+    assert Execution.objects.count() == 0 and OutcomeCount.objects.count() == 0
+
+
+def test_verdicts_another_worker_recorded_meanwhile_are_recorded_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    program, target = _program(), _target()
+    clean = _run(Outcome.TERMINATED, "")
+    services.record_execution(program=program, index=1, result=clean, language="go",
+                              target=target)  # fmt: skip
+    real_filter = Execution.objects.filter
+    calls: list[dict[str, object]] = []
+
+    def racing(*args: object, **kwargs: object) -> object:
+        # The bulk's check misses the other worker's row; its insert does not.
+        calls.append(kwargs)
+        rows = real_filter(*args, **kwargs)
+        return rows.none() if len(calls) == 1 else rows
+
+    monkeypatch.setattr(Execution.objects, "filter", racing)
+    stored = services.record_executions(
+        verdicts=[(program, 0, clean), (program, 1, clean)], language="go", target=target
+    )
+    assert stored == 1
+    assert sorted(Execution.objects.values_list("index", flat=True)) == [0, 1]
+    assert OutcomeCount.objects.get(target=target).count == 2
 
 
 def test_any_other_integrity_error_is_raised(monkeypatch: pytest.MonkeyPatch) -> None:
