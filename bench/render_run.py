@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from _measure import pin_to_one_core, report
+from _measure import add_seed_option, fresh_seed, pin_to_one_core, report
 
 
 def main() -> None:
@@ -23,14 +23,17 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=1)
     parser.add_argument("--languages", default="go,crystal,kotlin")
     parser.add_argument("--sandbox", default="local")
+    add_seed_option(parser)
     parser.add_argument("--one-core", action="store_true")
     args = parser.parse_args()
+    seed = fresh_seed(args.seed)
     if args.one_core:
         pin_to_one_core()
     print(
         f"render + compile + run: naive {args.naive} programs, batched {args.batched} "
         f"in batches of {args.batch_size}, repetitions {args.repetitions}, "
         f"sandbox {args.sandbox}, {'one core' if args.one_core else 'all cores'}"
+        f", seeds from {seed}"
     )
     report(
         args.languages.split(","),
@@ -39,6 +42,7 @@ def main() -> None:
         batch_size=args.batch_size,
         sandbox=args.sandbox,
         repetitions=args.repetitions,
+        seed=seed,
     )
 
 

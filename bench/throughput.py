@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from _measure import pin_to_one_core, report
+from _measure import add_seed_option, fresh_seed, pin_to_one_core, report
 
 from runners.targets import runnable_names
 
@@ -33,12 +33,14 @@ def main() -> None:
         help="targets of the registry (default: every one that runs programs)",
     )
     parser.add_argument("--sandbox", default="local")
+    add_seed_option(parser)
     args = parser.parse_args()
+    seed = fresh_seed(args.seed)
     pin_to_one_core()
     print(
         f"one core, sandbox {args.sandbox}, {args.repetitions} repetitions per program; "
         f"naive: {args.naive} programs, one compile each; "
-        f"ours: {args.batched} programs, batches of {BATCH_SIZE}"
+        f"ours: {args.batched} programs, batches of {BATCH_SIZE}; seeds from {seed}"
     )
     report(
         args.languages.split(","),
@@ -47,6 +49,7 @@ def main() -> None:
         batch_size=BATCH_SIZE,
         sandbox=args.sandbox,
         repetitions=args.repetitions,
+        seed=seed,
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.render import render, render_batch
+from generator.render import GROUP_DONE, render, render_batch
 from generator.render._common import SpawnS as SpawnStmt
 from generator.render._common import has_spawn, lower, walk
 from tests.generator.render.helpers import (
@@ -75,14 +75,15 @@ def test_no_waitgroup_without_spawns() -> None:
     assert "sync" not in text and "wg" not in text
 
 
-def test_batch_dispatches_on_the_first_argument() -> None:
+def test_batch_dispatches_on_each_argument_and_marks_each_end_when_given_several() -> None:
     programs = list(PROGRAMS.values())
     text = render_batch(programs, "go", repetitions=5)
     for i in range(len(programs)):
-        assert f'case "{i}":\n\t\tprog{i}()' in text
+        assert f'case "{i}":\n\t\t\tprog{i}()' in text
         assert f"func prog{i}Once() {{" in text
     assert text.count("i < 5;") == len(programs)
-    assert "os.Args[1]" in text and "os.Exit(2)" in text
+    assert "for _, arg := range os.Args[1:] {" in text and "os.Exit(2)" in text
+    assert f'if len(os.Args) > 2 {{\n\t\t\tfmt.Println("{GROUP_DONE}" + arg)' in text
 
 
 def test_gomaxprocs_option() -> None:
@@ -119,7 +120,16 @@ def test_go_runs_every_program(tmp_path: Path, build_cache: Path) -> None:
     for i in range(len(programs)):
         out = run([str(binary), str(i)], timeout=30)
         assert out.returncode == 0, (i, out)
+        assert out.stdout == ""  # run alone: no mark
     assert run([str(binary), str(len(programs))], timeout=10).returncode == 2
+    # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout.
+    order = [2, 0, 1]
+    out = run([str(binary), *map(str, order)], timeout=30)
+    assert out.returncode == 0, out
+    assert out.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
+    # A bad index stops the run where it stands: the marks say who ran.
+    out = run([str(binary), "1", str(len(programs)), "0"], timeout=30)
+    assert (out.returncode, out.stdout) == (2, f"{GROUP_DONE}1\n")
 
 
 @pytest.mark.slow

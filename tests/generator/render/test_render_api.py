@@ -138,7 +138,7 @@ def test_what_each_renderer_declares_it_can_do() -> None:
         "clojure": (True, True, True, both),
         "crystal": (True, False, True, both),
         "flix": (False, False, False, frozenset()),
-        "go": (True, False, True, both),
+        "go": (True, True, True, both),
         "kotlin": (True, False, True, both),
         "racket": (True, True, True, buffered),
         "rust": (True, False, True, buffered),

@@ -44,9 +44,11 @@ def test_batch_of_generated_go_programs_all_terminate() -> None:
     assert report.compiles == 1
     assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 30
     assert [e.index for e in report.executions] == list(range(30))
-    # Where the time went (bench/throughput.py's split): one render, one build, 30 runs.
+    # Where the time went (bench/throughput.py's split): one render, one build, 2 runs
+    # (25 programs share the first, the default CHANFUZZ_SHARED_RUN_SIZE, 5 the second).
     stages = report.stages
-    assert stages.runs == 30
+    assert stages.runs == 2
+    assert [e.attempts[0].group for e in report.executions] == [25] * 25 + [5] * 5
     assert 0 < stages.render_s < stages.compile_s
     assert stages.compile_s >= report.compile_s > 0
     runs = sum(a.duration_s for e in report.executions for a in e.attempts)

@@ -41,9 +41,9 @@ def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missi
     assert _marked(f"{GROUP_DONE}x\n") == ({}, f"{GROUP_DONE}x\n")  # no index: no mark
 
 
-def test_only_the_clojure_and_racket_targets_share_runs() -> None:
+def test_the_go_clojure_and_racket_targets_share_runs() -> None:
     sharing = {t.name for t in all_targets() if t.runnable and t.group_runs}
-    assert sharing == {"clojure-go", "clojure-thread", "racket"}
+    assert sharing == {"go", "clojure-go", "clojure-thread", "racket"}
 
 
 def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -170,3 +170,27 @@ def test_clojure_programs_share_one_jvm(tmp_path: Path) -> None:
     assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 8
     assert report.stages.runs == 1
     assert {e.attempts[0].group for e in report.executions} == {8}
+
+
+@pytest.mark.slow
+def test_go_programs_share_runs_and_a_deadlock_is_the_program_that_made_it(
+    tmp_path: Path,
+) -> None:
+    # Go's runtime ends the process when nothing can move ("all goroutines are asleep"):
+    # the program with no mark is judged from what the run printed after the last one.
+    require_toolchain("go")
+    programs = [*_programs(3), STUCK, *_programs(3, first_seed=3)]
+    report = execute_batch(
+        programs,
+        make_target("go", repetitions=3, values=True),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=30),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 3
+    deadlock = report.executions[3]
+    assert "all goroutines are asleep - deadlock!" in deadlock.attempts[0].stderr
+    assert deadlock.classification.signature.startswith("go | ")
+    assert [e.attempts[0].group for e in report.executions] == [7, 7, 7, 7, 3, 3, 3]
+    assert report.stages.runs == 2

@@ -312,25 +312,30 @@ func prog5() {
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage:", os.Args[0], "N (a program from 0 to 5)")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage:", os.Args[0], "N... (programs from 0 to 5)")
 		os.Exit(2)
 	}
-	switch os.Args[1] {
-	case "0":
-		prog0()
-	case "1":
-		prog1()
-	case "2":
-		prog2()
-	case "3":
-		prog3()
-	case "4":
-		prog4()
-	case "5":
-		prog5()
-	default:
-		fmt.Fprintf(os.Stderr, "no program %q\n", os.Args[1])
-		os.Exit(2)
+	for _, arg := range os.Args[1:] {
+		switch arg {
+		case "0":
+			prog0()
+		case "1":
+			prog1()
+		case "2":
+			prog2()
+		case "3":
+			prog3()
+		case "4":
+			prog4()
+		case "5":
+			prog5()
+		default:
+			fmt.Fprintf(os.Stderr, "no program %q\n", arg)
+			os.Exit(2)
+		}
+		if len(os.Args) > 2 {
+			fmt.Println("chanfuzz: done " + arg)
+		}
 	}
 }
