@@ -24,13 +24,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chanfuzz_site.settings")
+from _site import fresh_site
 
 
 def main() -> None:
@@ -48,17 +44,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
 
-    var = Path(tempfile.mkdtemp(prefix="chanfuzz-bench-campaign-"))
-    # Before Django reads its settings: this bench's own database and Redis.
-    os.environ["CHANFUZZ_VAR_DIR"] = str(var)
-    from runners.engine.redis_server import free_port
-
-    os.environ["REDIS_URL"] = f"redis://127.0.0.1:{free_port()}/0"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    var = fresh_site("chanfuzz-bench-campaign-")  # before Django reads its settings
     from generator.settings import settings_for
     from runners.campaigns import services, studies
     from runners.campaigns.local_workers import local_workers
@@ -66,7 +52,6 @@ def main() -> None:
     from runners.engine.fuzz import fuzz
     from runners.engine.sandbox import Limits, get_sandbox
 
-    call_command("migrate", verbosity=0)
     target = make_target(args.lang, args.version or None, repetitions=args.repetitions)
     sandbox = get_sandbox(language=args.lang)
     limits = Limits(timeout_s=args.timeout, quiet_s=args.hang_quiet)

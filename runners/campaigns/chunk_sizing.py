@@ -21,14 +21,19 @@ from runners.campaigns.models import Chunk
 from runners.engine.batching import BatchCost, BatchSizer
 
 AUTO = 0  # Campaign.chunk_size meaning "sized from measured costs"
+# A target's first chunk, and half its second (BatchSizer doubles it to tell the fixed
+# compile from the per-program one): small, so that a campaign's first verdicts, and a
+# bug that shows at once, come after a short compile. kotlinx.coroutines#504 on 0.19
+# (bench/campaign_first_finding.py, 5 trials each): median 49.9 s to the first
+# overflow with first chunks of 25 and 50 programs, 36.1 s with chunks of 10.
+FIRST_CHUNK = 10
 
 
 def first_ranges(count: int) -> list[tuple[int, int]]:
     """The first chunks of a target of `count` programs: `config.campaign_parallel_chunks()`
     ranges of about equal length (fewer when there are few programs), each to be cut to its
     measured size by the job that first claims it."""
-    start = BatchSizer().start
-    pieces = max(1, min(config.campaign_parallel_chunks(), -(-count // start)))
+    pieces = max(1, min(config.campaign_parallel_chunks(), -(-count // FIRST_CHUNK)))
     bounds = [count * k // pieces for k in range(pieces + 1)]
     return list(zip(bounds, bounds[1:], strict=False))
 
@@ -39,7 +44,7 @@ def sizer_for(target_id: int) -> BatchSizer:
     claimed = Chunk.objects.filter(target_id=target_id, started_at__isnull=False).order_by(
         "started_at", "start"
     )
-    sizer = BatchSizer()
+    sizer = BatchSizer(start=FIRST_CHUNK)
     for size, programs, compile_s, run_s in claimed.values_list(
         "sized", "cost_programs", "compile_s", "run_s"
     ):

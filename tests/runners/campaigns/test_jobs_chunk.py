@@ -247,14 +247,14 @@ def _run_every_queued_chunk() -> None:
 
 def test_an_auto_sized_chunk_is_cut_to_its_size_and_the_rest_queued(batches: Batches) -> None:
     chunk = _chunk(end=300, chunk_size=0)
-    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 25}
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 10}
     chunk.refresh_from_db()
-    assert (chunk.start, chunk.end, chunk.sized, chunk.state) == (0, 25, 25, "done")
-    assert (chunk.cost_programs, chunk.compile_s, chunk.run_s) == (25, 2.0, 12.5)
-    rest = Chunk.objects.get(target=chunk.target, start=25)
+    assert (chunk.start, chunk.end, chunk.sized, chunk.state) == (0, 10, 10, "done")
+    assert (chunk.cost_programs, chunk.compile_s, chunk.run_s) == (10, 2.0, 5.0)
+    rest = Chunk.objects.get(target=chunk.target, start=10)
     assert (rest.end, rest.state, rest.started_at, rest.sized) == (300, "queued", None, None)
     assert rest.rq_job_id.startswith(f"chunk-{rest.pk}-")
-    assert _executions(chunk) == [(i, "terminated") for i in range(25)]
+    assert _executions(chunk) == [(i, "terminated") for i in range(10)]
     assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
 
 
@@ -267,19 +267,19 @@ def test_chunks_claimed_before_any_cost_is_known_get_the_first_sizes(batches: Ba
         jobs._claim(chunk.pk)
     claimed = Chunk.objects.filter(sized__isnull=False).order_by("started_at", "start")
     assert [(c.start, c.end, c.sized) for c in claimed] == [
-        (0, 25, 25), (250, 300, 50), (500, 550, 50), (750, 800, 50),
+        (0, 10, 10), (250, 270, 20), (500, 520, 20), (750, 770, 20),
     ]  # fmt: skip
     rests = Chunk.objects.filter(started_at__isnull=True).order_by("start")
-    assert [(c.start, c.end) for c in rests] == [(25, 250), (300, 500), (550, 750), (800, 1000)]
+    assert [(c.start, c.end) for c in rests] == [(10, 250), (270, 500), (520, 750), (770, 1000)]
 
 
 @pytest.mark.parametrize(
     ("cost", "count", "sizes"),
     [
         # The compile is nearly all of it (a slow compiler, quick runs): long chunks.
-        (lambda n: (20 + 0.01 * n, 0.001 * n), 700, [25, 50, 500, 500]),
+        (lambda n: (20 + 0.01 * n, 0.001 * n), 700, [10, 20, 500, 500]),
         # The runs are (a thousand repetitions, hangs): short ones.
-        (lambda n: (2.0, 1.0 * n), 135, [25, 50, 20, 20, 20]),
+        (lambda n: (2.0, 1.0 * n), 90, [10, 20, 20, 20, 20]),
     ],
 )
 def test_auto_sized_chunks_follow_what_the_earlier_ones_cost(

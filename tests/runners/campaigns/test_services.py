@@ -503,7 +503,8 @@ def test_a_campaign_is_stored_with_its_defaults_targets_and_chunks(
     # size by the job that first claims it (runners.campaigns.chunk_sizing).
     chunks = Chunk.objects.filter(target__campaign=campaign).order_by("target", "start")
     assert [(c.target.language, c.start, c.end, c.rq_job_id) for c in chunks] == [
-        ("go", 0, 15, ""), ("go", 15, 30, ""), ("crystal", 0, 15, ""), ("crystal", 15, 30, ""),
+        ("go", 0, 10, ""), ("go", 10, 20, ""), ("go", 20, 30, ""),
+        ("crystal", 0, 10, ""), ("crystal", 10, 20, ""), ("crystal", 20, 30, ""),
     ]  # fmt: skip
 
 
@@ -522,7 +523,7 @@ def test_a_campaign_with_a_chunk_size_is_cut_into_chunks_of_that_size(
     [
         ("", 1000, [(0, 250), (250, 500), (500, 750), (750, 1000)]),
         ("", 10, [(0, 10)]),
-        ("", 51, [(0, 17), (17, 34), (34, 51)]),
+        ("", 25, [(0, 8), (8, 16), (16, 25)]),
         ("2", 1001, [(0, 500), (500, 1001)]),
         ("0", 1000, [(0, 1000)]),
     ],

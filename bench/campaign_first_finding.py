@@ -1,0 +1,94 @@
+"""Time to the first kotlinx.coroutines#504 overflow on the campaign path (issue #18).
+
+    python bench/campaign_first_finding.py [--version 0.19] [--trials 5] [--workers 2]
+                                           [--chunk-size 0] [--max-programs 300]
+
+Each trial is a campaign on the buggy release (heuristic E, 1,000 repetitions, a 30 s
+limit, no re-runs of a hang: the Kotlin report's first-finding settings) from seeds no
+trial used, through RQ workers that are already running and warmed by a small campaign
+first: what a user waits for from "create" to the first overflow on the campaign's page,
+compiling included (new seeds: no artifact is cached). The trial's campaign is cancelled
+at its first overflow (or after `--max-programs`), and the next starts once its chunks
+have stopped. Chunks are sized from measured costs unless `--chunk-size` is given.
+Figures, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from _site import fresh_site
+
+SETTINGS = {"heuristic": "E", "repetitions": 1000, "timeout_s": 30.0, "triage_retries": 0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--version", default="0.19", help="kotlinx.coroutines release")
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--chunk-size", type=int, default=0, help="0: sized from costs")
+    parser.add_argument("--max-programs", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1_000_000)
+    args = parser.parse_args()
+
+    var = fresh_site("chanfuzz-bench-first-")  # before Django reads its settings
+    from runners.campaigns import services, studies
+    from runners.campaigns.local_workers import local_workers
+    from runners.campaigns.models import Chunk, Execution
+    from runners.kotlin_study.report import is_select_overflow
+
+    print(
+        f"kotlin {args.version}: heuristic E, 1000 repetitions, 30 s limit, no re-runs; "
+        f"{args.workers} workers, chunks of {args.chunk_size or 'measured size'}, "
+        f"at most {args.max_programs} programs a trial, var {var}"
+    )
+
+    def campaign(seed: int, count: int) -> object:
+        return services.create_campaign(
+            name=f"first finding {seed}", targets=[("kotlin", args.version)], count=count,
+            seed=seed, chunk_size=args.chunk_size, **SETTINGS,
+        )  # fmt: skip
+
+    seconds, programs = [], []
+    with local_workers(args.workers):
+        studies.wait_for([campaign(args.seed - 1000, 4)], poll_s=0.5)  # warm-up
+        for trial in range(args.trials):
+            seed = args.seed + trial * 1_000_000
+            began = time.perf_counter()
+            running = campaign(seed, args.max_programs)
+            found = None
+            while found is None:
+                rows = Execution.objects.filter(campaign=running, finding__isnull=False)
+                found = next(
+                    (e for e in rows.only("signature", "index") if is_select_overflow(e.signature)),
+                    None,
+                )
+                running.refresh_from_db()
+                if found is None and not running.is_active:
+                    break
+                time.sleep(0.1)
+            took = time.perf_counter() - began
+            ran = Execution.objects.filter(campaign=running).count()
+            services.cancel_campaign(campaign=running)
+            while Chunk.objects.filter(target__campaign=running, state="running").exists():
+                time.sleep(0.2)
+            if found is None:
+                print(f"trial {trial + 1} (seeds from {seed}): no overflow in {ran} programs, "
+                      f"{took:.1f} s")  # fmt: skip
+                continue
+            seconds.append(took)
+            programs.append(ran)
+            print(f"trial {trial + 1} (seeds from {seed}): overflow after {took:.1f} s, "
+                  f"{ran} programs recorded by then (program {found.index})")  # fmt: skip
+    if seconds:
+        print(
+            f"overflow in {len(seconds)} of {args.trials} trials; median "
+            f"{statistics.median(seconds):.1f} s and {statistics.median(programs):.0f} programs"
+        )
+
+
+if __name__ == "__main__":
+    main()
