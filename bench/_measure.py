@@ -182,12 +182,15 @@ def measure(
     sandbox: str,
     repetitions: int,
     seed: int,
+    hang_quiet_s: float | None = None,
 ) -> tuple[Rate, Rate]:
     # The configuration `manage.py fuzz` runs (Kotlin on its thread pool included).
     target = make_target(language, repetitions=repetitions)
     options = dict(target.render_options)
     box = get_sandbox(sandbox, language=language)
-    limits = Limits(timeout_s=30)
+    # A runtime that hangs (flume's) costs both ways the same per program; with a quiet
+    # period a hang costs that instead of the 30 s limit and its re-runs.
+    limits = Limits(timeout_s=30, quiet_s=hang_quiet_s)
     startup = startup_s(language, target, box)
     rates = []
     # Distinct seeds for the two ways, so neither reuses the other's compiles.

@@ -34,6 +34,10 @@ def main() -> None:
     )
     parser.add_argument("--sandbox", default="local")
     add_seed_option(parser)
+    parser.add_argument(
+        "--hang-quiet", type=float, default=None,
+        help="seconds with every thread blocked after which a run is hung (default: off)",
+    )  # fmt: skip
     args = parser.parse_args()
     seed = fresh_seed(args.seed)
     pin_to_one_core()
@@ -50,6 +54,7 @@ def main() -> None:
         sandbox=args.sandbox,
         repetitions=args.repetitions,
         seed=seed,
+        hang_quiet_s=args.hang_quiet,
     )
 
 

@@ -57,11 +57,14 @@ def sizer_for(target_id: int) -> BatchSizer:
 
 def split_off(chunk: Chunk) -> Chunk | None:
     """Cut `chunk` (locked, being claimed for the first time) to its measured size and
-    return the rest as a new queued chunk, saved; None when it is short enough already.
+    return the rest as a new queued chunk, saved; None when it is short enough already
+    (less than one and a half sizes).
     The caller saves `chunk` (its `end` and `sized` changed) and enqueues the rest."""
     size = sizer_for(chunk.target_id).next_size()
     chunk.sized = size
-    if chunk.end - chunk.start <= size:
+    # A rest shorter than half a chunk would pay a whole compile for a few programs (and
+    # end a campaign with a straggler): it stays with this chunk.
+    if chunk.end - chunk.start < size + size // 2:
         return None
     rest = Chunk.objects.create(target=chunk.target, start=chunk.start + size, end=chunk.end)
     chunk.end = chunk.start + size

@@ -304,6 +304,22 @@ def test_an_index_recorded_already_is_skipped_before_anything_is_written(
     assert _events(caplog) == []
 
 
+def _first_check_misses_rows(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """Another worker's row, inserted between the check before an insert and the insert:
+    the first `Execution.objects.filter` finds nothing, the insert meets the row. Returns
+    the filters asked for."""
+    real_filter = Execution.objects.filter
+    calls: list[dict[str, object]] = []
+
+    def racing(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        rows = real_filter(*args, **kwargs)
+        return rows.none() if len(calls) == 1 else rows
+
+    monkeypatch.setattr(Execution.objects, "filter", racing)
+    return calls
+
+
 def test_an_index_another_worker_recorded_meanwhile_is_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -312,16 +328,7 @@ def test_an_index_another_worker_recorded_meanwhile_is_skipped(
     terminated = _run(Outcome.TERMINATED, "")
     services.record_execution(program=program, index=0, result=terminated, language="go",
                               target=target)  # fmt: skip
-    real_filter = Execution.objects.filter
-    calls: list[dict[str, object]] = []
-
-    def racing(*args: object, **kwargs: object) -> object:
-        # The check before the insert misses the other worker's row; the insert does not.
-        calls.append(kwargs)
-        rows = real_filter(*args, **kwargs)
-        return rows.none() if len(calls) == 1 else rows
-
-    monkeypatch.setattr(Execution.objects, "filter", racing)
+    calls = _first_check_misses_rows(monkeypatch)
     again = services.record_execution(program=program, index=0, result=terminated,
                                       language="go", target=target)  # fmt: skip
     assert again is None and len(calls) == 2
@@ -367,16 +374,7 @@ def test_verdicts_another_worker_recorded_meanwhile_are_recorded_one_by_one(
     clean = _run(Outcome.TERMINATED, "")
     services.record_execution(program=program, index=1, result=clean, language="go",
                               target=target)  # fmt: skip
-    real_filter = Execution.objects.filter
-    calls: list[dict[str, object]] = []
-
-    def racing(*args: object, **kwargs: object) -> object:
-        # The bulk's check misses the other worker's row; its insert does not.
-        calls.append(kwargs)
-        rows = real_filter(*args, **kwargs)
-        return rows.none() if len(calls) == 1 else rows
-
-    monkeypatch.setattr(Execution.objects, "filter", racing)
+    _first_check_misses_rows(monkeypatch)
     stored = services.record_executions(
         verdicts=[(program, 0, clean), (program, 1, clean)], language="go", target=target
     )
