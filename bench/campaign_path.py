@@ -5,7 +5,8 @@
                                   [--hang-quiet 2] [--rounds 1]
 
 Runs, in a fresh var directory of its own (SQLite, a private Redis), the same number of
-programs of the same settings twice, alternating, `--rounds` times each: with
+programs of the same settings twice, alternating, `--rounds` times each, from fresh seeds
+(a compiler's cache would serve a repeated run; `--seed` repeats one): with
 `runners.engine.fuzz.fuzz` (`--workers` batches under way at once, batch sizes chosen
 from measured costs) and as a campaign (chunks of `--chunk-size` through RQ, 0: each chunk
 sized from what the earlier ones cost, as campaigns are by default; `--workers` workers,
@@ -26,6 +27,7 @@ import os
 import statistics
 import time
 
+from _measure import add_seed_option, fresh_seed
 from _site import fresh_site
 
 
@@ -40,9 +42,10 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--hang-quiet", type=float, default=None)
     parser.add_argument("--repetitions", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=30_000_000)
+    add_seed_option(parser)
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    args.seed = fresh_seed(args.seed)
 
     var = fresh_site("chanfuzz-bench-campaign-")  # before Django reads its settings
     from generator.settings import settings_for
@@ -60,7 +63,7 @@ def main() -> None:
         f"{args.repetitions} repetitions, {args.timeout:g} s limit, 2 re-runs of a hang, "
         f"{args.workers} at once, campaign chunks of {args.chunk_size or 'measured size'}, "
         f"sandbox {sandbox.name}, "
-        f"{os.cpu_count()} cores, var {var}"
+        f"{os.cpu_count()} cores, seeds from {args.seed}, var {var}"
     )
 
     def run_fuzz(seed: int, count: int, use_cache: bool) -> float:
