@@ -12,7 +12,8 @@ message a person can act on for bad input); they never write models directly.
   stop, keeping what they recorded. Chunks whose worker died are requeued by
   runners.campaigns.chunks.requeue_stale_chunks.
 - `record_execution`: one verdict into the database (Execution, its Program,
-  the Finding of its signature), idempotent per (target, index).
+  the Finding of its signature), idempotent per (target, index);
+  `record_executions`: many verdicts that make no finding, in one transaction.
 - `reproduce`: re-run one stored program K times on a chosen target.
 - `record_bisection`: a finding's last bad / first good release.
 
