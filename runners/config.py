@@ -149,7 +149,7 @@ VARIABLES: tuple[Variable, ...] = (
         "CHANFUZZ_SHARED_RUN_SIZE",
         "`25`",
         "programs one process runs in turn on the targets whose start-up dwarfs a run "
-        "(Clojure, Racket); `1` runs every program in a process of its own",
+        "(Go, Clojure, Racket); `1` runs every program in a process of its own",
     ),
     Variable(
         "CHANFUZZ_LOAD_DOCUMENTED",
