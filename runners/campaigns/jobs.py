@@ -6,10 +6,11 @@ A job's state of record is the database, not its RQ result:
 
 - `run_chunk` regenerates the chunk's programs (program i: seed campaign.seed + i),
   skips indices already executed (a retried chunk), and writes a finding's Execution
-  as soon as its verdict is in, the others together every CHECK_EVERY_S, so a worker
-  killed mid-chunk loses at most the program it was running and that long of clean
-  runs (a retry runs them again). A thread beats the chunk's heartbeat meanwhile;
-  runners.campaigns.chunks.requeue_stale_chunks re-enqueues chunks whose heartbeat stopped.
+  as soon as its verdict is in, the others together after a run once the last write is
+  CHECK_EVERY_S old, so a worker killed mid-chunk loses at most the run under way and
+  that long of clean verdicts (a retry runs them again). A thread beats the chunk's
+  heartbeat meanwhile; runners.campaigns.chunks.requeue_stale_chunks re-enqueues chunks
+  whose heartbeat stopped.
 - A cancelled or paused campaign is noticed between two programs, at most
   CHECK_EVERY_S after it happened: the job stops, keeping what it recorded.
 """
@@ -211,17 +212,25 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             indices = [i for i in range(chunk.start, chunk.end) if i not in done]
             built = [campaign_program(campaign, index) for index in indices]
             to_run: list[tuple[int, Program, Any]] = []
-            # Verdicts that make no finding, written together every CHECK_EVERY_S
-            # (record_executions); a finding is written as soon as it is in.
+            # Verdicts that make no finding, written together (record_executions) after a
+            # run ends, if the last write is CHECK_EVERY_S old: a shared run's verdicts
+            # come at once, and the next run may take a while. A finding is written as
+            # soon as it is in.
             pending: list[tuple[Program, int, ProgramRun | None]] = []
+            written = time.monotonic()
 
             def flush() -> None:
-                nonlocal recorded
+                nonlocal recorded, written
                 if pending:
                     recorded += record_executions(
                         verdicts=pending, language=target.language, target=target_row
                     )
                     pending.clear()
+                written = time.monotonic()
+
+            def flush_if_due() -> None:
+                if time.monotonic() - written >= CHECK_EVERY_S:
+                    flush()
 
             for index, b, row in zip(indices, built, store_programs(built), strict=True):
                 if target.spec.supports(b.program, **options):
@@ -255,7 +264,6 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 if time.monotonic() - checked < CHECK_EVERY_S:
                     return
                 checked = time.monotonic()
-                flush()
                 if not mine.update(heartbeat_at=timezone.now()):
                     raise _Superseded
                 status = Campaign.objects.values_list("status", flat=True).get(pk=campaign.pk)
@@ -277,6 +285,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                             render_seed=campaign.seed + chunk.start,
                             triage=Triage(retries=campaign.triage_retries),
                             on_result=on_result,
+                            after_run=flush_if_due,
                         )
                     finally:
                         flush()  # stopped, superseded or failed: the verdicts in are kept

@@ -412,6 +412,7 @@ def _run_built(
     triage: Triage,
     stages: Stages,
     record: Callable[[int, ProgramRun], None],
+    after_run: Callable[[], None] | None = None,
 ) -> None:
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
@@ -447,6 +448,8 @@ def _run_built(
             )  # fmt: skip
             judged += 1
         pending = pending[judged:]
+        if after_run:
+            after_run()
 
 
 def execute_batch(
@@ -459,12 +462,15 @@ def execute_batch(
     render_seed: int = 0,
     triage: Triage = DEFAULT_TRIAGE,
     on_result: Progress | None = None,
+    after_run: Callable[[], None] | None = None,
     use_cache: bool = True,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
-    `use_cache=False` compiles even when the artifact cache has the batch
-    (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
+    `on_result` gets each verdict as it is in; `after_run` is called once the verdicts of
+    a run (a shared run's, or one program's with its re-runs) have all been given, before
+    the next run starts. `use_cache=False` compiles even when the artifact cache has the
+    batch (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
     """
     report = BatchReport()
     results: dict[int, ProgramRun] = {}
@@ -517,7 +523,7 @@ def execute_batch(
 
         _run_built(
             target, artifact, [programs[i] for i in indices], sandbox=sandbox, limits=limits,
-            triage=triage, stages=report.stages, record=record,
+            triage=triage, stages=report.stages, record=record, after_run=after_run,
         )  # fmt: skip
 
     if programs:

@@ -129,10 +129,11 @@ def test_campaign_of_go_programs_runs_to_completion_through_a_worker(site: Site)
 def test_a_worker_killed_mid_chunk_loses_no_execution(site: Site) -> None:
     go = require_toolchain("go")
     count = 40
-    # One chunk, slow enough programs (repetitions) to be killed half-way.
+    # One chunk, slow enough programs (repetitions) to be killed half-way: Go programs
+    # share runs (25 a process), so a chunk of 40 is two runs, written after each.
     cid = _create(
         site, "--target", f"go:{go.id}", "--count", str(count), "--chunk-size", str(count),
-        "--timeout", "30", "--repetitions", "3000", "--seed", "7000",
+        "--timeout", "60", "--repetitions", "100000", "--seed", "7000",
     )  # fmt: skip
     worker = site.worker()
     deadline = time.monotonic() + 600

@@ -9,6 +9,7 @@ tests of test_jobs.py run real programs through real workers.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -38,14 +39,19 @@ class Batches:
         self.during = lambda _index: None  # what happens as each verdict comes in
         # What a batch of n programs reports it cost: (render + compile, runs) seconds.
         self.cost = lambda n: (2.0, 0.5 * n)
+        self.shared = 1  # programs a run takes (its verdicts come together, then after_run)
 
     def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
         self.calls.append((list(programs), run_target, kwargs))
         workdir = kwargs["workdir"]
         assert workdir.is_dir() and workdir.name.startswith("chanfuzz-chunk-")
-        for index in range(len(programs)):
-            self.during(index)
-            kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
+        for first in range(0, len(programs), self.shared):
+            run = range(first, min(first + self.shared, len(programs)))
+            for index in run:
+                self.during(index)
+            for index in run:
+                kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
+            kwargs["after_run"]()
         compile_s, run_s = self.cost(len(programs))
         return BatchReport(stages=Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s))
 
@@ -219,6 +225,25 @@ def test_clean_verdicts_wait_for_the_next_check_and_a_finding_is_written_at_once
     assert seen == [[], [], [], [(0, "terminated"), (1, "terminated"), (2, "crash")]]
     assert _executions(chunk) == [(0, "terminated"), (1, "terminated"), (2, "crash"),
                                   (3, "terminated")]  # fmt: skip
+
+
+def test_a_shared_runs_verdicts_are_written_when_it_ends_if_the_last_write_is_old(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "CHECK_EVERY_S", 0.2)
+    chunk = _chunk(end=7)
+    batches.shared = 3  # runs of programs 0-2, 3-5 and 6
+    seen: dict[int, list[int]] = {}
+
+    def run_for_a_while(index: int) -> None:
+        if index % 3 == 0:  # the first program of a run: the run takes 0.3 s
+            seen[index] = [i for i, _ in _executions(chunk)]
+            time.sleep(0.3)
+
+    batches.during = run_for_a_while
+    assert jobs.run_chunk(chunk.pk) == {"chunk": chunk.pk, "recorded": 7}
+    # Each run's verdicts are in the database before the next run starts.
+    assert seen == {0: [], 3: [0, 1, 2], 6: [0, 1, 2, 3, 4, 5]}
 
 
 def test_verdicts_in_before_a_failed_batch_are_kept(
