@@ -140,6 +140,9 @@ def services() -> Iterator[Services]:
         DATABASE_URL=database_url,
         REDIS_URL=f"unix://{s.socket}?db=0",
         CHANFUZZ_LOAD_DOCUMENTED="0",
+        # Each Go program in a process of its own: a chunk of 20 is then 20 runs, written
+        # as they end, so a chunk is seen half done (shared, it is one run).
+        CHANFUZZ_SHARED_RUN_SIZE="1",
     )
     try:
         migrated = subprocess.run(
