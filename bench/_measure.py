@@ -89,7 +89,7 @@ def _store(language: str, generated: list, executions: list) -> float:
     """Seconds to record every verdict as a campaign chunk does (program row, execution)."""
     from runners.campaigns.models import Campaign, CampaignTarget, Program
     from runners.campaigns.programs import BuiltProgram, store_programs
-    from runners.campaigns.services import is_finding, record_execution, record_executions
+    from runners.campaigns.services import record_execution, record_executions
 
     spec = get_target(language)
     settings = settings_for("A")
@@ -118,10 +118,12 @@ def _store(language: str, generated: list, executions: list) -> float:
     ]
     verdicts = list(zip(store_programs(built), range(len(built)), executions, strict=True))
     record_executions(
-        verdicts=[v for v in verdicts if not is_finding(v[2])], language=language, target=target
+        verdicts=[v for v in verdicts if not v[2].classification.is_finding],
+        language=language,
+        target=target,
     )
     for row, i, execution in verdicts:
-        if is_finding(execution):
+        if execution.classification.is_finding:
             record_execution(
                 program=row, index=i, result=execution, language=language, target=target
             )

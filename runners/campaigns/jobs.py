@@ -46,7 +46,7 @@ from runners.campaigns.models import (
 )
 from runners.campaigns.programs import campaign_program, program_object, store_programs
 from runners.campaigns.quotas import budget_note
-from runners.campaigns.services import is_finding, record_execution, record_executions
+from runners.campaigns.services import record_execution, record_executions
 from runners.engine.build import build
 from runners.engine.execute import (
     ProgramRun,
@@ -244,7 +244,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             def on_result(result: ProgramRun) -> None:
                 nonlocal recorded, checked
                 index, row, _ = to_run[result.index]
-                if is_finding(result):
+                if result.classification.is_finding:
                     flush()
                     recorded += bool(
                         record_execution(

@@ -194,26 +194,20 @@ def _execution_row(
     return row
 
 
-def is_finding(result: ex.Execution | None) -> bool:
-    """Whether recording `result` makes or updates a Finding (record_execution does it
-    alone); the others may go in bulk through record_executions."""
-    return result is not None and str(result.classification.outcome) in FINDING_OUTCOMES
-
-
 def record_executions(
     *,
     verdicts: Sequence[tuple[Program, int, ex.Execution | None]],
     language: str,
     target: CampaignTarget,
 ) -> int:
-    """Store many verdicts of a campaign target that are no finding (`is_finding` false)
+    """Store many verdicts of a campaign target that are no finding (`Classification.is_finding`)
     in one transaction; (program, index, result) each. Indices recorded already are
     skipped, as by record_execution. Returns how many were stored.
 
     A chunk of a fast target records hundreds of verdicts a second: one transaction
     each (a check, an insert and a count) was a fifth of a Racket chunk's time.
     """
-    if any(is_finding(result) for _, _, result in verdicts):
+    if any(result is not None and result.classification.is_finding for _, _, result in verdicts):
         raise ValueError("record_executions stores no finding: use record_execution")
     try:
         with transaction.atomic():
