@@ -211,6 +211,7 @@ class ReleaseReportCommand(BaseCommand):
                 "targets": [t.name for t in self.plan.chosen_targets()],
                 "newest_budget_s": self.plan.newest_budget_s,
                 "oldest_budget_s": self.plan.oldest_budget_s,
+                "hang_quiet_s": self.plan.hang_quiet_s,
                 "workers": workers,
             }
         )
