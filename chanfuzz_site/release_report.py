@@ -36,6 +36,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
+from chanfuzz_site.management.database import require_migrated
 from runners.campaigns import studies
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Finding, Program
@@ -104,6 +105,7 @@ class ReleaseReportCommand(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         steps = {s for s in options["steps"].split(",") if s and s != "none"}
         if unknown := steps - set(STEPS):
             raise CommandError(

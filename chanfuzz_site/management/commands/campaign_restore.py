@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from chanfuzz_site.management.database import require_migrated
 from runners.campaigns import backup
 
 
@@ -19,6 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("backup", type=Path, help="a file campaign_backup wrote")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         try:
             campaign, made = backup.restore(options["backup"])
         except backup.BackupError as exc:

@@ -38,6 +38,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
+from chanfuzz_site.management.database import require_migrated
 from runners.campaigns import reductions, studies
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Finding, Program, Reduction
@@ -104,6 +105,7 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         steps = {s for s in options["steps"].split(",") if s and s != "none"}
         self.bisections = {b for b in options["bisect"].split(",") if b}
         if unknown := self.bisections - set(BISECTIONS):

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
+from chanfuzz_site.management.database import require_migrated
 from runners.campaigns import studies
 from runners.campaigns.local_workers import local_workers
 from runners.mutation.kinds import all_kinds
@@ -65,6 +66,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         known = [k.name for k in all_kinds()]
         kinds = tuple(k for k in options["kinds"].split(",") if k)
         if unknown := set(kinds) - set(known):

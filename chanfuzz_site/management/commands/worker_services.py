@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from chanfuzz_site.management.database import require_migrated
 from runners.campaigns.local_workers import (
     LocalServices,
     local_workers,
@@ -41,6 +42,7 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         if not 0 <= options["workers"] <= 64:
             raise CommandError("--workers must be from 0 to 64", returncode=2)
 
