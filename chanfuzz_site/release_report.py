@@ -15,9 +15,10 @@ previous docs/<family>-report.json):
               starts N RQ workers (and a private Redis when REDIS_URL does not
               answer) for the duration;
 - `bisect`    the `--bisect-findings` most common findings of each target's
-              newest-release campaigns: their shortest program on every
-              installed release (stored on the finding);
-- `bugs`      for the same findings, a standalone project under
+              newest-release campaigns, and as many seen only on its oldest
+              release (the ones a later release may have fixed): their shortest
+              program on every installed release (stored on the finding);
+- `bugs`      for the newest release's findings, a standalone project under
               docs/<family>-bugs/ with its failure rate over `--rate-runs` runs.
 
 The campaigns' figures are always read back from the database, so `--steps
@@ -285,21 +286,10 @@ class ReleaseReportCommand(BaseCommand):
                 }
             entry["newest"] = versions[0] if versions else None
 
-    def _newest_findings(self, data: dict[str, Any], target: str) -> list[dict[str, Any]]:
-        entry = data["targets"].get(target, {})
-        newest = entry.get("newest")
-        if not newest:
-            return []
-        confirmed = [
-            f
-            for f in entry["releases"][newest]["findings"]
-            if not f["is_hang"] or f["confirmed_hangs"]
-        ]
-        return confirmed[: self.plan.bisect_findings]
-
     def _bisect(self, data: dict[str, Any]) -> None:
         for target in self.plan.chosen_targets():
-            for row in self._newest_findings(data, target.name):
+            entry = data["targets"].get(target.name, {})
+            for row in report.findings_to_bisect(entry, self.plan.bisect_findings):
                 finding = Finding.objects.get(pk=row["id"])
                 program = Program.objects.get(pk=row["shortest"])
                 self.stdout.write(
@@ -318,7 +308,8 @@ class ReleaseReportCommand(BaseCommand):
         data["bug_reports"] = []
         for target in self.plan.chosen_targets():
             chosen = report.releases(target.name, self.plan.releases)
-            for row in self._newest_findings(data, target.name):
+            entry = data["targets"].get(target.name, {})
+            for row in report.newest_findings(entry, self.plan.bisect_findings):
                 finding = Finding.objects.get(pk=row["id"])
                 program = Program.objects.get(pk=row["shortest"])
                 newest = chosen[-1]

@@ -358,6 +358,35 @@ def findings_of(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- bisection
 
 
+def _confirmed(findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [f for f in findings if not f["is_hang"] or f["confirmed_hangs"]]
+
+
+def newest_findings(entry: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """The `limit` most common crashes and confirmed hangs of a target's newest release
+    (the rows `findings_of` wrote into the JSON entry): what bug reports are made of."""
+    newest = entry.get("newest")
+    if not newest:
+        return []
+    return _confirmed(entry["releases"][newest]["findings"])[:limit]
+
+
+def findings_to_bisect(entry: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """The newest release's `newest_findings`, then up to `limit` crashes and confirmed
+    hangs seen on the oldest release and not on the newest, each with its shortest
+    program on the oldest. Only those can show a release that fixed a bug (a first
+    good release after the last bad one): a finding of the newest is bad there."""
+    chosen = newest_findings(entry, limit)
+    newest, oldest = entry.get("newest"), entry.get("oldest")
+    if not oldest or oldest == newest or oldest not in entry.get("releases", {}):
+        return chosen
+    on_newest = {f["id"] for f in entry["releases"][newest]["findings"]} if newest else set()
+    only_oldest = [
+        f for f in _confirmed(entry["releases"][oldest]["findings"]) if f["id"] not in on_newest
+    ]
+    return chosen + only_oldest[:limit]
+
+
 def bisect_finding(
     finding: Finding,
     program: Program,
@@ -559,13 +588,14 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
                     **release,
                 }
             )
-        bisected = [
-            {"finding": f, "summary": f["bisected"]}
-            for r in releases_shown[:1]
+        bisected = {
+            f["id"]: {"finding": f, "summary": f["bisected"], "found_on": r["version"]}
+            for r in reversed(releases_shown)
             for f in r["findings"]
             if f.get("bisected")
-        ]
-        targets.append({"name": name, **entry, "shown": releases_shown, "bisected": bisected})
+        }  # a finding seen on both releases is the newest's: its shortest program there
+        newest_first = sorted(bisected.values(), key=lambda b: b["found_on"] != entry.get("newest"))
+        targets.append({"name": name, **entry, "shown": releases_shown, "bisected": newest_first})
     all_rows = [r for t in targets for r in t["shown"]]
     return {
         "family": family,

@@ -126,7 +126,7 @@ def test_markdown_shows_table2_findings_bisection_and_bug_reports() -> None:
     shown = "`rust-flume · hang · flume::select::Selector::wait_inner`"
     assert f"[#3](/findings/3/) | hang | 4 | {shown} |" in text
     assert "[#4](/findings/4/) | hang, not confirmed (its re-run ended) | 1 |" in text
-    assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
+    assert "| [#3](/findings/3/) | 0.12.0 | 0.12.0 | 0.12.0 | — | 1 of 2: 0.12.0 |" in text
     assert "| 9 of 40 | [rust-bugs/rust-flume-3](rust-bugs/rust-flume-3/README.md) |" in text
 
 
@@ -157,3 +157,67 @@ def test_a_target_of_one_release_says_so_in_the_summary() -> None:
     assert "| `racket` | 8.7 (the only release installed) | 80 (100) |" in text
     assert "| `clojure-thread` | 8.7 (newest) |" in text
     assert text.index("`clojure-thread` | 8.7") < text.index("`racket` | 8.7")
+
+
+def _finding(pk: int, *, confirmed: bool = True, bisection: dict | None = None) -> dict:
+    return {
+        "id": pk, "url": f"/findings/{pk}/", "outcome": "timeout", "is_hang": True,
+        "title": "hang", "signature": f"rust-chan | hang | chan::wait{pk}", "programs": 1,
+        "confirmed_hangs": 1 if confirmed else 0, "shortest": f"p{pk:011d}",
+        "shortest_url": f"/p/p{pk:011d}", "bisection": bisection,
+    }  # fmt: skip
+
+
+def _chan_entry(newest: list[dict], oldest: list[dict]) -> dict:
+    rows = [_heuristic_row("A", 1)]
+    figures = {"heuristics": rows, "total": report.release_figures(rows)}
+    return {
+        "title": "Rust (chan)", "capabilities": "", "known_bugs": [],
+        "installed": ["0.1.10", "0.1.12", "0.1.13", "0.1.23"],
+        "newest": "0.1.23", "oldest": "0.1.10",
+        "releases": {
+            "0.1.23": {**figures, "findings": newest},
+            "0.1.10": {**figures, "findings": oldest},
+        },
+    }  # fmt: skip
+
+
+def test_bisection_adds_confirmed_findings_seen_only_on_the_oldest_release() -> None:
+    # 1 is on both releases; 2 and 6 are unconfirmed hangs; 5 and 7 only on the oldest.
+    newest = [_finding(1), _finding(2, confirmed=False)]
+    oldest = [_finding(1), _finding(5), _finding(6, confirmed=False), _finding(7)]
+    entry = _chan_entry(newest, oldest)
+    assert [f["id"] for f in report.findings_to_bisect(entry, 1)] == [1, 5]
+    assert [f["id"] for f in report.findings_to_bisect(entry, 2)] == [1, 5, 7]
+    # Bug reports are made of the newest release's findings only.
+    assert [f["id"] for f in report.newest_findings(entry, 2)] == [1]
+    one_release = {**entry, "oldest": None}
+    assert [f["id"] for f in report.findings_to_bisect(one_release, 2)] == [1]
+
+
+def test_markdown_shows_a_release_that_fixed_a_finding_of_the_oldest() -> None:
+    results = [
+        {"version": "0.1.10", "runs": 1, "bad_runs": 1, "errors": 0},
+        {"version": "0.1.12", "runs": 2, "bad_runs": 1, "errors": 0},
+        {"version": "0.1.13", "runs": 5, "bad_runs": 0, "errors": 0},
+        {"version": "0.1.23", "runs": 5, "bad_runs": 0, "errors": 0},
+    ]
+    fixed = {"last_bad": "0.1.12", "first_good": "0.1.13", "results": results}
+    still = {"last_bad": "0.1.23", "first_good": None, "results": [
+        {**r, "bad_runs": 1} for r in results
+    ]}  # fmt: skip
+    both = _finding(1, bisection=still)
+    entry = _chan_entry([both], [both, _finding(5, bisection=fixed)])
+    data = {
+        "generated_at": "2026-11-27T00:00:00+00:00",
+        "plan": report.plan_dict(report.StudyPlan()),
+        "targets": {"rust-chan": entry},
+    }
+    text = render_to_string("reports/release_study.md", report.markdown_context(data))
+    newest_row = "| [#1](/findings/1/) | 0.1.23 | 0.1.10 | 0.1.23 | — | 4 of 4:"
+    fixed_row = (
+        "| [#5](/findings/5/) | 0.1.10 | 0.1.10 | 0.1.12 | 0.1.13 | 2 of 4: 0.1.10, 0.1.12 |"
+    )
+    assert newest_row in text and fixed_row in text
+    assert text.index(newest_row) < text.index(fixed_row)
+    assert text.count("| [#1](/findings/1/) | 0.1.") == 1  # once, though on both releases
