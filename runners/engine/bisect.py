@@ -97,6 +97,7 @@ def runs_on(
     times: int,
     repetitions: int = 1000,
     timeout_s: float = 30.0,
+    quiet_s: float | None = None,
     signature: str | None = None,
     matches: Callable[[str], bool] | None = None,
     stop_at_bad: bool = False,
@@ -109,6 +110,7 @@ def runs_on(
     and, with `matches`, a signature `matches` accepts (one bug can have
     several signatures: both sides of a recursion, a package renamed).
     `stop_at_bad` ends at the first bad run (a regression check needs one).
+    `quiet_s` declares a run hung once it is blocked that long (Limits.quiet_s).
     A program that does not compile counts as `times` errors.
     """
     target = target_for(toolchain, repetitions=repetitions)
@@ -127,7 +129,8 @@ def runs_on(
     for _ in range(times):
         runs += 1
         verdict = run_one(
-            target, artifact, 0, sandbox=sandbox, limits=Limits(timeout_s=timeout_s),
+            target, artifact, 0, sandbox=sandbox,
+            limits=Limits(timeout_s=timeout_s, quiet_s=quiet_s),
             triage=Triage(retries=0),
         ).classification  # fmt: skip
         if (
@@ -152,6 +155,7 @@ def bisect_program(
     times: int = 5,
     repetitions: int = 1000,
     timeout_s: float = 30.0,
+    quiet_s: float | None = None,
     signature: str | None = None,
     matches: Callable[[str], bool] | None = None,
     stop_at_bad: bool = False,
@@ -178,7 +182,7 @@ def bisect_program(
             workdir.chmod(0o755)
             result = runs_on(
                 program, toolchain, sandbox=sandbox, times=times, repetitions=repetitions,
-                timeout_s=timeout_s, signature=signature, matches=matches,
+                timeout_s=timeout_s, quiet_s=quiet_s, signature=signature, matches=matches,
                 stop_at_bad=stop_at_bad, workdir=workdir,
             )  # fmt: skip
             results.append(result)

@@ -407,6 +407,7 @@ def bisect_finding(
         times=plan.bisect_runs,
         repetitions=plan.repetitions,
         timeout_s=plan.timeout_s,
+        quiet_s=plan.hang_quiet_s,
         matches=lambda s: is_hang_signature(s) == hang,
         stop_at_bad=True,
         toolchains=releases(target, plan.releases),
@@ -450,6 +451,7 @@ def failure_rate(
             times=plan.rate_runs,
             repetitions=plan.repetitions,
             timeout_s=plan.timeout_s,
+            quiet_s=plan.hang_quiet_s,
             workdir=workdir,
         )
 

@@ -17,7 +17,7 @@ from runners.campaigns.models import Execution, Finding
 from runners.campaigns.programs import program_object
 from runners.campaigns.services import record_bisection
 from runners.engine.bisect import VersionResult, bisect_program
-from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.targets import get_target
 
 
@@ -31,6 +31,11 @@ class Command(BaseCommand):
             "--repetitions", type=int, help="body repetitions (default: as in its finding)"
         )
         parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
+        parser.add_argument(
+            "--hang-quiet", type=float, metavar="SECONDS",
+            help="declare a run hung once its processes used no CPU and had no thread running"
+            " for this long, instead of waiting out --timeout (local sandbox; off by default)",
+        )  # fmt: skip
         parser.add_argument(
             "--any-finding",
             action="store_true",
@@ -50,6 +55,11 @@ class Command(BaseCommand):
             raise CommandError(f"finding {finding.pk} cannot be bisected: {refused}", returncode=2)
         if not 1 <= options["times"] <= 1000:
             raise CommandError("--times must be from 1 to 1000", returncode=2)
+        quiet = options["hang_quiet"]
+        try:
+            Limits(timeout_s=options["timeout"], quiet_s=quiet)
+        except ValueError as exc:
+            raise CommandError(f"--hang-quiet: {exc}", returncode=2) from exc
         try:
             program = program_object(finding.example)
             sandbox = get_sandbox(options["sandbox"], language=finding.language)
@@ -77,6 +87,7 @@ class Command(BaseCommand):
             times=options["times"],
             repetitions=repetitions,
             timeout_s=options["timeout"],
+            quiet_s=quiet,
             signature=None if options["any_finding"] else finding.signature,
             on_result=show,
         )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -12,7 +14,7 @@ from django.utils import timezone
 
 from runners.campaigns.models import Finding
 from runners.campaigns.programs import build_from_effect, store_program
-from runners.engine.bisect import VersionResult, bisect_program, boundary
+from runners.engine.bisect import VersionResult, bisect_program, boundary, runs_on
 from runners.engine.sandbox import get_sandbox
 from runners.engine.toolchains import installed_toolchains
 from tests.runners.conftest import require_toolchain
@@ -64,6 +66,24 @@ def test_deadlock_is_bad_on_every_installed_go() -> None:
     assert all(r.bad_runs == 2 for r in bisection.results)
     assert bisection.first_good is None
     assert bisection.summary().startswith("seen up to the newest version tried")
+
+
+@pytest.mark.slow
+def test_a_run_blocked_for_quiet_s_is_bad_without_waiting_out_its_limit(tmp_path: Path) -> None:
+    # std's rendezvous recv with its sender alive blocks for ever: no runtime detects
+    # it, so only the quiet-period watch can end the run before its limit.
+    require_toolchain("rust-std")
+    toolchain = installed_toolchains("rust-std")[-1]
+    built = build_from_effect(STUCK, 1)
+    began = time.monotonic()
+    result = runs_on(
+        built.program, toolchain, sandbox=get_sandbox("local"), times=2, repetitions=1,
+        timeout_s=300, quiet_s=1.0, workdir=tmp_path,
+    )  # fmt: skip
+    elapsed = time.monotonic() - began
+    assert (result.runs, result.bad_runs, result.errors) == (2, 2, 0)
+    assert all(" | hang | " in s for s in result.signatures), result.signatures
+    assert elapsed < 300, "the runs waited out their limit instead of their quiet period"
 
 
 @pytest.mark.slow
@@ -134,3 +154,18 @@ def test_a_finding_on_a_target_with_one_release_is_not_bisected_and_both_say_why
     page = client.get(reverse("finding_detail", args=[finding.pk])).content.decode()
     assert "Not bisected: one Crystal release is obtainable here" in page
     assert "manage.py bisect" not in page
+
+
+@pytest.mark.django_db
+def test_bisect_command_refuses_a_quiet_period_that_is_not_positive() -> None:
+    program = store_program(build_from_effect(STUCK, 1))
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="go | deadlock | chan receive×2", outcome="crash", language="go",
+        title="deadlock", first_seen=now, last_seen=now, example=program,
+    )  # fmt: skip
+    with pytest.raises(CommandError, match="--hang-quiet: quiet_s must be positive") as refused:
+        call_command("bisect", str(finding.pk), "--hang-quiet", "0")
+    assert refused.value.returncode == 2
+    finding.refresh_from_db()
+    assert finding.bisection is None
