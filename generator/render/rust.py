@@ -78,9 +78,13 @@ keeps the originals until its joins, so no process can close a channel for
 the others; the generator, reading the capabilities, never puts a close or a
 range into a program for these targets.
 
-With `dispatcher=True`, `main` runs program i given as the first
-command-line argument (`std::env::args().nth(1)`) and exits with status 2 for
-anything else. Generated variables are never read, so the file starts with
+With `dispatcher=True`, `main` runs program i given as an argument and exits
+with status 2 for anything else. Given several indices, it runs each in turn
+and prints `chanfuzz: done N` on stdout after each (`GROUP_RUNS`: one process
+start for many programs; Rust's stdout is line-buffered whatever it is
+connected to, and a panic or the value oracle's exit ends the process, so a
+missing mark is the program that failed). With one index it prints nothing of
+its own. Generated variables are never read, so the file starts with
 `#![allow(unused)]` (and `non_snake_case`: λ_chan names may have capitals).
 
 Crates and features each flavour needs in Cargo.toml (`CRATE_FEATURES`):
@@ -140,6 +144,7 @@ from generator.render._common import (
     BY_RECEIVE,
     BY_SELECT,
     C_LIKE,
+    GROUP_DONE,
     NEVER_RECEIVED,
     NEVER_SENT,
     OF_SELECT,
@@ -203,6 +208,9 @@ def _threads(value: object) -> int:
 OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean, "pct_depth": pct_depth}
 
 VALUE_ORACLE = True
+# Given several indices, the dispatcher runs each in turn and prints `GROUP_DONE` and the
+# index on stdout after each: a sandboxed process start costs ~20 ms, a program's run a few.
+GROUP_RUNS = True
 # Buffered channels, not close: a Rust channel closes only when its senders are dropped
 # (see the module docstring).
 BEYOND_PAPER = frozenset({"buffered"})
@@ -733,15 +741,28 @@ def render_file(
         if not dispatcher:
             w.line(f"{run(0)};")
         else:
-            w.line("match std::env::args().nth(1).as_deref() {")
+            last = len(lowered) - 1
+            w.line("let args_: Vec<String> = std::env::args().skip(1).collect();")
+            w.line("if args_.is_empty() {")
             with w.indent():
-                for i in range(len(lowered)):
-                    w.line(f'Some("{i}") => {run(i)},')
-                w.line("_ => {")
+                w.line(f'eprintln!("usage: main N... (programs from 0 to {last})");')
+                w.line("std::process::exit(2);")
+            w.line("}")
+            w.line("for arg_ in &args_ {")
+            with w.indent():
+                w.line("match arg_.as_str() {")
                 with w.indent():
-                    last = len(lowered) - 1
-                    w.line(f'eprintln!("usage: main N (a program from 0 to {last})");')
-                    w.line("std::process::exit(2);")
+                    for i in range(len(lowered)):
+                        w.line(f'"{i}" => {run(i)},')
+                    w.line("_ => {")
+                    with w.indent():
+                        w.line('eprintln!("no program {:?}", arg_);')
+                        w.line("std::process::exit(2);")
+                    w.line("}")
+                w.line("}")
+                w.line("if args_.len() > 1 {")
+                with w.indent():
+                    w.line(f'println!("{GROUP_DONE}{{}}", arg_);')
                 w.line("}")
             w.line("}")
     w.line("}")

@@ -16,7 +16,9 @@ This module owns the path from λ_chan programs to verdicts:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
-   and re-runs. The next shared run starts after it.
+   and re-runs, and so does the rest of the batch: a hang found in a shared run costs
+   its wait twice, and a runtime that hung once (flume, chan: one program in eight to
+   thirty) is likely to hang again.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
    the tool its target declares attaches from outside: gdb for Rust); then the program is re-run
@@ -294,6 +296,7 @@ def run_one(
 
 Progress = Callable[[ProgramRun], None]
 
+
 def _shares_runs(target: RunTarget, size: int) -> bool:
     # A perturbed run gets a thread count of its own program's (run_one): not shareable.
     perturbed = "pct_depth" in dict(target.render_options) and target.spec.threads_env
@@ -319,12 +322,14 @@ def _marked(stdout: str) -> tuple[dict[int, str], str]:
 @dataclass(frozen=True)
 class GroupRun:
     """What a shared run judged: the verdicts of its leading programs, by position; the
-    program it stopped in without a verdict, which must run alone (None: none); and
-    whether the next group may share a run (False: its output could not be told apart)."""
+    program it stopped in without a verdict, which must run alone (None: none); whether
+    the next group may share a run (False: its output could not be told apart); and
+    whether the run was cut by its time limit or quiet period (a hang, most likely)."""
 
     runs: dict[int, ProgramRun]
     alone: int | None = None
     shareable: bool = True
+    hung: bool = False
 
 
 def run_group(
@@ -391,7 +396,7 @@ def run_group(
             )  # fmt: skip
         stages.verdict_s += time.perf_counter() - ran
         if verdict is None or verdict.outcome in (Outcome.TERMINATED, Outcome.INFRA_ERROR):
-            return GroupRun(runs, alone=position)
+            return GroupRun(runs, alone=position, hung=result.timed_out)
         attempt = Attempt(
             limits.timeout_s, verdict.outcome, result.exit_code, result.signal, False,
             share_s, tail, result.stderr, None, group=n,
@@ -431,7 +436,8 @@ def _run_built(
             shared = run_group(
                 target, artifact, group, sandbox=sandbox, limits=limits, stages=stages
             )
-            shareable, alone = shared.shareable, shared.alone
+            # After a hang the rest of the batch runs alone (module docstring, step 3).
+            shareable, alone = shared.shareable and not shared.hung, shared.alone
             for position in group:
                 if position not in shared.runs:
                     break

@@ -141,7 +141,7 @@ def test_what_each_renderer_declares_it_can_do() -> None:
         "go": (True, True, True, both),
         "kotlin": (True, False, True, both),
         "racket": (True, True, True, buffered),
-        "rust": (True, False, True, buffered),
+        "rust": (True, True, True, buffered),
     }
 
 

@@ -20,7 +20,7 @@ from generator import lambda_chan as lc
 from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.effects import parse
 from generator.pipeline import generate_program
-from generator.render import UnsupportedProgram, render, render_batch, supports
+from generator.render import GROUP_DONE, UnsupportedProgram, render, render_batch, supports
 from generator.render._common import (
     Lowered,
     RecvS,
@@ -432,15 +432,19 @@ def test_header_names_the_crates_and_features(flavour: str) -> None:
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
-def test_batch_dispatches_on_the_first_argument(flavour: str) -> None:
+def test_batch_dispatches_on_each_argument_and_marks_each_end_when_given_several(
+    flavour: str,
+) -> None:
     programs = [p for p in ALL.values() if supports(p, "rust", flavour=flavour)]
     text = render_batch(programs, "rust", repetitions=9, flavour=flavour)
-    assert "match std::env::args().nth(1).as_deref() {" in text
+    assert "for arg_ in &args_ {\n        match arg_.as_str() {" in text
     for i in range(len(programs)):
         call = f"rt_.block_on(prog{i}())" if flavour == "flume-async" else f"prog{i}()"
-        assert f'Some("{i}") => {call},' in text
+        assert f'"{i}" => {call},' in text
     assert text.count("prog0_once()") == 2  # defined once, called once
-    assert "std::process::exit(2);" in text
+    assert text.count("std::process::exit(2);") == 2  # no index; an unknown one
+    mark = f'if args_.len() > 1 {{\n            println!("{GROUP_DONE}{{}}", arg_);'
+    assert mark in text
     assert "0..9 {" in text or "rep_ < 9 {" in text
 
 
@@ -673,6 +677,16 @@ def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target
     for i in range(len(programs), len(programs) + len(stuck)):
         assert run([str(binary), str(i)], timeout=3).timed_out, f"program {i} should hang"
     assert run([str(binary), str(len(programs) + len(stuck))], timeout=10).returncode == 2
+    # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout. Only
+    # programs no known library bug can hang, and that ran clean alone.
+    order = [i for i, out in enumerate(outcomes) if out.returncode == 0 and not programs[i][2]]
+    order = order[:3][::-1]
+    shared = run([str(binary), *map(str, order)], timeout=TIMEOUT)
+    assert shared.returncode == 0, shared
+    assert shared.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
+    # A bad index stops the run where it stands: the marks say who ran.
+    bad = run([str(binary), str(order[0]), "x", str(order[1])], timeout=TIMEOUT)
+    assert bad.returncode == 2 and bad.stdout == f"{GROUP_DONE}{order[0]}\n"
 
     failures = [
         (i, name, known, out)

@@ -660,20 +660,30 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    match std::env::args().nth(1).as_deref() {
-        Some("0") => rt_.block_on(prog0()),
-        Some("1") => rt_.block_on(prog1()),
-        Some("2") => rt_.block_on(prog2()),
-        Some("3") => rt_.block_on(prog3()),
-        Some("4") => rt_.block_on(prog4()),
-        Some("5") => rt_.block_on(prog5()),
-        Some("6") => rt_.block_on(prog6()),
-        Some("7") => rt_.block_on(prog7()),
-        Some("8") => rt_.block_on(prog8()),
-        Some("9") => rt_.block_on(prog9()),
-        _ => {
-            eprintln!("usage: main N (a program from 0 to 9)");
-            std::process::exit(2);
+    let args_: Vec<String> = std::env::args().skip(1).collect();
+    if args_.is_empty() {
+        eprintln!("usage: main N... (programs from 0 to 9)");
+        std::process::exit(2);
+    }
+    for arg_ in &args_ {
+        match arg_.as_str() {
+            "0" => rt_.block_on(prog0()),
+            "1" => rt_.block_on(prog1()),
+            "2" => rt_.block_on(prog2()),
+            "3" => rt_.block_on(prog3()),
+            "4" => rt_.block_on(prog4()),
+            "5" => rt_.block_on(prog5()),
+            "6" => rt_.block_on(prog6()),
+            "7" => rt_.block_on(prog7()),
+            "8" => rt_.block_on(prog8()),
+            "9" => rt_.block_on(prog9()),
+            _ => {
+                eprintln!("no program {:?}", arg_);
+                std::process::exit(2);
+            }
+        }
+        if args_.len() > 1 {
+            println!("chanfuzz: done {}", arg_);
         }
     }
 }

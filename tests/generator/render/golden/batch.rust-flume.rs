@@ -655,20 +655,30 @@ fn prog9() {
 }
 
 fn main() {
-    match std::env::args().nth(1).as_deref() {
-        Some("0") => prog0(),
-        Some("1") => prog1(),
-        Some("2") => prog2(),
-        Some("3") => prog3(),
-        Some("4") => prog4(),
-        Some("5") => prog5(),
-        Some("6") => prog6(),
-        Some("7") => prog7(),
-        Some("8") => prog8(),
-        Some("9") => prog9(),
-        _ => {
-            eprintln!("usage: main N (a program from 0 to 9)");
-            std::process::exit(2);
+    let args_: Vec<String> = std::env::args().skip(1).collect();
+    if args_.is_empty() {
+        eprintln!("usage: main N... (programs from 0 to 9)");
+        std::process::exit(2);
+    }
+    for arg_ in &args_ {
+        match arg_.as_str() {
+            "0" => prog0(),
+            "1" => prog1(),
+            "2" => prog2(),
+            "3" => prog3(),
+            "4" => prog4(),
+            "5" => prog5(),
+            "6" => prog6(),
+            "7" => prog7(),
+            "8" => prog8(),
+            "9" => prog9(),
+            _ => {
+                eprintln!("no program {:?}", arg_);
+                std::process::exit(2);
+            }
+        }
+        if args_.len() > 1 {
+            println!("chanfuzz: done {}", arg_);
         }
     }
 }

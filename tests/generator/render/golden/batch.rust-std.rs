@@ -161,13 +161,23 @@ fn prog2() {
 }
 
 fn main() {
-    match std::env::args().nth(1).as_deref() {
-        Some("0") => prog0(),
-        Some("1") => prog1(),
-        Some("2") => prog2(),
-        _ => {
-            eprintln!("usage: main N (a program from 0 to 2)");
-            std::process::exit(2);
+    let args_: Vec<String> = std::env::args().skip(1).collect();
+    if args_.is_empty() {
+        eprintln!("usage: main N... (programs from 0 to 2)");
+        std::process::exit(2);
+    }
+    for arg_ in &args_ {
+        match arg_.as_str() {
+            "0" => prog0(),
+            "1" => prog1(),
+            "2" => prog2(),
+            _ => {
+                eprintln!("no program {:?}", arg_);
+                std::process::exit(2);
+            }
+        }
+        if args_.len() > 1 {
+            println!("chanfuzz: done {}", arg_);
         }
     }
 }
