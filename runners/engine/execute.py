@@ -9,7 +9,7 @@ This module owns the path from λ_chan programs to verdicts:
    gets a compile-error verdict, the rest still run.
 3. Run each program as its own process in the sandbox, program index as the
    argument, and classify the run (runners.engine.verdicts). Where a process start
-   costs more than most programs' runs (a JVM, Racket, a Go binary in the sandbox:
+   costs more than most programs' runs (a JVM, Racket, a Go or Rust binary in the sandbox:
    `TargetSpec.group_runs`),
    up to `CHANFUZZ_SHARED_RUN_SIZE` programs share one run, each marking its end on stdout, and
    each marked one is judged from its share of the output. A crash ends the process:
@@ -423,8 +423,8 @@ def _run_built(
     `record` with its position: in shared runs where the target has them, each where a
     shared run left it without one alone, with its triage."""
     # Programs a shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket starts in
-    # ~0.15 s, a JVM with Clojure ~1.3 s and a sandboxed Go binary ~10 ms, against a few ms
-    # (Go: ~1 ms) for most programs' runs.
+    # ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust one ~20 ms,
+    # against a few ms (Go: ~1 ms) for most programs' runs.
     size = config.shared_run_size()
     shareable = _shares_runs(target, size)
     pending = list(range(len(programs)))
