@@ -106,7 +106,6 @@ class ReleaseReportCommand(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        require_migrated()
         steps = {s for s in options["steps"].split(",") if s and s != "none"}
         if unknown := steps - set(STEPS):
             raise CommandError(
@@ -144,6 +143,7 @@ class ReleaseReportCommand(BaseCommand):
             self.sandbox = get_sandbox(options["sandbox"], language=names[0])
         except SandboxUnavailable as exc:
             raise CommandError(exc.reason, returncode=2) from exc
+        require_migrated()
         self.plan = plan
         self.output = options["output"]
         self.site_url = options["site_url"].rstrip("/")
@@ -211,6 +211,7 @@ class ReleaseReportCommand(BaseCommand):
             {
                 "started_at": studies.now_iso(),
                 "seed": self.plan.seed,
+                "programs": self.plan.programs,
                 "targets": [t.name for t in self.plan.chosen_targets()],
                 "newest_budget_s": self.plan.newest_budget_s,
                 "oldest_budget_s": self.plan.oldest_budget_s,

@@ -93,15 +93,19 @@ class StudyPlan:
     def chosen_targets(self) -> list[TargetSpec]:
         return [t for t in self.family_spec.targets() if not self.targets or t.name in self.targets]
 
-    def per_heuristic(self) -> int:
-        return -(-self.programs // len(self.heuristics))
+    def per_heuristic(self, target: str | None = None) -> int:
+        """What each heuristic's campaign asks for: `programs` split over the heuristics
+        `target` can express (rust-std has no E), so that every target is asked for
+        `programs` in all; over all the plan's heuristics without a target."""
+        heuristics = expressible(self, target) if target else self.heuristics
+        return -(-self.programs // max(1, len(heuristics)))
 
     def campaign_name(self, target: str, version: str, heuristic: str) -> str:
         # Another --seed is another round of programs: campaigns beside the first
         # round's, which the report adds up (each keeps its own clean timing).
         seeds = f", seeds {self.seed}…" if self.seed else ""
         stem = self.campaign_stem(target, version, heuristic)
-        return f"{stem}{self.per_heuristic()} programs asked{seeds})"
+        return f"{stem}{self.per_heuristic(target)} programs asked{seeds})"
 
     def campaign_stem(self, target: str, version: str, heuristic: str) -> str:
         """The start of the name of every round's campaign of `heuristic` on `version`."""
@@ -177,7 +181,7 @@ def campaign_for(plan: StudyPlan, target: str, toolchain: Toolchain, heuristic: 
         name=name,
         heuristic=heuristic,
         targets=[(target, toolchain.id)],
-        count=plan.per_heuristic(),
+        count=plan.per_heuristic(target),
         timeout_s=plan.timeout_s,
         repetitions=plan.repetitions,
         seed=plan.seed,

@@ -76,6 +76,7 @@ def test_flume_study_runs_bisects_and_writes_a_bug_report(
     (campaign,) = row["campaigns"]
     assert f"[#{campaign['id']}](/campaigns/{campaign['id']}/)" in markdown
     # Each round says how its hangs were declared: rounds may differ.
+    assert ", 24 programs asked per target and release; budget 300 s" in markdown
     assert "; 2 RQ workers; hung after 1.0 s blocked" in markdown
     # Only crashes and confirmed hangs are bisected and reported: a hang whose re-run
     # ended (a stall of the machine, or a rare race) is counted apart.

@@ -105,7 +105,6 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
-        require_migrated()
         steps = {s for s in options["steps"].split(",") if s and s != "none"}
         self.bisections = {b for b in options["bisect"].split(",") if b}
         if unknown := self.bisections - set(BISECTIONS):
@@ -164,6 +163,7 @@ class Command(BaseCommand):
                 f"manage.py toolchains install kotlin {plan.release}",
                 returncode=2,
             )
+        require_migrated()
         data["plan"] = report.plan_dict(plan)
         data["registry_releases"] = [r.version for r in registry_releases()]
         data["installed_toolchains"] = {t.version: t.id for t in releases}

@@ -66,7 +66,6 @@ class Command(BaseCommand):
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        require_migrated()
         known = [k.name for k in all_kinds()]
         kinds = tuple(k for k in options["kinds"].split(",") if k)
         if unknown := set(kinds) - set(known):
@@ -93,6 +92,7 @@ class Command(BaseCommand):
             raise CommandError("--mutants ≥ 0, --programs 1…100000, --budget > 0", 2)
         if not 0 <= options["workers"] <= 16:
             raise CommandError("--workers must be from 0 to 16", returncode=2)
+        require_migrated()
         output: Path = options["output"]
         json_path = output / "mutation-report.json"
         data: dict[str, Any] = json.loads(json_path.read_text()) if json_path.exists() else {}

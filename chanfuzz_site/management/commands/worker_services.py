@@ -42,9 +42,9 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
-        require_migrated()
         if not 0 <= options["workers"] <= 64:
             raise CommandError("--workers must be from 0 to 64", returncode=2)
+        require_migrated()
 
         def stop(signum: int, _frame: object) -> None:
             raise KeyboardInterrupt

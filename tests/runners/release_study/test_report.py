@@ -41,6 +41,14 @@ def test_programs_are_split_over_the_heuristics_rounding_up() -> None:
     )
 
 
+def test_a_target_without_a_heuristic_shares_its_programs_over_the_others() -> None:
+    # rust-std cannot express E (only selects): its five campaigns ask for 20,000 in all.
+    plan = report.StudyPlan(programs=20_000, heuristics="ABCDEF")
+    assert plan.per_heuristic("rust-std") == 4000
+    assert plan.campaign_name("rust-std", "1.95.0", "A").endswith("(4000 programs asked)")
+    assert plan.per_heuristic("rust-flume") == 3334
+
+
 def test_another_seed_is_another_round_with_the_same_stem() -> None:
     first = report.StudyPlan().campaign_name("rust-chan", "0.1.1", "A")
     second = report.StudyPlan(seed=10**6).campaign_name("rust-chan", "0.1.1", "A")
