@@ -40,7 +40,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from generator.capabilities import InexpressibleSettings
-from generator.settings import PRESETS
+from generator.settings import PRESETS, GeneratorSettings
 from runners.campaigns import selectors, services, studies
 from runners.campaigns.models import FINDING_OUTCOMES, Campaign, Execution, Finding, Program
 from runners.campaigns.programs import program_object
@@ -193,16 +193,21 @@ def campaign_for(plan: StudyPlan, target: str, toolchain: Toolchain, heuristic: 
 
 
 def expressible(plan: StudyPlan, target: str) -> str:
-    """The plan's heuristics that generate programs `target` can express (not E on
-    rust-std: G-Select alone, and it has no select)."""
+    """The plan's heuristics that generate programs `target` can express, each set of
+    programs once: on rust-std, not E (G-Select alone, and it has no select) nor D (A
+    without G-Select: on a target without select, A's weights are D's, and the same
+    seeds give the same programs)."""
     capabilities = get_target(target).capabilities
     kept = ""
+    seen: list[GeneratorSettings] = []
     for heuristic in plan.heuristics:
         try:
-            capabilities.restrict(PRESETS[heuristic])
+            restricted = capabilities.restrict(PRESETS[heuristic])
         except InexpressibleSettings:
             continue
-        kept += heuristic
+        if restricted not in seen:
+            seen.append(restricted)
+            kept += heuristic
     return kept
 
 
@@ -231,9 +236,10 @@ def run_campaigns(
 
 def study_campaigns(plan: StudyPlan, target: str, version: str) -> dict[str, list[Campaign]]:
     """The study's campaigns on `target` at `version` by heuristic, every round (seed)
-    of them, oldest first; heuristics without a campaign are left out."""
+    of them, oldest first; heuristics without a campaign, or whose programs another
+    heuristic already gave (`expressible`), are left out."""
     found: dict[str, list[Campaign]] = {}
-    for heuristic in plan.heuristics:
+    for heuristic in expressible(plan, target):
         campaigns = list(
             Campaign.objects.filter(name__startswith=plan.campaign_stem(target, version, heuristic))
             .exclude(status=Campaign.Status.CANCELLED)

@@ -27,9 +27,9 @@ def test_each_family_names_its_campaigns_apart() -> None:
     assert ours == "clojure-racket report: racket 8.7 heuristic A ("
 
 
-def test_rust_std_skips_the_heuristic_that_only_selects() -> None:
+def test_rust_std_skips_the_heuristic_that_only_selects_and_the_one_that_repeats_a() -> None:
     plan = report.StudyPlan()
-    assert report.expressible(plan, "rust-std") == "ABCDF"
+    assert report.expressible(plan, "rust-std") == "ABCF"
     assert report.expressible(plan, "rust-flume") == "ABCDEF"
 
 
@@ -42,11 +42,14 @@ def test_programs_are_split_over_the_heuristics_rounding_up() -> None:
 
 
 def test_a_target_without_a_heuristic_shares_its_programs_over_the_others() -> None:
-    # rust-std cannot express E (only selects): its five campaigns ask for 20,000 in all.
+    # rust-std cannot express E (only selects), and its A is D (A without select): its
+    # four campaigns ask for 20,000 in all.
     plan = report.StudyPlan(programs=20_000, heuristics="ABCDEF")
-    assert plan.per_heuristic("rust-std") == 4000
-    assert plan.campaign_name("rust-std", "1.95.0", "A").endswith("(4000 programs asked)")
+    assert report.expressible(plan, "rust-std") == "ABCF"
+    assert plan.per_heuristic("rust-std") == 5000
+    assert plan.campaign_name("rust-std", "1.95.0", "A").endswith("(5000 programs asked)")
     assert plan.per_heuristic("rust-flume") == 3334
+    assert report.expressible(report.StudyPlan(heuristics="DA"), "rust-std") == "D"
 
 
 def test_another_seed_is_another_round_with_the_same_stem() -> None:
