@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from chanfuzz_site.management.database import require_migrated
+from chanfuzz_site.database import require_migrated
 
 
 @pytest.fixture

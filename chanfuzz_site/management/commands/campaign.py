@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chanfuzz_site.beyond_paper import missing_note
-from chanfuzz_site.management.database import require_migrated
+from chanfuzz_site.database import require_migrated
 from generator.settings import PRESETS
 from runners.campaigns import chunk_sizing, chunks, selectors, services
 from runners.campaigns.models import Campaign

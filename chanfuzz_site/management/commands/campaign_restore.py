@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from chanfuzz_site.management.database import require_migrated
+from chanfuzz_site.database import require_migrated
 from runners.campaigns import backup
 
 

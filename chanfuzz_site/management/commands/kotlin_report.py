@@ -38,7 +38,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.loader import render_to_string
 
-from chanfuzz_site.management.database import require_migrated
+from chanfuzz_site.database import require_migrated
 from runners.campaigns import reductions, studies
 from runners.campaigns.local_workers import local_workers
 from runners.campaigns.models import Campaign, Finding, Program, Reduction

@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from chanfuzz_site.management.database import require_migrated
+from chanfuzz_site.database import require_migrated
 from runners.campaigns.local_workers import (
     LocalServices,
     local_workers,
