@@ -553,7 +553,8 @@ def _bug_readme(
     ]
     if dump:
         shown = "\n".join(dump.strip().splitlines()[:120])
-        lines += ["## Dump (every thread, at the limit)", "", "```", shown, "```", ""]
+        heading = "## Dump (every thread, when the run was declared hung)"
+        lines += [heading, "", "```", shown, "```", ""]
     lines += ["## The effect the program was generated from", "", "```", program.effect_text, "```"]
     return "\n".join(lines) + "\n"
 

@@ -14,19 +14,18 @@ fn prog0_once() {
         std::thread::spawn(move || {
             let arm_: usize;
             chan_select! {
-                c1_tx.send(()) => arm_ = pick_(&[0, 1, 2]),
+                c1_tx.send(()) => arm_ = pick_(&[0, 1]),
             }
             match arm_ {
                 0 => {}
                 1 => {}
-                2 => {}
                 _ => unreachable!(),
             }
         })
     });
     let arm_: usize;
     chan_select! {
-        c1_rx.recv() => arm_ = 0,
+        c1_rx.recv() -> m1 => arm_ = 0,
     }
     match arm_ {
         0 => {}

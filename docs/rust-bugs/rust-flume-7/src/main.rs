@@ -4,49 +4,37 @@
 #![allow(non_snake_case)]
 
 fn prog0_once() {
-    let (c2_tx, c2_rx) = flume::bounded::<()>(0);
     let (c1_tx, c1_rx) = flume::bounded::<()>(0);
+    let (c2_tx, c2_rx) = flume::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
-        let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
         std::thread::spawn(move || {
-            let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
-            handles_.push({
-                let c1_rx = c1_rx.clone();
-                std::thread::spawn(move || {
-                    c1_rx.recv().unwrap();
-                })
-            });
+            c1_rx.recv().unwrap();
+        })
+    });
+    handles_.push({
+        let c2_tx = c2_tx.clone();
+        std::thread::spawn(move || {
             c2_tx.send(()).unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
         })
     });
     let arm_ = flume::Selector::new()
-        .send(&c1_tx, (), |res_| {
-            res_.unwrap();
+        .recv(&c2_rx, |r1| {
+            r1.unwrap();
             0
         })
         .send(&c1_tx, (), |res_| {
             res_.unwrap();
             1
         })
-        .recv(&c2_rx, |res_| {
-            res_.unwrap();
-            2
-        })
         .wait();
     match arm_ {
         0 => {
-            c2_rx.recv().unwrap();
+            c1_tx.send(()).unwrap();
         }
         1 => {
             c2_rx.recv().unwrap();
-        }
-        2 => {
-            c1_tx.send(()).unwrap();
         }
         _ => unreachable!(),
     }
@@ -56,10 +44,8 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    let mut rep_ = 0;
-    while rep_ < 10 {
+    for _ in 0..10 {
         prog0_once();
-        rep_ += 1;
     }
 }
 

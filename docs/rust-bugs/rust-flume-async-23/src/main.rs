@@ -5,31 +5,23 @@
 
 async fn prog0_once() {
     let (c1_tx, c1_rx) = flume::bounded::<()>(0);
+    let (c2_tx, c2_rx) = flume::bounded::<()>(0);
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
         tokio::spawn(async move {
             c1_rx.recv_async().await.unwrap();
-            let arm_ = tokio::select! {
-                res_ = c1_rx.recv_async() => {
-                    res_.unwrap();
-                    0
-                }
-                res_ = c1_rx.recv_async() => {
-                    res_.unwrap();
-                    1
-                }
-            };
-            match arm_ {
-                0 => {}
-                1 => {}
-                _ => unreachable!(),
-            }
+        })
+    });
+    handles_.push({
+        let c2_tx = c2_tx.clone();
+        tokio::spawn(async move {
+            c2_tx.send_async(()).await.unwrap();
         })
     });
     let arm_ = tokio::select! {
-        res_ = c1_tx.send_async(()) => {
-            res_.unwrap();
+        r1 = c2_rx.recv_async() => {
+            r1.unwrap();
             0
         }
         res_ = c1_tx.send_async(()) => {
@@ -38,18 +30,12 @@ async fn prog0_once() {
         }
     };
     match arm_ {
-        0 => {}
-        1 => {}
-        _ => unreachable!(),
-    }
-    let arm_ = tokio::select! {
-        res_ = c1_tx.send_async(()) => {
-            res_.unwrap();
-            0
+        0 => {
+            c1_tx.send_async(()).await.unwrap();
         }
-    };
-    match arm_ {
-        0 => {}
+        1 => {
+            c2_rx.recv_async().await.unwrap();
+        }
         _ => unreachable!(),
     }
     for h_ in handles_ {
