@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from signal import SIGXCPU
 
 from generator.lambda_chan import Program
 from generator.render import GROUP_DONE
@@ -235,7 +236,7 @@ def run_one(
             language,
             exit_code=result.exit_code,
             signal=result.signal,
-            timed_out=result.timed_out,
+            timed_out=result.out_of_time,
             stdout=result.stdout,
             stderr=result.stderr,
             dump=result.dump,
@@ -247,7 +248,7 @@ def run_one(
                 verdict.outcome,
                 result.exit_code,
                 result.signal,
-                result.timed_out,
+                result.out_of_time,
                 result.duration_s,
                 result.stdout,
                 result.stderr,
@@ -275,12 +276,17 @@ def run_one(
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
     hung = sum(a.timed_out for a in attempts[1:])
-    first_how = (
-        f"every process blocked for {limits.quiet_s:g} s (no CPU used) before the"
-        f" {limits.timeout_s:g} s limit"
-        if first.quiet
-        else f"no exit within {limits.timeout_s:g} s"
-    )
+    if first.quiet:
+        first_how = (
+            f"every process blocked for {limits.quiet_s:g} s (no CPU used) before the"
+            f" {limits.timeout_s:g} s limit"
+        )
+    elif first.signal == SIGXCPU:
+        first_how = (
+            f"spun through its CPU-time limit (SIGXCPU) before the {limits.timeout_s:g} s limit"
+        )
+    else:
+        first_how = f"no exit within {limits.timeout_s:g} s"
     reason = (
         f"{first_how}; hung again in {hung} of {reruns} re-runs with {longer.timeout_s:g} s"
         if reruns
@@ -389,14 +395,14 @@ def run_group(
             continue
         # The first program with no mark: the one the run stopped in.
         verdict = None
-        if not result.timed_out and (result.exit_code != 0 or result.signal is not None):
+        if not result.out_of_time and (result.exit_code != 0 or result.signal is not None):
             verdict = classify_run(
                 language, exit_code=result.exit_code, signal=result.signal, timed_out=False,
                 stdout=tail, stderr=result.stderr,
             )  # fmt: skip
         stages.verdict_s += time.perf_counter() - ran
         if verdict is None or verdict.outcome in (Outcome.TERMINATED, Outcome.INFRA_ERROR):
-            return GroupRun(runs, alone=position, hung=result.timed_out)
+            return GroupRun(runs, alone=position, hung=result.out_of_time)
         attempt = Attempt(
             limits.timeout_s, verdict.outcome, result.exit_code, result.signal, False,
             share_s, tail, result.stderr, None, group=n,

@@ -14,6 +14,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from signal import SIGXCPU
 from typing import Protocol, runtime_checkable
 
 KiB = 1024
@@ -162,6 +163,14 @@ class SandboxResult:
     def ok(self) -> bool:
         """Exited 0 within the time limit."""
         return self.exit_code == 0 and not self.timed_out
+
+    @property
+    def out_of_time(self) -> bool:
+        """Timed out, or killed by its CPU-time limit (SIGXCPU) first. That limit is set to
+        catch only what the wall clock would catch later (Limits.cpu_s), so a run it stops
+        spun through its time on every core, a wall-clock timeout delayed (a loaded
+        machine): a livelock, not a crash."""
+        return self.timed_out or self.signal == SIGXCPU
 
 
 @runtime_checkable

@@ -4,6 +4,7 @@ judged from a run of its own."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,38 @@ def test_rust_programs_share_runs_until_one_hangs(tmp_path: Path) -> None:
     assert " | hang | " in hang.classification.signature
     assert [e.attempts[0].group for e in report.executions] == [6, 6, 6, 1, 1, 1]
     assert report.stages.runs == 1 + 2 + 2
+
+
+@pytest.mark.slow
+def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The CPU-time limit is set to catch only what the wall clock would catch later, but
+    # on a loaded machine it can come first: a spinning program (a livelock) is then
+    # killed by SIGXCPU, which is its time running out, not a crash of the runtime.
+    require_toolchain("rust-crossbeam")
+    real_build = execute.build
+
+    def spin_program_1(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
+        source = source.replace(
+            "fn prog1() {", "fn prog1() {\n    loop {}\n}\n\nfn prog1_real() {", 1
+        )
+        return real_build(toolchain, source, workdir, **kwargs)
+
+    monkeypatch.setattr(execute, "build", spin_program_1)
+    report = execute_batch(
+        _programs(3),
+        make_target("rust-crossbeam", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=60, cpu_s=1),
+        triage=Triage(retries=1, factor=1.5),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED, Outcome.TIMEOUT, Outcome.TERMINATED]
+    spin = report.executions[1]
+    assert [a.signal for a in spin.attempts] == [signal.SIGXCPU, signal.SIGXCPU]
+    assert spin.hang_confirmed is True
+    assert "spun through its CPU-time limit" in spin.classification.reason
+    # The shared run it stopped in was cut like a hang's: the rest ran alone.
+    assert [e.attempts[0].group for e in report.executions] == [3, 1, 1]
