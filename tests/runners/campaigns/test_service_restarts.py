@@ -170,13 +170,16 @@ def test_a_service_restart_mid_campaign_loses_and_doubles_nothing(
     created = subprocess.run(
         [sys.executable, "manage.py", "campaign", "create", "--target", f"go:{go.id}",
          "--count", str(COUNT), "--chunk-size", str(CHUNK), "--timeout", "30",
-         "--repetitions", "300", "--seed", "9300"],
+         "--repetitions", "3000", "--seed", "9300"],
         cwd=REPO, env=services.env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
     services.start_worker()
     services.start_worker()
 
+    # Clean verdicts are written at most every CHECK_EVERY_S (0.5 s): a chunk of programs
+    # of 300 repetitions could end within one write, so the count only ever moved by
+    # whole chunks; 3,000 repetitions make a chunk last several writes.
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         done = services.rows("SELECT COUNT(*) FROM runners_chunk WHERE state = 'done'")[0][0]
