@@ -144,7 +144,7 @@ def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(  # noqa: ANN
     created = subprocess.run(
         [sys.executable, "manage.py", "campaign", "create", "--target", f"go:{go.id}",
          "--count", str(COUNT), "--chunk-size", str(CHUNK), "--timeout", "30",
-         "--repetitions", "300", "--seed", "9100"],
+         "--repetitions", "3000", "--seed", "9100"],
         cwd=REPO, env=shared, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
