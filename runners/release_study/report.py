@@ -369,6 +369,7 @@ def findings_of(campaigns: Sequence[Campaign]) -> list[dict[str, Any]]:
 
 
 def _confirmed(findings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Crashes, wrong values and confirmed hangs: what a report counts and bisects."""
     return [f for f in findings if not f["is_hang"] or f["confirmed_hangs"]]
 
 
@@ -593,9 +594,7 @@ def markdown_context(data: dict[str, Any]) -> dict[str, Any]:
                 f["signature_shown"] = f["signature"].replace(" | ", " · ")
             releases_shown.append(
                 {
-                    "confirmed_findings": sum(
-                        1 for f in findings if not f["is_hang"] or f["confirmed_hangs"]
-                    ),
+                    "confirmed_findings": len(_confirmed(findings)),
                     "version": version,
                     "role": _role(version, entry),
                     **release,
