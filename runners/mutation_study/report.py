@@ -6,17 +6,20 @@ select.go, Crystal's stdlib channel, the flume and crossbeam-channel crates):
 
 - **Sample**: `mutants` of the kind's mutants of the newest installed base
   toolchain, drawn with `seed` (all of them with 0), each installed as a
-  toolchain.
+  toolchain of every target of the kind that has the base's release installed
+  (flume's mutants run on rust-flume and rust-flume-async: the faults in its
+  async half are reached only through the second).
 - **Control**: per heuristic, the same programs on the unmutated base. A
   signature seen there is the base's own (a known bug, or noise): it kills
   no mutant.
-- **chanfuzz**: per mutant, one campaign per heuristic of `programs` programs
-  (hangs declared after `hang_quiet_s` blocked, one triage re-run), queued
-  through RQ. A campaign stops (is paused) at its first finding that the
-  control did not show: the mutant is killed by that heuristic, with that
-  verdict, after that many programs and seconds. The mutant's campaigns also
-  stop when its `budget_s` is spent. A mutant whose every program fails to
-  compile does not build: it is counted apart and in no score.
+- **chanfuzz**: per mutant, one campaign per heuristic of `programs` programs,
+  each run on every target's mutant toolchain (hangs declared after
+  `hang_quiet_s` blocked, one triage re-run), queued through RQ. A campaign
+  stops (is paused) at its first finding that the control did not show: the
+  mutant is killed by that heuristic, with that verdict, after that many
+  programs and seconds. The mutant's campaigns also stop when its `budget_s` is
+  spent. A mutant whose every program fails to compile does not build: it is
+  counted apart and in no score.
 - **The runtime's own tests** (runners.mutation kinds' `runtime_tests`) on
   each mutant, as RQ jobs whose results are MutantTests rows.
 
@@ -86,6 +89,7 @@ class HeuristicResult:
     programs: int = 0  # programs run up to and including the killing one (all, if none)
     seconds: float = 0.0  # from the campaign's start to the kill (to its end, if none)
     compile_errors: int = 0
+    target: str = ""  # the language whose run killed it (a kind may run on several)
 
 
 @dataclass
@@ -102,14 +106,36 @@ class MutantResult:
     runtime_tests: dict[str, Any] = field(default_factory=dict)
 
 
-def base_toolchain(kind: MutantKind) -> Toolchain:
-    """The newest installed release of the kind's first target (ToolchainUnavailable-like
-    LookupError when none is installed)."""
-    target = kind.targets[0]
+def base_toolchain(kind: MutantKind, target: str = "") -> Toolchain:
+    """The newest installed release of `target` (the kind's first by default); LookupError
+    when none is installed."""
+    target = target or kind.targets[0]
     releases = [t for t in installed_toolchains(target) if t.origin != "mutant"]
     if not releases:
         raise LookupError(f"no {target} toolchain installed to mutate")
     return max(releases, key=lambda t: (version_key(t.version), t.id))
+
+
+def kind_bases(kind: MutantKind, log: Log) -> list[Toolchain]:
+    """The base of each of the kind's targets: the first target's newest release, then
+    the same release of every other target that has it installed. Mutants are listed
+    from the first and installed on each; a target without that release is left out
+    (and the log says so)."""
+    first = base_toolchain(kind)
+    found = [first]
+    for target in kind.targets[1:]:
+        same = [
+            t
+            for t in installed_toolchains(target)
+            if t.origin != "mutant" and t.version == first.version
+        ]
+        if same:
+            found.append(max(same, key=lambda t: t.id))
+        else:
+            install = f"manage.py toolchains install {target} {first.version}"
+            log(f"{kind.name}: {target} {first.version} is not installed: its mutants run "
+                f"on {first.id} only ({install})")  # fmt: skip
+    return found
 
 
 def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant]:
@@ -128,7 +154,9 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
     return [m for i, m in enumerate(everyone) if i in chosen]
 
 
-def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPlan) -> Campaign:
+def _campaign(
+    name: str, toolchains: Toolchain | Sequence[Toolchain], heuristic: str, plan: MutationPlan
+) -> Campaign:
     # Campaigns are found again by name: the name holds what makes them the experiment
     # they are (another size, seed or oracle is another campaign).
     pct = f", PCT depth {plan.pct_depth}" if plan.pct_depth else ""
@@ -136,13 +164,15 @@ def _campaign(name: str, toolchain: Toolchain, heuristic: str, plan: MutationPla
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )
+    if isinstance(toolchains, Toolchain):
+        toolchains = [toolchains]
     return studies.find_or_create(
         name,
         lambda: services.create_campaign(
             name=name,
             heuristic=heuristic,
             buffered=plan.buffered,
-            targets=[(toolchain.language, toolchain.id)],
+            targets=[(t.language, t.id) for t in toolchains],
             count=plan.programs,
             timeout_s=plan.timeout_s,
             repetitions=plan.repetitions,
@@ -180,17 +210,22 @@ def heuristic_result(campaign: Campaign, known: set[str]) -> HeuristicResult:
     seconds = (
         (first.created_at - campaign.started_at).total_seconds() if campaign.started_at else 0.0
     )
+    target = first.target.language if first.target else ""
     return HeuristicResult(
-        campaign.pk, True, first.outcome, first.signature, programs, seconds, errors
+        campaign.pk, True, first.outcome, first.signature, programs, seconds, errors, target
     )
 
 
-def control_signatures(base: Toolchain, plan: MutationPlan, log: Log) -> set[str]:
-    """Signatures the unmutated base shows with the plan's programs (run if not yet)."""
+def control_signatures(
+    bases: Toolchain | Sequence[Toolchain], plan: MutationPlan, log: Log
+) -> set[str]:
+    """Signatures the unmutated bases show with the plan's programs (run if not yet)."""
+    bases = [bases] if isinstance(bases, Toolchain) else list(bases)
+    ids = " + ".join(b.id for b in bases)
     campaigns = [
-        _campaign(f"{NAME_PREFIX} control {base.id} {h}", base, h, plan) for h in plan.heuristics
+        _campaign(f"{NAME_PREFIX} control {ids} {h}", bases, h, plan) for h in plan.heuristics
     ]
-    log(f"control: {len(campaigns)} campaigns on {base.id}")
+    log(f"control: {len(campaigns)} campaigns on {ids}")
     studies.wait_for(campaigns, poll_s=2.0)
     return set(
         Execution.objects.filter(campaign__in=campaigns, outcome__in=FINDING_OUTCOMES)
@@ -200,18 +235,23 @@ def control_signatures(base: Toolchain, plan: MutationPlan, log: Log) -> set[str
 
 
 def run_mutant(
-    kind: MutantKind, base: Toolchain, mutant: Mutant, plan: MutationPlan, known: set[str],
-    log: Log,
+    kind: MutantKind, bases: Toolchain | Sequence[Toolchain], mutant: Mutant, plan: MutationPlan,
+    known: set[str], log: Log,
 ) -> MutantResult:  # fmt: skip
-    """Install the mutant, run its campaigns until each finds something or the budget is
-    spent, and say what killed it."""
-    kind.install(mutant, base)
-    toolchain = installed_mutant(kind.targets[0], base, mutant.id)
-    if toolchain is None:
-        raise LookupError(f"mutant {mutant.id} of {base.id} installed but not found")
+    """Install the mutant on each base, run its campaigns (each on every mutant toolchain)
+    until each finds something or the budget is spent, and say what killed it."""
+    bases = [bases] if isinstance(bases, Toolchain) else list(bases)
+    toolchains = []
+    for base in bases:
+        kind.install(mutant, base)
+        toolchain = installed_mutant(base.language, base, mutant.id)
+        if toolchain is None:
+            raise LookupError(f"mutant {mutant.id} of {base.id} installed but not found")
+        toolchains.append(toolchain)
+    toolchain = toolchains[0]
+    ids = " + ".join(t.id for t in toolchains)
     campaigns = {
-        h: _campaign(f"{NAME_PREFIX} {toolchain.id} {h}", toolchain, h, plan)
-        for h in plan.heuristics
+        h: _campaign(f"{NAME_PREFIX} {ids} {h}", toolchains, h, plan) for h in plan.heuristics
     }
     pending = {h: c.pk for h, c in campaigns.items()}
     called = timezone.now()
@@ -293,12 +333,13 @@ def attach_runtime_tests(
 
 def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
     """The whole study of one kind; its part of the report's JSON document."""
-    base = base_toolchain(kind)
+    bases = kind_bases(kind, log)
+    base = bases[0]
     everyone = kind.list_mutants(base)
     chosen = sample(kind, base, plan)
     log(f"{kind.name}: {len(everyone)} mutants of {base.id}, {len(chosen)} in the sample")
-    known = control_signatures(base, plan, log)
-    results = [run_mutant(kind, base, m, plan, known, log) for m in chosen]
+    known = control_signatures(bases, plan, log)
+    results = [run_mutant(kind, bases, m, plan, known, log) for m in chosen]
     if plan.runtime_tests:
         attach_runtime_tests(kind, results, wait_s=3 * 3600, log=log)
     return {
@@ -306,6 +347,7 @@ def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
         "source": kind.source,
         "runtime_tests": kind.runtime_tests_name,
         "base": base.id,
+        "targets": [b.id for b in bases],
         "mutants_total": len(everyone),
         "control_signatures": sorted(known),
         "mutants": [asdict(r) for r in results],
@@ -378,7 +420,8 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
     kinds = []
     for kind in data["kinds"]:
         figures = kind_figures(kind, plan["heuristics"])
-        rows = [_row(m, plan["heuristics"]) for m in kind["mutants"]]
+        several = len(kind.get("targets", [])) > 1
+        rows = [_row(m, plan["heuristics"], several) for m in kind["mutants"]]
         by_id = {m["id"]: m for m in rows}
         kinds.append(
             {
@@ -405,14 +448,15 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
     return {"data": data, "plan": plan, "kinds": kinds}
 
 
-def _row(mutant: dict[str, Any], heuristics: str) -> dict[str, Any]:
+def _row(mutant: dict[str, Any], heuristics: str, several_targets: bool = False) -> dict[str, Any]:
     cells = []
     for h in heuristics:
         r = mutant["heuristics"].get(h)
         if r is None:
             cells.append("")
         elif r["killed"]:
-            cells.append(f"{r['outcome'].replace('_', ' ')} @{r['programs']}")
+            on = f" on {r['target']}" if several_targets and r.get("target") else ""
+            cells.append(f"{r['outcome'].replace('_', ' ')} @{r['programs']}{on}")
         else:
             cells.append(f"– ({r['programs']})")
     tests = mutant["runtime_tests"]

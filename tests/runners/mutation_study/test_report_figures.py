@@ -97,3 +97,26 @@ def test_the_markdown_shows_scores_rows_and_the_equivalence_reasoning() -> None:
     assert "| `m4` | `a \\|\\| b  →  (removed)` | only runs under -msan |" in text
     assert "Killed by chanfuzz only: `m2`." in text
     assert "Killed by the runtime's tests only: `m3`." in text
+
+
+def test_a_kind_on_several_targets_says_which_target_killed() -> None:
+    async_kill = {**_heuristic(True, 2, 3.0, "timeout"), "target": "rust-flume-async"}
+    kind = {
+        **KIND,
+        "kind": "flume",
+        "base": "rust-flume-0.12.0",
+        "targets": ["rust-flume-0.12.0", "rust-flume-async-0.12.0"],
+        "mutants": [_mutant("a1", "killed", {"A": async_kill, "F": _heuristic(False, 30, 9.0)},
+                            "killed")],
+    }  # fmt: skip
+    data = {
+        "plan": {"heuristics": "AF", "mutants": 1, "seed": 1, "programs": 30, "repetitions": 3,
+                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
+        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [kind],
+    }  # fmt: skip
+    text = render_to_string("reports/mutation.md", markdown_context(data, {}))
+    assert "each mutant runs on `rust-flume-0.12.0` and `rust-flume-async-0.12.0`" in text
+    assert "| timeout @2 on rust-flume-async | – (30) |" in text
+    # A kind on one target names none: the Go rows stay as they were.
+    go = render_to_string("reports/mutation.md", markdown_context({**data, "kinds": [KIND]}, {}))
+    assert "timeout @3 |" in go and " on go" not in go
