@@ -21,6 +21,12 @@ case on this project's machines as of this writing: the Debian mirror they
 reach serves ``crystal_1.6.0+dfsg-3.dsc`` but answers 404 for its two
 tarballs, and Crystal's repository is not reachable. A failure is remembered
 for :data:`RETRY_AFTER_S`, so a sweep over a hundred mutants asks apt once.
+
+A tree put in ``var/crystal-source/<version>/tree`` by hand is used as it is,
+if it is that version (its ``src/VERSION``): Crystal's repository at the tag,
+``git archive 1.6.0 | tar -x -C …/tree``, is the same stdlib as Debian's (the
+mutation report of 2026-11-27 ran the spec from such a tree). The message of
+an unavailable spec says where to put it.
 """
 
 from __future__ import annotations
@@ -63,6 +69,8 @@ def crystal_source(version: str) -> Path:
     root = source_root(version)
     tree = root / "tree"
     if (tree / SPEC_FILES[0]).is_file():
+        if (found := _tree_version(tree)) != version:
+            raise SpecUnavailable(f"{tree} is Crystal {found}'s source, not {version}'s")
         return tree
     failure = root / "unavailable.json"
     if failure.is_file():
@@ -73,8 +81,9 @@ def crystal_source(version: str) -> Path:
     try:
         _fetch(version, root)
     except SpecUnavailable as exc:
-        failure.write_text(json.dumps({"reason": str(exc), "time": time.time()}) + "\n")
-        raise
+        reason = f"{exc} (or unpack Crystal {version}'s source tree into {tree})"
+        failure.write_text(json.dumps({"reason": reason, "time": time.time()}) + "\n")
+        raise SpecUnavailable(reason) from None
     failure.unlink(missing_ok=True)
     return tree
 

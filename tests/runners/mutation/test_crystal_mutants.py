@@ -217,11 +217,31 @@ def test_without_the_spec_runtime_tests_say_why_and_ask_once(
 
     monkeypatch.setattr(crystal_spec, "_fetch", no_source)
     toolchain = Toolchain("crystal", "1.6.0", "crystal-1.6.0-mutant-x", "mutant", tmp_path, Path())
-    why = "Crystal 1.6.0's spec cannot be had: apt-get source crystal: E: 404 Not Found"
+    tree = tmp_path / "var" / "crystal-source" / "1.6.0" / "tree"
+    why = (
+        "Crystal 1.6.0's spec cannot be had: apt-get source crystal: E: 404 Not Found"
+        f" (or unpack Crystal 1.6.0's source tree into {tree})"
+    )
     for _ in range(2):
         result = crystal_spec.crystal_runtime_tests(toolchain)
         assert (result.status, result.by) == ("unavailable", why)
     assert asked == ["1.6.0"]  # the failure is remembered: a sweep asks apt once
+
+
+def test_a_source_tree_put_in_place_is_used_when_it_is_the_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_VAR_DIR", str(tmp_path / "var"))
+    monkeypatch.setattr(crystal_spec, "_fetch", lambda *_: pytest.fail("asked apt"))
+    tree = crystal_spec.source_root("1.6.0") / "tree"
+    (tree / "spec" / "std").mkdir(parents=True)
+    (tree / crystal_spec.SPEC_FILES[0]).write_text("")
+    (tree / "src").mkdir()
+    (tree / "src" / "VERSION").write_text("1.6.0\n")
+    assert crystal_spec.crystal_source("1.6.0") == tree
+    (tree / "src" / "VERSION").write_text("1.7.0\n")
+    with pytest.raises(SpecUnavailable, match="is Crystal 1.7.0's source, not 1.6.0's"):
+        crystal_spec.crystal_source("1.6.0")
 
 
 @pytest.mark.slow
