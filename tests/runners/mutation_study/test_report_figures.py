@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from django.template.loader import render_to_string
 
+from runners.mutation.base import MutantKind
+from runners.mutation_study import report
 from runners.mutation_study.report import kind_figures, markdown_context
+from runners.targets.base import Toolchain
 
 
 def _heuristic(killed: bool, programs: int, seconds: float, outcome: str = "") -> dict:
@@ -120,3 +126,27 @@ def test_a_kind_on_several_targets_says_which_target_killed() -> None:
     # A kind on one target names none: the Go rows stay as they were.
     go = render_to_string("reports/mutation.md", markdown_context({**data, "kinds": [KIND]}, {}))
     assert "timeout @3 |" in go and " on go" not in go
+
+
+def test_a_kinds_mutants_run_on_each_target_that_has_the_bases_release(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def toolchain(language: str, version: str, origin: str = "crates.io") -> Toolchain:
+        return Toolchain(language, version, f"{language}-{version}", origin, Path(), Path())
+
+    installed = {
+        "rust-flume": [toolchain("rust-flume", "0.11.1"), toolchain("rust-flume", "0.12.0")],
+        "rust-flume-async": [toolchain("rust-flume-async", "0.12.0"),
+                             toolchain("rust-flume-async", "0.12.0", "mutant")],
+        "rust-other": [toolchain("rust-other", "0.11.1")],
+    }  # fmt: skip
+    monkeypatch.setattr(report, "installed_toolchains", lambda target: installed[target])
+    kind = MutantKind("flume", ("rust-flume", "rust-flume-async", "rust-other"), "",
+                      list, lambda *_: Path(), lambda _: None, "")  # fmt: skip
+    said: list[str] = []
+    bases = report.kind_bases(kind, said.append)
+    assert [b.id for b in bases] == ["rust-flume-0.12.0", "rust-flume-async-0.12.0"]
+    assert said == [
+        "flume: rust-other 0.12.0 is not installed: its mutants run on rust-flume-0.12.0 only "
+        "(manage.py toolchains install rust-other 0.12.0)"
+    ]
