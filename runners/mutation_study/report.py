@@ -418,6 +418,7 @@ def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
         "kind": kind.name,
         "source": kind.source,
         "runtime_tests": kind.runtime_tests_name,
+        "plan": asdict(plan),  # kinds run apart (and merged into one report) may differ
         "base": base.id,
         "targets": [b.id for b in bases],
         "mutants_total": len(everyone),
@@ -494,6 +495,12 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
     plan = data["plan"]
     kinds = []
     for kind in data["kinds"]:
+        own = kind.get("plan", plan)
+        differs = [
+            f"{key} {own[key]}"
+            for key in own
+            if key not in _SAMPLE_KEYS and own[key] != plan.get(key)
+        ]
         figures = kind_figures(kind, plan["heuristics"])
         several = len(kind.get("targets", [])) > 1
         rows = [_row(m, plan["heuristics"], several) for m in kind["mutants"]]
@@ -512,6 +519,8 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
                 "per_heuristic": [
                     (h, _pct(n, figures["built"])) for h, n in figures["per_heuristic"].items()
                 ],
+                "sample": own.get("mutants", plan["mutants"]),
+                "plan_differs": differs,
                 "score": _pct(figures["chanfuzz"], figures["built"]),
                 "tests_score": _pct(figures["tests"], figures["tested"]),
                 "of_tests_kills": _pct(figures["both"], figures["tests"]),
@@ -521,6 +530,10 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
             }
         )
     return {"data": data, "plan": plan, "kinds": kinds}
+
+
+# Plan fields that say which mutants ran, not how: kinds run apart may differ in them.
+_SAMPLE_KEYS = ("kinds", "mutants", "mutant_ids")
 
 
 def _row(mutant: dict[str, Any], heuristics: str, several_targets: bool = False) -> dict[str, Any]:

@@ -123,6 +123,11 @@ def test_a_kind_on_several_targets_says_which_target_killed() -> None:
     text = render_to_string("reports/mutation.md", markdown_context(data, {}))
     assert "each mutant runs on `rust-flume-0.12.0` and `rust-flume-async-0.12.0`" in text
     assert "| timeout @2 on rust-flume-async | – (30) |" in text
+    assert "other settings" not in text
+    # A kind run apart with another budget and sample says which setting differs.
+    kind["plan"] = {**data["plan"], "mutants": 12, "budget_s": 90.0}
+    text = render_to_string("reports/mutation.md", markdown_context(data, {}))
+    assert "This kind ran with other settings: budget_s 90.0." in text
     # A kind on one target names none: the Go rows stay as they were.
     go = render_to_string("reports/mutation.md", markdown_context({**data, "kinds": [KIND]}, {}))
     assert "timeout @3 |" in go and " on go" not in go
