@@ -315,6 +315,8 @@ def test_the_spec_runs_on_the_mutants_stdlib(
     tree = crystal_spec.source_root("1.6.0") / "tree"
     (tree / "spec" / "std").mkdir(parents=True)
     (tree / crystal_spec.SPEC_FILES[0]).write_text(OWN_SPEC)
+    (tree / "src").mkdir()
+    (tree / "src" / "VERSION").write_text("1.6.0\n")  # a tree of another version is refused
     monkeypatch.setattr(crystal_spec, "SPEC_TIMEOUT_S", 60.0)
     toolchains = tmp_path / "toolchains"
     assert crystal_spec.crystal_runtime_tests(_base()).status == "survived"
