@@ -83,6 +83,9 @@ class MutationPlan:
     pct_depth: int | None = None  # schedule perturbation (None: none)
     buffered: bool = False  # programs with buffered channels, close and range (beyond the paper)
     runtime_tests: bool = True
+    # How long to wait for the runtime tests after the campaigns; those not done by then
+    # are reported as not finished (a report run again attaches them when they are).
+    tests_wait_s: float = 3 * 3600.0
     chunk_size: int = 5  # small chunks: a campaign stops soon after its first finding
 
 
@@ -413,7 +416,7 @@ def run_kind(kind: MutantKind, plan: MutationPlan, log: Log) -> dict[str, Any]:
     control = run_control(bases, plan, log)
     results = [run_mutant(kind, bases, m, plan, control, log) for m in chosen]
     if plan.runtime_tests:
-        attach_runtime_tests(kind, results, wait_s=3 * 3600, log=log)
+        attach_runtime_tests(kind, results, wait_s=plan.tests_wait_s, log=log)
     return {
         "kind": kind.name,
         "source": kind.source,
@@ -532,8 +535,9 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
     return {"data": data, "plan": plan, "kinds": kinds}
 
 
-# Plan fields that say which mutants ran, not how: kinds run apart may differ in them.
-_SAMPLE_KEYS = ("kinds", "mutants", "mutant_ids")
+# Plan fields that say which mutants ran, or how long the report waited, not how they
+# ran: kinds run apart may differ in them.
+_SAMPLE_KEYS = ("kinds", "mutants", "mutant_ids", "tests_wait_s")
 
 
 def _row(mutant: dict[str, Any], heuristics: str, several_targets: bool = False) -> dict[str, Any]:
@@ -548,10 +552,12 @@ def _row(mutant: dict[str, Any], heuristics: str, several_targets: bool = False)
         else:
             cells.append(f"– ({r['programs']})")
     tests = mutant["runtime_tests"]
+    status = tests.get("status", "not run")
+    if status in ("queued", "running"):
+        status = f"not finished ({status})"
     return {
         **mutant,
         "change": mutant["change"].replace("|", "\\|"),  # a Markdown table cell
         "cells": cells,
-        "tests": f"{tests.get('status', 'not run')}"
-        + (f" ({tests['by']})" if tests.get("by") else ""),
+        "tests": status + (f" ({tests['by']})" if tests.get("by") else ""),
     }

@@ -62,6 +62,13 @@ class Command(BaseCommand):
             help="programs with buffered channels, close and range (beyond the paper)",
         )
         parser.add_argument("--no-runtime-tests", action="store_true")
+        parser.add_argument(
+            "--tests-wait",
+            type=float,
+            default=d.tests_wait_s,
+            help="seconds to wait for the runtime tests after the campaigns; those not done "
+            "by then are reported as not finished",
+        )
         parser.add_argument("--workers", type=int, default=2, help="RQ workers to start (0: none)")
         parser.add_argument("--output", type=Path, default=DOCS, help="directory of the report")
 
@@ -85,11 +92,14 @@ class Command(BaseCommand):
             pct_depth=options["pct_depth"],
             buffered=options["buffered"],
             runtime_tests=not options["no_runtime_tests"],
+            tests_wait_s=options["tests_wait"],
         )
         if not plan.heuristics or not set(plan.heuristics) <= set("ABCDEF"):
             raise CommandError("--heuristics: letters from A to F", returncode=2)
         if plan.mutants < 0 or not 1 <= plan.programs <= 100_000 or plan.budget_s <= 0:
             raise CommandError("--mutants ≥ 0, --programs 1…100000, --budget > 0", 2)
+        if plan.tests_wait_s < 0:
+            raise CommandError("--tests-wait must be ≥ 0", returncode=2)
         if not 0 <= options["workers"] <= 16:
             raise CommandError("--workers must be from 0 to 16", returncode=2)
         require_migrated()

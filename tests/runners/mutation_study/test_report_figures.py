@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.template.loader import render_to_string
 
 from runners.mutation.base import MutantKind
@@ -155,3 +156,22 @@ def test_a_kinds_mutants_run_on_each_target_that_has_the_bases_release(
         "flume: rust-other 0.12.0 is not installed: its mutants run on rust-flume-0.12.0 only "
         "(manage.py toolchains install rust-other 0.12.0)"
     ]
+
+
+def test_runtime_tests_not_finished_are_shown_so_and_left_out_of_the_comparison() -> None:
+    pending = _mutant("p1", "killed", {"A": _heuristic(True, 1, 1.0, "crash")}, None)
+    pending["runtime_tests"] = {"status": "running", "by": "", "seconds": 0.0}
+    kind = {**KIND, "mutants": [pending]}
+    assert kind_figures(kind, "A")["tested"] == 0
+    data = {
+        "plan": {"heuristics": "A", "mutants": 1, "seed": 1, "programs": 30, "repetitions": 3,
+                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
+        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [kind],
+    }  # fmt: skip
+    text = render_to_string("reports/mutation.md", markdown_context(data, {}))
+    assert "| crash @1 | **killed** | not finished (running) |" in text
+
+
+def test_a_negative_wait_for_the_runtime_tests_is_refused() -> None:
+    with pytest.raises(CommandError, match="--tests-wait must be ≥ 0"):
+        call_command("mutation_report", "--tests-wait", "-1", "--workers", "0")
