@@ -514,7 +514,10 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
                 "figures": figures,
                 "rows": rows,
                 "only_chanfuzz": [by_id[i] for i in figures["only_chanfuzz"]],
-                "only_tests": [by_id[i] for i in figures["only_tests"]],
+                "only_tests": [
+                    {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
+                    for i in figures["only_tests"]
+                ],
                 "neither": [
                     {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
                     for i in figures["neither"]
