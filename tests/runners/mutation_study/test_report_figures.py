@@ -30,6 +30,15 @@ def _mutant(mid: str, status: str, heuristics: dict, tests: str | None) -> dict:
     }  # fmt: skip
 
 
+def _data(kinds: list[dict], heuristics: str, *, mutants: int) -> dict:
+    """A report's JSON document around `kinds`."""
+    plan = {"heuristics": heuristics, "mutants": mutants, "seed": 1, "programs": 30,
+            "repetitions": 3, "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True,
+            "budget_s": 240.0}  # fmt: skip
+    return {"plan": plan, "started_at": "s", "finished_at": "f", "generated_at": "g",
+            "kinds": kinds}  # fmt: skip
+
+
 KIND = {
     "kind": "go",
     "source": "chan.go",
@@ -86,11 +95,7 @@ def test_scores_compare_only_mutants_that_built_and_were_tested() -> None:
 
 
 def test_the_markdown_shows_scores_rows_and_the_equivalence_reasoning() -> None:
-    data = {
-        "plan": {"heuristics": "AF", "mutants": 6, "seed": 1, "programs": 30, "repetitions": 3,
-                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
-        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [KIND],
-    }  # fmt: skip
+    data = _data([KIND], "AF", mutants=6)
     text = render_to_string(
         "reports/mutation.md", markdown_context(data, {"go:m4": "only runs under -msan"})
     )
@@ -119,11 +124,7 @@ def test_a_kind_on_several_targets_says_which_target_killed() -> None:
         "mutants": [_mutant("a1", "killed", {"A": async_kill, "F": _heuristic(False, 30, 9.0)},
                             "killed")],
     }  # fmt: skip
-    data = {
-        "plan": {"heuristics": "AF", "mutants": 1, "seed": 1, "programs": 30, "repetitions": 3,
-                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
-        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [kind],
-    }  # fmt: skip
+    data = _data([kind], "AF", mutants=1)
     text = render_to_string("reports/mutation.md", markdown_context(data, {}))
     assert "each mutant runs on `rust-flume-0.12.0` and `rust-flume-async-0.12.0`" in text
     assert "| timeout @2 on rust-flume-async | – (30) |" in text
@@ -166,11 +167,7 @@ def test_runtime_tests_not_finished_are_shown_so_and_left_out_of_the_comparison(
     pending["runtime_tests"] = {"status": "running", "by": "", "seconds": 0.0}
     kind = {**KIND, "mutants": [pending]}
     assert kind_figures(kind, "A")["tested"] == 0
-    data = {
-        "plan": {"heuristics": "A", "mutants": 1, "seed": 1, "programs": 30, "repetitions": 3,
-                 "timeout_s": 10.0, "hang_quiet_s": 2.0, "values": True, "budget_s": 240.0},
-        "started_at": "s", "finished_at": "f", "generated_at": "g", "kinds": [kind],
-    }  # fmt: skip
+    data = _data([kind], "A", mutants=1)
     text = render_to_string("reports/mutation.md", markdown_context(data, {}))
     assert "| crash @1 | **killed** | not finished (running) |" in text
 
