@@ -116,11 +116,15 @@ class MutantResult:
     runtime_tests: dict[str, Any] = field(default_factory=dict)
 
 
-def base_toolchain(kind: MutantKind, target: str = "") -> Toolchain:
-    """The newest installed release of `target` (the kind's first by default); LookupError
-    when none is installed."""
-    target = target or kind.targets[0]
-    releases = [t for t in installed_toolchains(target) if t.origin != "mutant"]
+def _releases(target: str) -> list[Toolchain]:
+    return [t for t in installed_toolchains(target) if t.origin != "mutant"]
+
+
+def base_toolchain(kind: MutantKind) -> Toolchain:
+    """The newest installed release of the kind's first target (ToolchainUnavailable-like
+    LookupError when none is installed)."""
+    target = kind.targets[0]
+    releases = _releases(target)
     if not releases:
         raise LookupError(f"no {target} toolchain installed to mutate")
     return max(releases, key=lambda t: (version_key(t.version), t.id))
@@ -134,11 +138,7 @@ def kind_bases(kind: MutantKind, log: Log) -> list[Toolchain]:
     first = base_toolchain(kind)
     found = [first]
     for target in kind.targets[1:]:
-        same = [
-            t
-            for t in installed_toolchains(target)
-            if t.origin != "mutant" and t.version == first.version
-        ]
+        same = [t for t in _releases(target) if t.version == first.version]
         if same:
             found.append(max(same, key=lambda t: t.id))
         else:
@@ -165,7 +165,7 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
 
 
 def _campaign(
-    name: str, toolchains: Toolchain | Sequence[Toolchain], heuristic: str, plan: MutationPlan
+    name: str, toolchains: Sequence[Toolchain], heuristic: str, plan: MutationPlan
 ) -> Campaign:
     # Campaigns are found again by name: the name holds what makes them the experiment
     # they are (another size, seed or oracle is another campaign).
@@ -174,8 +174,6 @@ def _campaign(
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )
-    if isinstance(toolchains, Toolchain):
-        toolchains = [toolchains]
     return studies.find_or_create(
         name,
         lambda: services.create_campaign(
@@ -211,14 +209,14 @@ class Control:
     on the base up to `BASE_RERUNS` times, is one. The last costs runs, so it is asked only
     of a finding that passed the first two, once (`judged`, by execution)."""
 
-    campaigns: list[Campaign]
+    campaigns: list[Campaign]  # done: what they found no longer changes
     bases: dict[str, Toolchain]  # by language
     plan: MutationPlan
     judged: dict[int, bool] = field(default_factory=dict)
+    signatures: set[str] = field(init=False)
 
-    @property
-    def signatures(self) -> set[str]:
-        return set(
+    def __post_init__(self) -> None:
+        self.signatures = set(
             Execution.objects.filter(campaign__in=self.campaigns, outcome__in=FINDING_OUTCOMES)
             .values_list("signature", flat=True)
             .distinct()
@@ -263,23 +261,19 @@ def _findings(campaign: Campaign) -> list[Execution]:
     )
 
 
-def _first_kill(campaign: Campaign, control: Control) -> Execution | None:
-    """The campaign's first finding that the base does not show."""
-    return next((e for e in _findings(campaign) if not control.base_shows(e)), None)
+def _first_kill(findings: Iterable[Execution], control: Control) -> Execution | None:
+    """The first of `findings` that the base does not show."""
+    return next((e for e in findings if not control.base_shows(e)), None)
 
 
 def heuristic_result(campaign: Campaign, control: Control) -> HeuristicResult:
     """What one campaign says of its mutant: killed or not, by what, after how much."""
     executions = Execution.objects.filter(campaign=campaign)
     errors = executions.filter(outcome="compile_error").count()
-    first = _first_kill(campaign, control)
-    # Findings before the kill (or all, without one) that the base shows as well.
-    base_findings = sum(
-        1
-        for e in _findings(campaign)
-        if (first is None or (e.created_at, e.pk) < (first.created_at, first.pk))
-        and control.base_shows(e)
-    )
+    findings = _findings(campaign)
+    first = _first_kill(findings, control)
+    # The findings before the kill (all of them, without one) are the base's.
+    base_findings = findings.index(first) if first is not None else len(findings)
     if first is None:
         return HeuristicResult(
             campaign.pk, False, programs=executions.count(),
@@ -297,9 +291,8 @@ def heuristic_result(campaign: Campaign, control: Control) -> HeuristicResult:
     )  # fmt: skip
 
 
-def run_control(bases: Toolchain | Sequence[Toolchain], plan: MutationPlan, log: Log) -> Control:
+def run_control(bases: Sequence[Toolchain], plan: MutationPlan, log: Log) -> Control:
     """The control campaigns on the unmutated bases, run if not yet."""
-    bases = [bases] if isinstance(bases, Toolchain) else list(bases)
     ids = " + ".join(b.id for b in bases)
     campaigns = [
         _campaign(f"{NAME_PREFIX} control {ids} {h}", bases, h, plan) for h in plan.heuristics
@@ -310,12 +303,11 @@ def run_control(bases: Toolchain | Sequence[Toolchain], plan: MutationPlan, log:
 
 
 def run_mutant(
-    kind: MutantKind, bases: Toolchain | Sequence[Toolchain], mutant: Mutant, plan: MutationPlan,
+    kind: MutantKind, bases: Sequence[Toolchain], mutant: Mutant, plan: MutationPlan,
     control: Control, log: Log,
 ) -> MutantResult:  # fmt: skip
     """Install the mutant on each base, run its campaigns (each on every mutant toolchain)
     until each finds something or the budget is spent, and say what killed it."""
-    bases = [bases] if isinstance(bases, Toolchain) else list(bases)
     toolchains = []
     for base in bases:
         kind.install(mutant, base)
@@ -333,7 +325,7 @@ def run_mutant(
     while pending:
         for h, pk in list(pending.items()):
             campaign = Campaign.objects.get(pk=pk)
-            if _first_kill(campaign, control) is not None or not campaign.is_active:
+            if _first_kill(_findings(campaign), control) is not None or not campaign.is_active:
                 if campaign.is_active:
                     services.pause_campaign(campaign=campaign)  # killed: no need to go on
                 del pending[h]
@@ -508,20 +500,18 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
         several = len(kind.get("targets", [])) > 1
         rows = [_row(m, plan["heuristics"], several) for m in kind["mutants"]]
         by_id = {m["id"]: m for m in rows}
+        reasoned = {
+            i: {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
+            for i in figures["only_tests"] + figures["neither"]
+        }
         kinds.append(
             {
                 **kind,
                 "figures": figures,
                 "rows": rows,
                 "only_chanfuzz": [by_id[i] for i in figures["only_chanfuzz"]],
-                "only_tests": [
-                    {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
-                    for i in figures["only_tests"]
-                ],
-                "neither": [
-                    {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
-                    for i in figures["neither"]
-                ],
+                "only_tests": [reasoned[i] for i in figures["only_tests"]],
+                "neither": [reasoned[i] for i in figures["neither"]],
                 "per_heuristic": [
                     (h, _pct(n, figures["built"])) for h, n in figures["per_heuristic"].items()
                 ],

@@ -26,17 +26,17 @@ def _finding(campaign: Campaign, effect: str, index: int, outcome: str, signatur
 
 def _campaigns(name: str) -> tuple[Campaign, Campaign]:
     go = require_toolchain("go")
-    control = report._campaign(f"{name} control", go, "A", PLAN)
-    mutant = report._campaign(f"{name} mutant", go, "A", PLAN)
+    control = report._campaign(f"{name} control", [go], "A", PLAN)
+    mutant = report._campaign(f"{name} mutant", [go], "A", PLAN)
     return control, mutant
 
 
 def test_only_a_finding_the_base_does_not_show_kills() -> None:
     control_campaign, campaign = _campaigns("own")
-    # No base to run on: only what the control campaigns saw counts against a finding.
-    control = report.Control([control_campaign], {}, PLAN)
     _finding(control_campaign, "Get(c1)", 0, "crash", "deadlock in chanrecv")
     _finding(control_campaign, "Get(c2)", 1, "timeout", "hang in selectgo")
+    # No base to run on: only what the control campaigns saw counts against a finding.
+    control = report.Control([control_campaign], {}, PLAN)
     seen_signature = _finding(campaign, "Get(c3)", 0, "crash", "deadlock in chanrecv")
     same_program = _finding(campaign, "Get(c2)", 1, "crash", "nil map write")
     own = _finding(campaign, "Get(c4)", 2, "wrong_value", "received but never sent")
@@ -51,8 +51,8 @@ def test_only_a_finding_the_base_does_not_show_kills() -> None:
 
 def test_without_a_finding_of_its_own_the_mutant_survives_and_the_bases_are_counted() -> None:
     control_campaign, campaign = _campaigns("none")
-    control = report.Control([control_campaign], {}, PLAN)
     _finding(control_campaign, "Get(c1)", 0, "crash", "deadlock in chanrecv")
+    control = report.Control([control_campaign], {}, PLAN)
     _finding(campaign, "Get(c5)", 0, "crash", "deadlock in chanrecv")
     # An unconfirmed hang is no finding at all: neither a kill nor the base's.
     Execution.objects.create(

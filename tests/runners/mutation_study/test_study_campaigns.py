@@ -13,24 +13,24 @@ pytestmark = pytest.mark.django_db
 
 def test_a_campaign_with_schedule_perturbation_is_an_experiment_of_its_own() -> None:
     go = require_toolchain("go")
-    plain = report._campaign("go base A", go, "A", report.MutationPlan(programs=3))
+    plain = report._campaign("go base A", [go], "A", report.MutationPlan(programs=3))
     perturbed = report._campaign(
-        "go base A", go, "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
+        "go base A", [go], "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
     )
     assert plain.name == "go base A (3 programs, seed 1)" and plain.pct_depth is None
     assert perturbed.name == "go base A (3 programs, seed 1, no values, PCT depth 4)"
     assert (perturbed.pct_depth, perturbed.value_oracle) == (4, False)
     again = report._campaign(
-        "go base A", go, "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
+        "go base A", [go], "A", report.MutationPlan(programs=3, values=False, pct_depth=4)
     )
     assert again.pk == perturbed.pk != plain.pk
 
 
 def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
     go = require_toolchain("go")
-    plain = report._campaign("go base B", go, "B", report.MutationPlan(programs=3))
+    plain = report._campaign("go base B", [go], "B", report.MutationPlan(programs=3))
     buffered = report._campaign(
-        "go base B", go, "B", report.MutationPlan(programs=3, buffered=True)
+        "go base B", [go], "B", report.MutationPlan(programs=3, buffered=True)
     )
     assert buffered.name == "go base B (3 programs, seed 1, buffered)"
     assert buffered.pk != plain.pk
