@@ -11,6 +11,14 @@ releases before 0.1.278 cannot close). CI installs them (toolchains/kotlin/
 representative.txt, scripts/test.sh). Every program is proved terminating and free of
 sends on closed channels, so each must exit 0. A failure carries the seed, the effect,
 the verdict and the output.
+
+Kotlin 0.19 itself has two channel bugs that generated programs hit (docs/kotlin-report.md):
+select's stack overflow (Kotlin/kotlinx.coroutines#504) and a lost wake-up that parks every
+dispatcher thread (every release to 0.27.0). Runs on it that show either are the
+release's, not the rendering's: an overflow is recognised by its signature, the lost
+wake-up by its parked threads and a re-run of the same program that terminates (a deadlock
+in the rendering hangs every run). Generated program F seed 2 hangs so on 0.19 in about
+one run of 300 repetitions in two.
 """
 
 from __future__ import annotations
@@ -28,10 +36,11 @@ from generator.render._common import CloseS, RangeS, lower, walk
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
-from runners.engine.execute import RunTarget, Triage, execute_batch, target_for
+from runners.engine.execute import ProgramRun, RunTarget, Triage, execute_batch, target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import Outcome
+from runners.kotlin_study.report import is_parked_hang, is_select_overflow
 from tests.generator.render.test_conformance import (
     _expressible,
     _require,
@@ -46,6 +55,10 @@ OLD_RELEASES = (("kotlin", "0.19"), ("kotlin", "1.3.0"), ("clojure-go", "0.3.443
 OLD_RELEASES += (("clojure-thread", "0.3.443"),)
 
 CLOSED_EMPTY_SEEDS = 2
+# Releases with channel bugs of their own that generated programs hit; a hang on one must
+# not repeat in every re-run.
+BUGGY_RELEASES = {("kotlin", "0.19")}
+BUGGY_RERUNS = 3
 
 
 def _closed_empty() -> list[tuple[str, Program]]:
@@ -85,16 +98,34 @@ def _uses(programs: list[Program]) -> dict[str, int]:
     return counts
 
 
+def _the_releases_bug(execution: ProgramRun) -> bool:
+    """Whether a run that failed on a buggy release shows that release's bug: its select
+    overflow, or the lost wake-up: every dispatcher thread parked, in a hang that some
+    re-run of the same program does not repeat."""
+    signature = execution.classification.signature
+    if is_select_overflow(signature):
+        return True
+    reruns = execution.attempts[1:]
+    return is_parked_hang(signature) and any(not a.timed_out for a in reruns)
+
+
 def _run(
-    target: RunTarget, sandbox: Sandbox, labelled: list[tuple[str, Program]], workdir: Path
+    target: RunTarget,
+    sandbox: Sandbox,
+    labelled: list[tuple[str, Program]],
+    workdir: Path,
+    *,
+    buggy: bool = False,
 ) -> list[str]:
-    """Every program in batches; the failures, each with what to investigate it."""
+    """Every program in batches; the failures, each with what to investigate it. On a
+    `buggy` release, the runs that show its own bugs are printed, not failures."""
     programs = [p for _, p in labelled]
     options = dict(target.render_options)
     refused = [(label, target.spec.unsupported_reason(p, **options)) for label, p in labelled]
     assert all(reason is None for _, reason in refused), [r for r in refused if r[1]]
     started = time.monotonic()
     failures = []
+    releases = []
     for start in range(0, len(programs), BATCH):
         chunk = labelled[start : start + BATCH]
         report = execute_batch(
@@ -103,16 +134,20 @@ def _run(
             workdir=workdir / f"batch{start}",
             sandbox=sandbox,
             limits=Limits(timeout_s=30),
-            triage=Triage(retries=1),
+            triage=Triage(retries=BUGGY_RERUNS if buggy else 1),
         )
         for (label, _), execution in zip(chunk, report.executions, strict=True):
-            if execution.outcome is not Outcome.TERMINATED:
-                last = execution.attempts[-1] if execution.attempts else None
-                failures.append(
-                    f"{label}: {execution.classification.reason}\n"
-                    f"{execution.compile_output[:2000]}"
-                    f"{(last.stderr + last.stdout)[:2000] if last else ''}"
-                )
+            if execution.outcome is Outcome.TERMINATED:
+                continue
+            if buggy and _the_releases_bug(execution):
+                releases.append(f"{label}: {execution.classification.reason}")
+                continue
+            last = execution.attempts[-1] if execution.attempts else None
+            failures.append(
+                f"{label}: {execution.classification.reason}\n"
+                f"{execution.compile_output[:2000]}"
+                f"{(last.stderr + last.stdout)[:2000] if last else ''}"
+            )
     generated = [p for label, p in labelled if not label.endswith("]")]
     uses = ", ".join(f"{n} {k}" for k, n in _uses(generated).items())
     print(
@@ -120,6 +155,8 @@ def _run(
         f"generated ({uses}) and {len(programs) - len(generated)} of CLOSED_EMPTY, "
         f"in {time.monotonic() - started:.0f} s, {len(failures)} failed"
     )
+    for line in releases:
+        print(f"  the release's own bug: {line}")
     return failures
 
 
@@ -135,5 +172,6 @@ def test_buffered_programs_terminate_on_an_older_release(
     _, sandbox = _toolchain_and_sandbox(language)
     target = target_for(toolchain, repetitions=5, values=True)
     labelled = _generated(target, OLD_PER_PRESET) + _closed_empty()
-    failures = _run(target, sandbox, labelled, tmp_path)
+    buggy = (language, version) in BUGGY_RELEASES
+    failures = _run(target, sandbox, labelled, tmp_path, buggy=buggy)
     assert not failures, "\n\n".join(failures)
