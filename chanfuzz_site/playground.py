@@ -67,6 +67,7 @@ from generator.termination import (
     ChannelEvent,
     ChoiceEvent,
     Counterexample,
+    DefaultEvent,
     SpawnEvent,
     SyncEvent,
     Verdict,
@@ -395,6 +396,13 @@ def pretty_effect(effect: Effect, width: int = 64) -> str:
                 else:
                     inner = " " * (indent + 2)
                     cases.append(f"{head}\n{inner}{show(c.body, indent + 2)})")
+            if e.default is not None:
+                body = flat(e.default)
+                if indent + len("Default(") + len(body) + 1 <= width:
+                    cases.append(f"Default({body})")
+                else:
+                    inner = " " * (indent + 2)
+                    cases.append(f"Default(\n{inner}{show(e.default, indent + 2)})")
             return (pad + "⊕ ").join(cases)
         return text
 
@@ -409,7 +417,7 @@ class EffectLexer(RegexLexer):
         "root": [
             (r"\s+", Whitespace),
             (r"\b(Spawn|Range)\b", Keyword),
-            (r"\b(SelGet|SelPut)\b", Keyword.Reserved),
+            (r"\b(SelGet|SelPut|Default)\b", Keyword.Reserved),
             (r"\b(Get|Put|Chan|Close)\b", Name.Builtin),
             (r"[0-9]+", Number),  # a capacity: Chan(c, k)
             (r"\b(eps)\b|ε", Keyword.Constant),
@@ -582,6 +590,8 @@ def trace_table(cx: Counterexample) -> Trace:
             )
         elif isinstance(e, ChannelEvent):
             cells[column[e.process]] = _channel_cell(e)
+        elif isinstance(e, DefaultEvent):
+            cells[column[e.process]] = TraceCell("takes the select's default", "choice")
         rows.append(TraceRow(str(n), tuple(cells)))
     if len(cx.events) > MAX_TRACE_STEPS:
         rows.append(TraceRow("…", tuple(TraceCell("", "") for _ in lanes)))

@@ -69,7 +69,8 @@ def _rebuild(effect: Effect, process_body: Callable[[int, Effect], Effect]) -> E
         if isinstance(e, Choice):
             return choice(*(inside(o) for o in e.options))
         if isinstance(e, Select):
-            return Select(tuple(SelCase(c.direction, c.chan, inside(c.body)) for c in e.cases))
+            cases = tuple(SelCase(c.direction, c.chan, inside(c.body)) for c in e.cases)
+            return Select(cases, None if e.default is None else inside(e.default))
         if isinstance(e, Range):
             return Range(e.chan, inside(e.body))
         return e
@@ -109,6 +110,8 @@ class _Uses:
                 for c in e.cases:
                     self.in_select.add((c.direction, c.chan))
                     visit(c.body, pid)
+                if e.default is not None:
+                    visit(e.default, pid)
             elif isinstance(e, Seq):
                 for i in e.items:
                     visit(i, pid)

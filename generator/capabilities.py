@@ -43,17 +43,22 @@ class Capabilities:
     a select (implies ``select``). Beyond the paper (issue #15, only with the
     `buffered` setting): ``buffered``: channels of capacity k ≥ 1; ``close``:
     closing a channel, receiving from a closed one and ranging over one until
-    it is closed. Several selects per process are allowed on every target so far.
+    it is closed; ``select_default``: a select with a default, run when no case
+    can go at once (implies ``select``; used with the `buffered` setting). Several
+    selects per process are allowed on every target so far.
     """
 
     select: bool = True
     select_send: bool = True
     buffered: bool = False
     close: bool = False
+    select_default: bool = False
 
     def __post_init__(self) -> None:
         if self.select_send and not self.select:
             raise ValueError("select_send needs select")
+        if self.select_default and not self.select:
+            raise ValueError("select_default needs select")
 
     def rules_off(self) -> tuple[str, ...]:
         """The rules this target cannot express, in the settings' order."""
@@ -93,13 +98,14 @@ class Capabilities:
 
     def describe_extension(self) -> str:
         """The beyond-the-paper part of `describe` ("" when the target has none of it)."""
+        default = "; select with default" if self.select_default else ""
         if self.buffered and self.close:
-            return "; buffered channels, close and range"
+            return "; buffered channels, close and range" + default
         if self.buffered:
-            return "; buffered channels (no close)"
+            return "; buffered channels (no close)" + default
         if self.close:
-            return "; close and range (no buffered channels)"
-        return ""
+            return "; close and range (no buffered channels)" + default
+        return default
 
     @classmethod
     def shared(cls, each: Iterable[Capabilities]) -> Capabilities:
@@ -111,13 +117,14 @@ class Capabilities:
             select_send=select and all(c.select_send for c in caps),
             buffered=all(c.buffered for c in caps),
             close=all(c.close for c in caps),
+            select_default=select and all(c.select_default for c in caps),
         )
 
     def as_dict(self) -> dict[str, bool]:
         """Every field; the extension's only when on, so the targets of the paper's
         fragment keep the stored form they had before it existed."""
         values = dataclasses.asdict(self)
-        for name in ("buffered", "close"):
+        for name in ("buffered", "close", "select_default"):
             if not values[name]:
                 del values[name]
         return values
@@ -128,4 +135,6 @@ class Capabilities:
         return cls(**data) if data else FULL
 
 
+# Without select_default: rows stored before it existed say {} for FULL, and their
+# programs must build again byte for byte.
 FULL = Capabilities(buffered=True, close=True)

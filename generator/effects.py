@@ -4,8 +4,10 @@ Beyond the paper (opt-in, issue #15): `Chan(c, k)` declares a channel of
 capacity k (`Chan(c)` and an undeclared channel are unbuffered), `Close(c)`
 closes c, and `Range(c, φ)` receives from c until it is closed and drained,
 running φ after each message; a `Get` on a closed, drained channel completes
-at once. Close and Range need c declared by a `Chan`; `uses_extension` says
-whether an effect goes beyond the paper's fragment.
+at once. Close and Range need c declared by a `Chan`. A select may end with
+`Default(φ)`: when none of its cases can go at once it runs φ instead of waiting
+(Go's `default`, Crystal's `else`). `uses_extension` says whether an effect goes
+beyond the paper's fragment.
 
 Effects are kept in a normal form so that printing then parsing gives the same
 value back: sequences and choices are n-ary and never directly nested in one
@@ -93,9 +95,15 @@ class SelCase:
 
 @dataclass(frozen=True, slots=True)
 class Select:
-    """σ1 ⊕ … ⊕ σn: waits until one case's channel is ready (n ≥ 1)."""
+    """σ1 ⊕ … ⊕ σn: waits until one case's channel is ready (n ≥ 1); with a `default`
+    (σ1 ⊕ … ⊕ σn ⊕ Default(φ), beyond the paper), runs it instead when none is."""
 
     cases: tuple[SelCase, ...]
+    default: Effect | None = None
+
+    def with_cases(self, cases: tuple[SelCase, ...]) -> Select:
+        """The same select (its default kept) over other cases."""
+        return Select(cases, self.default)
 
 
 Effect = Eps | ChanE | Get | Put | Spawn | Seq | Choice | Select | Close | Range
@@ -156,7 +164,8 @@ def children(effect: Effect) -> tuple[Effect, ...]:
     if kind is Spawn or kind is Range:
         return (effect.body,)
     if kind is Select:
-        return tuple(case.body for case in effect.cases)
+        bodies = tuple(case.body for case in effect.cases)
+        return bodies if effect.default is None else (*bodies, effect.default)
     return ()
 
 
@@ -193,11 +202,19 @@ def has_channel(effect: Effect) -> bool:
 
 
 def uses_extension(effect: Effect) -> bool:
-    """Whether the effect goes beyond the paper: a buffered channel, a close or a range."""
+    """Whether the effect goes beyond the paper: a buffered channel, a close, a range or
+    a select with a default."""
     return any(
-        type(node) in (Close, Range) or (type(node) is ChanE and node.capacity > 0)
+        type(node) in (Close, Range)
+        or (type(node) is ChanE and node.capacity > 0)
+        or (type(node) is Select and node.default is not None)
         for node in walk(effect)
     )
+
+
+def has_default(effect: Effect) -> bool:
+    """Whether some select of the effect has a default."""
+    return any(type(n) is Select and n.default is not None for n in walk(effect))
 
 
 def capacities(effect: Effect) -> dict[str, int]:
@@ -228,7 +245,8 @@ def without_chan_decls(effect: Effect) -> Effect:
         return choice(*(without_chan_decls(o) for o in effect.options))
     if isinstance(effect, Select):
         return Select(
-            tuple(SelCase(c.direction, c.chan, without_chan_decls(c.body)) for c in effect.cases)
+            tuple(SelCase(c.direction, c.chan, without_chan_decls(c.body)) for c in effect.cases),
+            None if effect.default is None else without_chan_decls(effect.default),
         )
     return effect
 
@@ -263,7 +281,10 @@ def to_text(effect: Effect, *, unicode: bool = False) -> str:
         if isinstance(e, Choice):
             return " + ".join(show(o) for o in e.options)
         if isinstance(e, Select):
-            return sel.join(show_case(c) for c in e.cases)
+            shown = [show_case(c) for c in e.cases]
+            if e.default is not None:
+                shown.append(f"Default({show(e.default)})")
+            return sel.join(shown)
         raise TypeError(f"not an effect: {e!r}")
 
     def show_case(c: SelCase) -> str:
@@ -276,9 +297,10 @@ def to_text(effect: Effect, *, unicode: bool = False) -> str:
 def head_text(effect: Effect) -> str:
     """A short rendering of what a blocked process waits on (bodies elided)."""
     if isinstance(effect, Select):
-        return " (+) ".join(
+        shown = [
             f"{'SelGet' if c.direction == 'get' else 'SelPut'}({c.chan}, …)" for c in effect.cases
-        )
+        ]
+        return " (+) ".join(shown + (["Default(…)"] if effect.default is not None else []))
     if isinstance(effect, Range):
         return f"Range({effect.chan}, …)"
     return to_text(effect)
@@ -316,7 +338,9 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
-KEYWORDS = frozenset({"eps", "Get", "Put", "Chan", "Spawn", "SelGet", "SelPut", "Close", "Range"})
+KEYWORDS = frozenset(
+    {"eps", "Get", "Put", "Chan", "Spawn", "SelGet", "SelPut", "Close", "Range", "Default"}
+)
 MAX_CAPACITY = 64
 CHANNEL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -443,10 +467,21 @@ class _Parser:
             return Spawn(body)
         if value in ("SelGet", "SelPut"):
             cases = [self.case()]
-            while self.peek()[0] == "sel":
+            default = None
+            while self.peek()[0] == "sel" and default is None:
                 self.i += 1
-                cases.append(self.case())
-            return Select(tuple(cases))
+                if self.peek()[1] == "Default":
+                    self.i += 1
+                    self.expect("(")
+                    default = self.effect()
+                    self.expect(")")
+                else:
+                    cases.append(self.case())
+            if default is not None and self.peek()[0] == "sel":
+                raise self.fail("';', '+', ')' or end of input (a Default ends its select)")
+            return Select(tuple(cases), default)
+        if value == "Default":
+            raise self.fail("an effect (a Default only ends a select, after its cases)")
         raise self.fail(
             "an effect (eps, Get, Put, Chan, Close, Range, Spawn, SelGet, SelPut or '(')"
         )

@@ -121,9 +121,20 @@ class Case:
     body: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SelectE:
+    """`select { case … ; default => e }`: the default (beyond the paper) runs when no
+    case can go at once."""
+
     cases: tuple[Case, ...]
+    default: Expr | None = None
+
+    def __repr__(self) -> str:
+        # Without a default, the repr it had before defaults existed: schedule
+        # perturbation seeds its choices with a program's repr (render._common).
+        if self.default is None:
+            return f"SelectE(cases={self.cases!r})"
+        return f"SelectE(cases={self.cases!r}, default={self.default!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +275,9 @@ def _emit(e: Expr, depth: int, out: list[str], indent: str) -> None:
             )
             out.append(f"{pad}{indent}{head}")
             _emit(case.body, depth + 2, out, indent)
+        if e.default is not None:
+            out.append(f"{pad}{indent}default =>")
+            _emit(e.default, depth + 2, out, indent)
         out.append(f"{pad}}}")
     else:
         raise TypeError(f"not an expression: {e!r}")

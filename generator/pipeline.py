@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from generator.buffering import widen
 from generator.capabilities import FULL, Capabilities
+from generator.defaults import with_defaults
 from generator.effects import Effect
 from generator.lambda_chan import Program
 from generator.rules import generate_effect
@@ -53,6 +54,8 @@ def generate_program(
     if settings.buffered:
         # Draws only when asked for, so the paper's programs stay byte for byte the same.
         effect = widen(effect, rng, capabilities)
+        if capabilities.select_default:
+            effect = with_defaults(effect, rng)
     program = synthesize(effect, rng)
     return Generated(
         seed, settings, effect, program, tuple(result.fired), capabilities=capabilities

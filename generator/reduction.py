@@ -113,24 +113,31 @@ def _local_edits(e: Effect) -> Iterator[tuple[str, Effect]]:
             for what, new in _local_edits(option):
                 yield what, choice(*e.options[:k], new, *e.options[k + 1 :])
     elif kind is Select:
-        cases = e.cases
-        if len(cases) == 1:
+        cases, default = e.cases, e.default
+        if default is not None:
+            yield f"drop the default of the select {short(e)}", Select(cases)
+            yield f"keep only the default of the select {short(e)}", default
+        if len(cases) == 1 and default is None:
             yield f"turn the select {short(e)} into its one operation", _case_effect(cases[0])
-        else:
+        elif len(cases) > 1:
             for j, case in enumerate(cases):
                 rest = cases[:j] + cases[j + 1 :]
-                yield f"drop the case {short(Select((case,)))}", Select(rest)
+                yield f"drop the case {short(Select((case,)))}", Select(rest, default)
         for j, case in enumerate(cases):
             for what, body in _local_edits(case.body):
                 new_case = SelCase(case.direction, case.chan, body)
-                yield what, Select(cases[:j] + (new_case,) + cases[j + 1 :])
+                yield what, Select(cases[:j] + (new_case,) + cases[j + 1 :], default)
+        if default is not None:
+            for what, body in _local_edits(default):
+                yield what, Select(cases, body)
 
 
 # ---------------------------------------------------------------- global edits
 
 
 def _map(e: Effect, leaf, on_select) -> Effect:  # noqa: ANN001 - two small callbacks
-    """`e` rebuilt bottom-up: `leaf` on Get/Put/Chan, `on_select` on each rebuilt select."""
+    """`e` rebuilt bottom-up: `leaf` on Get/Put/Chan, `on_select(cases, default)` on each
+    rebuilt select."""
     kind = type(e)
     if kind is Get or kind is Put or kind is ChanE:
         return leaf(e)
@@ -144,7 +151,8 @@ def _map(e: Effect, leaf, on_select) -> Effect:  # noqa: ANN001 - two small call
         return choice(*(_map(o, leaf, on_select) for o in e.options))
     if kind is Select:
         cases = tuple(SelCase(c.direction, c.chan, _map(c.body, leaf, on_select)) for c in e.cases)
-        return on_select(cases)
+        default = None if e.default is None else _map(e.default, leaf, on_select)
+        return on_select(cases, default)
     return e
 
 
@@ -155,9 +163,12 @@ def without_channel(effect: Effect, chan: str) -> Effect:
     def leaf(e: Effect) -> Effect:
         return EPS if e.chan == chan else e
 
-    def on_select(cases: tuple[SelCase, ...]) -> Effect:
+    def on_select(cases: tuple[SelCase, ...], default: Effect | None) -> Effect:
         kept = tuple(c for c in cases if c.chan != chan)
-        return Select(kept) if kept else EPS
+        if kept:
+            return Select(kept, default)
+        # No case left: a select with a default would always run it.
+        return EPS if default is None else default
 
     return _map(effect, leaf, on_select)
 
@@ -168,9 +179,9 @@ def renamed(effect: Effect, old: str, new: str) -> Effect:
     def leaf(e: Effect) -> Effect:
         return type(e)(new) if e.chan == old else e
 
-    def on_select(cases: tuple[SelCase, ...]) -> Effect:
+    def on_select(cases: tuple[SelCase, ...], default: Effect | None) -> Effect:
         return Select(tuple(SelCase(c.direction, new if c.chan == old else c.chan, c.body)
-                            for c in cases))  # fmt: skip
+                            for c in cases), default)  # fmt: skip
 
     return _map(effect, leaf, on_select)
 

@@ -97,7 +97,8 @@ class GeneratorSettings:
     max_cases: int = 3
     rewrite_steps: int = 3
     # Beyond the paper (issue #15): buffered channels, close and range, added by
-    # `generator.buffering` after the paper's rules and proved by the checker.
+    # `generator.buffering` after the paper's rules and proved by the checker; then,
+    # on targets that can write one, selects with a default (`generator.defaults`).
     buffered: bool = False
 
     def weight(self, rule: str) -> int:

@@ -81,7 +81,8 @@ class _Synth:
                         self.expr(c.body),
                     )
                     for c in e.cases
-                )
+                ),
+                None if e.default is None else self.expr(e.default),
             )
         if kind is Spawn:
             return lc.SpawnE(self.expr(e.body))

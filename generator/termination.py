@@ -57,6 +57,7 @@ from generator.termination_results import (
     ChannelEvent,
     ChoiceEvent,
     Counterexample,
+    DefaultEvent,
     Event,
     SpawnEvent,
     SyncEvent,
@@ -388,7 +389,10 @@ def behaviour(program: lc.Program) -> Effect:
         if isinstance(e, lc.SpawnE):
             return Spawn(run(e.body))
         if isinstance(e, lc.SelectE):
-            return Select(tuple(SelCase(c.direction, c.chan, run(c.body)) for c in e.cases))
+            return Select(
+                tuple(SelCase(c.direction, c.chan, run(c.body)) for c in e.cases),
+                None if e.default is None else run(e.default),
+            )
         raise TypeError(f"not an expression: {e!r}")
 
     return run(program.main)
@@ -406,6 +410,7 @@ __all__ = [
     "ChannelEvent",
     "ChoiceEvent",
     "Counterexample",
+    "DefaultEvent",
     "SpawnEvent",
     "SyncEvent",
     "Verdict",

@@ -10,7 +10,11 @@ keeps its own, faster explorer. The semantics are Go's:
 * a get on a closed channel takes what is left in the buffer, then completes at
   once (with no message); `Range(c, φ)` does a get, runs φ and starts again
   after a message, and ends when c is closed and drained;
-* a select offers all its cases: a get case is ready on a closed channel.
+* a select offers all its cases: a get case is ready on a closed channel;
+* a select with a default runs it when none of its cases can complete alone (a
+  buffer with room or a message, a closed channel). A partner waiting on an
+  unbuffered channel does not stop the default: in a real runtime the partner
+  may not have reached the channel yet, so both ways are explored.
 
 An execution goes wrong, and the effect is rejected, when it ends with a
 process blocked forever (a deadlock, as in the paper), when a process sends on
@@ -53,6 +57,7 @@ from generator.termination_results import (
     ChannelEvent,
     ChoiceEvent,
     Counterexample,
+    DefaultEvent,
     Event,
     SpawnEvent,
     SyncEvent,
@@ -132,6 +137,9 @@ class _Compiled:
                 built.append((case.direction == "get", c, body))
                 mask |= (1 << c) | self.mask[body]
             cases = tuple(built)
+            if e.default is not None:
+                items = (self.add(e.default),)
+                mask |= self.mask[items[0]]
         else:
             raise TypeError(f"not an effect: {e!r}")
         node = len(self.kind)
@@ -295,8 +303,29 @@ class _Explorer:
                 else:
                     continue
                 moved = True
+        for i, proc in enumerate(procs):
+            head = proc[1][0]
+            if (
+                kind[head] == _SELECT
+                and self.c.items[head]
+                and not self.ready_alone(offers[i], chans)
+            ):
+                self.single(
+                    procs, i, self.c.items[head] + proc[1][1:], chans, DefaultEvent(proc[0])
+                )
+                moved = True
         if not moved:
             raise _Wrong(tuple(self.blocked(p) for p in procs))
+
+    def ready_alone(self, offered: list[_Offer], chans: dict[int, _ChanState]) -> bool:
+        """Whether one of a select's cases can complete without a partner."""
+        for direction, ch, _, _, _ in offered:
+            count, closed = chans.get(ch, (0, False))
+            if direction == "put" and count < self.c.capacity[ch]:
+                return True
+            if direction == "get" and (count or closed):
+                return True
+        return False
 
     def check_safety(
         self, procs: list[_Proc], offers: list[list[_Offer]], chans: dict[int, _ChanState]

@@ -67,7 +67,17 @@ class ChannelEvent:
         return f"{self.process}{via} {text}"
 
 
-Event = SpawnEvent | ChoiceEvent | SyncEvent | ChannelEvent
+@dataclass(frozen=True)
+class DefaultEvent:
+    """A select that runs its default: none of its cases could go at that moment."""
+
+    process: str
+
+    def describe(self) -> str:
+        return f"{self.process} takes its select's default (no case could go at once)"
+
+
+Event = SpawnEvent | ChoiceEvent | SyncEvent | ChannelEvent | DefaultEvent
 
 
 @dataclass(frozen=True)
@@ -115,7 +125,7 @@ class Counterexample:
                 (e.parent, e.child)
                 if isinstance(e, SpawnEvent)
                 else (e.process,)
-                if isinstance(e, ChoiceEvent | ChannelEvent)
+                if isinstance(e, ChoiceEvent | ChannelEvent | DefaultEvent)
                 else (e.putter, e.getter)
             )
             for n in names:

@@ -98,9 +98,13 @@ def _infer(
             t, f = _infer(case.body, inner, chans, capacity)
             types.add(t)
             cases.append(SelCase(case.direction, channel(case.chan), f))
+        default = None
+        if e.default is not None:
+            t, default = _infer(e.default, env, chans, capacity)
+            types.add(t)
         if len(types) > 1:
             raise EffectTypeError(f"select cases have different types: {sorted(types)}")
-        return types.pop(), Select(tuple(cases))
+        return types.pop(), Select(tuple(cases), default)
     raise EffectTypeError(f"not an expression: {e!r}")
 
 

@@ -55,6 +55,7 @@ from generator.render._common import (
     CloseS,
     Lowered,
     RangeS,
+    SelectS,
     UnsupportedProgram,
     check_repetitions,
     lower,
@@ -180,7 +181,8 @@ def unsupported_reason(program: Program, lang: str, **options: object) -> str | 
 
 
 def beyond_paper(lang: str) -> frozenset[str]:
-    """What renderer `lang` writes beyond the paper: "buffered", "close" (issue #15)."""
+    """What renderer `lang` writes beyond the paper: "buffered", "close" (issue #15),
+    "default" (a select with a default)."""
     return frozenset(getattr(_module(lang), "BEYOND_PAPER", ()))
 
 
@@ -191,11 +193,15 @@ def _beyond_paper_reason(module: ModuleType, lowered: Lowered) -> str | None:
         return f"the {name} renderer writes no buffered channel"
     if "close" not in allowed and any(isinstance(s, CloseS | RangeS) for s in walk(lowered.body)):
         return f"the {name} renderer writes no close or range"
+    if "default" not in allowed and any(
+        isinstance(s, SelectS) and s.default is not None for s in walk(lowered.body)
+    ):
+        return f"the {name} renderer writes no select with a default"
     return None
 
 
 def _refuse_beyond_paper(module: ModuleType, programs: Sequence[Program]) -> None:
-    if frozenset(getattr(module, "BEYOND_PAPER", ())) >= {"buffered", "close"}:
+    if frozenset(getattr(module, "BEYOND_PAPER", ())) >= {"buffered", "close", "default"}:
         return
     for program in programs:
         reason = _beyond_paper_reason(module, lower(program))

@@ -66,7 +66,11 @@ class CaseS:
 
 @dataclass(frozen=True, slots=True)
 class SelectS:
+    """A select; `default` (beyond the paper, where the renderer declares "default")
+    runs when no case can go at once."""
+
     cases: tuple[CaseS, ...]
+    default: Block | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +257,8 @@ def lower(program: lc.Program) -> Lowered:
                         next(values) if c.direction == "put" else 0,
                     )
                     for c in e.cases
-                )
+                ),
+                None if e.default is None else block(e.default),
             )
         else:
             raise TypeError(f"not a λ_chan expression: {e!r}")
@@ -279,6 +284,8 @@ def walk(block: Block, *, into_spawns: bool = True) -> Iterator[Stmt]:
         elif isinstance(s, SelectS):
             for c in s.cases:
                 yield from walk(c.body, into_spawns=into_spawns)
+            if s.default is not None:
+                yield from walk(s.default, into_spawns=into_spawns)
         elif isinstance(s, RangeS):
             yield from walk(s.body, into_spawns=into_spawns)
 
@@ -389,7 +396,8 @@ def perturb(program: lc.Program, lowered: Lowered, depth: int) -> Lowered:
             elif isinstance(s, IfS):
                 s = IfS(s.cond, block(s.then), block(s.orelse))
             elif isinstance(s, SelectS):
-                s = SelectS(tuple(replace(c, body=block(c.body)) for c in s.cases))
+                cases = tuple(replace(c, body=block(c.body)) for c in s.cases)
+                s = SelectS(cases, None if s.default is None else block(s.default))
             elif isinstance(s, RangeS):
                 s = RangeS(s.chan, s.var, block(s.body))
             out.append(s)

@@ -25,7 +25,8 @@ reports to and that is checked once the run has joined every fiber.
 `when c.send(nil)`. The dispatcher reads `ARGV[0]`.
 
 Beyond the paper (issue #15, `BEYOND_PAPER`): a buffered channel is
-`Channel(T).new(k)`, `c.close` closes one. A receive from a channel some process
+`Channel(T).new(k)`, `c.close` closes one, and a select's default is its `else`
+branch. A receive from a channel some process
 closes (`Lowered.closed`) is `c.receive?`, which takes what is left in the
 buffer and then answers nil (`receive` would raise `Channel::ClosedError`); a
 select's case on it is `when x = c.receive?`; a range is `while x = c.receive?`.
@@ -87,7 +88,7 @@ OPTIONS = {"values": boolean, "pct_depth": pct_depth}
 
 VALUE_ORACLE = True
 
-BEYOND_PAPER = frozenset({"buffered", "close"})
+BEYOND_PAPER = frozenset({"buffered", "close", "default"})
 
 # The value oracle's runtime, once per file (see _common for what it checks).
 _ORACLE = f"""
@@ -251,6 +252,10 @@ class _ProgramWriter:
                         if self.values and oracle is not None:
                             w.line(oracle)
                         self.block(case.body)
+                if s.default is not None:
+                    w.line("else")
+                    with w.indent():
+                        self.block(s.default)
                 w.line("end")
             elif isinstance(s, CloseS):
                 w.line(f"{s.chan}.close")

@@ -216,7 +216,9 @@ TARGET = TargetSpec(
     lexer="crystal",
     position=30,
     renderer="crystal",
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=True, select_default=True
+    ),
     concurrency="fibers",
     candidates=_crystal_candidates,
     not_installable="Crystal comes from Debian only: apt-get install crystal",

@@ -522,7 +522,9 @@ TARGET = TargetSpec(
     lexer="go",
     position=10,
     renderer="go",
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=True, select_default=True
+    ),
     concurrency="goroutines",
     candidates=_go_candidates,
     known=_known_go,

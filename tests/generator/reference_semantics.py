@@ -106,10 +106,29 @@ def _ext_offers(e: Effect) -> list[tuple[str, str, Effect, Effect]]:
     return []
 
 
+def _default_step(
+    e: Effect, chans: dict[str, tuple[int, bool]], capacity: dict[str, int]
+) -> Effect | None:
+    """What a process whose head is a select with a default becomes by taking it: only
+    when no case can complete alone (a partner on an unbuffered channel may not have
+    reached it yet, so it does not count)."""
+    head, rest = (e.items[0], seq(*e.items[1:])) if isinstance(e, Seq) else (e, EPS)
+    if not isinstance(head, Select) or head.default is None:
+        return None
+    for case in head.cases:
+        count, closed = chans.get(case.chan, (0, False))
+        if case.direction == "put" and count < capacity.get(case.chan, 0):
+            return None
+        if case.direction == "get" and (count or closed):
+            return None
+    return seq(head.default, rest)
+
+
 def terminates_extended(effect: Effect) -> bool:
-    """Whether every execution of an effect with buffered channels, close and range ends
-    with every process done, every buffer empty, no send on a closed channel and no
-    second close: the whole state graph, then a search for a cycle in it."""
+    """Whether every execution of an effect with buffered channels, close, range and
+    selects with a default ends with every process done, every buffer empty, no send on
+    a closed channel and no second close: the whole state graph, then a search for a
+    cycle in it."""
     capacity = {n.chan: n.capacity for n in walk(effect) if isinstance(n, ChanE)}
     start = ((effect,), ())
     graph: dict[tuple, list[tuple]] = {}
@@ -158,6 +177,12 @@ def terminates_extended(effect: Effect) -> bool:
                                 both = list(procs)
                                 both[i], both[j] = on_message, rj
                                 add(both, chans)
+        for i, p in enumerate(procs):
+            default = _default_step(p, chans, capacity)
+            if default is not None:
+                nxt = list(procs)
+                nxt[i] = default
+                add(nxt, chans)
         if not successors and (procs or any(count for count, _ in chans.values())):
             return False
         graph[state] = successors

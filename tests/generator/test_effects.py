@@ -477,3 +477,27 @@ def test_a_declaration_after_the_close_counts() -> None:
 def test_close_positions_point_at_every_close_of_a_channel() -> None:
     text = "Chan(c) ; Close(c) ; Close(d) ; Close( c )"
     assert close_positions(text, "c") == [10, 32]
+
+
+def test_a_select_may_end_with_a_default() -> None:
+    effect = parse("SelGet(c, Put(d)) (+) SelPut(e, eps) (+) Default(Put(d) ; Get(c))")
+    assert isinstance(effect, Select) and len(effect.cases) == 2
+    assert effect.default == parse("Put(d) ; Get(c)")
+    shown = "SelGet(c, Put(d)) ⊕ SelPut(e, ε) ⊕ Default(Put(d) ; Get(c))"
+    assert to_text(effect, unicode=True) == shown
+    assert uses_extension(effect) and channels(effect) == ["c", "e", "d"]
+    assert head_text(effect) == "SelGet(c, …) (+) SelPut(e, …) (+) Default(…)"
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "why"),
+    [
+        ("SelGet(c, eps) (+) Default(eps) (+) SelGet(c, eps)", 32, "a Default ends its select"),
+        ("Default(eps)", 0, "a Default only ends a select, after its cases"),
+    ],
+)
+def test_a_default_out_of_place_is_refused(text: str, position: int, why: str) -> None:
+    with pytest.raises(EffectSyntaxError) as info:
+        parse(text)
+    assert info.value.position == position
+    assert why in info.value.expected

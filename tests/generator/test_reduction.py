@@ -184,3 +184,29 @@ def test_short_cuts_long_effects_to_48_characters() -> None:
     assert len(short(long)) == 48
     exactly = parse("Spawn(Put(channel1) ; Put(channel2)) ; Get(ch12)")
     assert len(to_text(exactly)) == 48 and short(exactly) == to_text(exactly)
+
+
+def test_local_edits_of_a_select_with_a_default() -> None:
+    effect = parse("SelGet(a, eps) (+) SelGet(b, eps) (+) Default(Put(c) ; Get(a))")
+    edits = [(what, to_text(new)) for what, new in _local_edits(effect)]
+    assert [new for _, new in edits[:4]] == [
+        "SelGet(a, eps) (+) SelGet(b, eps)",
+        "Put(c) ; Get(a)",
+        "SelGet(b, eps) (+) Default(Put(c) ; Get(a))",
+        "SelGet(a, eps) (+) Default(Put(c) ; Get(a))",
+    ]
+    assert edits[0][0].startswith("drop the default of the select SelGet(a, eps)")
+    assert edits[1][0].startswith("keep only the default of the select SelGet(a, eps)")
+    # A one-case select with a default is no plain operation; the default's body is edited.
+    dropped = "SelGet(a, eps) (+) SelGet(b, eps) (+) Default(Get(a))"
+    assert ("drop Put(c) from a sequence", dropped) in edits
+    one = parse("SelGet(a, eps) (+) Default(Get(a))")
+    assert not any("one operation" in what for what, _ in _local_edits(one))
+
+
+def test_dropping_a_channel_keeps_a_default_whose_select_has_no_case_left() -> None:
+    effect = parse("Spawn(Put(a)) ; SelGet(b, eps) (+) Default(Get(a))")
+    assert to_text(without_channel(effect, "b")) == "Spawn(Put(a)) ; Get(a)"
+    assert to_text(renamed(effect, "b", "a")) == (
+        "Spawn(Put(a)) ; SelGet(a, eps) (+) Default(Get(a))"
+    )

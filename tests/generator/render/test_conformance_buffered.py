@@ -1,5 +1,6 @@
 """Conformance beyond the paper (issue #15): generated programs with buffered channels, close
-and range, rendered, compiled and run on the real toolchains.
+and range, and selects with a default where the target can write one (generator.defaults),
+rendered, compiled and run on the real toolchains.
 
 The `buffered` setting widens each generated program (generator.buffering) and
 the checker proves the result terminating, so each must exit 0 on a correct
@@ -37,7 +38,7 @@ from generator.effects import capacities
 from generator.lambda_chan import Program
 from generator.pipeline import Generated, generate_program
 from generator.render import beyond_paper
-from generator.render._common import CloseS, RangeS, lower, walk
+from generator.render._common import CloseS, RangeS, SelectS, lower, walk
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
@@ -56,7 +57,8 @@ PER_PRESET_SLOW = 4
 SLOW = frozenset({"kotlin", "clojure-go", "clojure-thread", "racket"})
 PER_PRESET_KNOWN_BUGS = 3
 BATCH = 51
-EXTENSION = ("buffered", "close")
+# The target's capability for each construct the renderer declares (`beyond_paper`).
+EXTENSION = {"buffered": "buffered", "close": "close", "default": "select_default"}
 
 # Receives that find their channel closed and drained: plain, in a select, a range
 # over a channel nobody sent on. Each is proved terminating (asserted below).
@@ -88,7 +90,7 @@ def _beyond_paper_targets() -> list[str]:
 
 
 def _claimed(capabilities: Capabilities) -> set[str]:
-    return {name for name in EXTENSION if getattr(capabilities, name)}
+    return {name for name, field in EXTENSION.items() if getattr(capabilities, field)}
 
 
 def _closed_empty(claimed: set[str]) -> list[tuple[str, Program]]:
@@ -108,12 +110,14 @@ def _closed_empty(claimed: set[str]) -> list[tuple[str, Program]]:
 
 def _constructs(generated: list[Generated]) -> dict[str, int]:
     """How many programs use each construct (the test is worth only what they reach)."""
-    counts = dict.fromkeys(("buffered", "close", "range"), 0)
+    counts = dict.fromkeys(("buffered", "close", "range", "default"), 0)
     for g in generated:
         lowered = lower(g.program)
+        body = list(walk(lowered.body))
         counts["buffered"] += bool(lowered.capacities)
         counts["close"] += bool(lowered.closed())
-        counts["range"] += any(isinstance(s, RangeS) for s in walk(lowered.body))
+        counts["range"] += any(isinstance(s, RangeS) for s in body)
+        counts["default"] += any(isinstance(s, SelectS) and s.default is not None for s in body)
     return counts
 
 
@@ -151,6 +155,8 @@ def test_buffered_programs_terminate_on_the_real_runtime(
         assert counts["buffered"] >= len(generated) // 4, counts
     if "close" in claimed and not known:
         assert counts["close"] >= len(generated) // 4 and counts["range"] > 0, counts
+    if "default" in claimed and not known:
+        assert counts["default"] >= len(generated) // 4, counts
     if "close" not in claimed:
         assert not any(
             isinstance(s, CloseS) for g in generated for s in walk(lower(g.program).body)
@@ -188,7 +194,8 @@ def test_buffered_programs_terminate_on_the_real_runtime(
     print(
         f"\n{language} values={values}: {len(generated)} generated programs, "
         f"{counts['buffered']} buffered, {counts['close']} with close, "
-        f"{counts['range']} with range; {len(fixed)} fixed; {len(failures)} failed, "
+        f"{counts['range']} with range, {counts['default']} with a default; {len(fixed)} "
+        f"fixed; {len(failures)} failed, "
         f"{time.monotonic() - started:.1f} s to build and run"
     )
     if failures and known:

@@ -11,7 +11,7 @@ import pytest
 
 from generator import effects
 from generator import lambda_chan as lc
-from generator.render import beyond_paper, render, render_batch
+from generator.render import beyond_paper, render, render_batch, unsupported_reason
 from generator.synthesis import synthesize
 from runners.targets.crystal import TARGET
 from tests.generator.render.helpers import compile_ok, crystal_binary, need, run
@@ -31,11 +31,18 @@ def _program(text: str, seed: int = 0) -> lc.Program:
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
 
+# Selects with a default: one only the default lets go on (p1 sends on c after main's send
+# on d), a poll then a wait, and a send nobody receives, which only the default ends.
+DEFAULTS = (
+    "Chan(c, 1) ; Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c)) ; "
+    "Spawn(Put(f)) ; SelGet(f, eps) (+) Default(Get(f)) ; SelPut(e, eps) (+) Default(eps)"
+)
+
 
 def test_the_renderer_and_the_target_declare_buffered_channels_and_close() -> None:
-    assert beyond_paper("crystal") == {"buffered", "close"}
+    assert beyond_paper("crystal") == {"buffered", "close", "default"}
     caps = TARGET.capabilities
-    assert (caps.buffered, caps.close) == (True, True)
+    assert (caps.buffered, caps.close, caps.select_default) == (True, True, True)
 
 
 def test_a_closed_channel_carries_true_since_nil_means_closed() -> None:
@@ -117,6 +124,19 @@ def test_select_values_of_closed_channels_get_names_of_their_own() -> None:
 _SEEDS = range(4)
 
 
+@pytest.mark.parametrize("values", [False, True])
+def test_a_select_default_is_its_else_branch(values: bool) -> None:
+    lines = _lines(render(_program(DEFAULTS), "crystal", values=values))
+    assert lines.count("else") == 3
+    send = next(i for i, line in enumerate(lines) if line.startswith("when e.send("))
+    assert lines[send + 1 + values] == "else" and lines[send + 2 + values] == "end"
+
+
+def test_a_renderer_that_writes_no_default_refuses_one() -> None:
+    reason = unsupported_reason(_program(DEFAULTS), "kotlin")
+    assert reason == "the kotlin renderer writes no select with a default"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("values", [False, True])
 def test_crystal_builds_and_runs_the_constructs_multithreaded(
@@ -125,6 +145,8 @@ def test_crystal_builds_and_runs_the_constructs_multithreaded(
     crystal = crystal_binary()
     need(crystal, "Crystal (set CHANFUZZ_CRYSTAL)")
     programs = [_program(t, s) for t in (PRODUCER_RANGE, CLOSED_SELECT) for s in _SEEDS]
+    # One of DEFAULTS: from ten programs on, `crystal tool format` aligns the dispatcher.
+    programs.append(_program(DEFAULTS))
     build = tmp_path / "build"
     build.mkdir()
     (build / "main.cr").write_text(

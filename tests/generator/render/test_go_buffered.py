@@ -1,5 +1,6 @@
-"""Go renderer beyond the paper (issue #15): buffered channels, close, range, and the value
-oracle's `ok` check on channels that may be closed; slow: gofmt and a real run."""
+"""Go renderer beyond the paper (issue #15): buffered channels, close, range, selects with a
+default, and the value oracle's `ok` check on channels that may be closed; slow: gofmt and a
+real run."""
 
 from __future__ import annotations
 
@@ -30,11 +31,18 @@ def _program(text: str, seed: int = 0) -> lc.Program:
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
 
+# Selects with a default: one only the default lets go on (p1 sends on c after main's send
+# on d), a poll then a wait, and a send nobody receives, which only the default ends.
+DEFAULTS = (
+    "Chan(c, 1) ; Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c)) ; "
+    "Spawn(Put(f)) ; SelGet(f, eps) (+) Default(Get(f)) ; SelPut(e, eps) (+) Default(eps)"
+)
+
 
 def test_the_renderer_and_the_target_declare_buffered_channels_and_close() -> None:
-    assert beyond_paper("go") == {"buffered", "close"}
+    assert beyond_paper("go") == {"buffered", "close", "default"}
     caps = TARGET.capabilities
-    assert (caps.buffered, caps.close) == (True, True)
+    assert (caps.buffered, caps.close, caps.select_default) == (True, True, True)
 
 
 @pytest.mark.parametrize("values", [False, True])
@@ -130,13 +138,23 @@ def test_a_program_without_the_constructs_renders_as_before() -> None:
     assert ", ok" not in text and "make(chan int)" in text and "close(" not in text
 
 
+@pytest.mark.parametrize("values", [False, True])
+def test_a_select_default_is_its_default_clause(values: bool) -> None:
+    lines = _lines(render(_program(DEFAULTS), "go", values=values))
+    assert lines.count("default:") == 3
+    # The send nobody receives: one case, then a default with nothing to do.
+    send = next(i for i, line in enumerate(lines) if line.startswith("case e <- "))
+    assert lines[send + 1 + values] == "default:" and lines[send + 2 + values] == "}"
+
+
 # ---------------------------------------------------------------- real toolchain
 
 _SEEDS = range(4)
 
 
 def _sources(values: bool) -> str:
-    programs = [_program(t, s) for t in (PRODUCER_RANGE, CLOSED_SELECT) for s in _SEEDS]
+    texts = (PRODUCER_RANGE, CLOSED_SELECT, DEFAULTS)
+    programs = [_program(t, s) for t in texts for s in _SEEDS]
     return render_batch(programs, "go", seed=5, repetitions=200, values=values)
 
 
@@ -158,6 +176,6 @@ def test_go_builds_runs_and_formats_the_constructs(
     compile_ok([go, "build", "-o", "prog", "."], cwd=tmp_path, env=env)
     gofmt = str(Path(go).parent / "gofmt")
     assert run([gofmt, "-l", "main.go"], timeout=60, cwd=tmp_path).stdout == ""
-    for i in range(2 * len(_SEEDS)):
+    for i in range(3 * len(_SEEDS)):
         out = run([str(tmp_path / "prog"), str(i)], timeout=30)
         assert out.returncode == 0, (i, out)

@@ -134,11 +134,12 @@ def test_what_each_renderer_declares_it_can_do() -> None:
         for lang in LANGUAGES
     }
     both, buffered = frozenset({"buffered", "close"}), frozenset({"buffered"})
+    every = both | {"default"}
     assert declared == {
         "clojure": (True, True, True, both),
-        "crystal": (True, False, True, both),
+        "crystal": (True, False, True, every),
         "flix": (False, False, False, frozenset()),
-        "go": (True, True, True, both),
+        "go": (True, True, True, every),
         "kotlin": (True, False, True, both),
         "racket": (True, True, True, buffered),
         "rust": (True, True, True, buffered),

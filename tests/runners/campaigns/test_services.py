@@ -22,6 +22,7 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from generator import effects as effects_mod
+from generator.capabilities import FULL
 from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, settings_for
 from runners.campaigns import programs, quotas, services
@@ -469,6 +470,8 @@ def test_the_smallest_values_are_allowed(toolchains: list[tuple[str, str | None]
     assert services.create_campaign(**BASE, seed=2**62 - 1).seed == 2**62 - 1
 
 
+# FULL, and a select with a default (which FULL, stored as {}, leaves out).
+WITH_DEFAULT = {**FULL.as_dict(), "select_default": True}
 CAMPAIGN_FIELDS = (
     "name", "heuristic", "settings", "capabilities", "seed", "program_count", "timeout_s",
     "repetitions", "chunk_size", "triage_retries", "hang_quiet_s", "value_oracle",
@@ -484,7 +487,7 @@ def test_a_campaign_is_stored_with_its_defaults_targets_and_chunks(
     )
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "A × 30", "heuristic": "A", "settings": PRESETS["A"].as_dict(),
-        "capabilities": {}, "seed": 0, "program_count": 30, "timeout_s": 10.0,
+        "capabilities": WITH_DEFAULT, "seed": 0, "program_count": 30, "timeout_s": 10.0,
         "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": None,
         "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
         "fixed_programs": [], "sandbox": "", "owner": None,
@@ -633,7 +636,7 @@ def test_a_campaign_of_given_programs_stores_each_with_its_seed(
                                                seed=5, hang_quiet_s=2.0, owner=owner)  # fmt: skip
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "fixed × 2", "heuristic": "fixed", "settings": PRESETS["A"].as_dict(),
-        "capabilities": {}, "seed": 5, "program_count": 2, "timeout_s": 10.0,
+        "capabilities": WITH_DEFAULT, "seed": 5, "program_count": 2, "timeout_s": 10.0,
         "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": 2.0,
         "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
         "fixed_programs": [

@@ -1,0 +1,166 @@
+"""Beyond the paper: selects with a default, added to a generated effect.
+
+With the `buffered` setting, on a target whose capabilities include
+`select_default` (Go's `default:`, Crystal's `else`), some communications of a
+widened effect become a first try that does not wait, each step drawn from the
+generator's one seeded rng. Each rewrite keeps what the process communicates:
+
+* poll, then wait: `op(c)` becomes `SelOp(c, ε) ⊕ Default(op(c))`, and a select
+  σ1 ⊕ … ⊕ σn becomes σ1 ⊕ … ⊕ σn ⊕ Default(σ1 ⊕ … ⊕ σn). Either way the
+  process makes the same communication, so termination is kept: this is what
+  finds a runtime that takes a value and still runs the default, or loses one.
+* work first: `X ; op(c)` becomes `SelOp(c, X) ⊕ Default(X ; op(c))`: when c
+  cannot go at once the process does X first, as before; when it can, it
+  communicates first and does X after. Where c's partner waits for X, only the
+  default can make progress: a runtime that blocks instead of taking the default
+  (or that takes a case no partner offers) then hangs the program.
+
+Work first does not keep termination by itself (it moves a communication before
+X), so the result is proved with the exhaustive checker, which explores a
+default wherever no case can complete alone (`termination_buffered`). When the
+proof fails, every work-first rewrite becomes a poll-then-wait one; when that
+is not proved within the state bound either, the effect is left as it was. The
+checker runs with a state bound only, never a clock, so a seed gives the same
+program anywhere.
+"""
+
+from __future__ import annotations
+
+import random
+
+from generator.effects import (
+    ChanE,
+    Choice,
+    Effect,
+    Get,
+    Put,
+    Range,
+    SelCase,
+    Select,
+    Seq,
+    Spawn,
+    choice,
+    has_default,
+    seq,
+)
+from generator.termination import check_effect
+
+# How often a communication gets a default, and how often one that follows another
+# step is rewritten work-first rather than poll-then-wait.
+DEFAULT_RATE = 0.25
+WORK_FIRST_RATE = 0.5
+# States the checker may use to prove the rewritten effect (more than buffering's: a
+# default doubles the ways a process can go at each rewritten step).
+PROOF_STATES = 40_000
+
+_Plan = dict[int, bool]  # rewritten communication (its position in pre-order) → work first
+
+
+def _polled(op: Effect, first: Effect | None) -> Select:
+    """`op` (a Get, a Put or a select without default) tried first, with `first` moved
+    into its cases when given (work first), and waited for in the default."""
+    if isinstance(op, Select):
+        cases = op.cases
+    else:
+        cases = (SelCase("get" if isinstance(op, Get) else "put", op.chan, seq()),)
+    if first is None:
+        return Select(cases, op)
+    moved = tuple(SelCase(c.direction, c.chan, seq(first, c.body)) for c in cases)
+    return Select(moved, seq(first, op))
+
+
+def _rewritable(e: Effect) -> bool:
+    return isinstance(e, Get | Put) or (isinstance(e, Select) and e.default is None)
+
+
+def _movable(e: Effect) -> bool:
+    """Whether a step may move into the cases of the select after it: not a channel
+    declaration, which stays at the top of main; not a spawn, whose process would
+    start later; not a step with a default already, which would be written once per
+    case again."""
+    return not isinstance(e, ChanE | Spawn) and not has_default(e)
+
+
+class _Rewriter:
+    """One pass over the effect, numbering the communications it may rewrite in
+    pre-order; `plan` says which to rewrite and how."""
+
+    def __init__(self, plan: _Plan, work_first: bool) -> None:
+        self.plan = plan
+        self.work_first = work_first
+        self.counter = 0
+        self.frozen = 0  # inside a select that is being tried first
+
+    def visit(self, e: Effect) -> Effect:
+        if isinstance(e, Seq):
+            return self.sequence(e.items)
+        return self.single(e, None)[0]
+
+    def single(self, e: Effect, before: Effect | None) -> tuple[Effect, bool]:
+        """`e` rewritten; whether it took `before` into itself (work first)."""
+        if _rewritable(e):
+            index = self.counter
+            self.counter += 1
+            chosen = index in self.plan and not self.frozen
+            inner = e
+            if isinstance(e, Select):
+                # A select tried first is written twice (its cases, and again in its
+                # default): nothing inside it is rewritten, or programs would double at
+                # each level. Its communications are still counted, so the numbering
+                # does not depend on the plan.
+                self.frozen += chosen
+                cases = tuple(SelCase(c.direction, c.chan, self.visit(c.body)) for c in e.cases)
+                self.frozen -= chosen
+                inner = e.with_cases(cases)
+            if not chosen:
+                return inner, False
+            take = self.work_first and self.plan[index] and before is not None
+            return _polled(inner, before if take else None), take
+        if isinstance(e, Spawn):
+            return Spawn(self.visit(e.body)), False
+        if isinstance(e, Range):
+            return Range(e.chan, self.visit(e.body)), False
+        if isinstance(e, Choice):
+            return choice(*(self.visit(o) for o in e.options)), False
+        if isinstance(e, Select):  # already has a default
+            cases = tuple(SelCase(c.direction, c.chan, self.visit(c.body)) for c in e.cases)
+            default = None if e.default is None else self.visit(e.default)
+            return Select(cases, default), False
+        return e, False
+
+    def sequence(self, items: tuple[Effect, ...]) -> Effect:
+        out: list[Effect] = []
+        for item in items:
+            before = out[-1] if out and _movable(out[-1]) else None
+            new, took = self.single(item, before)
+            if took:
+                out.pop()
+            out.append(new)
+        return seq(*out)
+
+
+def _count(effect: Effect) -> int:
+    rewriter = _Rewriter({}, False)
+    rewriter.visit(effect)
+    return rewriter.counter
+
+
+def _proved(effect: Effect) -> bool:
+    return check_effect(effect, max_states=PROOF_STATES).terminating is True
+
+
+def with_defaults(effect: Effect, rng: random.Random) -> Effect:
+    """`effect` with some communications tried first under a default, proved terminating
+    (see above); `effect` itself when none is drawn or no rewrite is proved."""
+    plan: _Plan = {}
+    for index in range(_count(effect)):
+        if rng.random() < DEFAULT_RATE:
+            plan[index] = rng.random() < WORK_FIRST_RATE
+    if not plan:
+        return effect
+    for work_first in (True, False):
+        if not work_first or any(plan.values()):
+            candidate = _Rewriter(plan, work_first).visit(effect)
+            if _proved(candidate):
+                return candidate
+    return effect
