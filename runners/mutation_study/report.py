@@ -60,6 +60,7 @@ from runners.engine.toolchains import Toolchain, installed_toolchains, version_k
 from runners.mutation.base import Mutant, MutantKind
 from runners.mutation.kinds import all_kinds, installed_mutant
 from runners.mutation_study.jobs import request_runtime_tests
+from runners.targets import shared_capabilities
 
 NAME_PREFIX = "mutation report:"
 Log = Callable[[str], None]
@@ -171,6 +172,10 @@ def _campaign(
     # they are (another size, seed or oracle is another campaign).
     pct = f", PCT depth {plan.pct_depth}" if plan.pct_depth else ""
     pct += ", buffered" if plan.buffered else ""
+    # Where the targets can write a select with a default, buffered programs have some:
+    # other programs than the campaigns made before defaults existed.
+    if plan.buffered and shared_capabilities([t.language for t in toolchains]).select_default:
+        pct += " and defaults"
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )

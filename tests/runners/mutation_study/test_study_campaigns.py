@@ -32,6 +32,9 @@ def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
     buffered = report._campaign(
         "go base B", [go], "B", report.MutationPlan(programs=3, buffered=True)
     )
-    assert buffered.name == "go base B (3 programs, seed 1, buffered)"
+    # Go writes selects with a default: its buffered programs have some, unlike those of
+    # the campaigns made before defaults existed, which the name tells apart.
+    assert buffered.name == "go base B (3 programs, seed 1, buffered and defaults)"
     assert buffered.pk != plain.pk
     assert buffered.settings["buffered"] is True and "buffered" not in plain.settings
+    assert buffered.capabilities["select_default"] is True
