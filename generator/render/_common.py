@@ -434,7 +434,10 @@ WRONG_CHANNEL = "received from the wrong channel"
 TWICE = "received twice"
 NEVER_RECEIVED = "sent but never received"
 NEVER_SENT = "received but never sent"
-BY_RECEIVE, BY_SELECT = "by a receive", "by a select"
+# Where close answers whether it closed the channel (Crystal, Kotlin): every generated
+# program closes a channel once at most (the checker refuses a second close).
+ALREADY_CLOSED = "closed, but answered it was closed before"
+BY_RECEIVE, BY_SELECT, BY_CLOSE = "by a receive", "by a select", "by a close"
 OF_SEND, OF_SELECT = "a send", "a select's send"
 
 

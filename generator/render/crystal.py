@@ -51,6 +51,8 @@ from collections.abc import Sequence
 
 from generator.lambda_chan import Program
 from generator.render._common import (
+    ALREADY_CLOSED,
+    BY_CLOSE,
     BY_RECEIVE,
     BY_SELECT,
     C_LIKE,
@@ -113,6 +115,11 @@ class ValueCheck
 
   def done(v : Int32) : Nil
     @sent[v].set(1)
+  end
+
+  def closed(ok : Bool, c : String) : Nil
+    return if ok
+    wrong_value("{ALREADY_CLOSED}", "{BY_CLOSE}", "#{{c}} is closed once, and close answered false")
   end
 
   def check : Nil
@@ -257,6 +264,8 @@ class _ProgramWriter:
                     with w.indent():
                         self.block(s.default)
                 w.line("end")
+            elif isinstance(s, CloseS) and self.values:
+                w.line(f'vals.closed({s.chan}.close, "{s.chan}")')
             elif isinstance(s, CloseS):
                 w.line(f"{s.chan}.close")
             elif isinstance(s, RangeS):

@@ -81,6 +81,8 @@ from itertools import count
 
 from generator.lambda_chan import Program
 from generator.render._common import (
+    ALREADY_CLOSED,
+    BY_CLOSE,
     BY_RECEIVE,
     BY_SELECT,
     C_LIKE,
@@ -191,6 +193,11 @@ class ValueCheck(val chans: Array<String>, val sel: BooleanArray) {{
 
     fun done(v: Int) {{
         sent.set(v, 1)
+    }}
+
+    fun closed(ok: Boolean, c: String) {{
+        if (ok) return
+        wrongValue("{ALREADY_CLOSED}", "{BY_CLOSE}", "$c is closed once, and close answered false")
     }}
 
     fun check() {{
@@ -387,6 +394,8 @@ class _ProgramWriter:
                     for group in groups:
                         self.clause(group, jobs)
                 w.line("}")
+            elif isinstance(s, CloseS) and self.values:
+                w.line(f'vals.closed({s.chan}.close(), "{s.chan}")')
             elif isinstance(s, CloseS):
                 w.line(f"{s.chan}.close()")
             elif isinstance(s, RangeS):

@@ -57,6 +57,7 @@ VARIANTS: dict[str, Variant] = {
 # set above leaves out, on fewer seeds each. A program a renderer refuses is recorded by
 # its reason, so the refusals are pinned as well.
 MORE_SEEDS = range(40)
+WITH_DEFAULT = Capabilities(buffered=True, close=True, select_default=True)
 NO_CLOSE = Capabilities(buffered=True, close=False)  # Rust and Racket; Clojure's nil puts
 VARIANTS |= {
     **{f"rust-{f}": Variant("rust", {"flavour": f}, MORE_SEEDS) for f in RUST_FLAVOURS},
@@ -112,6 +113,13 @@ VARIANTS |= {
     "go-buffered-values-pct": Variant(
         "go", {"values": True, "pct_depth": 4}, MORE_SEEDS, buffered=True
     ),
+    # Selects with a default, on the targets that can write one (generator.defaults).
+    **{
+        f"{lang}-buffered-defaults-values": Variant(
+            lang, {"values": True}, MORE_SEEDS, True, WITH_DEFAULT
+        )
+        for lang in ("go", "crystal")
+    },
 }
 
 # Each form a renderer writes (its options that change the code) under the value oracle and

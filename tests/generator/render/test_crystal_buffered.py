@@ -12,6 +12,7 @@ import pytest
 from generator import effects
 from generator import lambda_chan as lc
 from generator.render import beyond_paper, render, render_batch, unsupported_reason
+from generator.render._common import ALREADY_CLOSED, BY_CLOSE, ORACLE_EXIT, ORACLE_PREFIX
 from generator.synthesis import synthesize
 from runners.targets.crystal import TARGET
 from tests.generator.render.helpers import compile_ok, crystal_binary, need, run
@@ -162,3 +163,26 @@ def test_crystal_builds_and_runs_the_constructs_multithreaded(
     for i in range(len(programs)):
         out = run([str(build / "prog"), str(i)], timeout=30, env=env)
         assert out.returncode == 0, (i, out)
+
+
+def test_under_the_oracle_close_reports_whether_it_closed() -> None:
+    lines = _lines(render(_program(PRODUCER_RANGE), "crystal", values=True))
+    assert 'vals.closed(c.close, "c")' in lines
+    assert "c.close" in _lines(render(_program(PRODUCER_RANGE), "crystal"))
+
+
+@pytest.mark.slow
+def test_a_close_that_answers_false_is_a_wrong_value(tmp_path: Path, build_cache: Path) -> None:
+    # Generated programs close a channel once; a runtime whose close answers false then (a
+    # mutant of channel.cr did) is caught. Here a second close stands in for that runtime.
+    crystal = crystal_binary()
+    need(crystal, "Crystal (set CHANFUZZ_CRYSTAL)")
+    source = render(_program(PRODUCER_RANGE), "crystal", values=True)
+    (tmp_path / "main.cr").write_text(
+        source.replace('vals.closed(c.close, "c")', 'c.close\nvals.closed(c.close, "c")')
+    )
+    env = {**os.environ, "CRYSTAL_CACHE_DIR": str(build_cache / "crystal")}
+    compile_ok([crystal, "build", "main.cr", "-o", "prog"], cwd=tmp_path, env=env)
+    out = run([str(tmp_path / "prog"), "0"], timeout=30, env=env)
+    assert out.returncode == ORACLE_EXIT, out
+    assert f"{ORACLE_PREFIX}{ALREADY_CLOSED} ({BY_CLOSE}): c is closed once" in out.stderr

@@ -173,3 +173,11 @@ def test_some_generated_programs_use_every_construct() -> None:
                 seen.add("buffered")
             seen |= {type(s).__name__ for s in walk(lowered.body) if isinstance(s, CloseS | RangeS)}
     assert seen == {"buffered", "CloseS", "RangeS"}
+
+
+@pytest.mark.parametrize("layout", ["modern", "experimental"])
+def test_under_the_oracle_close_reports_whether_it_closed(layout: str) -> None:
+    options = {"package_layout": layout}
+    text = render(_program(PRODUCER_RANGE), "kotlin", values=True, **options)
+    assert 'vals.closed(c.close(), "c")' in text
+    assert "c.close()" in render(_program(PRODUCER_RANGE), "kotlin", **options)
