@@ -23,6 +23,11 @@ class ValueCheck
     @sent[v].set(1)
   end
 
+  def closed(ok : Bool, c : String) : Nil
+    return if ok
+    wrong_value("closed, but answered it was closed before", "by a close", "#{c} is closed once, and close answered false")
+  end
+
   def check : Nil
     (1...@chans.size).each do |v|
       of = @sel[v] ? "a select's send" : "a send"

@@ -25,6 +25,11 @@ class ValueCheck(val chans: Array<String>, val sel: BooleanArray) {
         sent.set(v, 1)
     }
 
+    fun closed(ok: Boolean, c: String) {
+        if (ok) return
+        wrongValue("closed, but answered it was closed before", "by a close", "$c is closed once, and close answered false")
+    }
+
     fun check() {
         for (v in 1 until chans.size) {
             val of = if (sel[v]) "a select's send" else "a send"
