@@ -14,14 +14,19 @@ generator's one seeded rng. Each rewrite keeps what the process communicates:
   communicates first and does X after. Where c's partner waits for X, only the
   default can make progress: a runtime that blocks instead of taking the default
   (or that takes a case no partner offers) then hangs the program.
+* must go: a put or get on a buffered channel `op(c)` becomes
+  `SelOp(c, ε) ⊕ Default(ε)`: kept only where the proof shows the buffer always
+  has room (or a message) there, so the default never runs on a correct runtime;
+  one whose buffer is lost or too small (a capacity-1 channel turned into a
+  rendezvous) runs the default, drops the communication and hangs its partner.
 
-Work first does not keep termination by itself (it moves a communication before
-X), so the result is proved with the exhaustive checker, which explores a
-default wherever no case can complete alone (`termination_buffered`). When the
-proof fails, every work-first rewrite becomes a poll-then-wait one; when that
-is not proved within the state bound either, the effect is left as it was. The
-checker runs with a state bound only, never a clock, so a seed gives the same
-program anywhere.
+Work first and must go do not keep termination by themselves, so the result is
+proved with the exhaustive checker, which explores a default wherever no case
+can complete alone (`termination_buffered`). When the proof fails, the must-go
+rewrites become polls; then the work-first ones too; when even that is not
+proved within the state bound, the effect is left as it was. The checker runs
+with a state bound only, never a clock, so a seed gives the same program
+anywhere.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from generator.effects import (
     Select,
     Seq,
     Spawn,
+    capacities,
     choice,
     has_default,
     seq,
@@ -48,12 +54,15 @@ from generator.termination import check_effect
 # How often a communication gets a default, and how often one that follows another
 # step is rewritten work-first rather than poll-then-wait.
 DEFAULT_RATE = 0.25
-WORK_FIRST_RATE = 0.5
+WORK_FIRST_RATE = 0.4
+# Of the rewrites of a put or get on a buffered channel, how many are must go.
+MUST_GO_RATE = 0.5
 # States the checker may use to prove the rewritten effect (more than buffering's: a
 # default doubles the ways a process can go at each rewritten step).
 PROOF_STATES = 40_000
 
-_Plan = dict[int, bool]  # rewritten communication (its position in pre-order) → work first
+POLL, WORK_FIRST, MUST_GO = "poll", "work first", "must go"
+_Plan = dict[int, str]  # rewritten communication (its position in pre-order) → how
 
 
 def _polled(op: Effect, first: Effect | None) -> Select:
@@ -67,6 +76,11 @@ def _polled(op: Effect, first: Effect | None) -> Select:
         return Select(cases, op)
     moved = tuple(SelCase(c.direction, c.chan, seq(first, c.body)) for c in cases)
     return Select(moved, seq(first, op))
+
+
+def _must_go(op: Get | Put) -> Select:
+    """`op` tried, and nothing done when it cannot go at once."""
+    return Select((SelCase("get" if isinstance(op, Get) else "put", op.chan, seq()),), seq())
 
 
 def _rewritable(e: Effect) -> bool:
@@ -85,11 +99,11 @@ class _Rewriter:
     """One pass over the effect, numbering the communications it may rewrite in
     pre-order; `plan` says which to rewrite and how."""
 
-    def __init__(self, plan: _Plan, work_first: bool) -> None:
+    def __init__(self, plan: _Plan) -> None:
         self.plan = plan
-        self.work_first = work_first
         self.counter = 0
         self.frozen = 0  # inside a select that is being tried first
+        self.seen: list[Effect] = []  # the communications, by number
 
     def visit(self, e: Effect) -> Effect:
         if isinstance(e, Seq):
@@ -101,6 +115,7 @@ class _Rewriter:
         if _rewritable(e):
             index = self.counter
             self.counter += 1
+            self.seen.append(e)
             chosen = index in self.plan and not self.frozen
             inner = e
             if isinstance(e, Select):
@@ -114,7 +129,10 @@ class _Rewriter:
                 inner = e.with_cases(cases)
             if not chosen:
                 return inner, False
-            take = self.work_first and self.plan[index] and before is not None
+            mode = self.plan[index]
+            if mode == MUST_GO and isinstance(inner, Get | Put):
+                return _must_go(inner), False
+            take = mode == WORK_FIRST and before is not None
             return _polled(inner, before if take else None), take
         if isinstance(e, Spawn):
             return Spawn(self.visit(e.body)), False
@@ -139,10 +157,11 @@ class _Rewriter:
         return seq(*out)
 
 
-def _count(effect: Effect) -> int:
-    rewriter = _Rewriter({}, False)
+def _communications(effect: Effect) -> list[Effect]:
+    """The communications a rewrite may take, in the order `_Rewriter` numbers them."""
+    rewriter = _Rewriter({})
     rewriter.visit(effect)
-    return rewriter.counter
+    return rewriter.seen
 
 
 def _proved(effect: Effect) -> bool:
@@ -152,15 +171,23 @@ def _proved(effect: Effect) -> bool:
 def with_defaults(effect: Effect, rng: random.Random) -> Effect:
     """`effect` with some communications tried first under a default, proved terminating
     (see above); `effect` itself when none is drawn or no rewrite is proved."""
+    buffered = {c for c, k in capacities(effect).items() if k}
     plan: _Plan = {}
-    for index in range(_count(effect)):
-        if rng.random() < DEFAULT_RATE:
-            plan[index] = rng.random() < WORK_FIRST_RATE
+    for index, op in enumerate(_communications(effect)):
+        if rng.random() >= DEFAULT_RATE:
+            continue
+        plan[index] = WORK_FIRST if rng.random() < WORK_FIRST_RATE else POLL
+        if isinstance(op, Get | Put) and op.chan in buffered and rng.random() < MUST_GO_RATE:
+            plan[index] = MUST_GO
     if not plan:
         return effect
-    for work_first in (True, False):
-        if not work_first or any(plan.values()):
-            candidate = _Rewriter(plan, work_first).visit(effect)
-            if _proved(candidate):
-                return candidate
+    # Each fallback turns the boldest rewrites left into polls; the last is polls only.
+    plans = [plan]
+    for bold in (MUST_GO, WORK_FIRST):
+        if bold in plans[-1].values():
+            plans.append({i: POLL if m == bold else m for i, m in plans[-1].items()})
+    for candidate_plan in plans:
+        candidate = _Rewriter(candidate_plan).visit(effect)
+        if _proved(candidate):
+            return candidate
     return effect

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from generator import defaults, lambda_chan, typecheck
 from generator.capabilities import FULL, Capabilities
 from generator.defaults import with_defaults
-from generator.effects import Select, Seq, has_default, parse, to_text, walk
+from generator.effects import EPS, Select, Seq, has_default, parse, to_text, walk
 from generator.pipeline import generate_program
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
@@ -120,6 +120,39 @@ def test_a_work_first_rewrite_that_fails_its_proof_becomes_a_poll(
     monkeypatch.setattr(defaults, "_proved", lambda e: False)
     effect = parse(NEEDS_THE_DEFAULT)
     assert with_defaults(effect, _Scripted(LAST_WORK_FIRST)) == effect
+
+
+def test_a_must_go_rewrite_is_kept_where_the_buffer_always_has_room() -> None:
+    effect = parse("Chan(c, 1) ; Spawn(Get(c)) ; Put(c)")
+    # Get(c) not drawn; Put(c) drawn, not work first, must go.
+    rewritten = with_defaults(effect, _Scripted([0.9, 0.0, 0.9, 0.0]))
+    assert rewritten == parse("Chan(c, 1) ; Spawn(Get(c)) ; SelPut(c, eps) (+) Default(eps)")
+    # A runtime whose capacity-1 channel is a rendezvous may run the default: p1 then waits
+    # forever. The checker, for the real semantics, proves the default never runs.
+    assert check_effect(rewritten).terminating is True
+    assert (
+        check_effect(parse("Spawn(Get(c)) ; SelPut(c, eps) (+) Default(eps)")).terminating is False
+    )
+
+
+def test_a_must_go_rewrite_the_buffer_may_refuse_becomes_a_poll() -> None:
+    # The second put may find the first message still in the buffer.
+    effect = parse("Chan(c, 1) ; Spawn(Get(c) ; Get(c)) ; Put(c) ; Put(c)")
+    rewritten = with_defaults(effect, _Scripted([0.9, 0.9, 0.9, 0.0, 0.9, 0.0]))
+    expected = "Chan(c, 1) ; Spawn(Get(c) ; Get(c)) ; Put(c) ; SelPut(c, eps) (+) Default(Put(c))"
+    assert rewritten == parse(expected)
+
+
+def test_some_generated_programs_must_go() -> None:
+    generated = [
+        generate_program(seed, settings_for(preset, buffered=True), WITH_DEFAULT).effect
+        for preset in "ABF"
+        for seed in range(40)
+    ]
+    must_go = [
+        e for e in generated if any(isinstance(n, Select) and n.default == EPS for n in walk(e))
+    ]
+    assert len(must_go) >= len(generated) // 20
 
 
 class _Scripted(random.Random):
