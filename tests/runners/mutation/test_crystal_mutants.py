@@ -5,6 +5,7 @@ channel spec as a yardstick (run when it can be had, "unavailable" saying why wh
 from __future__ import annotations
 
 import json
+import random
 import tempfile
 from collections.abc import Iterator
 from io import StringIO
@@ -13,8 +14,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from generator.effects import parse
 from generator.pipeline import generate_program
 from generator.settings import settings_for
+from generator.synthesis import synthesize
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import find_toolchain
@@ -291,6 +294,43 @@ def test_a_mutant_in_code_no_program_reaches_changes_nothing(
     # Channel#inspect prints nothing: no generated program inspects a channel.
     toolchain = _install("channel-376-drop", shared_toolchains, monkeypatch)
     assert _run(toolchain, tmp_path) == ["terminated"] * 4
+
+
+def _run_effect(toolchain: Toolchain, text: str, tmp_path: Path, values: bool = False) -> str:
+    program = synthesize(parse(text), random.Random(0))
+    report = execute_batch(
+        [program], target_for(toolchain, repetitions=20, values=values),
+        workdir=tmp_path / "effect", sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=10, quiet_s=2),
+    )  # fmt: skip
+    return report.executions[0].outcome.value
+
+
+# A must-go send (generator.defaults): the buffer always has room, so the default never runs.
+MUST_GO = "Chan(c, 1) ; Spawn(Get(c)) ; SelPut(c, eps) (+) Default(eps)"
+# Closed once: close must answer true (the value oracle checks it).
+CLOSED_ONCE = "Chan(c, 1) ; Put(c) ; Close(c) ; Get(c)"
+
+
+@pytest.mark.slow
+def test_a_capacity_one_channel_made_a_rendezvous_hangs_a_must_go_program(
+    tmp_path: Path, shared_toolchains: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `capacity > 0` became `capacity > 1`: Channel.new(1) gets no queue. Buffers added to
+    # programs that terminate without them could not tell; a must-go send can.
+    assert _run_effect(_base(), MUST_GO, tmp_path) == "terminated"
+    toolchain = _install("channel-177-off", shared_toolchains, monkeypatch)
+    assert _run_effect(toolchain, MUST_GO, tmp_path) == "timeout"
+
+
+@pytest.mark.slow
+def test_a_close_that_answers_false_is_a_wrong_value(
+    tmp_path: Path, shared_toolchains: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _run_effect(_base(), CLOSED_ONCE, tmp_path, values=True) == "terminated"
+    toolchain = _install("channel-205-bool", shared_toolchains, monkeypatch)
+    assert _run_effect(toolchain, CLOSED_ONCE, tmp_path, values=True) == "wrong_value"
+    assert _run_effect(toolchain, CLOSED_ONCE, tmp_path) == "terminated"
 
 
 # A spec of our own in the place of Crystal's: it checks the runner, not the runtime.
