@@ -54,6 +54,14 @@ GOLDEN_SEED = 7
 GOLDEN_REPETITIONS = 100
 
 
+# Selects with a default: one only the default lets go on (p1 sends on c after main's send
+# on d), a poll then a wait, and a send nobody receives, which only the default ends.
+DEFAULTS = (
+    "Chan(c, 1) ; Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c)) ; "
+    "Spawn(Put(f)) ; SelGet(f, eps) (+) Default(Get(f)) ; SelPut(e, eps) (+) Default(eps)"
+)
+
+
 def renderable(variant: Variant) -> dict[str, Program]:
     return {n: p for n, p in PROGRAMS.items() if supports(p, variant.lang, **variant.options)}
 

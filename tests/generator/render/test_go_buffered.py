@@ -14,7 +14,7 @@ from generator import lambda_chan as lc
 from generator.render import beyond_paper, render, render_batch
 from generator.synthesis import synthesize
 from runners.targets.go import TARGET
-from tests.generator.render.helpers import compile_ok, go_binary, need, run
+from tests.generator.render.helpers import DEFAULTS, compile_ok, go_binary, need, run
 
 PRODUCER_RANGE = "Chan(c, 2) ; Spawn(Put(c) ; Put(c) ; Close(c)) ; Range(c, eps)"
 # c closed while d stays open; the select's cases may find c closed.
@@ -30,13 +30,6 @@ def _program(text: str, seed: int = 0) -> lc.Program:
 
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
-
-# Selects with a default: one only the default lets go on (p1 sends on c after main's send
-# on d), a poll then a wait, and a send nobody receives, which only the default ends.
-DEFAULTS = (
-    "Chan(c, 1) ; Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c)) ; "
-    "Spawn(Put(f)) ; SelGet(f, eps) (+) Default(Get(f)) ; SelPut(e, eps) (+) Default(eps)"
-)
 
 
 def test_the_renderer_and_the_target_declare_buffered_channels_and_close() -> None:

@@ -5,7 +5,6 @@ channel spec as a yardstick (run when it can be had, "unavailable" saying why wh
 from __future__ import annotations
 
 import json
-import random
 import tempfile
 from collections.abc import Iterator
 from io import StringIO
@@ -14,10 +13,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from generator.effects import parse
 from generator.pipeline import generate_program
 from generator.settings import settings_for
-from generator.synthesis import synthesize
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import find_toolchain
@@ -27,6 +24,7 @@ from runners.mutation.kinds import kind_for
 from runners.targets.base import Toolchain
 from runners.targets.crystal import crystal_env, stdlib_dir
 from tests.runners.conftest import require_toolchain
+from tests.runners.mutation.helpers import run_effect
 
 SNIPPET = """\
 class Channel(T)
@@ -296,16 +294,6 @@ def test_a_mutant_in_code_no_program_reaches_changes_nothing(
     assert _run(toolchain, tmp_path) == ["terminated"] * 4
 
 
-def _run_effect(toolchain: Toolchain, text: str, tmp_path: Path, values: bool = False) -> str:
-    program = synthesize(parse(text), random.Random(0))
-    report = execute_batch(
-        [program], target_for(toolchain, repetitions=20, values=values),
-        workdir=tmp_path / "effect", sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=10, quiet_s=2),
-    )  # fmt: skip
-    return report.executions[0].outcome.value
-
-
 # A must-go send (generator.defaults): the buffer always has room, so the default never runs.
 MUST_GO = "Chan(c, 1) ; Spawn(Get(c)) ; SelPut(c, eps) (+) Default(eps)"
 # Closed once: close must answer true (the value oracle checks it).
@@ -318,19 +306,19 @@ def test_a_capacity_one_channel_made_a_rendezvous_hangs_a_must_go_program(
 ) -> None:
     # `capacity > 0` became `capacity > 1`: Channel.new(1) gets no queue. Buffers added to
     # programs that terminate without them could not tell; a must-go send can.
-    assert _run_effect(_base(), MUST_GO, tmp_path) == "terminated"
+    assert run_effect(_base(), MUST_GO, tmp_path) == "terminated"
     toolchain = _install("channel-177-off", shared_toolchains, monkeypatch)
-    assert _run_effect(toolchain, MUST_GO, tmp_path) == "timeout"
+    assert run_effect(toolchain, MUST_GO, tmp_path) == "timeout"
 
 
 @pytest.mark.slow
 def test_a_close_that_answers_false_is_a_wrong_value(
     tmp_path: Path, shared_toolchains: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert _run_effect(_base(), CLOSED_ONCE, tmp_path, values=True) == "terminated"
+    assert run_effect(_base(), CLOSED_ONCE, tmp_path, values=True) == "terminated"
     toolchain = _install("channel-205-bool", shared_toolchains, monkeypatch)
-    assert _run_effect(toolchain, CLOSED_ONCE, tmp_path, values=True) == "wrong_value"
-    assert _run_effect(toolchain, CLOSED_ONCE, tmp_path) == "terminated"
+    assert run_effect(toolchain, CLOSED_ONCE, tmp_path, values=True) == "wrong_value"
+    assert run_effect(toolchain, CLOSED_ONCE, tmp_path) == "terminated"
 
 
 # A spec of our own in the place of Crystal's: it checks the runner, not the runtime.

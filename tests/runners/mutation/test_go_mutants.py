@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from pathlib import Path
 
 import pytest
 
-from generator.effects import parse
 from generator.pipeline import generate_program
 from generator.settings import settings_for
-from generator.synthesis import synthesize
 from runners.engine.execute import execute_batch, target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import find_toolchain, installed_toolchains
@@ -21,6 +18,7 @@ from runners.mutation import go_mutants
 from runners.mutation.runtime_tests import go_runtime_tests
 from runners.targets.go import mutants_dir
 from tests.runners.conftest import require_toolchain
+from tests.runners.mutation.helpers import run_effect
 
 SNIPPET = """\
 func chansend(c *hchan) bool {
@@ -109,16 +107,6 @@ def test_a_mutant_in_code_no_program_reaches_changes_nothing(
     assert set(_run(toolchain, tmp_path)) == {"terminated"}
 
 
-def _run_effect(toolchain, text: str, tmp_path: Path, values: bool = False) -> str:  # noqa: ANN001
-    program = synthesize(parse(text), random.Random(0))
-    report = execute_batch(
-        [program], target_for(toolchain, repetitions=20, values=values),
-        workdir=tmp_path / "effect", sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=10, quiet_s=2),
-    )  # fmt: skip
-    return report.executions[0].outcome.value
-
-
 # p1 sends on c only after main's send on d, which main makes in the default of its try.
 NEEDS_THE_DEFAULT = "Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c))"
 
@@ -129,9 +117,9 @@ def test_a_select_that_blocks_instead_of_taking_its_default_deadlocks(
 ) -> None:
     # selectnbrecv (one receive case and a default) blocks: only generated programs with
     # a select with a default reach it (generator.defaults, work first).
-    assert _run_effect(require_toolchain("go"), NEEDS_THE_DEFAULT, tmp_path) == "terminated"
+    assert run_effect(require_toolchain("go"), NEEDS_THE_DEFAULT, tmp_path) == "terminated"
     toolchain = _install("chan-805-bool", tmp_path / "toolchains", monkeypatch)
-    assert _run_effect(toolchain, NEEDS_THE_DEFAULT, tmp_path) == "crash"  # goroutines asleep
+    assert run_effect(toolchain, NEEDS_THE_DEFAULT, tmp_path) == "crash"  # goroutines asleep
 
 
 @pytest.mark.slow
