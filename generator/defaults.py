@@ -14,13 +14,18 @@ generator's one seeded rng. Each rewrite keeps what the process communicates:
   communicates first and does X after. Where c's partner waits for X, only the
   default can make progress: a runtime that blocks instead of taking the default
   (or that takes a case no partner offers) then hangs the program.
+* a dead case first: `op(c)` becomes `SelGet(z, ε) ⊕ Default(op(c))` with z a
+  fresh channel nobody sends on, so the default always runs. Go writes z as a
+  nil channel (disabling a case with nil is a Go idiom), and a select with one
+  case and a default is the runtime's non-blocking receive on a nil channel.
 * must go: a put or get on a buffered channel `op(c)` becomes
   `SelOp(c, ε) ⊕ Default(ε)`: kept only where the proof shows the buffer always
   has room (or a message) there, so the default never runs on a correct runtime;
   one whose buffer is lost or too small (a capacity-1 channel turned into a
   rendezvous) runs the default, drops the communication and hangs its partner.
 
-Work first and must go do not keep termination by themselves, so the result is
+Poll and dead case keep termination (the process communicates as before);
+work first and must go do not keep termination by themselves, so the result is
 proved with the exhaustive checker, which explores a default wherever no case
 can complete alone (`termination_buffered`). When the proof fails, the must-go
 rewrites become polls; then the work-first ones too; when even that is not
@@ -45,6 +50,7 @@ from generator.effects import (
     Seq,
     Spawn,
     capacities,
+    channels,
     choice,
     has_default,
     seq,
@@ -55,13 +61,17 @@ from generator.termination import check_effect
 # step is rewritten work-first rather than poll-then-wait.
 DEFAULT_RATE = 0.25
 WORK_FIRST_RATE = 0.4
+DEAD_CASE_RATE = 0.15
 # Of the rewrites of a put or get on a buffered channel, how many are must go.
 MUST_GO_RATE = 0.5
 # States the checker may use to prove the rewritten effect (more than buffering's: a
 # default doubles the ways a process can go at each rewritten step).
 PROOF_STATES = 40_000
 
-POLL, WORK_FIRST, MUST_GO = "poll", "work first", "must go"
+POLL, WORK_FIRST, DEAD_CASE, MUST_GO = "poll", "work first", "dead case", "must go"
+# Fresh channels of dead cases are named DEAD_PREFIX1, DEAD_PREFIX2, … (past any the
+# effect has).
+DEAD_PREFIX = "z"
 _Plan = dict[int, str]  # rewritten communication (its position in pre-order) → how
 
 
@@ -99,8 +109,10 @@ class _Rewriter:
     """One pass over the effect, numbering the communications it may rewrite in
     pre-order; `plan` says which to rewrite and how."""
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Plan, taken: frozenset[str] = frozenset()) -> None:
         self.plan = plan
+        self.taken = taken  # channel names the effect has
+        self.dead = 0
         self.counter = 0
         self.frozen = 0  # inside a select that is being tried first
         self.seen: list[Effect] = []  # the communications, by number
@@ -132,6 +144,8 @@ class _Rewriter:
             mode = self.plan[index]
             if mode == MUST_GO and isinstance(inner, Get | Put):
                 return _must_go(inner), False
+            if mode == DEAD_CASE and isinstance(inner, Get | Put):
+                return Select((SelCase("get", self.fresh(), seq()),), inner), False
             take = mode == WORK_FIRST and before is not None
             return _polled(inner, before if take else None), take
         if isinstance(e, Spawn):
@@ -145,6 +159,13 @@ class _Rewriter:
             default = None if e.default is None else self.visit(e.default)
             return Select(cases, default), False
         return e, False
+
+    def fresh(self) -> str:
+        while True:
+            self.dead += 1
+            name = f"{DEAD_PREFIX}{self.dead}"
+            if name not in self.taken:
+                return name
 
     def sequence(self, items: tuple[Effect, ...]) -> Effect:
         out: list[Effect] = []
@@ -176,7 +197,14 @@ def with_defaults(effect: Effect, rng: random.Random) -> Effect:
     for index, op in enumerate(_communications(effect)):
         if rng.random() >= DEFAULT_RATE:
             continue
-        plan[index] = WORK_FIRST if rng.random() < WORK_FIRST_RATE else POLL
+        how = rng.random()
+        plan[index] = (
+            WORK_FIRST
+            if how < WORK_FIRST_RATE
+            else DEAD_CASE
+            if how < WORK_FIRST_RATE + DEAD_CASE_RATE and isinstance(op, Get | Put)
+            else POLL
+        )
         if isinstance(op, Get | Put) and op.chan in buffered and rng.random() < MUST_GO_RATE:
             plan[index] = MUST_GO
     if not plan:
@@ -186,8 +214,9 @@ def with_defaults(effect: Effect, rng: random.Random) -> Effect:
     for bold in (MUST_GO, WORK_FIRST):
         if bold in plans[-1].values():
             plans.append({i: POLL if m == bold else m for i, m in plans[-1].items()})
+    taken = frozenset(channels(effect))
     for candidate_plan in plans:
-        candidate = _Rewriter(candidate_plan).visit(effect)
+        candidate = _Rewriter(candidate_plan, taken).visit(effect)
         if _proved(candidate):
             return candidate
     return effect

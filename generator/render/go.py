@@ -71,6 +71,7 @@ from generator.render._common import (
     Writer,
     YieldS,
     boolean,
+    channel_use,
     has_spawn,
     lower_all,
     pct_depth,
@@ -315,8 +316,12 @@ class _ProgramWriter:
                 raise TypeError(s)
 
 
-def _make(element: str, capacity: int) -> str:
-    """`make(chan T)` for an unbuffered channel, `make(chan T, k)` for capacity k."""
+def _make(element: str, capacity: int, use: set[str]) -> str:
+    """`make(chan T)` for an unbuffered channel, `make(chan T, k)` for capacity k; nil for
+    an unbuffered one only ever received from (or only sent on): nothing can meet it, and
+    a nil channel blocks the same, through the runtime's nil paths (a dead select case)."""
+    if not capacity and len(use) == 1 and use <= {"get", "put"}:
+        return f"(chan {element})(nil)"
     return f"make(chan {element}, {capacity})" if capacity else f"make(chan {element})"
 
 
@@ -380,7 +385,8 @@ def render_file(
                 w.line(f"vals := newValueCheck(&prog{i}Values)")
             if has_spawn(lw.body):
                 w.line("var wg sync.WaitGroup")
-            makes = {c: _make(element, lw.capacity(c)) for c in chans}
+            use = channel_use(lw.body)
+            makes = {c: _make(element, lw.capacity(c), use.get(c, set())) for c in chans}
             if chans and rng.random() < 0.5:
                 w.line("var (")
                 with w.indent():

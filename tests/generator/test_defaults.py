@@ -122,6 +122,19 @@ def test_a_work_first_rewrite_that_fails_its_proof_becomes_a_poll(
     assert with_defaults(effect, _Scripted(LAST_WORK_FIRST)) == effect
 
 
+def test_a_dead_case_is_tried_first_on_a_fresh_channel() -> None:
+    effect = parse("Spawn(Put(c)) ; Get(c)")
+    # Put(c) not drawn; Get(c) drawn, with a dead case (between work first and poll).
+    rewritten = with_defaults(effect, _Scripted([0.9, 0.0, 0.45]))
+    assert rewritten == parse("Spawn(Put(c)) ; SelGet(z1, eps) (+) Default(Get(c))")
+    assert check_effect(rewritten).terminating is True
+    # The fresh channel is one the effect does not have.
+    taken = parse("Spawn(Put(z1)) ; Get(z1)")
+    assert to_text(with_defaults(taken, _Scripted([0.9, 0.0, 0.45]))) == (
+        "Spawn(Put(z1)) ; SelGet(z2, eps) (+) Default(Get(z1))"
+    )
+
+
 def test_a_must_go_rewrite_is_kept_where_the_buffer_always_has_room() -> None:
     effect = parse("Chan(c, 1) ; Spawn(Get(c)) ; Put(c)")
     # Get(c) not drawn; Put(c) drawn, not work first, must go.

@@ -140,6 +140,17 @@ def test_a_select_default_is_its_default_clause(values: bool) -> None:
     assert lines[send + 1 + values] == "default:" and lines[send + 2 + values] == "}"
 
 
+@pytest.mark.parametrize("values", [False, True])
+def test_a_channel_nothing_can_meet_is_nil(values: bool) -> None:
+    # A dead case (generator.defaults): nobody sends on z, so a nil z behaves the same and
+    # takes the runtime's nil paths.
+    text = render(_program("Spawn(Put(c)) ; SelGet(z, eps) (+) Default(Get(c))"), "go",
+                  values=values)  # fmt: skip
+    element = "int" if values else "struct{}"
+    assert f"z := (chan {element})(nil)" in text or f"z = (chan {element})(nil)" in text
+    assert f"make(chan {element})" in text  # c meets its partner
+
+
 # ---------------------------------------------------------------- real toolchain
 
 _SEEDS = range(4)

@@ -122,6 +122,21 @@ def test_a_select_that_blocks_instead_of_taking_its_default_deadlocks(
     assert run_effect(toolchain, NEEDS_THE_DEFAULT, tmp_path) == "crash"  # goroutines asleep
 
 
+# A dead case first: a select with one receive case on a channel nobody sends on (nil in
+# Go) and a default.
+DEAD_CASE = "Spawn(Put(c)) ; SelGet(z, eps) (+) Default(Get(c))"
+
+
+@pytest.mark.slow
+def test_a_non_blocking_receive_on_a_nil_channel_that_parks_hangs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chanrecv's nil branch with `if !block` negated parks a select's poll of a nil channel.
+    assert run_effect(require_toolchain("go"), DEAD_CASE, tmp_path) == "terminated"
+    toolchain = _install("chan-533-not", tmp_path / "toolchains", monkeypatch)
+    assert run_effect(toolchain, DEAD_CASE, tmp_path) == "crash"  # goroutines asleep
+
+
 @pytest.mark.slow
 def test_gos_own_channel_tests_kill_the_lost_wake_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
