@@ -237,3 +237,27 @@ def test_a_long_range_breaks_its_body_over_lines() -> None:
     pretty = pg.pretty_effect(effect, width=40)
     assert "Range(c,\n  Spawn(Put(d)) ;\n  Get(d) ;\n  Spawn(Put(e)) ;\n  Get(e)\n)" in pretty
     assert effects.parse(pretty) == effect
+
+
+WITH_DEFAULTS = (
+    "Chan(c, 1) ; Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d) ; Spawn(Put(e) ; Get(e))) "
+    "(+) Default(Put(d) ; Get(c)) ; SelGet(z, eps) (+) Default(eps)"
+)
+
+
+def test_pretty_effects_with_defaults_parse_back_to_the_same_effect() -> None:
+    effect = effects.parse(WITH_DEFAULTS)
+    for width in (16, 24, 64):
+        pretty = pg.pretty_effect(effect, width=width)
+        assert "Default(" in pretty and effects.parse(pretty) == effect
+
+
+def test_a_default_taken_shows_in_its_processs_lane(client: Client) -> None:
+    # The partner may not have reached c yet: main may take the default and leave p1 stuck.
+    verdict = check_effect(effects.parse("Spawn(Put(c)) ; SelGet(c, eps) (+) Default(eps)"))
+    trace = pg.trace_table(verdict.counterexample)
+    assert trace.processes == ("main", "p1")
+    cells = [c for row in trace.rows for c in row.cells]
+    assert any(c.text == "takes the select's default" for c in cells)
+    page = body(client.get("/", {"effect": "Spawn(Put(c)) ; SelGet(c, eps) (+) Default(eps)"}))
+    assert "takes the select&#x27;s default" in page or "takes the select's default" in page
