@@ -89,7 +89,8 @@ class CampaignForm(forms.Form):
         initial=False,
         label="buffered channels, close and range (beyond the paper)",
         help_text=f"channels of capacity 1–{MAX_BUFFERED_CAPACITY}, closes and ranges added to "
-        "each program where every target can write them, each program still proved terminating",
+        "each program where every target can write them, and selects with a default where "
+        "every target can write one (Go, Crystal), each program still proved terminating",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
