@@ -60,8 +60,13 @@ UNCONFIRMED = Q(outcome="timeout", hang_confirmed=False)
 
 def releases(target: str, only: Sequence[str] = ()) -> list[Toolchain]:
     """The installed toolchains (releases) of `target` (those of the versions
-    `only`, when given), oldest first."""
-    chosen = [t for t in installed_toolchains(target) if not only or t.version in only]
+    `only`, when given), oldest first. Mutants (runners.mutation) share their base's
+    version but are no release: they are left out."""
+    chosen = [
+        t
+        for t in installed_toolchains(target)
+        if t.origin != "mutant" and (not only or t.version in only)
+    ]
     return sorted(chosen, key=lambda t: (version_key(t.version), t.id))
 
 

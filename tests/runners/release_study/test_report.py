@@ -3,9 +3,12 @@ names per family, bisection summaries, and the Markdown it renders."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.template.loader import render_to_string
 
 from runners.release_study import report
+from tests.runners.conftest import fake_toolchain
 
 
 def test_every_rust_target_is_studied() -> None:
@@ -232,3 +235,13 @@ def test_markdown_shows_a_release_that_fixed_a_finding_of_the_oldest() -> None:
     assert newest_row in text and fixed_row in text
     assert text.index(newest_row) < text.index(fixed_row)
     assert text.count("| [#1](/findings/1/) | 0.1.") == 1  # once, though on both releases
+
+
+def test_a_mutant_of_a_release_is_no_release(monkeypatch) -> None:  # noqa: ANN001
+    # A mutant (runners.mutation) shares its base's version: bisecting over it would run
+    # the base's version again, once a mutant.
+    old, new = fake_toolchain("rust-flume", "0.10.14"), fake_toolchain("rust-flume", "0.12.0")
+    mutant = dataclasses.replace(new, id="rust-flume-0.12.0-mutant-lib-1", origin="mutant")
+    monkeypatch.setattr(report, "installed_toolchains", lambda _target: [mutant, new, old])
+    assert report.releases("rust-flume") == [old, new]
+    assert report.releases("rust-flume", only=("0.12.0",)) == [new]
