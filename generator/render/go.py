@@ -63,6 +63,7 @@ from generator.render._common import (
     Block,
     CloseS,
     IfS,
+    Lowered,
     RangeS,
     RecvS,
     SelectS,
@@ -316,11 +317,32 @@ class _ProgramWriter:
                 raise TypeError(s)
 
 
-def _make(element: str, capacity: int, use: set[str]) -> str:
+def _dead_case_channels(lowered: Lowered) -> frozenset[str]:
+    """Unbuffered channels used only in one direction and only as cases of selects with a
+    default: nothing can ever meet them, so a nil channel behaves the same, and takes the
+    runtime's nil paths (generator.defaults' dead cases). A channel a plain receive or send
+    waits on keeps its make: a deadlock on it must read the same as before."""
+    use = channel_use(lowered.body)
+    elsewhere: set[str] = set()
+    for s in walk(lowered.body):
+        if isinstance(s, RecvS | SendS | RangeS | CloseS):
+            elsewhere.add(s.chan)
+        elif isinstance(s, SelectS) and s.default is None:
+            elsewhere.update(c.chan for c in s.cases)
+    return frozenset(
+        c
+        for c, how in use.items()
+        if len(how) == 1
+        and how <= {"get", "put"}
+        and c not in elsewhere
+        and not lowered.capacity(c)
+    )
+
+
+def _make(element: str, capacity: int, dead: bool = False) -> str:
     """`make(chan T)` for an unbuffered channel, `make(chan T, k)` for capacity k; nil for
-    an unbuffered one only ever received from (or only sent on): nothing can meet it, and
-    a nil channel blocks the same, through the runtime's nil paths (a dead select case)."""
-    if not capacity and len(use) == 1 and use <= {"get", "put"}:
+    a channel of dead cases only (`_dead_case_channels`)."""
+    if dead:
         return f"(chan {element})(nil)"
     return f"make(chan {element}, {capacity})" if capacity else f"make(chan {element})"
 
@@ -385,8 +407,8 @@ def render_file(
                 w.line(f"vals := newValueCheck(&prog{i}Values)")
             if has_spawn(lw.body):
                 w.line("var wg sync.WaitGroup")
-            use = channel_use(lw.body)
-            makes = {c: _make(element, lw.capacity(c), use.get(c, set())) for c in chans}
+            dead = _dead_case_channels(lw)
+            makes = {c: _make(element, lw.capacity(c), c in dead) for c in chans}
             if chans and rng.random() < 0.5:
                 w.line("var (")
                 with w.indent():

@@ -151,6 +151,14 @@ def test_a_channel_nothing_can_meet_is_nil(values: bool) -> None:
     assert f"make(chan {element})" in text  # c meets its partner
 
 
+def test_a_channel_a_plain_receive_waits_on_keeps_its_make() -> None:
+    # A deadlock fed in as an effect must read as before ("chan receive", not "nil chan"),
+    # and so must a select without a default that waits on nothing.
+    for text in ("Spawn(Get(c2)) ; Get(c1)", "SelGet(c1, eps) (+) SelGet(c2, eps)"):
+        rendered = render(_program(text), "go")
+        assert "(nil)" not in rendered and rendered.count("make(chan struct{})") == 2
+
+
 # ---------------------------------------------------------------- real toolchain
 
 _SEEDS = range(4)
