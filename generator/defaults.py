@@ -78,19 +78,16 @@ _Plan = dict[int, str]  # rewritten communication (its position in pre-order) â†
 def _polled(op: Effect, first: Effect | None) -> Select:
     """`op` (a Get, a Put or a select without default) tried first, with `first` moved
     into its cases when given (work first), and waited for in the default."""
-    if isinstance(op, Select):
-        cases = op.cases
-    else:
-        cases = (SelCase("get" if isinstance(op, Get) else "put", op.chan, seq()),)
+    cases = op.cases if isinstance(op, Select) else (_case(op),)
     if first is None:
         return Select(cases, op)
     moved = tuple(SelCase(c.direction, c.chan, seq(first, c.body)) for c in cases)
     return Select(moved, seq(first, op))
 
 
-def _must_go(op: Get | Put) -> Select:
-    """`op` tried, and nothing done when it cannot go at once."""
-    return Select((SelCase("get" if isinstance(op, Get) else "put", op.chan, seq()),), seq())
+def _case(op: Get | Put) -> SelCase:
+    """`op` as a select case that does nothing more."""
+    return SelCase("get" if isinstance(op, Get) else "put", op.chan, seq())
 
 
 def _rewritable(e: Effect) -> bool:
@@ -138,12 +135,13 @@ class _Rewriter:
                 self.frozen += chosen
                 cases = tuple(SelCase(c.direction, c.chan, self.visit(c.body)) for c in e.cases)
                 self.frozen -= chosen
-                inner = e.with_cases(cases)
+                inner = Select(cases, e.default)
             if not chosen:
                 return inner, False
             mode = self.plan[index]
             if mode == MUST_GO and isinstance(inner, Get | Put):
-                return _must_go(inner), False
+                # Tried, and nothing done when it cannot go at once.
+                return Select((_case(inner),), seq()), False
             if mode == DEAD_CASE and isinstance(inner, Get | Put):
                 return Select((SelCase("get", self.fresh(), seq()),), inner), False
             take = mode == WORK_FIRST and before is not None

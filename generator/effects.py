@@ -101,10 +101,6 @@ class Select:
     cases: tuple[SelCase, ...]
     default: Effect | None = None
 
-    def with_cases(self, cases: tuple[SelCase, ...]) -> Select:
-        """The same select (its default kept) over other cases."""
-        return Select(cases, self.default)
-
 
 Effect = Eps | ChanE | Get | Put | Spawn | Seq | Choice | Select | Close | Range
 

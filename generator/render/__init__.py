@@ -180,6 +180,10 @@ def unsupported_reason(program: Program, lang: str, **options: object) -> str | 
     return None if reason is None else reason(lowered, **options)
 
 
+# Everything a renderer may declare in BEYOND_PAPER.
+BEYOND_PAPER_CONSTRUCTS = frozenset({"buffered", "close", "default"})
+
+
 def beyond_paper(lang: str) -> frozenset[str]:
     """What renderer `lang` writes beyond the paper: "buffered", "close" (issue #15),
     "default" (a select with a default)."""
@@ -201,7 +205,7 @@ def _beyond_paper_reason(module: ModuleType, lowered: Lowered) -> str | None:
 
 
 def _refuse_beyond_paper(module: ModuleType, programs: Sequence[Program]) -> None:
-    if frozenset(getattr(module, "BEYOND_PAPER", ())) >= {"buffered", "close", "default"}:
+    if frozenset(getattr(module, "BEYOND_PAPER", ())) >= BEYOND_PAPER_CONSTRUCTS:
         return
     for program in programs:
         reason = _beyond_paper_reason(module, lower(program))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from generator import lambda_chan as lc
 from generator.render import (
+    BEYOND_PAPER_CONSTRUCTS,
     UnsupportedProgram,
     beyond_paper,
     has_schedule_perturbation,
@@ -135,6 +136,8 @@ def test_what_each_renderer_declares_it_can_do() -> None:
     }
     both, buffered = frozenset({"buffered", "close"}), frozenset({"buffered"})
     every = both | {"default"}
+    assert every == BEYOND_PAPER_CONSTRUCTS
+    assert all(d[3] <= BEYOND_PAPER_CONSTRUCTS for d in declared.values())
     assert declared == {
         "clojure": (True, True, True, both),
         "crystal": (True, False, True, every),

@@ -109,32 +109,28 @@ def test_a_mutant_in_code_no_program_reaches_changes_nothing(
 
 # p1 sends on c only after main's send on d, which main makes in the default of its try.
 NEEDS_THE_DEFAULT = "Spawn(Get(d) ; Put(c)) ; SelGet(c, Put(d)) (+) Default(Put(d) ; Get(c))"
-
-
-@pytest.mark.slow
-def test_a_select_that_blocks_instead_of_taking_its_default_deadlocks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # selectnbrecv (one receive case and a default) blocks: only generated programs with
-    # a select with a default reach it (generator.defaults, work first).
-    assert run_effect(require_toolchain("go"), NEEDS_THE_DEFAULT, tmp_path) == "terminated"
-    toolchain = _install("chan-805-bool", tmp_path / "toolchains", monkeypatch)
-    assert run_effect(toolchain, NEEDS_THE_DEFAULT, tmp_path) == "crash"  # goroutines asleep
-
-
 # A dead case first: a select with one receive case on a channel nobody sends on (nil in
 # Go) and a default.
 DEAD_CASE = "Spawn(Put(c)) ; SelGet(z, eps) (+) Default(Get(c))"
 
 
 @pytest.mark.slow
-def test_a_non_blocking_receive_on_a_nil_channel_that_parks_hangs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("mutant", "effect"),
+    [
+        # selectnbrecv (one receive case and a default) blocks instead of taking the
+        # default: only a work-first default (generator.defaults) needs it taken.
+        ("chan-805-bool", NEEDS_THE_DEFAULT),
+        # chanrecv's nil branch with `if !block` negated parks a select's poll of nil.
+        ("chan-533-not", DEAD_CASE),
+    ],
+)
+def test_a_select_with_a_default_the_mutant_blocks_deadlocks(
+    mutant: str, effect: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # chanrecv's nil branch with `if !block` negated parks a select's poll of a nil channel.
-    assert run_effect(require_toolchain("go"), DEAD_CASE, tmp_path) == "terminated"
-    toolchain = _install("chan-533-not", tmp_path / "toolchains", monkeypatch)
-    assert run_effect(toolchain, DEAD_CASE, tmp_path) == "crash"  # goroutines asleep
+    assert run_effect(require_toolchain("go"), effect, tmp_path) == "terminated"
+    toolchain = _install(mutant, tmp_path / "toolchains", monkeypatch)
+    assert run_effect(toolchain, effect, tmp_path) == "crash"  # goroutines asleep
 
 
 @pytest.mark.slow
