@@ -41,6 +41,7 @@ from generator.pipeline import generate_program  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
 from generator.synthesis import synthesize  # noqa: E402
 from generator.termination import check_effect  # noqa: E402
+from runners.engine.batching import BatchSizer  # noqa: E402
 from runners.engine.execute import execute_batch, make_target  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
@@ -57,6 +58,7 @@ class Rate:
     seconds: float  # wall time of the whole loop, every stage included
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage
     all_terminated: bool = True
+    sizes: list[int] = field(default_factory=list)  # the batches' sizes, in order
 
     @property
     def per_minute(self) -> float:
@@ -180,7 +182,7 @@ def measure(
     *,
     naive: int,
     batched: int,
-    batch_size: int,
+    batch_size: int | None,
     sandbox: str,
     repetitions: int,
     seed: int,
@@ -197,6 +199,8 @@ def measure(
     rates = []
     # Distinct seeds for the two ways, so neither reuses the other's compiles.
     for count, size, first_seed in ((naive, 1, seed), (batched, batch_size, seed + 1_000_000)):
+        # None: each batch sized from the costs of those before it, as `fuzz` does.
+        sizer = BatchSizer() if size is None else None
         start = time.perf_counter()
         generated, generate_s = _generate(language, count, first_seed, options)
         checked = time.perf_counter()
@@ -208,11 +212,15 @@ def measure(
         ok = True
         executions = []
         runs = 0
+        sizes = []
         with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
             os.chmod(tmp, 0o755)  # the sandbox runs programs as an unprivileged user
-            for i in range(0, count, size):
+            i = 0
+            while i < count:
+                n = min(sizer.next_size() if sizer else size, count - i)
+                sizes.append(n)
                 report = execute_batch(
-                    [g.program for g in generated[i : i + size]],
+                    [g.program for g in generated[i : i + n]],
                     target,
                     workdir=Path(tmp),
                     sandbox=box,
@@ -224,6 +232,9 @@ def measure(
                 stages["run"] += report.stages.run_s
                 runs += report.stages.runs
                 executions += report.executions
+                if sizer:
+                    sizer.observe(n, report.stages)
+                i += n
                 for e in report.executions:
                     if e.outcome is not Outcome.TERMINATED:
                         ok = False
@@ -231,8 +242,19 @@ def measure(
         stages["store"] = _store(language, generated, executions)
         stages["start-up"] = min(stages["run"], startup * runs)
         stages["run"] -= stages["start-up"]
-        rates.append(Rate(count, time.perf_counter() - start, stages, ok))
+        rates.append(Rate(count, time.perf_counter() - start, stages, ok, sizes))
     return rates[0], rates[1]
+
+
+# The stages a faster toolchain or runner could shrink; the bench's "how far" table.
+LIFTS = ("compile", "start-up", "run")
+
+
+def ceiling(naive: Rate, ours: Rate, stage: str) -> float:
+    """Ours' speed-up over naive if `stage` of ours took no time: what the rest caps it at
+    (issue #18: where a figure stays short, which stage holds it back)."""
+    rest = ours.seconds - ours.stages.get(stage, 0.0)
+    return (naive.seconds / naive.programs) / (rest / ours.programs) if rest > 0 else float("inf")
 
 
 def report(languages: list[str], **kwargs: object) -> None:
@@ -257,3 +279,11 @@ def report(languages: list[str], **kwargs: object) -> None:
                 for s in STAGES
             )
             print(f"{language:16} {way:6} {cells}")
+    print("\nhow far ours could go: its speed-up if one stage took no time (the rest as measured)")
+    print(f"{'language':16} {'now':>8} " + " ".join(f"{s:>9}" for s in LIFTS))
+    for language, naive, batched in splits:
+        cells = " ".join(f"{ceiling(naive, batched, s):8.1f}x" for s in LIFTS)
+        print(f"{language:16} {batched.per_minute / naive.per_minute:7.1f}x {cells}")
+    print("\nours: the batches' sizes, in order")
+    for language, _naive, batched in splits:
+        print(f"{language:16} {', '.join(map(str, batched.sizes))}")

@@ -1,10 +1,14 @@
 """Fuzzing throughput per core: naive (one compile per program, as the paper did) vs ours.
 
-    python bench/throughput.py [--naive 10] [--batched 200] [--languages go,kotlin,...]
+    python bench/throughput.py [--naive 10] [--batched 1000] [--batch-size N|auto]
+                               [--languages go,kotlin,...]
 
 Pinned to one core. Both ways run the same kind of generated programs through
-the same sandbox with the same verdict logic; "ours" compiles `--batch-size`
-programs per compilation unit (artifact cache off, so nothing is free). It prints
+the same sandbox with the same verdict logic; "ours" compiles many programs per
+compilation unit (artifact cache off, so nothing is free): `--batch-size auto`, the
+default, sizes each batch from the costs of those before it as `fuzz` does (the first
+two are small, so take `--batched` large enough for the sizes to settle); a number
+fixes the size. It prints
 the speed-up of each target, then where each way's time goes, stage by stage
 (generation, checking, rendering, compiling, start-up, running, verdicts, storing:
 bench/_measure.py says how each is taken), so a speed-up that stays short shows the
@@ -19,13 +23,24 @@ from _measure import add_seed_option, fresh_seed, pin_to_one_core, report
 
 from runners.targets import runnable_names
 
-BATCH_SIZE = 200  # programs per compilation unit, for every target
+
+def _batch_size(text: str) -> int | None:
+    if text == "auto":
+        return None
+    size = int(text)
+    if size < 1:
+        raise argparse.ArgumentTypeError("a batch holds at least 1 program")
+    return size
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--naive", type=int, default=10)
-    parser.add_argument("--batched", type=int, default=200)
+    parser.add_argument("--batched", type=int, default=1000)
+    parser.add_argument(
+        "--batch-size", type=_batch_size, default=None, metavar="N|auto",
+        help="programs per compile for ours (default auto: sized from measured costs)",
+    )  # fmt: skip
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument(
         "--languages",
@@ -44,13 +59,14 @@ def main() -> None:
     print(
         f"one core, sandbox {args.sandbox}, {args.repetitions} repetitions per program; "
         f"naive: {args.naive} programs, one compile each; "
-        f"ours: {args.batched} programs, batches of {BATCH_SIZE}; seeds from {seed}"
+        f"ours: {args.batched} programs, batches of {args.batch_size or 'measured size'}; "
+        f"seeds from {seed}"
     )
     report(
         args.languages.split(","),
         naive=args.naive,
         batched=args.batched,
-        batch_size=BATCH_SIZE,
+        batch_size=args.batch_size,
         sandbox=args.sandbox,
         repetitions=args.repetitions,
         seed=seed,
