@@ -63,20 +63,26 @@ disconnected channel; each result is `unwrap()`ed anyway.
 `tokio::task::yield_now().await`) before d−1 communication steps
 (`_common.perturb`), and tokio's workers are $CHANFUZZ_THREADS when a run sets it.
 
-Beyond the paper (issue #15): buffered channels, and only them
-(``BEYOND_PAPER = {"buffered"}``; the targets' capabilities say
-`buffered=True, close=False`). A channel of capacity k is the same constructor
-with k for 0: crossbeam `bounded(k)`, flume `bounded(k)` (threads and tokio
-alike), chan `chan::sync(k)`, std `sync_channel(k)`, so a program without a
-buffered channel renders exactly as before. Every select flavour takes a send
-case on a buffered channel with room at once, as Go's select does (crossbeam
-`select!`, flume's `Selector`, `tokio::select!` over `send_async`,
-`chan_select!`): nothing else changes. Close and range are out of reach: a
-Rust channel closes when its last sender is dropped, never by an explicit
-call, and here every process holds a clone of the ends it uses and the run
-keeps the originals until its joins, so no process can close a channel for
-the others; the generator, reading the capabilities, never puts a close or a
-range into a program for these targets.
+Beyond the paper (issue #15): buffered channels, and on crossbeam a select's
+default (``BEYOND_PAPER = {"buffered", "default"}``; the targets' capabilities
+say `buffered=True, close=False`, and only crossbeam's `select_default=True`).
+crossbeam's `select!` takes a `default => { … }` arm, run when no case can
+complete at once; the other flavours refuse a default with the reason (flume's
+`Selector` and `tokio::select!` have no such arm, `wait_timeout(0)` and
+`biased` stand-ins would be new code paths of their own to vouch for).
+
+A channel of capacity k is the same constructor with k for 0: crossbeam
+`bounded(k)`, flume `bounded(k)` (threads and tokio alike), chan
+`chan::sync(k)`, std `sync_channel(k)`, so a program without a buffered
+channel renders exactly as before. Every select flavour takes a send case on a
+buffered channel with room at once, as Go's select does (crossbeam `select!`,
+flume's `Selector`, `tokio::select!` over `send_async`, `chan_select!`):
+nothing else changes. Close and range are out of reach: a Rust channel closes
+when its last sender is dropped, never by an explicit call, and here every
+process holds a clone of the ends it uses and the run keeps the originals
+until its joins, so no process can close a channel for the others; the
+generator, reading the capabilities, never puts a close or a range into a
+program for these targets.
 
 With `dispatcher=True`, `main` runs program i given as an argument and exits
 with status 2 for anything else. Given several indices, it runs each in turn
@@ -212,8 +218,8 @@ VALUE_ORACLE = True
 # index on stdout after each: a sandboxed process start costs ~20 ms, a program's run a few.
 GROUP_RUNS = True
 # Buffered channels, not close: a Rust channel closes only when its senders are dropped
-# (see the module docstring).
-BEYOND_PAPER = frozenset({"buffered"})
+# (see the module docstring). A default: crossbeam's only (unsupported_reason).
+BEYOND_PAPER = frozenset({"buffered", "default"})
 
 
 def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
@@ -230,8 +236,11 @@ def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
 def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
     """Why this Rust flavour cannot express the program, or None if it can."""
     flavour, _, _ = _settings(options)
-    if flavour == "std" and any(isinstance(s, SelectS) for s in walk(lowered.body)):
+    selects = [s for s in walk(lowered.body) if isinstance(s, SelectS)]
+    if flavour == "std" and selects:
         return "std::sync::mpsc has no select; this program has a select"
+    if flavour != "crossbeam" and any(s.default is not None for s in selects):
+        return f"only crossbeam's select! has a default here, not {flavour}'s select"
     return None
 
 
@@ -426,6 +435,11 @@ class _ProgramWriter:
                         # crossbeam runs the arm of the operation it completed
                         w.line(f"vals.done({case.value});")
                     self.block(case.body)
+                w.line("}")
+            if s.default is not None:
+                w.line("default => {")
+                with w.indent():
+                    self.block(s.default)
                 w.line("}")
         w.line("}")
 

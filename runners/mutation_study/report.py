@@ -60,7 +60,7 @@ from runners.engine.toolchains import Toolchain, installed_toolchains, version_k
 from runners.mutation.base import Mutant, MutantKind
 from runners.mutation.kinds import all_kinds, installed_mutant
 from runners.mutation_study.jobs import request_runtime_tests
-from runners.targets import shared_capabilities
+from runners.targets import all_targets, shared_capabilities
 
 NAME_PREFIX = "mutation report:"
 Log = Callable[[str], None]
@@ -530,7 +530,9 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
                 ),
             }
         )
-    return {"data": data, "plan": plan, "kinds": kinds}
+    # Which targets write selects with a default: the registry says, not the template.
+    with_defaults = [t.title for t in all_targets() if t.capabilities.select_default]
+    return {"data": data, "plan": plan, "kinds": kinds, "with_defaults": ", ".join(with_defaults)}
 
 
 # Plan fields that say which mutants ran, or how long the report waited, not how they

@@ -120,6 +120,10 @@ VARIANTS |= {
         )
         for lang in ("go", "crystal")
     },
+    "rust-crossbeam-buffered-defaults-values": Variant(
+        "rust", {"flavour": "crossbeam", "values": True}, MORE_SEEDS, True,
+        Capabilities(buffered=True, close=False, select_default=True),
+    ),  # fmt: skip
 }
 
 # Each form a renderer writes (its options that change the code) under the value oracle and

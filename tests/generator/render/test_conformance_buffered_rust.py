@@ -9,7 +9,9 @@ known bugs (flume, flume on tokio, chan: their targets' `known_bugs`), a failure
 accepted only on a program those bugs can explain (test_rust.KNOWN_BUG_PROGRAMS) and the
 test then xfails naming them; any other failure is a renderer or runtime bug. The
 selects of test_rust_buffered.SELECTS, which only get through if a case on a buffered
-channel is ready at once, must exit 0 on every library, known bugs or not.
+channel is ready at once, must exit 0 on every library, known bugs or not; so must
+test_rust_buffered's program of selects with a default where the library has one
+(crossbeam), whose generated programs have defaults too.
 
 Kept small for CI (Rust builds are slow): 8 seeds per preset A–F on a library without
 known bugs, 4 with, the hung runs of a buggy library cut short by the quiet limit.
@@ -27,19 +29,23 @@ from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.lambda_chan import Program
 from generator.pipeline import generate_program
 from generator.render import supports
-from generator.render._common import CloseS, RangeS, lower, walk
+from generator.render._common import CloseS, RangeS, SelectS, lower, walk
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import Triage, execute_batch, target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Outcome
 from tests.generator.render.test_conformance import _toolchain_and_sandbox
 from tests.generator.render.test_rust import KNOWN_BUG_PROGRAMS, TARGET_OF
-from tests.generator.render.test_rust_buffered import SELECT_PROGRAMS
+from tests.generator.render.test_rust_buffered import DEFAULTS_PROGRAM, SELECT_PROGRAMS
 
 PER_PRESET = 8
 PER_PRESET_KNOWN_BUGS = 4
 BATCH = 60
 REPETITIONS = 5
+
+
+def _has_default(statement: object) -> bool:
+    return isinstance(statement, SelectS) and statement.default is not None
 
 
 def _generated(capabilities: Capabilities, per_preset: int) -> list[tuple[str, Program]]:
@@ -74,7 +80,11 @@ def test_buffered_programs_terminate_on_the_rust_libraries(
     assert not any(isinstance(s, CloseS | RangeS) for lw in lowered for s in walk(lw.body))
     buffered = sum(1 for lw in lowered if lw.capacities)
     assert buffered >= len(generated) // 3, f"only {buffered} of {len(generated)} buffered"
-    selects = [(f"{n} (must pass)", p) for n, p in SELECT_PROGRAMS.items()]
+    if capabilities.select_default:  # crossbeam: generated selects with a default run too
+        defaults = sum(1 for lw in lowered if any(_has_default(s) for s in walk(lw.body)))
+        assert defaults >= len(generated) // 2, f"only {defaults} of {len(generated)} with one"
+    musts = {**SELECT_PROGRAMS, "defaults": DEFAULTS_PROGRAM}
+    selects = [(f"{n} (must pass)", p) for n, p in musts.items()]
     programs = generated + [(n, p) for n, p in selects if supports(p, "rust", **options)]
     assert all(supports(p, "rust", **options) for _, p in programs)
 

@@ -24,6 +24,7 @@ from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
 from runners.targets import get_target
+from tests.generator.render.helpers import DEFAULTS
 from tests.generator.render.test_rust import TARGET_OF
 
 # How each flavour makes a channel of `()` with capacity 2.
@@ -154,15 +155,41 @@ def test_close_and_range_are_refused(flavour: str, program: lc.Program) -> None:
         render(program, "rust", flavour=flavour)
 
 
-def test_the_renderer_writes_buffered_channels_and_no_close() -> None:
-    assert beyond_paper("rust") == frozenset({"buffered"})
+def test_the_renderer_writes_buffered_channels_defaults_and_no_close() -> None:
+    assert beyond_paper("rust") == frozenset({"buffered", "default"})
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_each_rust_target_says_buffered_channels_and_no_close(flavour: str) -> None:
     capabilities = get_target(TARGET_OF[flavour]).capabilities
     assert capabilities.buffered and not capabilities.close
-    assert capabilities.describe().endswith("; buffered channels (no close)")
+    assert capabilities.select_default is (flavour == "crossbeam")
+    default = "; select with default" if flavour == "crossbeam" else ""
+    assert capabilities.describe().endswith("; buffered channels (no close)" + default)
+
+
+# ---------------------------------------------------------------- a select's default
+
+DEFAULTS_PROGRAM = _program(DEFAULTS)
+
+
+@pytest.mark.parametrize("values", [False, True])
+def test_crossbeams_select_writes_a_default_as_its_default_arm(values: bool) -> None:
+    text = render(DEFAULTS_PROGRAM, "rust", flavour="crossbeam", values=values)
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines.count("default => {") == 3
+    # The send nobody receives: its arm, then a default with nothing to do.
+    arm = next(i for i, line in enumerate(lines) if line.startswith("send(e_tx, "))
+    default = lines.index("default => {", arm)
+    assert lines[default + 1] == "}"
+
+
+@pytest.mark.parametrize("flavour", [f for f in FLAVOURS if f != "crossbeam"])
+def test_the_other_flavours_refuse_a_default_and_say_why(flavour: str) -> None:
+    assert not supports(DEFAULTS_PROGRAM, "rust", flavour=flavour)
+    reason = unsupported_reason(DEFAULTS_PROGRAM, "rust", flavour=flavour)
+    expected = "no select" if flavour == "std" else "only crossbeam's select! has a default"
+    assert reason is not None and expected in reason
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
