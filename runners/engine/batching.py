@@ -10,17 +10,36 @@ at most `share` of the rest (`n = fixed / (share · (per_program + run))`), with
 [`low`, `high`] and within `max_batch_s` of expected time.
 
 The first batch has `start` programs and the second twice as many, so that two sizes
-tell the fixed cost from the per-program one (a least-squares line through every
-batch's size and compile time); from the third on, the size follows the costs as they
-are measured, so a target whose compile is slow (Crystal, Rust, Clojure) gets large
-batches and one whose runs dominate (a runtime that hangs often) smaller ones.
+tell the fixed cost from the per-program one; from the third on, the size follows the
+costs as they are measured, so a target whose compile is slow (Crystal, Rust, Clojure)
+gets large batches and one whose runs dominate (a runtime that hangs often) smaller ones.
+
+The line through the batches' sizes and compile times is a Theil–Sen one (the median
+of the slopes between batches whose sizes differ by half again or more, then the median
+intercept), not least squares: on a busy machine one slow compile tilted the
+least-squares line until its intercept fell below zero, the size fell to `low`, and
+the batches that followed, all of about one size, left the slope to noise (`fuzz` on
+rust-std gave batches of 9 to 29 where 75 or more compile a program in two thirds of
+the time; bench/throughput.py showed Go batches of 5 between ones of 400 and 110). For
+the same reason a size shrinks at most by half from one batch to the next.
 """
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from runners.engine.execute import Stages
+
+# Batches the compile line is drawn through besides the first three: robust, cheap to
+# draw after every batch of a long run, and following a machine whose load changes.
+WINDOW = 64
+
+
+def _apart(n: int, m: int) -> bool:
+    """Whether two batch sizes differ enough for their compile times to give a slope."""
+    return max(n, m) >= 1.5 * min(n, m)
 
 
 @dataclass(frozen=True)
@@ -54,18 +73,21 @@ class BatchSizer:
             self.costs.append(BatchCost(programs, compile_s, stages.run_s))
 
     def compile_line(self) -> tuple[float, float]:
-        """(fixed, per-program) compile seconds: the least-squares line through the
-        batches' sizes and compile times, neither below 0. With one size only, all of it
-        is taken as fixed."""
-        sizes = [c.programs for c in self.costs]
-        times = [c.compile_s for c in self.costs]
-        mean_n, mean_t = sum(sizes) / len(sizes), sum(times) / len(times)
-        spread = sum((n - mean_n) ** 2 for n in sizes)
-        if spread == 0:
-            return mean_t, 0.0
-        slope = sum((n - mean_n) * (t - mean_t) for n, t in zip(sizes, times, strict=True))
-        per_program = max(slope / spread, 0.0)
-        return max(mean_t - per_program * mean_n, 0.0), per_program
+        """(fixed, per-program) compile seconds: the Theil–Sen line (module docstring)
+        through the first batches and the last `WINDOW`, neither below 0. Sizes too close
+        to give a slope count only when no others differ; with one size only, all of the
+        compile is taken as fixed."""
+        costs = self.costs[:3] + self.costs[3:][-WINDOW:]  # the first ones hold the spread
+        pairs = [(a, b) for a, b in combinations(costs, 2) if a.programs != b.programs]
+        apart = [(a, b) for a, b in pairs if _apart(a.programs, b.programs)]
+        if not pairs:
+            return statistics.median(c.compile_s for c in costs), 0.0
+        slopes = [
+            (b.compile_s - a.compile_s) / (b.programs - a.programs) for a, b in apart or pairs
+        ]
+        per_program = max(statistics.median(slopes), 0.0)
+        fixed = statistics.median(c.compile_s - per_program * c.programs for c in costs)
+        return max(fixed, 0.0), per_program
 
     def run_per_program(self) -> float:
         return sum(c.run_s for c in self.costs) / sum(c.programs for c in self.costs)
@@ -94,4 +116,7 @@ class BatchSizer:
         size = fixed / (self.share * rest)
         # A batch's expected time: fixed + size · rest, kept within max_batch_s.
         size = min(size, max((self.max_batch_s - fixed) / rest, 1.0))
+        # Shrinking by half at most: a slow batch or a hang costs a few smaller batches,
+        # not a fall to `low` (module docstring).
+        size = max(size, self.given[-1] // 2) if self.given else size
         return int(min(max(round(size), self.low), self.high))

@@ -8,9 +8,9 @@ from runners.engine.batching import BatchSizer
 from runners.engine.execute import Stages
 
 
-def _feed(sizer: BatchSizer, fixed: float, per_program: float, run: float) -> int:
+def _feed(sizer: BatchSizer, fixed: float, per_program: float, run: float, batches: int = 3) -> int:
     """Give the sizer batches that cost exactly so; the size it asks next."""
-    for _ in range(3):
+    for _ in range(batches):
         n = sizer.next_size()
         sizer.observe(n, Stages(render_s=0.0, compile_s=fixed + per_program * n, run_s=run * n))
     return sizer.next_size()
@@ -39,7 +39,43 @@ def test_the_first_two_batches_tell_the_fixed_cost_from_the_per_program_one() ->
     ],
 )
 def test_the_size_follows_the_costs(fixed: float, per_program: float, run: float, size: int):
-    assert _feed(BatchSizer(), fixed, per_program, run) == size
+    assert _feed(BatchSizer(), fixed, per_program, run, batches=6) == size
+
+
+def test_a_size_shrinks_by_half_at_most_from_one_batch_to_the_next() -> None:
+    sizer = BatchSizer()
+    assert _feed(sizer, 1.0, 0.0, 5.0, batches=5) == 5  # runs that hang: `low` it is
+    assert sizer.given == [25, 50, 25, 12, 6, 5]
+    assert _feed(BatchSizer(), 12.0, 0.02, 0.2, batches=2) == 500  # growing is not held
+
+
+def test_one_slow_compile_on_a_busy_machine_does_not_shrink_the_batches() -> None:
+    # Go-like costs (0.17 s fixed, 8.4 ms a program, runs of 1 ms), then the batch of 400
+    # compiles while another job holds the core: least squares put the line's intercept
+    # below zero and the next batch at `low`.
+    sizer = BatchSizer()
+    for n, compile_s in ((25, 0.38), (50, 0.59), (400, 3.5 * 2.5), (150, 1.43), (160, 1.51)):
+        assert sizer.next_size() > 0
+        sizer.observe(n, Stages(compile_s=compile_s, run_s=0.001 * n))
+    fixed, per_program = sizer.compile_line()
+    assert per_program == pytest.approx(0.0084, rel=0.15)
+    assert fixed == pytest.approx(0.17, rel=0.4)
+    assert sizer.next_size() >= 100
+
+
+def test_batches_of_about_one_size_leave_the_slope_to_those_far_apart() -> None:
+    # After the first sizes, batches of 16 to 18 whose times wander by a fifth: slopes
+    # between them would be noise; the first batches' sizes set the slope.
+    sizer = BatchSizer()
+    fixed, per_program = 0.4, 0.05
+    wander = [1.2, 0.8, 1.1, 0.9, 1.2, 0.8]
+    sizes = [25, 50, 500, *([16, 17, 18] * 10)]
+    for k, n in enumerate(sizes):
+        sizer.observe(n, Stages(compile_s=(fixed + per_program * n) * wander[k % 6], run_s=0.0))
+    got_fixed, got_per_program = sizer.compile_line()
+    # (Counting the slopes between 16, 17 and 18 too: 0.040 and 0.71.)
+    assert got_per_program == pytest.approx(per_program, rel=0.15)
+    assert got_fixed == pytest.approx(fixed, rel=0.3)
 
 
 def test_render_time_counts_as_compile_time_and_empty_batches_teach_nothing() -> None:
