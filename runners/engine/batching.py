@@ -21,7 +21,9 @@ least-squares line until its intercept fell below zero, the size fell to `low`, 
 the batches that followed, all of about one size, left the slope to noise (`fuzz` on
 rust-std gave batches of 9 to 29 where 75 or more compile a program in two thirds of
 the time; bench/throughput.py showed Go batches of 5 between ones of 400 and 110). For
-the same reason a size shrinks at most by half from one batch to the next.
+the same reason a size shrinks at most by half from one batch to the next, and is
+held where the line says a compile costs nothing fixed (every compile starts a process:
+that is noise, mostly of the first two batches alone).
 """
 
 from __future__ import annotations
@@ -113,6 +115,10 @@ class BatchSizer:
         rest = per_program + self.run_per_program()
         if rest <= 0:
             return self.high
+        if fixed <= 0 and self.given:
+            # Every compile starts a process: no fixed cost at all is noise in the line
+            # (two batches whose times wandered), not a reason to shrink.
+            return self.given[-1]
         size = fixed / (self.share * rest)
         # A batch's expected time: fixed + size · rest, kept within max_batch_s.
         size = min(size, max((self.max_batch_s - fixed) / rest, 1.0))

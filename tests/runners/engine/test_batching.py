@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runners.engine.batching import BatchSizer
+from runners.engine.batching import BatchCost, BatchSizer
 from runners.engine.execute import Stages
 
 
@@ -47,6 +47,19 @@ def test_a_size_shrinks_by_half_at_most_from_one_batch_to_the_next() -> None:
     assert _feed(sizer, 1.0, 0.0, 5.0, batches=5) == 5  # runs that hang: `low` it is
     assert sizer.given == [25, 50, 25, 12, 6, 5]
     assert _feed(BatchSizer(), 12.0, 0.02, 0.2, batches=2) == 500  # growing is not held
+
+
+def test_a_line_with_no_fixed_cost_holds_the_size() -> None:
+    # 25 programs in 2.0 s and 50 in 3.0 s: 40 ms a program and 1 s fixed. Had the first
+    # compile wandered down to 1.0 s, the line would meet zero before any program.
+    sizer = BatchSizer()
+    for n, compile_s in ((25, 2.0), (50, 3.0)):
+        sizer.observe(n, Stages(compile_s=compile_s, run_s=0.003 * n))
+        sizer.given.append(n)
+    assert sizer.compile_line() == (pytest.approx(1.0), pytest.approx(0.04))
+    sizer.costs[0] = BatchCost(25, 1.0, 0.075)
+    assert sizer.compile_line()[0] == 0.0
+    assert sizer.next_size() == 50
 
 
 def test_one_slow_compile_on_a_busy_machine_does_not_shrink_the_batches() -> None:
