@@ -19,8 +19,9 @@ of the slopes between batches whose sizes differ by half again or more, then the
 intercept), not least squares: on a busy machine one slow compile tilted the
 least-squares line until its intercept fell below zero, the size fell to `low`, and
 the batches that followed, all of about one size, left the slope to noise (`fuzz` on
-rust-std gave batches of 9 to 29 where 75 or more compile a program in two thirds of
-the time; bench/throughput.py showed Go batches of 5 between ones of 400 and 110). For
+rust-std gave batches of 9 to 29, where on rust-crossbeam a program of a batch of 100
+compiles in 70 % of the time one of a batch of 25 does; bench/throughput.py showed Go
+batches of 5 between ones of 400 and 110). For
 the same reason a size shrinks at most by half from one batch to the next, and is
 held where the line says a compile costs nothing fixed (every compile starts a process:
 that is noise, mostly of the first two batches alone).
