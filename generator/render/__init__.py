@@ -55,9 +55,9 @@ from generator.render._common import (
     CloseS,
     Lowered,
     RangeS,
-    SelectS,
     UnsupportedProgram,
     check_repetitions,
+    has_select_default,
     lower,
     take_options,
     walk,
@@ -197,9 +197,7 @@ def _beyond_paper_reason(module: ModuleType, lowered: Lowered) -> str | None:
         return f"the {name} renderer writes no buffered channel"
     if "close" not in allowed and any(isinstance(s, CloseS | RangeS) for s in walk(lowered.body)):
         return f"the {name} renderer writes no close or range"
-    if "default" not in allowed and any(
-        isinstance(s, SelectS) and s.default is not None for s in walk(lowered.body)
-    ):
+    if "default" not in allowed and has_select_default(lowered.body):
         return f"the {name} renderer writes no select with a default"
     return None
 

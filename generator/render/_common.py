@@ -290,6 +290,11 @@ def walk(block: Block, *, into_spawns: bool = True) -> Iterator[Stmt]:
             yield from walk(s.body, into_spawns=into_spawns)
 
 
+def has_select_default(block: Block) -> bool:
+    """Whether any select in `block` (spawns included) has a default."""
+    return any(isinstance(s, SelectS) and s.default is not None for s in walk(block))
+
+
 def has_spawn(block: Block) -> bool:
     return any(isinstance(s, SpawnS) for s in walk(block))
 

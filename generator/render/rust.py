@@ -172,6 +172,7 @@ from generator.render._common import (
     Writer,
     YieldS,
     boolean,
+    has_select_default,
     lower_all,
     pct_depth,
     render_cond,
@@ -236,10 +237,9 @@ def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
 def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
     """Why this Rust flavour cannot express the program, or None if it can."""
     flavour, _, _ = _settings(options)
-    selects = [s for s in walk(lowered.body) if isinstance(s, SelectS)]
-    if flavour == "std" and selects:
+    if flavour == "std" and any(isinstance(s, SelectS) for s in walk(lowered.body)):
         return "std::sync::mpsc has no select; this program has a select"
-    if flavour != "crossbeam" and any(s.default is not None for s in selects):
+    if flavour != "crossbeam" and has_select_default(lowered.body):
         return f"only crossbeam's select! has a default here, not {flavour}'s select"
     return None
 

@@ -38,7 +38,7 @@ from generator.effects import capacities
 from generator.lambda_chan import Program
 from generator.pipeline import Generated, generate_program
 from generator.render import beyond_paper
-from generator.render._common import CloseS, RangeS, SelectS, lower, walk
+from generator.render._common import CloseS, RangeS, has_select_default, lower, walk
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
@@ -117,7 +117,7 @@ def _constructs(generated: list[Generated]) -> dict[str, int]:
         counts["buffered"] += bool(lowered.capacities)
         counts["close"] += bool(lowered.closed())
         counts["range"] += any(isinstance(s, RangeS) for s in body)
-        counts["default"] += any(isinstance(s, SelectS) and s.default is not None for s in body)
+        counts["default"] += has_select_default(lowered.body)
     return counts
 
 

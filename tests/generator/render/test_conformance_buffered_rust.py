@@ -29,7 +29,7 @@ from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.lambda_chan import Program
 from generator.pipeline import generate_program
 from generator.render import supports
-from generator.render._common import CloseS, RangeS, SelectS, lower, walk
+from generator.render._common import CloseS, RangeS, has_select_default, lower, walk
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import Triage, execute_batch, target_for
 from runners.engine.sandbox import Limits
@@ -42,10 +42,6 @@ PER_PRESET = 8
 PER_PRESET_KNOWN_BUGS = 4
 BATCH = 60
 REPETITIONS = 5
-
-
-def _has_default(statement: object) -> bool:
-    return isinstance(statement, SelectS) and statement.default is not None
 
 
 def _generated(capabilities: Capabilities, per_preset: int) -> list[tuple[str, Program]]:
@@ -81,7 +77,7 @@ def test_buffered_programs_terminate_on_the_rust_libraries(
     buffered = sum(1 for lw in lowered if lw.capacities)
     assert buffered >= len(generated) // 3, f"only {buffered} of {len(generated)} buffered"
     if capabilities.select_default:  # crossbeam: generated selects with a default run too
-        defaults = sum(1 for lw in lowered if any(_has_default(s) for s in walk(lw.body)))
+        defaults = sum(has_select_default(lw.body) for lw in lowered)
         assert defaults >= len(generated) // 2, f"only {defaults} of {len(generated)} with one"
     musts = {**SELECT_PROGRAMS, "defaults": DEFAULTS_PROGRAM}
     selects = [(f"{n} (must pass)", p) for n, p in musts.items()]
