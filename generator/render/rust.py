@@ -3,9 +3,16 @@
 `flavour` chooses the library (default "crossbeam"):
 
 * "crossbeam": crossbeam-channel, `crossbeam_channel::bounded::<()>(0)`,
-  processes are `std::thread::spawn` threads, `crossbeam_channel::select!`
-  with `recv(r) -> x => { … }` and `send(s, ()) -> res_ => { … }` arms whose
-  bodies follow the operation inside the macro.
+  processes are `std::thread::spawn` threads. A select is, by a seeded choice
+  per select, either `crossbeam_channel::select!` with `recv(r) -> x => { … }`
+  and `send(s, ()) -> res_ => { … }` arms whose bodies follow the operation
+  inside the macro, or the `crossbeam_channel::Select` builder: each case
+  added in order (`let i0_ = sel_.recv(&r);`), `sel_.select()`, and a `match`
+  on the chosen index whose arm completes that operation (`oper_.recv(&r)`,
+  `oper_.send(&s, ())`) and then runs the case's body. The two share
+  crossbeam's selection core, but the builder's own code (index numbering,
+  the list of handles, `SelectedOperation`'s checks) is what programs that
+  build a select at run time call, and the macro never does.
 * "flume": flume, `flume::bounded::<()>(0)`, threads, selection with
   `flume::Selector::new().recv(&r, |x| …).send(&s, (), |res_| …).wait()`.
   A closure only checks its result and returns its case's index; the case's
@@ -67,7 +74,8 @@ Beyond the paper (issue #15): buffered channels, and on crossbeam a select's
 default (``BEYOND_PAPER = {"buffered", "default"}``; the targets' capabilities
 say `buffered=True, close=False`, and only crossbeam's `select_default=True`).
 crossbeam's `select!` takes a `default => { … }` arm, run when no case can
-complete at once; the other flavours refuse a default with the reason (flume's
+complete at once (through the builder, `try_select()`, whose `Err` runs the
+default); the other flavours refuse a default with the reason (flume's
 `Selector` and `tokio::select!` have no such arm, `wait_timeout(0)` and
 `biased` stand-ins would be new code paths of their own to vouch for).
 
@@ -133,11 +141,11 @@ can offer only one value, and which case it stands for is the same random
 choice the arm made before. A violation is one `eprintln!` and
 `std::process::exit(65)`.
 
-Seeded variation: channel declarations and the clones before a spawn in
-shuffled order, receives that bind a named variable or not (also the `->`
-binding of chan's receive arms), `if` without an `else` when the else branch
-is empty, a `for` or a `while` loop for the repetitions, mirrored comparisons
-in conditions.
+Seeded variation: crossbeam's two forms of select, channel declarations and
+the clones before a spawn in shuffled order, receives that bind a named
+variable or not (also the `->` binding of chan's receive arms), `if` without
+an `else` when the else branch is empty, a `for` or a `while` loop for the
+repetitions, mirrored comparisons in conditions.
 """
 
 from __future__ import annotations
@@ -420,6 +428,12 @@ class _ProgramWriter:
         return "res_"
 
     def select_crossbeam(self, s: SelectS) -> None:
+        # Half the selects through the `Select` builder: its own code (index numbering,
+        # the handle list, `SelectedOperation`'s checks) is what programs built at run
+        # time call, and the macro never does.
+        if self.rng.random() < 0.5:
+            self.select_crossbeam_builder(s)
+            return
         w = self.w
         w.line("crossbeam_channel::select! {")
         with w.indent():
@@ -441,6 +455,52 @@ class _ProgramWriter:
                 with w.indent():
                     self.block(s.default)
                 w.line("}")
+        w.line("}")
+
+    def select_crossbeam_builder(self, s: SelectS) -> None:
+        """A select as `crossbeam_channel::Select`: add each case, `select()` (with a
+        default, `try_select()`), then complete the chosen operation in the arm of the
+        index the builder gave it."""
+        w = self.w
+        w.line("{")
+        with w.indent():
+            w.line("let mut sel_ = crossbeam_channel::Select::new();")
+            for i, case in enumerate(s.cases):
+                end = _rx(case.chan) if case.direction == "get" else _tx(case.chan)
+                w.line(f"let i{i}_ = sel_.{'recv' if case.direction == 'get' else 'send'}(&{end});")
+            if s.default is None:
+                w.line("let oper_ = sel_.select();")
+                self.complete_selected(s.cases)
+            else:
+                w.line("if let Ok(oper_) = sel_.try_select() {")
+                with w.indent():
+                    self.complete_selected(s.cases)
+                w.line("} else {")
+                with w.indent():
+                    self.block(s.default)
+                w.line("}")
+        w.line("}")
+
+    def complete_selected(self, cases: Sequence[CaseS]) -> None:
+        """The `match` on a builder's `oper_.index()`: each arm completes its operation."""
+        w = self.w
+        w.line("match oper_.index() {")
+        with w.indent():
+            for i, case in enumerate(cases):
+                res = self.result_name(case)
+                w.line(f"k_ if k_ == i{i}_ => {{")
+                with w.indent():
+                    if case.direction == "get":
+                        w.line(f"let {res} = oper_.recv(&{_rx(case.chan)});")
+                    else:
+                        msg = self.message(case.value)
+                        w.line(f"let {res} = oper_.send(&{_tx(case.chan)}, {msg});")
+                    self.unwrap_result(case, res)
+                    if self.values and case.direction == "put":
+                        w.line(f"vals.done({case.value});")
+                    self.block(case.body)
+                w.line("}")
+            w.line("_ => unreachable!(),")
         w.line("}")
 
     def select_flume(self, s: SelectS) -> None:

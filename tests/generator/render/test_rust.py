@@ -367,6 +367,51 @@ def test_crossbeam_bodies_follow_their_operation() -> None:
     assert "arm_" not in text
 
 
+BUILDER = "let mut sel_ = crossbeam_channel::Select::new();"
+ADDED = re.compile(r"let i(\d+)_ = sel_\.(recv|send)\(&(\w+)\);")
+COMPLETED = re.compile(r"let \w+ = oper_\.(recv|send)\(&(\w+)(?:, \(\))?\);")
+
+
+@pytest.mark.parametrize("name", list(ALL))
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_crossbeam_builder_completes_the_operation_it_added_under_that_index(
+    name: str, seed: int
+) -> None:
+    """A select through `crossbeam_channel::Select` adds its cases in order, then the arm of
+    each index completes the very operation (recv or send, same channel end) added under
+    it; crossbeam panics if an arm completes another. A default means `try_select()`."""
+    program = ALL[name]
+    text = render(program, "rust", seed=seed, flavour="crossbeam")
+    lines = [line.strip() for line in text.splitlines()]
+    selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
+    assert lines.count(BUILDER) + lines.count("crossbeam_channel::select! {") == len(selects)
+    for start in (i for i, line in enumerate(lines) if line == BUILDER):
+        added = []
+        j = start + 1
+        while m := ADDED.fullmatch(lines[j]):
+            assert int(m.group(1)) == len(added)
+            added.append((m.group(2), m.group(3)))
+            j += 1
+        assert lines[j] in ("let oper_ = sel_.select();", "if let Ok(oper_) = sel_.try_select() {")
+        assert lines[j + 1] == "match oper_.index() {"
+        for k, (op, end) in enumerate(added):
+            arm = lines.index(f"k_ if k_ == i{k}_ => {{", j)
+            assert COMPLETED.fullmatch(lines[arm + 1]).groups() == (op, end), lines[arm + 1]
+
+
+def test_crossbeam_selects_go_through_the_macro_and_the_builder_by_seed() -> None:
+    """Both forms in the programs of one seed range; the other flavours never build one."""
+    forms = {"macro": 0, "builder": 0}
+    for seed in range(12):
+        g = generate_program(seed, settings_for("E"), Capabilities())
+        text = render(g.program, "rust", seed=seed, flavour="crossbeam")
+        forms["macro"] += text.count("crossbeam_channel::select! {")
+        forms["builder"] += text.count(BUILDER)
+        for flavour in ("flume", "flume-async", "chan"):
+            assert "Select::new" not in render(g.program, "rust", seed=seed, flavour=flavour)
+    assert min(forms.values()) >= 5, forms
+
+
 # ---------------------------------------------------------------- std
 
 
@@ -666,6 +711,8 @@ def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target
         repetitions=REPETITIONS,
         flavour=flavour,
     )
+    if flavour == "crossbeam":  # both forms of select are built and run
+        assert BUILDER in source and "crossbeam_channel::select! {" in source
     binary, took = _build(flavour, source, tmp_path / flavour, cargo_target)
     print(f"{flavour}: built {len(programs) + 2} programs in {took:.1f} s")
 

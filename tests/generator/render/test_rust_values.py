@@ -104,6 +104,7 @@ _SEND = [
     re.compile(r"\b(\w+)_tx\.send(?:_async)?\((\w+)\)"),  # a send; a chan or tokio select arm
     re.compile(r"\bsend\((\w+)_tx, (\d+)\) ->"),  # crossbeam's select! arm
     re.compile(r"\.send\(&(\w+)_tx, (\d+), \|"),  # flume's Selector
+    re.compile(r"\boper_\.send\(&(\w+)_tx, (\d+)\);"),  # crossbeam's Select builder
 ]
 # chan's merged send arm: its value is picked before the macro, e.g.
 # `let val1_: u32 = match put1_ { 0 => 2, _ => 4 };` … `c2_tx.send(val1_) => …`

@@ -26,35 +26,64 @@ fn prog0_once() {
             c2_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        recv(c2_rx) -> x1 => {
-            x1.unwrap();
-            c1_rx.recv().unwrap();
-            c3_rx.recv().unwrap();
-        }
-        recv(c2_rx) -> x2 => {
-            x2.unwrap();
-            c1_rx.recv().unwrap();
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c3_rx) -> x4 => {
-                    x4.unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.recv(&c2_rx);
+        let i1_ = sel_.recv(&c2_rx);
+        let i2_ = sel_.recv(&c1_rx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let x1 = oper_.recv(&c2_rx);
+                x1.unwrap();
+                c1_rx.recv().unwrap();
+                c3_rx.recv().unwrap();
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.recv(&c2_rx);
+                res_.unwrap();
+                c1_rx.recv().unwrap();
+                {
+                    let mut sel_ = crossbeam_channel::Select::new();
+                    let i0_ = sel_.recv(&c3_rx);
+                    let i1_ = sel_.recv(&c3_rx);
+                    let oper_ = sel_.select();
+                    match oper_.index() {
+                        k_ if k_ == i0_ => {
+                            let res_ = oper_.recv(&c3_rx);
+                            res_.unwrap();
+                        }
+                        k_ if k_ == i1_ => {
+                            let res_ = oper_.recv(&c3_rx);
+                            res_.unwrap();
+                        }
+                        _ => unreachable!(),
+                    }
                 }
             }
-        }
-        recv(c1_rx) -> res_ => {
-            res_.unwrap();
-            c2_rx.recv().unwrap();
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c3_rx) -> x7 => {
-                    x7.unwrap();
+            k_ if k_ == i2_ => {
+                let x5 = oper_.recv(&c1_rx);
+                x5.unwrap();
+                c2_rx.recv().unwrap();
+                {
+                    let mut sel_ = crossbeam_channel::Select::new();
+                    let i0_ = sel_.recv(&c3_rx);
+                    let i1_ = sel_.recv(&c3_rx);
+                    let oper_ = sel_.select();
+                    match oper_.index() {
+                        k_ if k_ == i0_ => {
+                            let x6 = oper_.recv(&c3_rx);
+                            x6.unwrap();
+                        }
+                        k_ if k_ == i1_ => {
+                            let x7 = oper_.recv(&c3_rx);
+                            x7.unwrap();
+                        }
+                        _ => unreachable!(),
+                    }
                 }
             }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {
@@ -63,16 +92,18 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog0_once();
+        rep_ += 1;
     }
 }
 
 fn prog1_once() {
     let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
     let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c4_tx = c4_tx.clone();
@@ -91,8 +122,8 @@ fn prog1_once() {
         })
     });
     handles_.push({
-        let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
+        let c3_tx = c3_tx.clone();
         std::thread::spawn(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(()).unwrap();
@@ -123,8 +154,8 @@ fn prog1() {
 
 fn prog2_once() {
     let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
@@ -135,12 +166,21 @@ fn prog2_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c3_rx) -> x2 => {
-                    x2.unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c3_rx);
+                let i1_ = sel_.recv(&c3_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let x1 = oper_.recv(&c3_rx);
+                        x1.unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let x2 = oper_.recv(&c3_rx);
+                        x2.unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
@@ -151,16 +191,25 @@ fn prog2_once() {
             c2_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            c1_tx.send(()).unwrap();
-            c2_rx.recv().unwrap();
-        }
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            c1_tx.send(()).unwrap();
-            c2_rx.recv().unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.send(&c3_tx);
+        let i1_ = sel_.send(&c3_tx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                c1_tx.send(()).unwrap();
+                c2_rx.recv().unwrap();
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                c1_tx.send(()).unwrap();
+                c2_rx.recv().unwrap();
+            }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {
@@ -178,23 +227,34 @@ fn prog2() {
 
 fn prog3_once() {
     let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
     let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
     let (c5_tx, c5_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c5_rx) -> x2 => {
-                    x2.unwrap();
-                }
-                recv(c5_rx) -> x3 => {
-                    x3.unwrap();
-                }
-                recv(c5_rx) -> x4 => {
-                    x4.unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c5_rx);
+                let i1_ = sel_.recv(&c5_rx);
+                let i2_ = sel_.recv(&c5_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let res_ = oper_.recv(&c5_rx);
+                        res_.unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let x3 = oper_.recv(&c5_rx);
+                        x3.unwrap();
+                    }
+                    k_ if k_ == i2_ => {
+                        let x4 = oper_.recv(&c5_rx);
+                        x4.unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
@@ -223,27 +283,38 @@ fn prog3_once() {
             c1_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        recv(c2_rx) -> res_ => {
-            res_.unwrap();
-            c4_tx.send(()).unwrap();
-            c1_rx.recv().unwrap();
-            c5_tx.send(()).unwrap();
-            c3_tx.send(()).unwrap();
-        }
-        send(c5_tx, ()) -> res_ => {
-            res_.unwrap();
-            c2_rx.recv().unwrap();
-            c3_tx.send(()).unwrap();
-            c1_rx.recv().unwrap();
-            c4_tx.send(()).unwrap();
-        }
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            c1_rx.recv().unwrap();
-            c2_rx.recv().unwrap();
-            c4_tx.send(()).unwrap();
-            c5_tx.send(()).unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.recv(&c2_rx);
+        let i1_ = sel_.send(&c5_tx);
+        let i2_ = sel_.send(&c3_tx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let res_ = oper_.recv(&c2_rx);
+                res_.unwrap();
+                c4_tx.send(()).unwrap();
+                c1_rx.recv().unwrap();
+                c5_tx.send(()).unwrap();
+                c3_tx.send(()).unwrap();
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.send(&c5_tx, ());
+                res_.unwrap();
+                c2_rx.recv().unwrap();
+                c3_tx.send(()).unwrap();
+                c1_rx.recv().unwrap();
+                c4_tx.send(()).unwrap();
+            }
+            k_ if k_ == i2_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                c1_rx.recv().unwrap();
+                c2_rx.recv().unwrap();
+                c4_tx.send(()).unwrap();
+                c5_tx.send(()).unwrap();
+            }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {
@@ -258,9 +329,9 @@ fn prog3() {
 }
 
 fn prog4_once() {
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
     let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c2_tx = c2_tx.clone();
@@ -279,8 +350,8 @@ fn prog4_once() {
             }
         })
     });
-    c2_rx.recv().unwrap();
-    if (!false) && (2 < 7) {
+    let x = c2_rx.recv().unwrap();
+    if (!false) && (7 > 2) {
         handles_.push({
             let c1_tx = c1_tx.clone();
             std::thread::spawn(move || {
@@ -306,10 +377,8 @@ fn prog4_once() {
 }
 
 fn prog4() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog4_once();
-        rep_ += 1;
     }
 }
 
@@ -335,8 +404,8 @@ fn prog5_once() {
             }
         })
     });
-    let x = c2_rx.recv().unwrap();
-    if false || ((-1) >= 3) {
+    c2_rx.recv().unwrap();
+    if false || (3 <= (-1)) {
         handles_.push({
             let c1_tx = c1_tx.clone();
             std::thread::spawn(move || {
@@ -363,28 +432,30 @@ fn prog5_once() {
 }
 
 fn prog5() {
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog5_once();
+        rep_ += 1;
     }
 }
 
 fn prog6_once() {
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
     let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
     let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
     let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
-        let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
+        let c3_rx = c3_rx.clone();
         std::thread::spawn(move || {
             c3_rx.recv().unwrap();
             c4_tx.send(()).unwrap();
         })
     });
     handles_.push({
-        let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
+        let c2_rx = c2_rx.clone();
         std::thread::spawn(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(()).unwrap();
@@ -412,10 +483,10 @@ fn prog6() {
 }
 
 fn prog7_once() {
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
     let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
     let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
@@ -430,15 +501,15 @@ fn prog7_once() {
         })
     });
     handles_.push({
-        let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
+        let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(()).unwrap();
         })
     });
     c1_rx.recv().unwrap();
-    c2_rx.recv().unwrap();
+    let got = c2_rx.recv().unwrap();
     handles_.push({
         let c4_rx = c4_rx.clone();
         let c3_tx = c3_tx.clone();
@@ -486,7 +557,7 @@ fn prog8_once() {
             fn2_tx.send(()).unwrap();
         })
     });
-    fn2_rx.recv().unwrap();
+    let static2 = fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
         std::thread::spawn(move || {
@@ -507,8 +578,10 @@ fn prog8_once() {
 }
 
 fn prog8() {
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog8_once();
+        rep_ += 1;
     }
 }
 
@@ -522,24 +595,33 @@ fn prog9_once() {
             fn2_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        recv(fn2_rx) -> res_ => {
-            res_.unwrap();
-            handles_.push({
-                let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
-                    loop2_tx.send(()).unwrap();
-                })
-            });
-        }
-        recv(fn2_rx) -> res_ => {
-            res_.unwrap();
-            handles_.push({
-                let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
-                    loop2_tx.send(()).unwrap();
-                })
-            });
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.recv(&fn2_rx);
+        let i1_ = sel_.recv(&fn2_rx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let match2 = oper_.recv(&fn2_rx);
+                match2.unwrap();
+                handles_.push({
+                    let loop2_tx = loop2_tx.clone();
+                    std::thread::spawn(move || {
+                        loop2_tx.send(()).unwrap();
+                    })
+                });
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.recv(&fn2_rx);
+                res_.unwrap();
+                handles_.push({
+                    let loop2_tx = loop2_tx.clone();
+                    std::thread::spawn(move || {
+                        loop2_tx.send(()).unwrap();
+                    })
+                });
+            }
+            _ => unreachable!(),
         }
     }
     let unsafe2 = loop2_rx.recv().unwrap();
@@ -549,10 +631,8 @@ fn prog9_once() {
 }
 
 fn prog9() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog9_once();
-        rep_ += 1;
     }
 }
 

@@ -17,12 +17,21 @@ fn prog0_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c3_rx) -> x1 => {
-                    x1.unwrap();
-                }
-                recv(c3_rx) -> x2 => {
-                    x2.unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c3_rx);
+                let i1_ = sel_.recv(&c3_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let x1 = oper_.recv(&c3_rx);
+                        x1.unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
@@ -33,16 +42,25 @@ fn prog0_once() {
             c2_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            c1_tx.send(()).unwrap();
-            c2_rx.recv().unwrap();
-        }
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            c1_tx.send(()).unwrap();
-            c2_rx.recv().unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.send(&c3_tx);
+        let i1_ = sel_.send(&c3_tx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                c1_tx.send(()).unwrap();
+                c2_rx.recv().unwrap();
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                c1_tx.send(()).unwrap();
+                c2_rx.recv().unwrap();
+            }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {

@@ -26,35 +26,64 @@ fn prog0_once() {
             c2_tx.send(()).unwrap();
         })
     });
-    crossbeam_channel::select! {
-        recv(c2_rx) -> x1 => {
-            x1.unwrap();
-            c1_rx.recv().unwrap();
-            c3_rx.recv().unwrap();
-        }
-        recv(c2_rx) -> x2 => {
-            x2.unwrap();
-            c1_rx.recv().unwrap();
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c3_rx) -> x4 => {
-                    x4.unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.recv(&c2_rx);
+        let i1_ = sel_.recv(&c2_rx);
+        let i2_ = sel_.recv(&c1_rx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let x1 = oper_.recv(&c2_rx);
+                x1.unwrap();
+                c1_rx.recv().unwrap();
+                c3_rx.recv().unwrap();
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.recv(&c2_rx);
+                res_.unwrap();
+                c1_rx.recv().unwrap();
+                {
+                    let mut sel_ = crossbeam_channel::Select::new();
+                    let i0_ = sel_.recv(&c3_rx);
+                    let i1_ = sel_.recv(&c3_rx);
+                    let oper_ = sel_.select();
+                    match oper_.index() {
+                        k_ if k_ == i0_ => {
+                            let res_ = oper_.recv(&c3_rx);
+                            res_.unwrap();
+                        }
+                        k_ if k_ == i1_ => {
+                            let res_ = oper_.recv(&c3_rx);
+                            res_.unwrap();
+                        }
+                        _ => unreachable!(),
+                    }
                 }
             }
-        }
-        recv(c1_rx) -> res_ => {
-            res_.unwrap();
-            c2_rx.recv().unwrap();
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c3_rx) -> x7 => {
-                    x7.unwrap();
+            k_ if k_ == i2_ => {
+                let x5 = oper_.recv(&c1_rx);
+                x5.unwrap();
+                c2_rx.recv().unwrap();
+                {
+                    let mut sel_ = crossbeam_channel::Select::new();
+                    let i0_ = sel_.recv(&c3_rx);
+                    let i1_ = sel_.recv(&c3_rx);
+                    let oper_ = sel_.select();
+                    match oper_.index() {
+                        k_ if k_ == i0_ => {
+                            let x6 = oper_.recv(&c3_rx);
+                            x6.unwrap();
+                        }
+                        k_ if k_ == i1_ => {
+                            let x7 = oper_.recv(&c3_rx);
+                            x7.unwrap();
+                        }
+                        _ => unreachable!(),
+                    }
                 }
             }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {
@@ -63,8 +92,10 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once();
+        rep_ += 1;
     }
 }
 

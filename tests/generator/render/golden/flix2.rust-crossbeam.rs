@@ -13,21 +13,30 @@ fn prog0_once() {
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c3_rx) -> x1 => {
-                    x1.unwrap();
-                    c4_tx.send(()).unwrap();
-                }
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                    c4_tx.send(()).unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c3_rx);
+                let i1_ = sel_.recv(&c3_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
+                        c4_tx.send(()).unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let x2 = oper_.recv(&c3_rx);
+                        x2.unwrap();
+                        c4_tx.send(()).unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
     });
     handles_.push({
-        let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
+        let c2_rx = c2_rx.clone();
         std::thread::spawn(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(()).unwrap();
@@ -49,10 +58,8 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    let mut rep_ = 0;
-    while rep_ < 1 {
+    for _ in 0..1 {
         prog0_once();
-        rep_ += 1;
     }
 }
 

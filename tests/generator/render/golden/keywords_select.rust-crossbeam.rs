@@ -14,8 +14,8 @@ fn prog0_once() {
         })
     });
     crossbeam_channel::select! {
-        recv(fn2_rx) -> res_ => {
-            res_.unwrap();
+        recv(fn2_rx) -> match2 => {
+            match2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
                 std::thread::spawn(move || {
@@ -33,17 +33,15 @@ fn prog0_once() {
             });
         }
     }
-    let unsafe2 = loop2_rx.recv().unwrap();
+    loop2_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
 }
 
 fn prog0() {
-    let mut rep_ = 0;
-    while rep_ < 1 {
+    for _ in 0..1 {
         prog0_once();
-        rep_ += 1;
     }
 }
 

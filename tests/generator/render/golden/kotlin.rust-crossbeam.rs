@@ -13,15 +13,26 @@ fn prog0_once() {
     handles_.push({
         let c5_rx = c5_rx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c5_rx) -> x2 => {
-                    x2.unwrap();
-                }
-                recv(c5_rx) -> res_ => {
-                    res_.unwrap();
-                }
-                recv(c5_rx) -> x4 => {
-                    x4.unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c5_rx);
+                let i1_ = sel_.recv(&c5_rx);
+                let i2_ = sel_.recv(&c5_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let res_ = oper_.recv(&c5_rx);
+                        res_.unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let x3 = oper_.recv(&c5_rx);
+                        x3.unwrap();
+                    }
+                    k_ if k_ == i2_ => {
+                        let x4 = oper_.recv(&c5_rx);
+                        x4.unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
@@ -79,10 +90,8 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    let mut rep_ = 0;
-    while rep_ < 1 {
+    for _ in 0..1 {
         prog0_once();
-        rep_ += 1;
     }
 }
 

@@ -37,13 +37,22 @@ fn prog0_once() {
     } else {
         handles_.push(std::thread::spawn(move || {}));
     }
-    crossbeam_channel::select! {
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            handles_.push(std::thread::spawn(move || {}));
-        }
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
+    {
+        let mut sel_ = crossbeam_channel::Select::new();
+        let i0_ = sel_.send(&c3_tx);
+        let i1_ = sel_.send(&c3_tx);
+        let oper_ = sel_.select();
+        match oper_.index() {
+            k_ if k_ == i0_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+                handles_.push(std::thread::spawn(move || {}));
+            }
+            k_ if k_ == i1_ => {
+                let res_ = oper_.send(&c3_tx, ());
+                res_.unwrap();
+            }
+            _ => unreachable!(),
         }
     }
     for h_ in handles_ {

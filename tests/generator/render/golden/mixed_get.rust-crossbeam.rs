@@ -38,8 +38,8 @@ fn prog0_once() {
         handles_.push(std::thread::spawn(move || {}));
     }
     crossbeam_channel::select! {
-        recv(c3_rx) -> res_ => {
-            res_.unwrap();
+        recv(c3_rx) -> m => {
+            m.unwrap();
             handles_.push(std::thread::spawn(move || {}));
         }
         recv(c3_rx) -> m2 => {
@@ -53,8 +53,10 @@ fn prog0_once() {
 }
 
 fn prog0() {
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once();
+        rep_ += 1;
     }
 }
 
