@@ -146,7 +146,7 @@ RESERVED = frozenset(
     throw true try type typealias typeof uninitialized union unit unless until use val var
     vararg when where while with wg yield i j n cap copy panic iota os fmt args strconv
     puts raise sleep abort gets rand launch async job await coroutinecontext coroutinescope
-    runblocking commonpool dispatchers atomic vals
+    runblocking commonpool dispatchers atomic vals reflect
     crate fn impl mod move pub static trait unsafe dyn become box priv unsized virtual gen
     """.split()  # noqa: SIM905 - a word list reads better as text
 )

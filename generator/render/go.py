@@ -35,8 +35,19 @@ each in turn and prints `chanfuzz: done N` on stdout after each (`GROUP_RUNS`: o
 process start for many programs; a crash or Go's deadlock report exits, so a missing
 mark is the program that failed). With one index it prints nothing of its own.
 
-Seeded variation: unit spelled `struct{}{}` or as a package-level `unit`
-value, channel declarations as `:=` or a `var ( … )` group in shuffled order,
+A select is, by a seeded choice per select, either the `select` statement or
+`reflect.Select` over a `[]reflect.SelectCase` of its cases in order (the
+default last) and a `switch` on the chosen index whose clause does what the
+statement's would: a send case reports its value sent, a receive case reports
+`recv_` (only when `recvOK_` says it is a message, on a channel some process
+closes). Both reach the runtime's `selectgo`, but only the second goes
+through `reflect_rselect`, which orders and compacts the cases and maps the
+chosen one back, and which programs that build a select at run time use; a
+one-case select statement, compiled to a plain or non-blocking send or
+receive, reaches `selectgo` only this way.
+
+Seeded variation: the two forms of select, unit spelled `struct{}{}` or as a
+package-level `unit` value, channel declarations as `:=` or a `var ( … )` group in shuffled order,
 receives that bind a named variable (then `_ = x`) or not, mirrored
 comparisons in conditions.
 """
@@ -202,6 +213,7 @@ class _ProgramWriter:
         # Under the oracle, receives from these channels check `ok` first (module docstring).
         self.closed = closed if values else frozenset()
         self.flag = flag
+        self.uses_reflect = False  # a select went through reflect.Select: import it
 
     def _send(self, chan: str, value: int) -> str:
         return f"{chan} <- {value if self.values else self.unit}"
@@ -248,6 +260,8 @@ class _ProgramWriter:
                 with w.indent():
                     self.block(s.orelse)
                 w.line("}")
+            elif isinstance(s, SelectS) and self.rng.random() < 0.5:
+                self.select_reflect(s)
             elif isinstance(s, SelectS):
                 w.line("select {")
                 for case in s.cases:
@@ -317,6 +331,47 @@ class _ProgramWriter:
                 raise TypeError(s)
 
 
+    def select_reflect(self, s: SelectS) -> None:
+        """A select as `reflect.Select` over its cases in order (the default last), then a
+        `switch` on the chosen index that does what the select statement's clause does."""
+        w = self.w
+        self.uses_reflect = True
+        gets = [c for c in s.cases if c.direction == "get"]
+        recv = "recv_" if self.values and gets else "_"
+        ok = "recvOK_" if any(c.chan in self.closed for c in gets) else "_"
+        w.line(f"switch chosen_, {recv}, {ok} := reflect.Select([]reflect.SelectCase{{")
+        with w.indent():
+            for case in s.cases:
+                if case.direction == "put":
+                    msg = case.value if self.values else self.unit
+                    chan = f"Chan: reflect.ValueOf({case.chan})"
+                    w.line(f"{{Dir: reflect.SelectSend, {chan}, Send: reflect.ValueOf({msg})}},")
+                else:
+                    w.line(f"{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf({case.chan})}},")
+            if s.default is not None:
+                w.line("{Dir: reflect.SelectDefault},")
+        w.line("}); chosen_ {")
+        for i, case in enumerate(s.cases):
+            w.line(f"case {i}:")
+            with w.indent():
+                if self.values and case.direction == "put":
+                    w.line(f"vals.done({case.value})")
+                elif self.values and case.chan in self.closed:
+                    # A closed channel's zero value is no message (module docstring).
+                    w.line(f"if {ok} {{")
+                    with w.indent():
+                        w.line(self._got(f"int({recv}.Int())", case.chan, True))
+                    w.line("}")
+                elif self.values:
+                    w.line(self._got(f"int({recv}.Int())", case.chan, True))
+                self.block(case.body)
+        if s.default is not None:
+            w.line("default:")
+            with w.indent():
+                self.block(s.default)
+        w.line("}")
+
+
 def _dead_case_channels(lowered: Lowered) -> frozenset[str]:
     """Unbuffered channels used only in one direction and only as cases of selects with a
     default: nothing can ever meet them, so a nil channel behaves the same, and takes the
@@ -374,17 +429,9 @@ def render_file(
     if any_spawn:
         imports.append("sync")
 
+    # The programs first: whether a select went through reflect is known only then.
     w = Writer("\t")
-    w.line(HEADER)
-    w.line()
-    w.line("package main")
-    if imports:
-        w.line()
-        w.line("import (")
-        with w.indent():
-            for name in sorted(imports):
-                w.line(f'"{name}"')
-        w.line(")")
+    uses_reflect = False
     if named_unit and not values:
         w.line()
         w.line("// unit is the value every channel carries.")
@@ -420,6 +467,7 @@ def render_file(
                     w.line(f"{c} := {makes[c]}")
             writer = _ProgramWriter(w, rng, unit, values, lw.closed(), _flag_name(lw.body))
             writer.block(lw.body)
+            uses_reflect |= writer.uses_reflect
             if has_spawn(lw.body):
                 w.line("wg.Wait()")
             if values:
@@ -467,4 +515,19 @@ def render_file(
                 w.line("}")
             w.line("}")
     w.line("}")
-    return w.text()
+
+    if uses_reflect:
+        imports.append("reflect")
+    head = Writer("\t")
+    head.line(HEADER)
+    head.line()
+    head.line("package main")
+    if imports:
+        head.line()
+        head.line("import (")
+        with head.indent():
+            for name in sorted(imports):
+                head.line(f'"{name}"')
+        head.line(")")
+    head.lines += w.lines
+    return head.text()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from generator.render import GROUP_DONE, render, render_batch
+from generator.render._common import SelectS, has_spawn, lower, walk
 from generator.render._common import SpawnS as SpawnStmt
-from generator.render._common import has_spawn, lower, walk
 from tests.generator.render.helpers import (
     VARIANTS,
     check_golden,
@@ -66,6 +66,57 @@ def test_every_spawn_is_joined(name: str, seed: int) -> None:
     once = _functions(text)["prog0Once"]
     assert once[0].strip() == "var wg sync.WaitGroup"
     assert once[-1].strip() == "wg.Wait()"
+
+
+ENTRY = re.compile(
+    r"\{Dir: reflect\.Select(Send|Recv|Default)(?:, Chan: reflect\.ValueOf\((\w+)\))?"
+    r"(?:, Send: reflect\.ValueOf\((\d+)\))?\},"
+)
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_reflect_select_clause_does_what_its_case_entry_says(name: str, seed: int) -> None:
+    """Through reflect.Select, the cases are listed in order (a default last), and the
+    clause of index k completes case k: a send's value is reported sent, a receive
+    reports the value reflect received on that case's channel."""
+    program = PROGRAMS[name]
+    text = render(program, "go", seed=seed, values=True)
+    lines = [line.strip() for line in text.splitlines()]
+    selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
+    switches = [i for i, line in enumerate(lines) if line.startswith("switch chosen_, ")]
+    assert len(switches) + lines.count("select {") == len(selects)
+    assert ('"reflect"' in lines) == bool(switches)
+    for start in switches:
+        entries = []
+        j = start + 1
+        while m := ENTRY.fullmatch(lines[j]):
+            entries.append(m.groups())
+            j += 1
+        assert lines[j] == "}); chosen_ {"
+        for k, (direction, chan, value) in enumerate(entries):
+            if direction == "Default":
+                assert k == len(entries) - 1
+                assert "default:" in lines[j:]
+                continue
+            clause = lines.index(f"case {k}:", j)
+            if direction == "Send":
+                assert lines[clause + 1] == f"vals.done({value})"
+            else:
+                report = f'vals.recv(int(recv_.Int()), "{chan}", true)'
+                assert report in lines[clause + 1 : clause + 3]
+
+
+def test_go_selects_are_statements_or_reflect_by_seed() -> None:
+    from generator.pipeline import generate_program
+    from generator.settings import settings_for
+
+    forms = {"statement": 0, "reflect": 0}
+    for seed in range(12):
+        text = render(generate_program(seed, settings_for("E")).program, "go", seed=seed)
+        forms["statement"] += text.count("\tselect {")
+        forms["reflect"] += text.count("reflect.Select(")
+    assert min(forms.values()) >= 5, forms
 
 
 def test_no_waitgroup_without_spawns() -> None:

@@ -83,7 +83,11 @@ def test_under_the_oracle_a_range_reports_each_message_as_a_receive() -> None:
     assert lines[loop + 1] == f'vals.recv({var}, "c", false)'
 
 
+REFLECT_SWITCH = "switch chosen_, recv_, recvOK_ := reflect.Select([]reflect.SelectCase{"
+
+
 def test_under_the_oracle_a_receive_from_a_closed_channel_checks_ok_first() -> None:
+    forms = set()
     for seed in range(8):
         text = render(_program(CLOSED_SELECT, seed), "go", seed=seed, values=True)
         lines = _lines(text)
@@ -93,13 +97,23 @@ def test_under_the_oracle_a_receive_from_a_closed_channel_checks_ok_first() -> N
         for line in plain:
             var = line.removeprefix("if ").split(",")[0]
             assert lines[lines.index(line) + 1] == f'vals.recv({var}, "c", false)'
-        case = next(line for line in lines if line.startswith("case ") and "<-c:" in line)
-        var = case.removeprefix("case ").split(",")[0]
-        assert case == f"case {var}, ok := <-c:"
-        at = lines.index(case)
-        assert lines[at + 1 : at + 4] == ["if ok {", f'vals.recv({var}, "c", true)', "}"]
+        case = next((line for line in lines if line.startswith("case ") and "<-c:" in line), "")
+        if case:  # the select statement
+            var = case.removeprefix("case ").split(",")[0]
+            assert case == f"case {var}, ok := <-c:"
+            at = lines.index(case)
+            assert lines[at + 1 : at + 4] == ["if ok {", f'vals.recv({var}, "c", true)', "}"]
+            forms.add("statement")
+        else:  # through reflect.Select: the flag it returns, then the value it received
+            switch = lines.index(REFLECT_SWITCH)
+            case_c = lines.index("{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)},", switch)
+            at = lines.index(f"case {case_c - switch - 1}:", case_c)
+            wanted = ["if recvOK_ {", 'vals.recv(int(recv_.Int()), "c", true)', "}"]
+            assert lines[at + 1 : at + 4] == wanted
+            forms.add("reflect")
         # d is never closed: its receives stay as they were.
         assert not [line for line in lines if "ok := <-d" in line]
+    assert forms == {"statement", "reflect"}
 
 
 def test_without_the_oracle_a_closed_channel_is_received_from_as_any_other() -> None:

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -97,13 +98,17 @@ func prog0Once() {
 		c2 <- 3
 		vals.done(3)
 	}()
-	select {
-	case x1 := <-c2:
-		vals.recv(x1, "c2", true)
+	switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c1)},
+	}); chosen_ {
+	case 0:
+		vals.recv(int(recv_.Int()), "c2", true)
 		vals.recv(<-c1, "c1", false)
 		vals.recv(<-c3, "c3", false)
-	case val := <-c2:
-		vals.recv(val, "c2", true)
+	case 1:
+		vals.recv(int(recv_.Int()), "c2", true)
 		vals.recv(<-c1, "c1", false)
 		select {
 		case x3 := <-c3:
@@ -111,8 +116,8 @@ func prog0Once() {
 		case x4 := <-c3:
 			vals.recv(x4, "c3", true)
 		}
-	case val := <-c1:
-		vals.recv(val, "c1", true)
+	case 2:
+		vals.recv(int(recv_.Int()), "c1", true)
 		vals.recv(<-c2, "c2", false)
 		select {
 		case x6 := <-c3:
@@ -143,13 +148,16 @@ func prog1Once() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x1 := <-c3:
-			vals.recv(x1, "c3", true)
+		switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		}); chosen_ {
+		case 0:
+			vals.recv(int(recv_.Int()), "c3", true)
 			c4 <- 1
 			vals.done(1)
-		case val := <-c3:
-			vals.recv(val, "c3", true)
+		case 1:
+			vals.recv(int(recv_.Int()), "c3", true)
 			c4 <- 2
 			vals.done(2)
 		}
@@ -187,8 +195,8 @@ func prog2Once() {
 	vals := newValueCheck(&prog2Values)
 	var wg sync.WaitGroup
 	c3 := make(chan int)
-	c2 := make(chan int)
 	c1 := make(chan int)
+	c2 := make(chan int)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -198,10 +206,10 @@ func prog2Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case x1 := <-c3:
-			vals.recv(x1, "c3", true)
 		case val := <-c3:
 			vals.recv(val, "c3", true)
+		case x2 := <-c3:
+			vals.recv(x2, "c3", true)
 		}
 	}()
 	wg.Add(1)
@@ -238,22 +246,26 @@ func prog3Once() {
 	vals := newValueCheck(&prog3Values)
 	var wg sync.WaitGroup
 	var (
-		c1 = make(chan int)
-		c3 = make(chan int)
 		c2 = make(chan int)
+		c3 = make(chan int)
+		c1 = make(chan int)
 		c4 = make(chan int)
 		c5 = make(chan int)
 	)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x2 := <-c5:
-			vals.recv(x2, "c5", true)
-		case x3 := <-c5:
-			vals.recv(x3, "c5", true)
-		case val := <-c5:
-			vals.recv(val, "c5", true)
+		switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+		}); chosen_ {
+		case 0:
+			vals.recv(int(recv_.Int()), "c5", true)
+		case 1:
+			vals.recv(int(recv_.Int()), "c5", true)
+		case 2:
+			vals.recv(int(recv_.Int()), "c5", true)
 		}
 	}()
 	wg.Add(1)
@@ -278,9 +290,13 @@ func prog3Once() {
 		c1 <- 2
 		vals.done(2)
 	}()
-	select {
-	case x1 := <-c2:
-		vals.recv(x1, "c2", true)
+	switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c5), Send: reflect.ValueOf(8)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(11)},
+	}); chosen_ {
+	case 0:
+		vals.recv(int(recv_.Int()), "c2", true)
 		c4 <- 3
 		vals.done(3)
 		vals.recv(<-c1, "c1", false)
@@ -288,7 +304,7 @@ func prog3Once() {
 		vals.done(4)
 		c3 <- 5
 		vals.done(5)
-	case c5 <- 8:
+	case 1:
 		vals.done(8)
 		vals.recv(<-c2, "c2", false)
 		c3 <- 6
@@ -296,7 +312,7 @@ func prog3Once() {
 		vals.recv(<-c1, "c1", false)
 		c4 <- 7
 		vals.done(7)
-	case c3 <- 11:
+	case 2:
 		vals.done(11)
 		vals.recv(<-c1, "c1", false)
 		vals.recv(<-c2, "c2", false)
@@ -321,9 +337,9 @@ func prog4Once() {
 	vals := newValueCheck(&prog4Values)
 	var wg sync.WaitGroup
 	var (
-		c2 = make(chan int)
-		c1 = make(chan int)
 		c3 = make(chan int)
+		c1 = make(chan int)
+		c2 = make(chan int)
 	)
 	wg.Add(1)
 	go func() {
@@ -377,9 +393,9 @@ var prog5Values = valueTable{[]string{"", "c2", "c3", "c1"}, []bool{false, false
 func prog5Once() {
 	vals := newValueCheck(&prog5Values)
 	var wg sync.WaitGroup
-	c3 := make(chan int)
 	c2 := make(chan int)
 	c1 := make(chan int)
+	c3 := make(chan int)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -409,14 +425,14 @@ func prog5Once() {
 		}()
 	}
 	select {
-	case val := <-c3:
-		vals.recv(val, "c3", true)
+	case m := <-c3:
+		vals.recv(m, "c3", true)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case m2 := <-c3:
-		vals.recv(m2, "c3", true)
+	case val := <-c3:
+		vals.recv(val, "c3", true)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

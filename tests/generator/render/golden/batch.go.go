@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 )
 
@@ -31,12 +32,15 @@ func prog0Once() {
 		defer wg.Done()
 		c2 <- unit
 	}()
-	select {
-	case x1 := <-c2:
-		_ = x1
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c1)},
+	}); chosen_ {
+	case 0:
 		<-c1
 		<-c3
-	case <-c2:
+	case 1:
 		<-c1
 		select {
 		case x3 := <-c3:
@@ -44,7 +48,7 @@ func prog0Once() {
 		case x4 := <-c3:
 			_ = x4
 		}
-	case <-c1:
+	case 2:
 		<-c2
 		select {
 		case x6 := <-c3:
@@ -71,11 +75,13 @@ func prog1Once() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x1 := <-c3:
-			_ = x1
+		switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		}); chosen_ {
+		case 0:
 			c4 <- unit
-		case <-c3:
+		case 1:
 			c4 <- unit
 		}
 	}()
@@ -105,8 +111,8 @@ func prog1() {
 func prog2Once() {
 	var wg sync.WaitGroup
 	c3 := make(chan struct{})
-	c2 := make(chan struct{})
 	c1 := make(chan struct{})
+	c2 := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -116,9 +122,9 @@ func prog2Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case x1 := <-c3:
-			_ = x1
 		case <-c3:
+		case x2 := <-c3:
+			_ = x2
 		}
 	}()
 	wg.Add(1)
@@ -146,21 +152,23 @@ func prog2() {
 func prog3Once() {
 	var wg sync.WaitGroup
 	var (
-		c1 = make(chan struct{})
-		c3 = make(chan struct{})
 		c2 = make(chan struct{})
+		c3 = make(chan struct{})
+		c1 = make(chan struct{})
 		c4 = make(chan struct{})
 		c5 = make(chan struct{})
 	)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x2 := <-c5:
-			_ = x2
-		case x3 := <-c5:
-			_ = x3
-		case <-c5:
+		switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c5)},
+		}); chosen_ {
+		case 0:
+		case 1:
+		case 2:
 		}
 	}()
 	wg.Add(1)
@@ -183,19 +191,22 @@ func prog3Once() {
 		defer wg.Done()
 		c1 <- unit
 	}()
-	select {
-	case x1 := <-c2:
-		_ = x1
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c5), Send: reflect.ValueOf(unit)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(unit)},
+	}); chosen_ {
+	case 0:
 		c4 <- unit
 		<-c1
 		c5 <- unit
 		c3 <- unit
-	case c5 <- unit:
+	case 1:
 		<-c2
 		c3 <- unit
 		<-c1
 		c4 <- unit
-	case c3 <- unit:
+	case 2:
 		<-c1
 		<-c2
 		c4 <- unit
@@ -213,9 +224,9 @@ func prog3() {
 func prog4Once() {
 	var wg sync.WaitGroup
 	var (
-		c2 = make(chan struct{})
-		c1 = make(chan struct{})
 		c3 = make(chan struct{})
+		c1 = make(chan struct{})
+		c2 = make(chan struct{})
 	)
 	wg.Add(1)
 	go func() {
@@ -261,9 +272,9 @@ func prog4() {
 
 func prog5Once() {
 	var wg sync.WaitGroup
-	c3 := make(chan struct{})
 	c2 := make(chan struct{})
 	c1 := make(chan struct{})
+	c3 := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -290,13 +301,13 @@ func prog5Once() {
 		}()
 	}
 	select {
-	case <-c3:
+	case m := <-c3:
+		_ = m
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case m2 := <-c3:
-		_ = m2
+	case <-c3:
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -87,11 +88,14 @@ func prog0Once() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x1 := <-c3:
-			vals.recv(x1, "c3", true)
-		case val := <-c3:
-			vals.recv(val, "c3", true)
+		switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		}); chosen_ {
+		case 0:
+			vals.recv(int(recv_.Int()), "c3", true)
+		case 1:
+			vals.recv(int(recv_.Int()), "c3", true)
 		}
 	}()
 	wg.Add(1)

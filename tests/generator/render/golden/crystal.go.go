@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -22,10 +23,12 @@ func prog0Once() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case x1 := <-c3:
-			_ = x1
-		case <-c3:
+		switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		}); chosen_ {
+		case 0:
+		case 1:
 		}
 	}()
 	wg.Add(1)

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -97,13 +98,17 @@ func prog0Once() {
 		c2 <- 3
 		vals.done(3)
 	}()
-	select {
-	case x1 := <-c2:
-		vals.recv(x1, "c2", true)
+	switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c1)},
+	}); chosen_ {
+	case 0:
+		vals.recv(int(recv_.Int()), "c2", true)
 		vals.recv(<-c1, "c1", false)
 		vals.recv(<-c3, "c3", false)
-	case val := <-c2:
-		vals.recv(val, "c2", true)
+	case 1:
+		vals.recv(int(recv_.Int()), "c2", true)
 		vals.recv(<-c1, "c1", false)
 		select {
 		case x3 := <-c3:
@@ -111,8 +116,8 @@ func prog0Once() {
 		case x4 := <-c3:
 			vals.recv(x4, "c3", true)
 		}
-	case val := <-c1:
-		vals.recv(val, "c1", true)
+	case 2:
+		vals.recv(int(recv_.Int()), "c1", true)
 		vals.recv(<-c2, "c2", false)
 		select {
 		case x6 := <-c3:

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -29,12 +30,15 @@ func prog0Once() {
 		defer wg.Done()
 		c2 <- unit
 	}()
-	select {
-	case x1 := <-c2:
-		_ = x1
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c1)},
+	}); chosen_ {
+	case 0:
 		<-c1
 		<-c3
-	case <-c2:
+	case 1:
 		<-c1
 		select {
 		case x3 := <-c3:
@@ -42,7 +46,7 @@ func prog0Once() {
 		case x4 := <-c3:
 			_ = x4
 		}
-	case <-c1:
+	case 2:
 		<-c2
 		select {
 		case x6 := <-c3:

@@ -86,8 +86,8 @@ func prog0Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case val := <-c3:
-			vals.recv(val, "c3", true)
+		case x1 := <-c3:
+			vals.recv(x1, "c3", true)
 			c4 <- 1
 			vals.done(1)
 		case x2 := <-c3:

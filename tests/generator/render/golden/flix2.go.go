@@ -21,7 +21,8 @@ func prog0Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case <-c3:
+		case x1 := <-c3:
+			_ = x1
 			c4 <- unit
 		case x2 := <-c3:
 			_ = x2

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -87,12 +88,12 @@ func prog0Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case val := <-c5:
-			vals.recv(val, "c5", true)
+		case x2 := <-c5:
+			vals.recv(x2, "c5", true)
 		case x3 := <-c5:
 			vals.recv(x3, "c5", true)
-		case x4 := <-c5:
-			vals.recv(x4, "c5", true)
+		case val := <-c5:
+			vals.recv(val, "c5", true)
 		}
 	}()
 	wg.Add(1)
@@ -117,9 +118,13 @@ func prog0Once() {
 		c1 <- 2
 		vals.done(2)
 	}()
-	select {
-	case val := <-c2:
-		vals.recv(val, "c2", true)
+	switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c5), Send: reflect.ValueOf(8)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(11)},
+	}); chosen_ {
+	case 0:
+		vals.recv(int(recv_.Int()), "c2", true)
 		c4 <- 3
 		vals.done(3)
 		vals.recv(<-c1, "c1", false)
@@ -127,7 +132,7 @@ func prog0Once() {
 		vals.done(4)
 		c3 <- 5
 		vals.done(5)
-	case c5 <- 8:
+	case 1:
 		vals.done(8)
 		vals.recv(<-c2, "c2", false)
 		c3 <- 6
@@ -135,7 +140,7 @@ func prog0Once() {
 		vals.recv(<-c1, "c1", false)
 		c4 <- 7
 		vals.done(7)
-	case c3 <- 11:
+	case 2:
 		vals.done(11)
 		vals.recv(<-c1, "c1", false)
 		vals.recv(<-c2, "c2", false)

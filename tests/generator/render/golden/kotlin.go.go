@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -22,11 +23,11 @@ func prog0Once() {
 	go func() {
 		defer wg.Done()
 		select {
-		case <-c5:
+		case x2 := <-c5:
+			_ = x2
 		case x3 := <-c5:
 			_ = x3
-		case x4 := <-c5:
-			_ = x4
+		case <-c5:
 		}
 	}()
 	wg.Add(1)
@@ -49,18 +50,22 @@ func prog0Once() {
 		defer wg.Done()
 		c1 <- unit
 	}()
-	select {
-	case <-c2:
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c2)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c5), Send: reflect.ValueOf(unit)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(unit)},
+	}); chosen_ {
+	case 0:
 		c4 <- unit
 		<-c1
 		c5 <- unit
 		c3 <- unit
-	case c5 <- unit:
+	case 1:
 		<-c2
 		c3 <- unit
 		<-c1
 		c4 <- unit
-	case c3 <- unit:
+	case 2:
 		<-c1
 		<-c2
 		c4 <- unit

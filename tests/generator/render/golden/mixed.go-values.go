@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -106,14 +107,17 @@ func prog0Once() {
 			defer wg.Done()
 		}()
 	}
-	select {
-	case c3 <- 3:
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(3)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(4)},
+	}); chosen_ {
+	case 0:
 		vals.done(3)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case c3 <- 4:
+	case 1:
 		vals.done(4)
 	}
 	wg.Wait()

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -39,13 +40,16 @@ func prog0Once() {
 			defer wg.Done()
 		}()
 	}
-	select {
-	case c3 <- unit:
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(unit)},
+		{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c3), Send: reflect.ValueOf(unit)},
+	}); chosen_ {
+	case 0:
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case c3 <- unit:
+	case 1:
 	}
 	wg.Wait()
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -107,15 +108,18 @@ func prog0Once() {
 			defer wg.Done()
 		}()
 	}
-	select {
-	case m := <-c3:
-		vals.recv(m, "c3", true)
+	switch chosen_, recv_, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+	}); chosen_ {
+	case 0:
+		vals.recv(int(recv_.Int()), "c3", true)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case m2 := <-c3:
-		vals.recv(m2, "c3", true)
+	case 1:
+		vals.recv(int(recv_.Int()), "c3", true)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

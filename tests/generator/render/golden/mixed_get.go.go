@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -39,15 +40,16 @@ func prog0Once() {
 			defer wg.Done()
 		}()
 	}
-	select {
-	case m := <-c3:
-		_ = m
+	switch chosen_, _, _ := reflect.Select([]reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c3)},
+	}); chosen_ {
+	case 0:
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 		}()
-	case m2 := <-c3:
-		_ = m2
+	case 1:
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
