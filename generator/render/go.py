@@ -11,7 +11,7 @@ shows up as a hang or as Go's "all goroutines are asleep - deadlock!", never
 hidden by `main` returning.
 
 Options: `gomaxprocs` (int ≥ 1) makes `main` call `runtime.GOMAXPROCS(n)`
-first; without it Go uses every core (SPEC §8a). `pct_depth=d` yields
+first (`reflect_select`: below); without it Go uses every core (SPEC §8a). `pct_depth=d` yields
 (`runtime.Gosched()`) before d−1 communication steps (`_common.perturb`). `values=True` turns on the
 value oracle (`_common`): channels carry `int`, each run owns a `valueCheck`
 (counts kept with `sync/atomic`) that every receive reports to and that is
@@ -44,7 +44,10 @@ closes). Both reach the runtime's `selectgo`, but only the second goes
 through `reflect_rselect`, which orders and compacts the cases and maps the
 chosen one back, and which programs that build a select at run time use; a
 one-case select statement, compiled to a plain or non-blocking send or
-receive, reaches `selectgo` only this way.
+receive, reaches `selectgo` only this way. `reflect_select=False` writes every
+select as a statement, and draws nothing for it: the file is then the one
+this renderer wrote before it had the second form (gocheck, which does not
+read reflect, checks programs written so).
 
 Seeded variation: the two forms of select, unit spelled `struct{}{}` or as a
 package-level `unit` value, channel declarations as `:=` or a `var ( … )` group in shuffled order,
@@ -105,7 +108,12 @@ def _positive_int(value: object) -> int:
     return value
 
 
-OPTIONS = {"gomaxprocs": _positive_int, "values": boolean, "pct_depth": pct_depth}
+OPTIONS = {
+    "gomaxprocs": _positive_int,
+    "values": boolean,
+    "pct_depth": pct_depth,
+    "reflect_select": boolean,
+}
 
 VALUE_ORACLE = True
 # Given several indices, the dispatcher runs each in turn and prints `GROUP_DONE` and the
@@ -205,6 +213,7 @@ class _ProgramWriter:
         values: bool,
         closed: frozenset[str] = frozenset(),
         flag: str = "ok",
+        reflect_select: bool = True,
     ) -> None:
         self.w = w
         self.rng = rng
@@ -213,6 +222,7 @@ class _ProgramWriter:
         # Under the oracle, receives from these channels check `ok` first (module docstring).
         self.closed = closed if values else frozenset()
         self.flag = flag
+        self.reflect_select = reflect_select  # off: no draw, every select a statement
         self.uses_reflect = False  # a select went through reflect.Select: import it
 
     def _send(self, chan: str, value: int) -> str:
@@ -260,7 +270,7 @@ class _ProgramWriter:
                 with w.indent():
                     self.block(s.orelse)
                 w.line("}")
-            elif isinstance(s, SelectS) and self.rng.random() < 0.5:
+            elif isinstance(s, SelectS) and self.reflect_select and self.rng.random() < 0.5:
                 self.select_reflect(s)
             elif isinstance(s, SelectS):
                 w.line("select {")
@@ -417,6 +427,7 @@ def render_file(
     named_unit = rng.random() < 0.5
     unit = "unit" if named_unit else "struct{}{}"
     values = bool(opts.get("values", False))
+    reflect_select = bool(opts.get("reflect_select", True))
     element = "int" if values else "struct{}"
 
     imports = []
@@ -465,7 +476,9 @@ def render_file(
             else:
                 for c in chans:
                     w.line(f"{c} := {makes[c]}")
-            writer = _ProgramWriter(w, rng, unit, values, lw.closed(), _flag_name(lw.body))
+            writer = _ProgramWriter(
+                w, rng, unit, values, lw.closed(), _flag_name(lw.body), reflect_select
+            )
             writer.block(lw.body)
             uses_reflect |= writer.uses_reflect
             if has_spawn(lw.body):

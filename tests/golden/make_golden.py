@@ -110,6 +110,11 @@ VARIANTS |= {
     "clojure-nil-puts-buffered": Variant(
         "clojure", {"put_result": "nil"}, MORE_SEEDS, True, NO_CLOSE
     ),
+    # Every select a statement (what gocheck reads): the files of before reflect.Select.
+    "go-statements": Variant("go", {"reflect_select": False}),
+    "go-statements-buffered-values": Variant(
+        "go", {"reflect_select": False, "values": True}, MORE_SEEDS, buffered=True
+    ),
     "go-buffered-values-pct": Variant(
         "go", {"values": True, "pct_depth": 4}, MORE_SEEDS, buffered=True
     ),

@@ -119,6 +119,17 @@ def test_go_selects_are_statements_or_reflect_by_seed() -> None:
     assert min(forms.values()) >= 5, forms
 
 
+def test_without_reflect_select_every_select_is_a_statement() -> None:
+    from generator.pipeline import generate_program
+    from generator.settings import settings_for
+
+    for seed in range(12):
+        program = generate_program(seed, settings_for("E")).program
+        text = render(program, "go", seed=seed, reflect_select=False)
+        selects = sum(isinstance(s, SelectS) for s in walk(lower(program).body))
+        assert text.count("select {") == selects and "reflect" not in text
+
+
 def test_no_waitgroup_without_spawns() -> None:
     program = lower(LONE_RECV)
     assert not has_spawn(program.body)
