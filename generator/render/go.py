@@ -10,8 +10,8 @@ and `Wait` joins every process transitively — a stuck goroutine therefore
 shows up as a hang or as Go's "all goroutines are asleep - deadlock!", never
 hidden by `main` returning.
 
-Options: `gomaxprocs` (int ≥ 1) makes `main` call `runtime.GOMAXPROCS(n)`
-first (`reflect_select`: below); without it Go uses every core (SPEC §8a). `pct_depth=d` yields
+Options (`reflect_select`: below): `gomaxprocs` (int ≥ 1) makes `main` call
+`runtime.GOMAXPROCS(n)` first; without it Go uses every core (SPEC §8a). `pct_depth=d` yields
 (`runtime.Gosched()`) before d−1 communication steps (`_common.perturb`). `values=True` turns on the
 value oracle (`_common`): channels carry `int`, each run owns a `valueCheck`
 (counts kept with `sync/atomic`) that every receive reports to and that is
@@ -50,9 +50,9 @@ this renderer wrote before it had the second form (gocheck, which does not
 read reflect, checks programs written so).
 
 Seeded variation: the two forms of select, unit spelled `struct{}{}` or as a
-package-level `unit` value, channel declarations as `:=` or a `var ( … )` group in shuffled order,
-receives that bind a named variable (then `_ = x`) or not, mirrored
-comparisons in conditions.
+package-level `unit` value, channel declarations as `:=` or a `var ( … )`
+group in shuffled order, receives that bind a named variable (then `_ = x`)
+or not, mirrored comparisons in conditions.
 """
 
 from __future__ import annotations
@@ -339,7 +339,6 @@ class _ProgramWriter:
                 w.line("runtime.Gosched()")
             else:  # pragma: no cover - the statement tree has no other node
                 raise TypeError(s)
-
 
     def select_reflect(self, s: SelectS) -> None:
         """A select as `reflect.Select` over its cases in order (the default last), then a

@@ -429,8 +429,8 @@ class _ProgramWriter:
 
     def select_crossbeam(self, s: SelectS) -> None:
         # Half the selects through the `Select` builder: its own code (index numbering,
-        # the handle list, `SelectedOperation`'s checks) is what programs built at run
-        # time call, and the macro never does.
+        # the handle list, `SelectedOperation`'s checks) is what programs that build a select
+        # at run time call, and the macro never does.
         if self.rng.random() < 0.5:
             self.select_crossbeam_builder(s)
             return
