@@ -310,10 +310,7 @@ class _ProgramWriter:
                         w.line(f"case <-{case.chan}:")
                         with w.indent():
                             self.block(case.body)
-                if s.default is not None:
-                    w.line("default:")
-                    with w.indent():
-                        self.block(s.default)
+                self.default_clause(s)
                 w.line("}")
             elif isinstance(s, CloseS):
                 w.line(f"close({s.chan})")
@@ -374,11 +371,16 @@ class _ProgramWriter:
                 elif self.values:
                     w.line(self._got(f"int({recv}.Int())", case.chan, True))
                 self.block(case.body)
-        if s.default is not None:
-            w.line("default:")
-            with w.indent():
-                self.block(s.default)
+        self.default_clause(s)
         w.line("}")
+
+    def default_clause(self, s: SelectS) -> None:
+        """A select's `default:` clause: the same in the statement and in the switch on
+        reflect.Select's choice (whose default entry is chosen when nothing is ready)."""
+        if s.default is not None:
+            self.w.line("default:")
+            with self.w.indent():
+                self.block(s.default)
 
 
 def _dead_case_channels(lowered: Lowered) -> frozenset[str]:
