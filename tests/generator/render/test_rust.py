@@ -379,7 +379,7 @@ def test_crossbeam_builder_completes_the_operation_it_added_under_that_index(
 ) -> None:
     """A select through `crossbeam_channel::Select` adds its cases in order, then the arm of
     each index completes the very operation (recv or send, same channel end) added under
-    it; crossbeam panics if an arm completes another. A default means `try_select()`."""
+    it; crossbeam panics if an arm completes another. (Defaults: test_rust_buffered.)"""
     program = ALL[name]
     text = render(program, "rust", seed=seed, flavour="crossbeam")
     lines = [line.strip() for line in text.splitlines()]
