@@ -442,6 +442,9 @@ NEVER_SENT = "received but never sent"
 # Where close answers whether it closed the channel (Crystal, Kotlin): every generated
 # program closes a channel once at most (the checker refuses a second close).
 ALREADY_CLOSED = "closed, but answered it was closed before"
+# After a run's joins (Rust, issue #14): a channel nobody uses any more and every
+# message of which was received answered its observers or its ends wrongly.
+QUIET_WRONG = "a quiet channel answered wrong"
 BY_RECEIVE, BY_SELECT, BY_CLOSE = "by a receive", "by a select", "by a close"
 OF_SEND, OF_SELECT = "a send", "a select's send"
 

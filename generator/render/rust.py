@@ -51,19 +51,19 @@
   No process ever holds two locks or holds a lock while sending.
 
 Every flavour: a run (`progN_once`) creates its channels, carrying `()` (`u32`
-under the value oracle), with capacity 0 (rendezvous channels) unless the
-program declares a channel buffered (below), and is repeated `repetitions`
-times by `progN`, each time with fresh channels (SPEC §8a). Every handle is
-`Clone` (the std receiver through its `Arc`), so before each `move` closure
-the spawn clones exactly the channel ends its process and its descendants
-use, in a seeded order. Joins: a process that spawns collects its children's
-`JoinHandle`s in `handles_` and, as its last act, joins them all
-(`h_.join().unwrap()` for threads, `h_.await.unwrap()` for tasks). A child
-therefore ends only after its own children ended, and a run only after every
-process it spawned, transitively; a stuck process shows as a hang, never
-hidden by `main` returning, and a child's panic propagates to `main` (exit
-code 101). Every channel end outlives all processes that use it (the run's
-originals are dropped after the joins), so no operation fails on a
+under the value oracle; `Msg_` under the quiet check, below), with capacity 0
+(rendezvous channels) unless the program declares a channel buffered (below),
+and is repeated `repetitions` times by `progN`, each time with fresh channels
+(SPEC §8a). Every handle is `Clone` (the std receiver through its `Arc`), so
+before each `move` closure the spawn clones exactly the channel ends its
+process and its descendants use, in a seeded order. Joins: a process that
+spawns collects its children's `JoinHandle`s in `handles_` and, as its last
+act, joins them all (`h_.join().unwrap()` for threads, `h_.await.unwrap()` for
+tasks). A child therefore ends only after its own children ended, and a run
+only after every process it spawned, transitively; a stuck process shows as a
+hang, never hidden by `main` returning, and a child's panic propagates to
+`main` (exit code 101). Every channel end outlives all processes that use it
+(the run's originals are dropped after the joins), so no operation fails on a
 disconnected channel; each result is `unwrap()`ed anyway.
 
 `pct_depth=d` yields (`std::thread::yield_now()`; in tokio tasks
@@ -141,6 +141,31 @@ can offer only one value, and which case it stands for is the same random
 choice the arm made before. A violation is one `eprintln!` and
 `std::process::exit(65)`.
 
+The quiet-channel check (option `quiet`, default on; crossbeam, flume and
+flume-async, issue #14). Once a run's processes are joined, nobody holds a
+channel end but the run, and every message sent was received (the generator
+pairs them; the value oracle checks it): what each channel's observers answer
+is known, and so is what its ends do once the other side is gone. The run's
+last act is, per channel in its declaration order, `quiet_(tx, rx, "c", cap,
+fill, senders_first, drain)`: both ends' `len()`, `is_empty()`, `is_full()`
+(a rendezvous channel is always full) and `capacity()`; `try_recv` answers
+Empty; `fill` (seeded, 0…cap) messages numbered 1, 2, … go in by `try_send`
+(then the observers again, and `try_send` on a full channel answers Full);
+then either the sender is dropped (seeded), and the receiver takes `drain`
+(seeded, 0…fill) messages in order and, when it took them all, finds the
+channel disconnected (`try_recv`, `recv`), or the receiver is dropped and
+`try_send` answers Disconnected and `send` fails. What is left is dropped with
+the channel. crossbeam also checks `same_channel` over every pair of the run's
+channels and each end's clone (flume 0.10 has no `same_channel`; one file
+serves every release). Messages have drop glue, as most real payloads do: they
+are `Msg_(u32)` (0 without the value oracle), made by `msg_(v)`, and a counter
+of those alive must be back to 0 after each run (`quiet_dropped()` in `progN`,
+once the run's bindings are gone too): a channel that loses a message or drops
+one twice says so. A wrong answer is one line as the value oracle's, kind
+`QUIET_WRONG`, and exit 65. chan 0.1 has no `len()` and std's receiver sits
+behind its mutex: both are written as before. `quiet=False` writes the files
+of before the check, with no draw for it.
+
 Seeded variation: crossbeam's two forms of select, channel declarations and
 the clones before a spawn in shuffled order, receives that bind a named
 variable or not (also the `->` binding of chan's receive arms), `if` without
@@ -165,6 +190,7 @@ from generator.render._common import (
     OF_SEND,
     ORACLE_EXIT,
     ORACLE_PREFIX,
+    QUIET_WRONG,
     THREADS_VARIABLE,
     TWICE,
     WRONG_CHANNEL,
@@ -220,7 +246,13 @@ def _threads(value: object) -> int:
     return value
 
 
-OPTIONS = {"flavour": _flavour, "threads": _threads, "values": boolean, "pct_depth": pct_depth}
+OPTIONS = {  # `quiet`: the quiet-channel check (module docstring)
+    "flavour": _flavour,
+    "threads": _threads,
+    "values": boolean,
+    "pct_depth": pct_depth,
+    "quiet": boolean,
+}
 
 VALUE_ORACLE = True
 # Given several indices, the dispatcher runs each in turn and prints `GROUP_DONE` and the
@@ -283,8 +315,11 @@ def _groups(select: SelectS) -> list[list[int]]:
 
 
 class _ProgramWriter:
-    def __init__(self, w: Writer, rng: random.Random, flavour: str, values: bool) -> None:
+    def __init__(
+        self, w: Writer, rng: random.Random, flavour: str, values: bool, glue: bool = False
+    ) -> None:
         self.w = w
+        self.glue = glue  # messages are `Msg_`, made by `msg_(v)` (see _QUIET)
         self.rng = rng
         self.flavour = flavour
         self.is_async = flavour == "flume-async"
@@ -359,12 +394,14 @@ class _ProgramWriter:
 
     def message(self, value: int) -> str:
         """What a send (or a select's send case) offers: its value, or unit."""
+        if self.glue:
+            return f"msg_({value if self.values else 0})"
         return str(value) if self.values else "()"
 
-    @staticmethod
-    def got(value: str, chan: str, sel: bool) -> str:
+    def got(self, value: str, chan: str, sel: bool) -> str:
         """The oracle's report of a received value (see _ORACLE's `recv`)."""
-        return f'vals.recv({value}, "{chan}", {"true" if sel else "false"});'
+        number = f"{value}.0" if self.glue else value
+        return f'vals.recv({number}, "{chan}", {"true" if sel else "false"});'
 
     def block(self, block: Block) -> None:
         w = self.w
@@ -698,6 +735,202 @@ impl ValueCheck {{
     }}
 }}"""
 
+# The quiet-channel check (option `quiet`, crossbeam and flume), once per file, with
+# KRATE the crate. Only std: every flavour builds offline.
+_QUIET = """\
+// After a run's joins no process holds a channel end, and every message sent was
+// received: what a channel's observers answer is known, and so is what each end does
+// once the other side is gone. Any other answer is the library's fault.
+fn quiet_failed(c: &str, by: &str, detail: String) -> ! {
+    eprintln!("ORACLE_PREFIXQUIET_WRONG ({}): {} on {}", by, detail, c);
+    std::process::exit(ORACLE_EXIT);
+}
+
+// Messages have drop glue, as most real payloads do: a channel must drop each message
+// it still holds when it goes away, once. LIVE_ counts the messages alive.
+static LIVE_: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+struct Msg_(u32);
+
+fn msg_(v: u32) -> Msg_ {
+    LIVE_.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Msg_(v)
+}
+
+impl Drop for Msg_ {
+    fn drop(&mut self) {
+        LIVE_.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+fn quiet_msg(i: usize) -> Msg_ {
+    msg_(i as u32)
+}
+
+// After each run, every binding and channel of it gone: no message alive, none dropped twice.
+fn quiet_dropped() {
+    let n = LIVE_.load(std::sync::atomic::Ordering::SeqCst);
+    if n != 0 {
+        quiet_failed("the run's channels", "by drop", format!("{} messages alive", n));
+    }
+}
+
+fn quiet_sent(r: &Result<(), KRATE::TrySendError<Msg_>>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(KRATE::TrySendError::Full(_)) => "Full",
+        Err(KRATE::TrySendError::Disconnected(_)) => "Disconnected",
+    }
+}
+
+fn quiet_got(r: &Result<Msg_, KRATE::TryRecvError>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(KRATE::TryRecvError::Empty) => "Empty",
+        Err(KRATE::TryRecvError::Disconnected) => "Disconnected",
+    }
+}
+
+// What each end's len(), is_empty(), is_full() and capacity() say of a channel of
+// capacity cap that holds n messages (a rendezvous channel is always full).
+fn quiet_len(tx: &KRATE::Sender<Msg_>, rx: &KRATE::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
+    let ends = [
+        ("sender", tx.len(), tx.is_empty(), tx.is_full(), tx.capacity()),
+        ("receiver", rx.len(), rx.is_empty(), rx.is_full(), rx.capacity()),
+    ];
+    for (end, len, empty, full, capacity) in ends {
+        if len != n || empty != (n == 0) || full != (n == cap) || capacity != Some(cap) {
+            let detail = format!(
+                "holding {} of {}, the {} says len {}, is_empty {}, is_full {}, capacity {:?}",
+                n, cap, end, len, empty, full, capacity
+            );
+            quiet_failed(c, "by len()", detail);
+        }
+    }
+}
+
+// Fill the channel with `fill` messages, then drop one side: the senders (the receiver
+// then takes `drain` messages, in order, and when it took them all finds the channel
+// disconnected) or the receiver (a send then fails). What is left is dropped with the
+// channel.
+fn quiet_(
+    tx: KRATE::Sender<Msg_>,
+    rx: KRATE::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    fill: usize,
+    senders_first: bool,
+    drain: usize,
+) {
+    quiet_len(&tx, &rx, c, cap, 0);
+    let r = rx.try_recv();
+    if quiet_got(&r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    }
+    for i in 1..=fill {
+        let r = tx.try_send(quiet_msg(i));
+        if r.is_err() {
+            let what = quiet_sent(&r);
+            let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
+            quiet_failed(c, "by try_send", detail);
+        }
+    }
+    quiet_len(&tx, &rx, c, cap, fill);
+    if fill == cap {
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        }
+    }
+    if senders_first {
+        drop(tx);
+        for i in 1..=drain {
+            match rx.try_recv() {
+                Ok(m) if m.0 == i as u32 => {}
+                Ok(m) => {
+                    let detail = format!("message {} of {} came as message {}", i, fill, m.0);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+                r => {
+                    let what = quiet_got(&r);
+                    let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+            }
+        }
+        if drain == fill {
+            let r = rx.try_recv();
+            if quiet_got(&r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+                quiet_failed(c, "by try_recv", detail);
+            }
+            if rx.recv().is_ok() {
+                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            }
+        }
+    } else {
+        drop(rx);
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+            quiet_failed(c, "by try_send", detail);
+        }
+        if tx.send(quiet_msg(0)).is_ok() {
+            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        }
+    }
+}"""
+
+# crossbeam only (flume 0.10 has no `same_channel`): each end is the same channel as its
+# clone and as no other channel's end.
+_SAME = """\
+fn quiet_same(ends: &[(&KRATE::Sender<Msg_>, &KRATE::Receiver<Msg_>, &str)]) {
+    for (i, (tx, rx, c)) in ends.iter().enumerate() {
+        if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
+            quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());
+        }
+        for (j, (tx2, rx2, c2)) in ends.iter().enumerate() {
+            if i != j && (tx.same_channel(tx2) || rx.same_channel(rx2)) {
+                quiet_failed(c, "by same_channel", format!("an end is also {}'s", c2));
+            }
+        }
+    }
+}"""
+
+# The flavours whose channels answer len(), is_full(), try_send, … alike (chan 0.1 and
+# std's mpsc have no len(); std's receiver sits behind its mutex).
+QUIET_CRATES = {"crossbeam": "crossbeam_channel", "flume": "flume", "flume-async": "flume"}
+
+
+def _quiet_helpers(flavour: str) -> list[str]:
+    """The quiet check's Rust functions for this flavour."""
+    text = _QUIET + ("\n\n" + _SAME if flavour == "crossbeam" else "")
+    for name, value in (
+        ("ORACLE_PREFIX", ORACLE_PREFIX),
+        ("QUIET_WRONG", QUIET_WRONG),
+        ("ORACLE_EXIT", str(ORACLE_EXIT)),
+        ("KRATE", QUIET_CRATES[flavour]),
+    ):
+        text = text.replace(name, value)
+    return text.split("\n")
+
+
+def _quiet_calls(
+    w: Writer, lw: Lowered, order: Sequence[str], flavour: str, rng: random.Random
+) -> None:
+    """The run's last act: every channel checked quiet and torn down (see _QUIET)."""
+    if flavour == "crossbeam" and len(order) > 0:
+        ends = ", ".join(f'(&{_tx(c)}, &{_rx(c)}, "{c}")' for c in order)
+        w.line(f"quiet_same(&[{ends}]);")
+    for c in order:
+        cap = lw.capacity(c)
+        fill = rng.randint(0, cap)
+        senders_first = rng.random() < 0.5
+        drain = rng.randint(0, fill) if senders_first else 0
+        first = "true" if senders_first else "false"
+        w.line(f'quiet_({_tx(c)}, {_rx(c)}, "{c}", {cap}, {fill}, {first}, {drain});')
+
+
 _PICK = """\
 // One of a merged select arm's case indices, at random (std's SipHash with fresh random keys).
 fn pick_(arms: &[usize]) -> usize {
@@ -717,7 +950,10 @@ def render_file(
 ) -> str:
     """The file `main.rs`: `progN` per program and `main` (see the module docstring)."""
     flavour, threads, values = _settings(options)
-    depth = take_options(options, OPTIONS, "rust").get("pct_depth")
+    opts = take_options(options, OPTIONS, "rust")
+    depth = opts.get("pct_depth")
+    # Off: no check and no draw, the files of before the check (golden variant).
+    quiet = bool(opts.get("quiet", True)) and flavour in QUIET_CRATES
     perturbed = depth is not None
     lowered = lower_all(programs, depth)
     for i, lw in enumerate(lowered):
@@ -745,8 +981,11 @@ def render_file(
         w.line()
         w.lines += _ORACLE.split("\n")
 
-    element = "u32" if values else "()"
-    writer = _ProgramWriter(w, rng, flavour, values)
+    element = "Msg_" if quiet else "u32" if values else "()"
+    if quiet:
+        w.line()
+        w.lines += _quiet_helpers(flavour)
+    writer = _ProgramWriter(w, rng, flavour, values, glue=quiet)
     for i, lw in enumerate(lowered):
         w.line()
         if values:
@@ -763,7 +1002,8 @@ def render_file(
         with w.indent():
             if values:
                 w.line(f"let vals = ValueCheck::new(&PROG{i}_VALUES);")
-            for c in shuffled(used_channels(lw), rng):
+            order = shuffled(used_channels(lw), rng)
+            for c in order:
                 make = _CHANNEL[flavour].format(element, lw.capacity(c))
                 w.line(f"let ({_tx(c)}, {_rx(c)}) = {make};")
                 if flavour == "std":
@@ -771,20 +1011,27 @@ def render_file(
             writer.process(lw.body)
             if values:
                 w.line("vals.check();")
+            if quiet:
+                _quiet_calls(w, lw, order, flavour, rng)
         w.line("}")
         w.line()
         w.line(f"{fn} prog{i}() {{")
         with w.indent():
+            # Once a run returned, its bindings are gone too: no message may be left.
             if rng.random() < 0.5:
                 w.line(f"for _ in 0..{repetitions} {{")
                 with w.indent():
                     w.line(f"prog{i}_once(){call};")
+                    if quiet:
+                        w.line("quiet_dropped();")
                 w.line("}")
             else:
                 w.line("let mut rep_ = 0;")
                 w.line(f"while rep_ < {repetitions} {{")
                 with w.indent():
                     w.line(f"prog{i}_once(){call};")
+                    if quiet:
+                        w.line("quiet_dropped();")
                     w.line("rep_ += 1;")
                 w.line("}")
         w.line("}")

@@ -46,6 +46,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from generator.render.rust import QUIET_CRATES
 from runners.campaigns import services, studies
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
@@ -60,7 +61,7 @@ from runners.engine.toolchains import Toolchain, installed_toolchains, version_k
 from runners.mutation.base import Mutant, MutantKind
 from runners.mutation.kinds import all_kinds, installed_mutant
 from runners.mutation_study.jobs import request_runtime_tests
-from runners.targets import all_targets, shared_capabilities
+from runners.targets import all_targets, get_target, shared_capabilities
 
 NAME_PREFIX = "mutation report:"
 Log = Callable[[str], None]
@@ -176,6 +177,11 @@ def _campaign(
     # other programs than the campaigns made before defaults existed.
     if plan.buffered and shared_capabilities([t.language for t in toolchains]).select_default:
         pct += " and defaults"
+    # Rust programs that end with the quiet-channel check (issue #14) are other programs
+    # too: a campaign made before it must not stand for one with it.
+    flavours = {get_target(t.language).renderer_options.get("flavour") for t in toolchains}
+    if flavours & set(QUIET_CRATES):
+        pct += ", quiet checks"
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )

@@ -118,6 +118,12 @@ VARIANTS |= {
     "go-buffered-values-pct": Variant(
         "go", {"values": True, "pct_depth": 4}, MORE_SEEDS, buffered=True
     ),
+    # Without the quiet-channel check: the crossbeam and flume files of before it.
+    **{
+        f"rust-{f}-no-quiet": Variant("rust", {"flavour": f, "quiet": False}, MORE_SEEDS)
+        for f in ("crossbeam", "flume", "flume-async")
+    },
+    "rust-buffered-no-quiet": Variant("rust", {"quiet": False}, MORE_SEEDS, True, NO_CLOSE),
     # Selects with a default, on the targets that can write one (generator.defaults).
     **{
         f"{lang}-buffered-defaults-values": Variant(

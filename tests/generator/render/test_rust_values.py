@@ -39,7 +39,7 @@ from generator.render._common import (
     value_table,
     walk,
 )
-from generator.render.rust import FLAVOURS, render_file
+from generator.render.rust import FLAVOURS, QUIET_CRATES, render_file
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.engine.build import build
@@ -73,8 +73,13 @@ def test_the_oracle_off_renders_what_was_rendered_before(flavour: str, seed: int
         off = render(one, "rust", seed=seed, repetitions=3, flavour=flavour, values=False)
         assert off == plain
         on = render(one, "rust", seed=seed, repetitions=3, flavour=flavour, values=True)
-        assert ORACLE_PREFIX in on and "vals.check();" in on and "<u32>(0)" in on
-        assert ORACLE_PREFIX not in plain and "vals" not in plain and "<()>(0)" in plain
+        # crossbeam's and flume's messages have drop glue whatever they carry, and their
+        # quiet check speaks as the oracle does (test_rust_quiet.py).
+        quiet = flavour in QUIET_CRATES
+        assert ORACLE_PREFIX in on and "vals.check();" in on
+        assert f"<{'Msg_' if quiet else 'u32'}>(0)" in on
+        assert "vals" not in plain and f"<{'Msg_' if quiet else '()'}>(0)" in plain
+        assert (ORACLE_PREFIX in plain) == quiet
     plain = render_batch(programs, "rust", seed=seed, flavour=flavour)
     assert render_batch(programs, "rust", seed=seed, flavour=flavour, values=False) == plain
 
@@ -119,6 +124,7 @@ def _sent(text: str) -> Counter[tuple[str, int]]:
         for name, arms in _MERGED.findall(text)
     }
     sent: Counter[tuple[str, int]] = Counter()
+    text = re.sub(r"\bmsg_\((\d+)\)", r"\1", text)  # a message with drop glue
     for pattern in _SEND:
         for chan, value in pattern.findall(text):
             for v in merged.get(value, [value]):

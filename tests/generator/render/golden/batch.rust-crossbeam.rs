@@ -3,27 +3,183 @@
 #![allow(unused)]
 #![allow(non_snake_case)]
 
+// After a run's joins no process holds a channel end, and every message sent was
+// received: what a channel's observers answer is known, and so is what each end does
+// once the other side is gone. Any other answer is the library's fault.
+fn quiet_failed(c: &str, by: &str, detail: String) -> ! {
+    eprintln!("chanfuzz: wrong value: a quiet channel answered wrong ({}): {} on {}", by, detail, c);
+    std::process::exit(65);
+}
+
+// Messages have drop glue, as most real payloads do: a channel must drop each message
+// it still holds when it goes away, once. LIVE_ counts the messages alive.
+static LIVE_: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+struct Msg_(u32);
+
+fn msg_(v: u32) -> Msg_ {
+    LIVE_.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Msg_(v)
+}
+
+impl Drop for Msg_ {
+    fn drop(&mut self) {
+        LIVE_.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+fn quiet_msg(i: usize) -> Msg_ {
+    msg_(i as u32)
+}
+
+// After each run, every binding and channel of it gone: no message alive, none dropped twice.
+fn quiet_dropped() {
+    let n = LIVE_.load(std::sync::atomic::Ordering::SeqCst);
+    if n != 0 {
+        quiet_failed("the run's channels", "by drop", format!("{} messages alive", n));
+    }
+}
+
+fn quiet_sent(r: &Result<(), crossbeam_channel::TrySendError<Msg_>>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(crossbeam_channel::TrySendError::Full(_)) => "Full",
+        Err(crossbeam_channel::TrySendError::Disconnected(_)) => "Disconnected",
+    }
+}
+
+fn quiet_got(r: &Result<Msg_, crossbeam_channel::TryRecvError>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(crossbeam_channel::TryRecvError::Empty) => "Empty",
+        Err(crossbeam_channel::TryRecvError::Disconnected) => "Disconnected",
+    }
+}
+
+// What each end's len(), is_empty(), is_full() and capacity() say of a channel of
+// capacity cap that holds n messages (a rendezvous channel is always full).
+fn quiet_len(tx: &crossbeam_channel::Sender<Msg_>, rx: &crossbeam_channel::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
+    let ends = [
+        ("sender", tx.len(), tx.is_empty(), tx.is_full(), tx.capacity()),
+        ("receiver", rx.len(), rx.is_empty(), rx.is_full(), rx.capacity()),
+    ];
+    for (end, len, empty, full, capacity) in ends {
+        if len != n || empty != (n == 0) || full != (n == cap) || capacity != Some(cap) {
+            let detail = format!(
+                "holding {} of {}, the {} says len {}, is_empty {}, is_full {}, capacity {:?}",
+                n, cap, end, len, empty, full, capacity
+            );
+            quiet_failed(c, "by len()", detail);
+        }
+    }
+}
+
+// Fill the channel with `fill` messages, then drop one side: the senders (the receiver
+// then takes `drain` messages, in order, and when it took them all finds the channel
+// disconnected) or the receiver (a send then fails). What is left is dropped with the
+// channel.
+fn quiet_(
+    tx: crossbeam_channel::Sender<Msg_>,
+    rx: crossbeam_channel::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    fill: usize,
+    senders_first: bool,
+    drain: usize,
+) {
+    quiet_len(&tx, &rx, c, cap, 0);
+    let r = rx.try_recv();
+    if quiet_got(&r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    }
+    for i in 1..=fill {
+        let r = tx.try_send(quiet_msg(i));
+        if r.is_err() {
+            let what = quiet_sent(&r);
+            let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
+            quiet_failed(c, "by try_send", detail);
+        }
+    }
+    quiet_len(&tx, &rx, c, cap, fill);
+    if fill == cap {
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        }
+    }
+    if senders_first {
+        drop(tx);
+        for i in 1..=drain {
+            match rx.try_recv() {
+                Ok(m) if m.0 == i as u32 => {}
+                Ok(m) => {
+                    let detail = format!("message {} of {} came as message {}", i, fill, m.0);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+                r => {
+                    let what = quiet_got(&r);
+                    let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+            }
+        }
+        if drain == fill {
+            let r = rx.try_recv();
+            if quiet_got(&r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+                quiet_failed(c, "by try_recv", detail);
+            }
+            if rx.recv().is_ok() {
+                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            }
+        }
+    } else {
+        drop(rx);
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+            quiet_failed(c, "by try_send", detail);
+        }
+        if tx.send(quiet_msg(0)).is_ok() {
+            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        }
+    }
+}
+
+fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Receiver<Msg_>, &str)]) {
+    for (i, (tx, rx, c)) in ends.iter().enumerate() {
+        if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
+            quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());
+        }
+        for (j, (tx2, rx2, c2)) in ends.iter().enumerate() {
+            if i != j && (tx.same_channel(tx2) || rx.same_channel(rx2)) {
+                quiet_failed(c, "by same_channel", format!("an end is also {}'s", c2));
+            }
+        }
+    }
+}
+
 fn prog0_once() {
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
         std::thread::spawn(move || {
-            c1_tx.send(()).unwrap();
+            c1_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         std::thread::spawn(move || {
-            c3_tx.send(()).unwrap();
+            c3_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
     {
@@ -89,44 +245,56 @@ fn prog0_once() {
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1"), (&c3_tx, &c3_rx, "c3")]);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
 }
 
 fn prog0() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog0_once();
-        rep_ += 1;
+        quiet_dropped();
     }
 }
 
 fn prog1_once() {
-    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
-        let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
+        let c4_tx = c4_tx.clone();
         std::thread::spawn(move || {
-            crossbeam_channel::select! {
-                recv(c3_rx) -> res_ => {
-                    res_.unwrap();
-                    c4_tx.send(()).unwrap();
-                }
-                recv(c3_rx) -> x2 => {
-                    x2.unwrap();
-                    c4_tx.send(()).unwrap();
+            {
+                let mut sel_ = crossbeam_channel::Select::new();
+                let i0_ = sel_.recv(&c3_rx);
+                let i1_ = sel_.recv(&c3_rx);
+                let oper_ = sel_.select();
+                match oper_.index() {
+                    k_ if k_ == i0_ => {
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
+                        c4_tx.send(msg_(0)).unwrap();
+                    }
+                    k_ if k_ == i1_ => {
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
+                        c4_tx.send(msg_(0)).unwrap();
+                    }
+                    _ => unreachable!(),
                 }
             }
         })
     });
     handles_.push({
-        let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
+        let c2_rx = c2_rx.clone();
         std::thread::spawn(move || {
             c2_rx.recv().unwrap();
-            c3_tx.send(()).unwrap();
+            c3_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
@@ -134,28 +302,32 @@ fn prog1_once() {
         let c1_rx = c1_rx.clone();
         std::thread::spawn(move || {
             c1_rx.recv().unwrap();
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
-    c1_tx.send(()).unwrap();
+    c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4")]);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
 }
 
 fn prog1() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog1_once();
-        rep_ += 1;
+        quiet_dropped();
     }
 }
 
 fn prog2_once() {
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
@@ -173,12 +345,12 @@ fn prog2_once() {
                 let oper_ = sel_.select();
                 match oper_.index() {
                     k_ if k_ == i0_ => {
-                        let x1 = oper_.recv(&c3_rx);
-                        x1.unwrap();
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
                     }
                     k_ if k_ == i1_ => {
-                        let x2 = oper_.recv(&c3_rx);
-                        x2.unwrap();
+                        let res_ = oper_.recv(&c3_rx);
+                        res_.unwrap();
                     }
                     _ => unreachable!(),
                 }
@@ -188,7 +360,7 @@ fn prog2_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
     {
@@ -198,15 +370,15 @@ fn prog2_once() {
         let oper_ = sel_.select();
         match oper_.index() {
             k_ if k_ == i0_ => {
-                let res_ = oper_.send(&c3_tx, ());
+                let res_ = oper_.send(&c3_tx, msg_(0));
                 res_.unwrap();
-                c1_tx.send(()).unwrap();
+                c1_tx.send(msg_(0)).unwrap();
                 c2_rx.recv().unwrap();
             }
             k_ if k_ == i1_ => {
-                let res_ = oper_.send(&c3_tx, ());
+                let res_ = oper_.send(&c3_tx, msg_(0));
                 res_.unwrap();
-                c1_tx.send(()).unwrap();
+                c1_tx.send(msg_(0)).unwrap();
                 c2_rx.recv().unwrap();
             }
             _ => unreachable!(),
@@ -215,22 +387,25 @@ fn prog2_once() {
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3")]);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
 }
 
 fn prog2() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog2_once();
-        rep_ += 1;
+        quiet_dropped();
     }
 }
 
 fn prog3_once() {
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c5_tx, c5_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c5_tx, c5_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
@@ -243,16 +418,16 @@ fn prog3_once() {
                 let oper_ = sel_.select();
                 match oper_.index() {
                     k_ if k_ == i0_ => {
-                        let res_ = oper_.recv(&c5_rx);
-                        res_.unwrap();
+                        let x2 = oper_.recv(&c5_rx);
+                        x2.unwrap();
                     }
                     k_ if k_ == i1_ => {
                         let x3 = oper_.recv(&c5_rx);
                         x3.unwrap();
                     }
                     k_ if k_ == i2_ => {
-                        let x4 = oper_.recv(&c5_rx);
-                        x4.unwrap();
+                        let res_ = oper_.recv(&c5_rx);
+                        res_.unwrap();
                     }
                     _ => unreachable!(),
                 }
@@ -274,64 +449,60 @@ fn prog3_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
         std::thread::spawn(move || {
-            c1_tx.send(()).unwrap();
+            c1_tx.send(msg_(0)).unwrap();
         })
     });
-    {
-        let mut sel_ = crossbeam_channel::Select::new();
-        let i0_ = sel_.recv(&c2_rx);
-        let i1_ = sel_.send(&c5_tx);
-        let i2_ = sel_.send(&c3_tx);
-        let oper_ = sel_.select();
-        match oper_.index() {
-            k_ if k_ == i0_ => {
-                let res_ = oper_.recv(&c2_rx);
-                res_.unwrap();
-                c4_tx.send(()).unwrap();
-                c1_rx.recv().unwrap();
-                c5_tx.send(()).unwrap();
-                c3_tx.send(()).unwrap();
-            }
-            k_ if k_ == i1_ => {
-                let res_ = oper_.send(&c5_tx, ());
-                res_.unwrap();
-                c2_rx.recv().unwrap();
-                c3_tx.send(()).unwrap();
-                c1_rx.recv().unwrap();
-                c4_tx.send(()).unwrap();
-            }
-            k_ if k_ == i2_ => {
-                let res_ = oper_.send(&c3_tx, ());
-                res_.unwrap();
-                c1_rx.recv().unwrap();
-                c2_rx.recv().unwrap();
-                c4_tx.send(()).unwrap();
-                c5_tx.send(()).unwrap();
-            }
-            _ => unreachable!(),
+    crossbeam_channel::select! {
+        recv(c2_rx) -> res_ => {
+            res_.unwrap();
+            c4_tx.send(msg_(0)).unwrap();
+            c1_rx.recv().unwrap();
+            c5_tx.send(msg_(0)).unwrap();
+            c3_tx.send(msg_(0)).unwrap();
+        }
+        send(c5_tx, msg_(0)) -> res_ => {
+            res_.unwrap();
+            c2_rx.recv().unwrap();
+            c3_tx.send(msg_(0)).unwrap();
+            c1_rx.recv().unwrap();
+            c4_tx.send(msg_(0)).unwrap();
+        }
+        send(c3_tx, msg_(0)) -> res_ => {
+            res_.unwrap();
+            c1_rx.recv().unwrap();
+            c2_rx.recv().unwrap();
+            c4_tx.send(msg_(0)).unwrap();
+            c5_tx.send(msg_(0)).unwrap();
         }
     }
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4"), (&c5_tx, &c5_rx, "c5"), (&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1")]);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
+    quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
 }
 
 fn prog3() {
     for _ in 0..100 {
         prog3_once();
+        quiet_dropped();
     }
 }
 
 fn prog4_once() {
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c2_tx = c2_tx.clone();
@@ -341,75 +512,21 @@ fn prog4_once() {
             handles_.push({
                 let c2_tx = c2_tx.clone();
                 std::thread::spawn(move || {
-                    c2_tx.send(()).unwrap();
+                    c2_tx.send(msg_(0)).unwrap();
                 })
             });
-            let got = c3_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
-        })
-    });
-    let x = c2_rx.recv().unwrap();
-    if (!false) && (7 > 2) {
-        handles_.push({
-            let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
-                c1_tx.send(()).unwrap();
-            })
-        });
-        c1_rx.recv().unwrap();
-    } else {
-        handles_.push(std::thread::spawn(move || {}));
-    }
-    crossbeam_channel::select! {
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-            handles_.push(std::thread::spawn(move || {}));
-        }
-        send(c3_tx, ()) -> res_ => {
-            res_.unwrap();
-        }
-    }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
-}
-
-fn prog4() {
-    for _ in 0..100 {
-        prog4_once();
-    }
-}
-
-fn prog5_once() {
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
-    handles_.push({
-        let c2_tx = c2_tx.clone();
-        let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
-            let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
-            handles_.push({
-                let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
-                    c2_tx.send(()).unwrap();
-                })
-            });
-            c3_tx.send(()).unwrap();
+            c3_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
         })
     });
     c2_rx.recv().unwrap();
-    if false || (3 <= (-1)) {
+    if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
             std::thread::spawn(move || {
-                c1_tx.send(()).unwrap();
+                c1_tx.send(msg_(0)).unwrap();
             })
         });
         c1_rx.recv().unwrap();
@@ -417,40 +534,102 @@ fn prog5_once() {
         handles_.push(std::thread::spawn(move || {}));
     }
     crossbeam_channel::select! {
-        recv(c3_rx) -> m => {
-            m.unwrap();
+        send(c3_tx, msg_(0)) -> res_ => {
+            res_.unwrap();
             handles_.push(std::thread::spawn(move || {}));
         }
-        recv(c3_rx) -> m2 => {
-            m2.unwrap();
+        send(c3_tx, msg_(0)) -> res_ => {
+            res_.unwrap();
+        }
+    }
+    for h_ in handles_ {
+        h_.join().unwrap();
+    }
+    quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3")]);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+}
+
+fn prog4() {
+    for _ in 0..100 {
+        prog4_once();
+        quiet_dropped();
+    }
+}
+
+fn prog5_once() {
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    handles_.push({
+        let c3_tx = c3_tx.clone();
+        let c2_tx = c2_tx.clone();
+        std::thread::spawn(move || {
+            let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
+            handles_.push({
+                let c2_tx = c2_tx.clone();
+                std::thread::spawn(move || {
+                    c2_tx.send(msg_(0)).unwrap();
+                })
+            });
+            c3_tx.send(msg_(0)).unwrap();
+            for h_ in handles_ {
+                h_.join().unwrap();
+            }
+        })
+    });
+    let x = c2_rx.recv().unwrap();
+    if false || ((-1) >= 3) {
+        handles_.push({
+            let c1_tx = c1_tx.clone();
+            std::thread::spawn(move || {
+                c1_tx.send(msg_(0)).unwrap();
+            })
+        });
+        c1_rx.recv().unwrap();
+    } else {
+        handles_.push(std::thread::spawn(move || {}));
+    }
+    crossbeam_channel::select! {
+        recv(c3_rx) -> res_ => {
+            res_.unwrap();
+            handles_.push(std::thread::spawn(move || {}));
+        }
+        recv(c3_rx) -> res_ => {
+            res_.unwrap();
             handles_.push(std::thread::spawn(move || {}));
         }
     }
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2")]);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
 }
 
 fn prog5() {
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog5_once();
-        rep_ += 1;
+        quiet_dropped();
     }
 }
 
 fn prog6_once() {
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
         std::thread::spawn(move || {
             c3_rx.recv().unwrap();
-            c4_tx.send(()).unwrap();
+            c4_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
@@ -458,7 +637,7 @@ fn prog6_once() {
         let c2_rx = c2_rx.clone();
         std::thread::spawn(move || {
             c2_rx.recv().unwrap();
-            c3_tx.send(()).unwrap();
+            c3_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
@@ -466,38 +645,44 @@ fn prog6_once() {
         let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
             c1_rx.recv().unwrap();
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
-    c1_tx.send(()).unwrap();
+    c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4")]);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
 }
 
 fn prog6() {
     for _ in 0..100 {
         prog6_once();
+        quiet_dropped();
     }
 }
 
 fn prog7_once() {
-    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<()>(0);
-    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<()>(0);
+    let (c3_tx, c3_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
         std::thread::spawn(move || {
-            c1_tx.send(()).unwrap();
+            c1_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
         std::thread::spawn(move || {
-            c1_tx.send(()).unwrap();
+            c1_tx.send(msg_(0)).unwrap();
         })
     });
     handles_.push({
@@ -505,7 +690,7 @@ fn prog7_once() {
         let c2_tx = c2_tx.clone();
         std::thread::spawn(move || {
             c1_rx.recv().unwrap();
-            c2_tx.send(()).unwrap();
+            c2_tx.send(msg_(0)).unwrap();
         })
     });
     c1_rx.recv().unwrap();
@@ -518,7 +703,7 @@ fn prog7_once() {
             handles_.push({
                 let c3_tx = c3_tx.clone();
                 std::thread::spawn(move || {
-                    c3_tx.send(()).unwrap();
+                    c3_tx.send(msg_(0)).unwrap();
                 })
             });
             c4_rx.recv().unwrap();
@@ -529,110 +714,120 @@ fn prog7_once() {
     });
     if 2 < 7 {
         c3_rx.recv().unwrap();
-        c4_tx.send(()).unwrap();
+        c4_tx.send(msg_(0)).unwrap();
     } else {
         handles_.push(std::thread::spawn(move || {}));
         c3_rx.recv().unwrap();
-        c4_tx.send(()).unwrap();
+        c4_tx.send(msg_(0)).unwrap();
     }
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1"), (&c4_tx, &c4_rx, "c4")]);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
 }
 
 fn prog7() {
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog7_once();
+        quiet_dropped();
+        rep_ += 1;
     }
 }
 
 fn prog8_once() {
-    let (move2_tx, move2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (gen2_tx, gen2_rx) = crossbeam_channel::bounded::<()>(0);
+    let (gen2_tx, gen2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (move2_tx, move2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
         std::thread::spawn(move || {
-            fn2_tx.send(()).unwrap();
+            fn2_tx.send(msg_(0)).unwrap();
         })
     });
-    let static2 = fn2_rx.recv().unwrap();
+    fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
         std::thread::spawn(move || {
             move2_rx.recv().unwrap();
         })
     });
-    move2_tx.send(()).unwrap();
+    move2_tx.send(msg_(0)).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
         std::thread::spawn(move || {
-            gen2_tx.send(()).unwrap();
+            gen2_tx.send(msg_(0)).unwrap();
         })
     });
-    gen2_rx.recv().unwrap();
+    let dyn2 = gen2_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&gen2_tx, &gen2_rx, "gen2"), (&move2_tx, &move2_rx, "move2"), (&fn2_tx, &fn2_rx, "fn2")]);
+    quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, false, 0);
+    quiet_(move2_tx, move2_rx, "move2", 0, 0, true, 0);
+    quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
 }
 
 fn prog8() {
     let mut rep_ = 0;
     while rep_ < 100 {
         prog8_once();
+        quiet_dropped();
         rep_ += 1;
     }
 }
 
 fn prog9_once() {
-    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (loop2_tx, loop2_rx) = crossbeam_channel::bounded::<()>(0);
+    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (loop2_tx, loop2_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
         std::thread::spawn(move || {
-            fn2_tx.send(()).unwrap();
+            fn2_tx.send(msg_(0)).unwrap();
         })
     });
-    {
-        let mut sel_ = crossbeam_channel::Select::new();
-        let i0_ = sel_.recv(&fn2_rx);
-        let i1_ = sel_.recv(&fn2_rx);
-        let oper_ = sel_.select();
-        match oper_.index() {
-            k_ if k_ == i0_ => {
-                let match2 = oper_.recv(&fn2_rx);
-                match2.unwrap();
-                handles_.push({
-                    let loop2_tx = loop2_tx.clone();
-                    std::thread::spawn(move || {
-                        loop2_tx.send(()).unwrap();
-                    })
-                });
-            }
-            k_ if k_ == i1_ => {
-                let res_ = oper_.recv(&fn2_rx);
-                res_.unwrap();
-                handles_.push({
-                    let loop2_tx = loop2_tx.clone();
-                    std::thread::spawn(move || {
-                        loop2_tx.send(()).unwrap();
-                    })
-                });
-            }
-            _ => unreachable!(),
+    crossbeam_channel::select! {
+        recv(fn2_rx) -> match2 => {
+            match2.unwrap();
+            handles_.push({
+                let loop2_tx = loop2_tx.clone();
+                std::thread::spawn(move || {
+                    loop2_tx.send(msg_(0)).unwrap();
+                })
+            });
+        }
+        recv(fn2_rx) -> mod2 => {
+            mod2.unwrap();
+            handles_.push({
+                let loop2_tx = loop2_tx.clone();
+                std::thread::spawn(move || {
+                    loop2_tx.send(msg_(0)).unwrap();
+                })
+            });
         }
     }
-    let unsafe2 = loop2_rx.recv().unwrap();
+    loop2_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&fn2_tx, &fn2_rx, "fn2"), (&loop2_tx, &loop2_rx, "loop2")]);
+    quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
+    quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, false, 0);
 }
 
 fn prog9() {
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog9_once();
+        quiet_dropped();
+        rep_ += 1;
     }
 }
 

@@ -3,15 +3,171 @@
 #![allow(unused)]
 #![allow(non_snake_case)]
 
+// After a run's joins no process holds a channel end, and every message sent was
+// received: what a channel's observers answer is known, and so is what each end does
+// once the other side is gone. Any other answer is the library's fault.
+fn quiet_failed(c: &str, by: &str, detail: String) -> ! {
+    eprintln!("chanfuzz: wrong value: a quiet channel answered wrong ({}): {} on {}", by, detail, c);
+    std::process::exit(65);
+}
+
+// Messages have drop glue, as most real payloads do: a channel must drop each message
+// it still holds when it goes away, once. LIVE_ counts the messages alive.
+static LIVE_: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+struct Msg_(u32);
+
+fn msg_(v: u32) -> Msg_ {
+    LIVE_.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Msg_(v)
+}
+
+impl Drop for Msg_ {
+    fn drop(&mut self) {
+        LIVE_.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+fn quiet_msg(i: usize) -> Msg_ {
+    msg_(i as u32)
+}
+
+// After each run, every binding and channel of it gone: no message alive, none dropped twice.
+fn quiet_dropped() {
+    let n = LIVE_.load(std::sync::atomic::Ordering::SeqCst);
+    if n != 0 {
+        quiet_failed("the run's channels", "by drop", format!("{} messages alive", n));
+    }
+}
+
+fn quiet_sent(r: &Result<(), crossbeam_channel::TrySendError<Msg_>>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(crossbeam_channel::TrySendError::Full(_)) => "Full",
+        Err(crossbeam_channel::TrySendError::Disconnected(_)) => "Disconnected",
+    }
+}
+
+fn quiet_got(r: &Result<Msg_, crossbeam_channel::TryRecvError>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(crossbeam_channel::TryRecvError::Empty) => "Empty",
+        Err(crossbeam_channel::TryRecvError::Disconnected) => "Disconnected",
+    }
+}
+
+// What each end's len(), is_empty(), is_full() and capacity() say of a channel of
+// capacity cap that holds n messages (a rendezvous channel is always full).
+fn quiet_len(tx: &crossbeam_channel::Sender<Msg_>, rx: &crossbeam_channel::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
+    let ends = [
+        ("sender", tx.len(), tx.is_empty(), tx.is_full(), tx.capacity()),
+        ("receiver", rx.len(), rx.is_empty(), rx.is_full(), rx.capacity()),
+    ];
+    for (end, len, empty, full, capacity) in ends {
+        if len != n || empty != (n == 0) || full != (n == cap) || capacity != Some(cap) {
+            let detail = format!(
+                "holding {} of {}, the {} says len {}, is_empty {}, is_full {}, capacity {:?}",
+                n, cap, end, len, empty, full, capacity
+            );
+            quiet_failed(c, "by len()", detail);
+        }
+    }
+}
+
+// Fill the channel with `fill` messages, then drop one side: the senders (the receiver
+// then takes `drain` messages, in order, and when it took them all finds the channel
+// disconnected) or the receiver (a send then fails). What is left is dropped with the
+// channel.
+fn quiet_(
+    tx: crossbeam_channel::Sender<Msg_>,
+    rx: crossbeam_channel::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    fill: usize,
+    senders_first: bool,
+    drain: usize,
+) {
+    quiet_len(&tx, &rx, c, cap, 0);
+    let r = rx.try_recv();
+    if quiet_got(&r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    }
+    for i in 1..=fill {
+        let r = tx.try_send(quiet_msg(i));
+        if r.is_err() {
+            let what = quiet_sent(&r);
+            let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
+            quiet_failed(c, "by try_send", detail);
+        }
+    }
+    quiet_len(&tx, &rx, c, cap, fill);
+    if fill == cap {
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        }
+    }
+    if senders_first {
+        drop(tx);
+        for i in 1..=drain {
+            match rx.try_recv() {
+                Ok(m) if m.0 == i as u32 => {}
+                Ok(m) => {
+                    let detail = format!("message {} of {} came as message {}", i, fill, m.0);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+                r => {
+                    let what = quiet_got(&r);
+                    let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+            }
+        }
+        if drain == fill {
+            let r = rx.try_recv();
+            if quiet_got(&r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+                quiet_failed(c, "by try_recv", detail);
+            }
+            if rx.recv().is_ok() {
+                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            }
+        }
+    } else {
+        drop(rx);
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+            quiet_failed(c, "by try_send", detail);
+        }
+        if tx.send(quiet_msg(0)).is_ok() {
+            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        }
+    }
+}
+
+fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Receiver<Msg_>, &str)]) {
+    for (i, (tx, rx, c)) in ends.iter().enumerate() {
+        if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
+            quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());
+        }
+        for (j, (tx2, rx2, c2)) in ends.iter().enumerate() {
+            if i != j && (tx.same_channel(tx2) || rx.same_channel(rx2)) {
+                quiet_failed(c, "by same_channel", format!("an end is also {}'s", c2));
+            }
+        }
+    }
+}
+
 fn prog0_once() {
-    let (gen2_tx, gen2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<()>(0);
-    let (move2_tx, move2_rx) = crossbeam_channel::bounded::<()>(0);
+    let (gen2_tx, gen2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (fn2_tx, fn2_rx) = crossbeam_channel::bounded::<Msg_>(0);
+    let (move2_tx, move2_rx) = crossbeam_channel::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
         std::thread::spawn(move || {
-            fn2_tx.send(()).unwrap();
+            fn2_tx.send(msg_(0)).unwrap();
         })
     });
     let static2 = fn2_rx.recv().unwrap();
@@ -21,22 +177,29 @@ fn prog0_once() {
             let impl2 = move2_rx.recv().unwrap();
         })
     });
-    move2_tx.send(()).unwrap();
+    move2_tx.send(msg_(0)).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
         std::thread::spawn(move || {
-            gen2_tx.send(()).unwrap();
+            gen2_tx.send(msg_(0)).unwrap();
         })
     });
     gen2_rx.recv().unwrap();
     for h_ in handles_ {
         h_.join().unwrap();
     }
+    quiet_same(&[(&gen2_tx, &gen2_rx, "gen2"), (&fn2_tx, &fn2_rx, "fn2"), (&move2_tx, &move2_rx, "move2")]);
+    quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, true, 0);
+    quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
+    quiet_(move2_tx, move2_rx, "move2", 0, 0, true, 0);
 }
 
 fn prog0() {
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once();
+        quiet_dropped();
+        rep_ += 1;
     }
 }
 

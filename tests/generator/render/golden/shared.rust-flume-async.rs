@@ -3,22 +3,165 @@
 #![allow(unused)]
 #![allow(non_snake_case)]
 
+// After a run's joins no process holds a channel end, and every message sent was
+// received: what a channel's observers answer is known, and so is what each end does
+// once the other side is gone. Any other answer is the library's fault.
+fn quiet_failed(c: &str, by: &str, detail: String) -> ! {
+    eprintln!("chanfuzz: wrong value: a quiet channel answered wrong ({}): {} on {}", by, detail, c);
+    std::process::exit(65);
+}
+
+// Messages have drop glue, as most real payloads do: a channel must drop each message
+// it still holds when it goes away, once. LIVE_ counts the messages alive.
+static LIVE_: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+struct Msg_(u32);
+
+fn msg_(v: u32) -> Msg_ {
+    LIVE_.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Msg_(v)
+}
+
+impl Drop for Msg_ {
+    fn drop(&mut self) {
+        LIVE_.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+fn quiet_msg(i: usize) -> Msg_ {
+    msg_(i as u32)
+}
+
+// After each run, every binding and channel of it gone: no message alive, none dropped twice.
+fn quiet_dropped() {
+    let n = LIVE_.load(std::sync::atomic::Ordering::SeqCst);
+    if n != 0 {
+        quiet_failed("the run's channels", "by drop", format!("{} messages alive", n));
+    }
+}
+
+fn quiet_sent(r: &Result<(), flume::TrySendError<Msg_>>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(flume::TrySendError::Full(_)) => "Full",
+        Err(flume::TrySendError::Disconnected(_)) => "Disconnected",
+    }
+}
+
+fn quiet_got(r: &Result<Msg_, flume::TryRecvError>) -> &'static str {
+    match r {
+        Ok(_) => "Ok",
+        Err(flume::TryRecvError::Empty) => "Empty",
+        Err(flume::TryRecvError::Disconnected) => "Disconnected",
+    }
+}
+
+// What each end's len(), is_empty(), is_full() and capacity() say of a channel of
+// capacity cap that holds n messages (a rendezvous channel is always full).
+fn quiet_len(tx: &flume::Sender<Msg_>, rx: &flume::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
+    let ends = [
+        ("sender", tx.len(), tx.is_empty(), tx.is_full(), tx.capacity()),
+        ("receiver", rx.len(), rx.is_empty(), rx.is_full(), rx.capacity()),
+    ];
+    for (end, len, empty, full, capacity) in ends {
+        if len != n || empty != (n == 0) || full != (n == cap) || capacity != Some(cap) {
+            let detail = format!(
+                "holding {} of {}, the {} says len {}, is_empty {}, is_full {}, capacity {:?}",
+                n, cap, end, len, empty, full, capacity
+            );
+            quiet_failed(c, "by len()", detail);
+        }
+    }
+}
+
+// Fill the channel with `fill` messages, then drop one side: the senders (the receiver
+// then takes `drain` messages, in order, and when it took them all finds the channel
+// disconnected) or the receiver (a send then fails). What is left is dropped with the
+// channel.
+fn quiet_(
+    tx: flume::Sender<Msg_>,
+    rx: flume::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    fill: usize,
+    senders_first: bool,
+    drain: usize,
+) {
+    quiet_len(&tx, &rx, c, cap, 0);
+    let r = rx.try_recv();
+    if quiet_got(&r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    }
+    for i in 1..=fill {
+        let r = tx.try_send(quiet_msg(i));
+        if r.is_err() {
+            let what = quiet_sent(&r);
+            let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
+            quiet_failed(c, "by try_send", detail);
+        }
+    }
+    quiet_len(&tx, &rx, c, cap, fill);
+    if fill == cap {
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        }
+    }
+    if senders_first {
+        drop(tx);
+        for i in 1..=drain {
+            match rx.try_recv() {
+                Ok(m) if m.0 == i as u32 => {}
+                Ok(m) => {
+                    let detail = format!("message {} of {} came as message {}", i, fill, m.0);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+                r => {
+                    let what = quiet_got(&r);
+                    let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
+                    quiet_failed(c, "by try_recv", detail);
+                }
+            }
+        }
+        if drain == fill {
+            let r = rx.try_recv();
+            if quiet_got(&r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+                quiet_failed(c, "by try_recv", detail);
+            }
+            if rx.recv().is_ok() {
+                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            }
+        }
+    } else {
+        drop(rx);
+        let r = tx.try_send(quiet_msg(0));
+        if quiet_sent(&r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+            quiet_failed(c, "by try_send", detail);
+        }
+        if tx.send(quiet_msg(0)).is_ok() {
+            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        }
+    }
+}
+
 async fn prog0_once() {
-    let (c4_tx, c4_rx) = flume::bounded::<()>(0);
-    let (c2_tx, c2_rx) = flume::bounded::<()>(0);
-    let (c1_tx, c1_rx) = flume::bounded::<()>(0);
-    let (c3_tx, c3_rx) = flume::bounded::<()>(0);
+    let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
         tokio::spawn(async move {
-            c1_tx.send_async(()).await.unwrap();
+            c1_tx.send_async(msg_(0)).await.unwrap();
         })
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
         tokio::spawn(async move {
-            c1_tx.send_async(()).await.unwrap();
+            c1_tx.send_async(msg_(0)).await.unwrap();
         })
     });
     handles_.push({
@@ -26,7 +169,7 @@ async fn prog0_once() {
         let c1_rx = c1_rx.clone();
         tokio::spawn(async move {
             c1_rx.recv_async().await.unwrap();
-            c2_tx.send_async(()).await.unwrap();
+            c2_tx.send_async(msg_(0)).await.unwrap();
         })
     });
     c1_rx.recv_async().await.unwrap();
@@ -39,7 +182,7 @@ async fn prog0_once() {
             handles_.push({
                 let c3_tx = c3_tx.clone();
                 tokio::spawn(async move {
-                    c3_tx.send_async(()).await.unwrap();
+                    c3_tx.send_async(msg_(0)).await.unwrap();
                 })
             });
             c4_rx.recv_async().await.unwrap();
@@ -50,20 +193,27 @@ async fn prog0_once() {
     });
     if 2 < 7 {
         c3_rx.recv_async().await.unwrap();
-        c4_tx.send_async(()).await.unwrap();
+        c4_tx.send_async(msg_(0)).await.unwrap();
     } else {
         handles_.push(tokio::spawn(async move {}));
         c3_rx.recv_async().await.unwrap();
-        c4_tx.send_async(()).await.unwrap();
+        c4_tx.send_async(msg_(0)).await.unwrap();
     }
     for h_ in handles_ {
         h_.await.unwrap();
     }
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
 }
 
 async fn prog0() {
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once().await;
+        quiet_dropped();
+        rep_ += 1;
     }
 }
 

@@ -1,0 +1,152 @@
+"""The quiet-channel check of the Rust renderer (issue #14, quick): after a run's joins,
+crossbeam and flume programs check every channel they made (observers, a fill, one side
+dropped) and that no message outlives the run; messages have drop glue. chan and std are
+left as they were, and `quiet=False` writes the files of before the check.
+
+Slow: tests/runners/mutation/test_rust_mutants.py runs the check on mutants it kills."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from generator.effects import parse
+from generator.pipeline import generate_program
+from generator.render import render
+from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
+from generator.render.rust import FLAVOURS, QUIET_CRATES
+from generator.settings import settings_for
+from generator.synthesis import synthesize
+from runners.targets import get_target
+from tests.generator.render.test_rust import TARGET_OF
+
+QUIET = sorted(QUIET_CRATES)
+SEEDS = range(12)
+# quiet_(c1_tx, c1_rx, "c1", cap, fill, senders_first, drain);
+CALL = re.compile(r'^\s*quiet_\((\w+)_tx, (\w+)_rx, "(\w+)", (\d+), (\d+), (true|false), (\d+)\);$')
+
+
+def _buffered(seed: int, flavour: str):
+    capabilities = get_target(TARGET_OF[flavour]).capabilities
+    return generate_program(seed, settings_for("A", buffered=True), capabilities).program
+
+
+def _once_body(text: str, i: int = 0) -> list[str]:
+    lines = text.splitlines()
+    start = lines.index(f"fn prog{i}_once() {{") if f"fn prog{i}_once() {{" in lines else None
+    if start is None:
+        start = lines.index(f"async fn prog{i}_once() {{")
+    end = lines.index("}", start)
+    return lines[start + 1 : end]
+
+
+@pytest.mark.parametrize("values", [False, True])
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("flavour", QUIET)
+def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
+    flavour: str, seed: int, values: bool
+) -> None:
+    program = _buffered(seed, flavour)
+    lowered = lower(program)
+    text = render(program, "rust", seed=seed, flavour=flavour, values=values)
+    body = _once_body(text)
+    calls = [m.groups() for line in body if (m := CALL.match(line))]
+    assert sorted(c[2] for c in calls) == sorted(used_channels(lowered))
+    for tx, rx, name, cap, fill, senders_first, drain in calls:
+        assert tx == rx == name
+        assert int(cap) == lowered.capacity(name)
+        assert 0 <= int(fill) <= int(cap)
+        assert 0 <= int(drain) <= int(fill)
+        if senders_first == "false":
+            assert drain == "0"
+    if calls:
+        # After the process's joins (and the value oracle's check): nobody uses them then.
+        first = next(i for i, line in enumerate(body) if CALL.match(line))
+        before = "\n".join(body[:first])
+        assert (
+            "h_.join().unwrap();" in before
+            or "h_.await.unwrap();" in before
+            or ("handles_" not in before)
+        )
+        if values:
+            assert body[first - 1 - (flavour == "crossbeam")].strip() == "vals.check();"
+    # Every run of the program is followed by the check that no message is left alive.
+    assert text.count(f"prog0_once(){'.await' if flavour == 'flume-async' else ''};\n") == 1
+    assert re.search(r"prog0_once\(\)(\.await)?;\n\s*quiet_dropped\(\);", text)
+
+
+@pytest.mark.parametrize("flavour", QUIET)
+def test_messages_have_drop_glue_and_sends_make_them_counted(flavour: str) -> None:
+    program = synthesize(parse("Chan(c1, 2) ; Spawn(Put(c1) ; Put(c2)) ; Get(c1) ; Get(c2)"),
+                         random.Random(0))  # fmt: skip
+    for values in (False, True):
+        text = render(program, "rust", seed=0, flavour=flavour, values=values)
+        assert "bounded::<Msg_>(2)" in text and "bounded::<Msg_>(0)" in text
+        assert "impl Drop for Msg_ {" in text
+        sends = re.findall(r"send(?:_async)?\((msg_\(\d+\))\)", text)
+        assert len(sends) == 2
+        if values:
+            assert sorted(sends) == ["msg_(1)", "msg_(2)"]
+            # The value oracle reads the number a message carries.
+            assert re.search(r'vals\.recv\([^;]*\.0, "c1", false\);', text)
+        else:
+            assert sends == ["msg_(0)", "msg_(0)"]
+
+
+def test_only_crossbeam_checks_same_channel() -> None:
+    program = synthesize(parse("Spawn(Put(c1)) ; Get(c1) ; Spawn(Put(c2)) ; Get(c2)"),
+                         random.Random(0))  # fmt: skip
+    crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
+    line = next(x for x in crossbeam.splitlines() if "quiet_same(&[" in x)
+    assert '(&c1_tx, &c1_rx, "c1")' in line and '(&c2_tx, &c2_rx, "c2")' in line
+    assert "fn quiet_same(" in crossbeam
+    # flume 0.10 has no same_channel, and one file serves every release.
+    for flavour in ("flume", "flume-async"):
+        assert "same_channel" not in render(program, "rust", seed=0, flavour=flavour)
+
+
+@pytest.mark.parametrize("flavour", QUIET)
+def test_the_check_says_what_was_wrong_as_the_value_oracle_does(flavour: str) -> None:
+    program = synthesize(parse("Spawn(Put(c1)) ; Get(c1)"), random.Random(0))
+    text = render(program, "rust", seed=0, flavour=flavour)
+    assert f'eprintln!("{ORACLE_PREFIX}{QUIET_WRONG} ({{}}): {{}} on {{}}", by, detail, c);' in text
+    assert f"std::process::exit({ORACLE_EXIT});" in text
+    crate = QUIET_CRATES[flavour]
+    assert f"Err({crate}::TrySendError::Disconnected(_)) =>" in text
+
+
+@pytest.mark.parametrize("flavour", sorted(set(FLAVOURS) - set(QUIET)))
+def test_chan_and_std_are_written_as_before(flavour: str) -> None:
+    program = synthesize(parse("Chan(c1, 1) ; Put(c1) ; Get(c1)"), random.Random(0))
+    assert render(program, "rust", seed=3, flavour=flavour) == render(
+        program, "rust", seed=3, flavour=flavour, quiet=False
+    )
+    assert "quiet_" not in render(program, "rust", seed=3, flavour=flavour)
+
+
+@pytest.mark.parametrize("flavour", QUIET)
+def test_without_the_check_the_file_is_the_one_of_before(flavour: str) -> None:
+    program = _buffered(4, flavour)
+    text = render(program, "rust", seed=4, flavour=flavour, quiet=False, values=True)
+    assert "quiet_" not in text and "Msg_" not in text and "msg_(" not in text
+    assert "bounded::<u32>(" in text
+
+
+@pytest.mark.parametrize("flavour", QUIET)
+def test_the_check_is_seeded(flavour: str) -> None:
+    program = _buffered(7, flavour)
+    first = render(program, "rust", seed=7, flavour=flavour)
+    assert first == render(program, "rust", seed=7, flavour=flavour)
+    draws = {
+        tuple(
+            CALL.match(x).groups()
+            for x in _once_body(render(program, "rust", seed=s, flavour=flavour))
+            if CALL.match(x)
+        )  # fmt: skip
+        for s in range(20)
+    }
+    assert len(draws) > 1 or all(
+        lower(program).capacity(c) == 0 for c in used_channels(lower(program))
+    )
