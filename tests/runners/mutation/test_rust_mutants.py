@@ -28,6 +28,7 @@ from runners.targets import get_target
 from runners.targets.base import Toolchain
 from runners.targets.rust_cargo import mutants_dir
 from tests.runners.conftest import require_toolchain
+from tests.runners.mutation.helpers import run_effect
 
 # A small file, and part of cargo-mutants 27.1.0's listing of it
 # (`cargo mutants --Zmutate-file slot.rs --list --json --diff`), with the lines its
@@ -344,3 +345,37 @@ def test_the_mutants_command_lists_flume_mutants() -> None:
     assert len(lines) >= 60
     fire = next(line for line in lines if line.startswith("signal-27-9-1 "))
     assert "src/signal.rs:27" in fire and "body replaced with false" in fire
+
+
+# Three rendezvous and three buffered channels, each used once: the quiet check
+# (generator/render/rust.py) looks at six channels after the run, and fills some.
+QUIET_EFFECT = (
+    "Chan(c4, 2) ; Chan(c5, 3) ; Chan(c6, 2) ; Spawn(Put(c1) ; Put(c4) ; Put(c5)) ; "
+    "Get(c1) ; Get(c4) ; Get(c5) ; Spawn(Put(c2) ; Put(c6)) ; Get(c2) ; Get(c6) ; "
+    "Spawn(Put(c3)) ; Get(c3)"
+)
+
+
+@pytest.mark.slow
+def test_crossbeam_same_channel_always_true_is_caught_by_the_quiet_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_toolchains: Path
+) -> None:
+    # PartialEq for counter::Sender, `self.counter == other.counter` becomes `true`: every
+    # two senders are one channel to Sender::same_channel. Only the crate's own
+    # same_channel tests killed it before the check.
+    base, mutant = _install("rust-crossbeam", "0.5.17", "counter-87-9-0", monkeypatch,
+                            shared_toolchains)  # fmt: skip
+    assert run_effect(mutant, QUIET_EFFECT, tmp_path / "mutant") == "wrong_value"
+    assert run_effect(base, QUIET_EFFECT, tmp_path / "base") == "terminated"
+
+
+@pytest.mark.slow
+def test_flume_sender_len_zero_is_caught_by_the_quiet_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_toolchains: Path
+) -> None:
+    # Sender::len's body `self.shared.len()` becomes `0`: wrong once the check fills a
+    # buffered channel. Only the crate's own tests (array.rs: len) killed it before.
+    base, mutant = _install("rust-flume", "0.12.0", "lib-805-9-0", monkeypatch,
+                            shared_toolchains)  # fmt: skip
+    assert run_effect(mutant, QUIET_EFFECT, tmp_path / "mutant") == "wrong_value"
+    assert run_effect(base, QUIET_EFFECT, tmp_path / "base") == "terminated"
