@@ -252,7 +252,8 @@ class Wrong:
 
 def _resend(chan: str, old: int, new: int) -> Callable[[str], str]:
     """The plain send of value `old` on `chan` sends `new` instead."""
-    pattern = re.compile(rf"\b({chan}_tx\.send(?:_async)?\(){old}\)")
+    # crossbeam's and flume's messages are `msg_(v)` (test_rust_quiet.py).
+    pattern = re.compile(rf"\b({chan}_tx\.send(?:_async)?\((?:msg_\()?){old}\)")
 
     def edit(text: str) -> str:
         changed, n = pattern.subn(rf"\g<1>{new})", text)
