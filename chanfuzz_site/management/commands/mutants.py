@@ -44,6 +44,8 @@ class Command(BaseCommand):
             kind = kind_for(target)
         except KeyError as exc:
             raise CommandError(exc.args[0], returncode=2) from exc
+        if target not in kind.targets:  # a kind's name (crossbeam-channel): its first target
+            target = kind.targets[0]
         action = options["action"]
         if action == "installed":
             for toolchain in installed_toolchains(target):

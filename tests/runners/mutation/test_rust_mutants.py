@@ -347,6 +347,16 @@ def test_the_mutants_command_lists_flume_mutants() -> None:
     assert "src/signal.rs:27" in fire and "body replaced with false" in fire
 
 
+@pytest.mark.slow
+def test_the_mutants_command_takes_the_crate_for_its_target() -> None:
+    # The report names kinds by crate: `mutants list crossbeam-channel` is rust-crossbeam's.
+    require_toolchain("rust-crossbeam", "0.5.17")
+    by_crate, by_target = io.StringIO(), io.StringIO()
+    call_command("mutants", "list", "crossbeam-channel", "--base", "0.5.17", stdout=by_crate)
+    call_command("mutants", "list", "rust-crossbeam", "--base", "0.5.17", stdout=by_target)
+    assert by_crate.getvalue() == by_target.getvalue() and by_crate.getvalue()
+
+
 # Three rendezvous and three buffered channels, each used once: the quiet check
 # (generator/render/rust.py) looks at six channels after the run, and fills some.
 QUIET_EFFECT = (
