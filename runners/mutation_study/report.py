@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -496,6 +497,17 @@ def load_equivalence(path: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in json.loads(path.read_text()).items()}
 
 
+# The recorded reasoning's verdict: a sentence (or a clause after a colon) that begins
+# "Equivalent". "Unreachable here" and "not equivalent" are not: such a mutant changes
+# behaviour that programs could reach, so it stays in the scores.
+_EQUIVALENT = re.compile(r"(?:^|[.:] )Equivalent\b", re.IGNORECASE)
+
+
+def recorded_equivalent(reasoning: str) -> bool:
+    """Whether the reasoning recorded for a mutant concludes that it is equivalent."""
+    return bool(_EQUIVALENT.search(reasoning))
+
+
 def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[str, Any]:
     """What templates/reports/mutation.md shows, from the report's JSON document."""
     plan = data["plan"]
@@ -515,6 +527,12 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
             i: {**by_id[i], "reasoning": equivalence.get(f"{kind['kind']}:{i}", "")}
             for i in figures["only_tests"] + figures["neither"]
         }
+        # The issue's aim counts non-equivalent mutants: those killed by neither whose
+        # recorded reasoning concludes "Equivalent" leave the tests' misses.
+        equivalent = [
+            i for i in figures["neither"] if recorded_equivalent(reasoned[i]["reasoning"])
+        ]
+        misses = figures["tested"] - figures["tests"] - len(equivalent)
         kinds.append(
             {
                 **kind,
@@ -531,9 +549,8 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
                 "score": _pct(figures["chanfuzz"], figures["built"]),
                 "tests_score": _pct(figures["tests"], figures["tested"]),
                 "of_tests_kills": _pct(figures["both"], figures["tests"]),
-                "of_tests_misses": _pct(
-                    len(figures["only_chanfuzz"]), figures["tested"] - figures["tests"]
-                ),
+                "equivalent": len(equivalent),
+                "of_tests_misses": _pct(len(figures["only_chanfuzz"]), misses),
             }
         )
     # Which targets write selects with a default: the registry says, not the template.

@@ -102,7 +102,8 @@ def test_the_markdown_shows_scores_rows_and_the_equivalence_reasoning() -> None:
     assert (
         "| go | chan.go | `go-1` | 500 (6) | 1 | **60 % (3/5)** | 50 % (2/4) | 50 % (1/2) |" in text
     )
-    assert "50 % (1/2) | 4.0 s / 3 | timeout 2, wrong_value 1 |" in text
+    # m4's reasoning does not conclude "Equivalent": it stays among the tests' misses.
+    assert "| 0 | 50 % (1/2) | 4.0 s / 3 | timeout 2, wrong_value 1 |" in text
     assert (
         "| `m2` | chan.go:1 | drop | `a \\|\\| b  →  (removed)` | – (30) | wrong value @1 |" in text
     )
@@ -112,6 +113,31 @@ def test_the_markdown_shows_scores_rows_and_the_equivalence_reasoning() -> None:
         "| `m3` | `a \\|\\| b  →  (removed)` | killed (go test runtime) | not inspected yet |"
     )
     assert tests_only in text
+
+
+def test_a_mutant_recorded_equivalent_leaves_the_tests_misses() -> None:
+    data = _data([KIND], "AF", mutants=6)
+    reasoning = {"go:m4": "Inside `if raceenabled`: dead code without -race. Equivalent."}
+    text = render_to_string("reports/mutation.md", markdown_context(data, reasoning))
+    # m2 is chanfuzz's only kill among the tests' misses m2 and m4; m4 is equivalent.
+    assert "| 50 % (1/2) | 1 | 100 % (1/1) | 4.0 s / 3 |" in text
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "equivalent"),
+    [
+        ("Go 1.26.8. Dead code without -race. Equivalent.", True),
+        ("Bookkeeping without effect: equivalent (and unreachable without reflect).", True),
+        ("Equivalent (for programs without testing/synctest).", True),
+        ("Needs close: unreachable for now, not equivalent.", False),
+        ("Unreachable here (needs Select::ready).", False),
+        ("", False),
+    ],
+)
+def test_recorded_equivalent_reads_the_reasonings_conclusion(
+    reasoning: str, equivalent: bool
+) -> None:
+    assert report.recorded_equivalent(reasoning) is equivalent
 
 
 def test_a_kind_on_several_targets_says_which_target_killed() -> None:
