@@ -57,20 +57,33 @@ fn quiet_got(r: &Result<Msg_, crossbeam_channel::TryRecvError>) -> &'static str 
 }
 
 // What each end's len(), is_empty(), is_full() and capacity() say of a channel of
-// capacity cap that holds n messages (a rendezvous channel is always full).
+// capacity cap that holds n messages (a rendezvous channel is always full). The first
+// observer that is wrong, with its end and, for len(), which way, signs the finding: a
+// channel that counts a message too many is another bug than one that lost count.
 fn quiet_len(tx: &crossbeam_channel::Sender<Msg_>, rx: &crossbeam_channel::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
     let ends = [
         ("sender", tx.len(), tx.is_empty(), tx.is_full(), tx.capacity()),
         ("receiver", rx.len(), rx.is_empty(), rx.is_full(), rx.capacity()),
     ];
     for (end, len, empty, full, capacity) in ends {
-        if len != n || empty != (n == 0) || full != (n == cap) || capacity != Some(cap) {
-            let detail = format!(
-                "holding {} of {}, the {} says len {}, is_empty {}, is_full {}, capacity {:?}",
-                n, cap, end, len, empty, full, capacity
-            );
-            quiet_failed(c, "by len()", detail);
-        }
+        let wrong = if len > n {
+            "len(), more than it holds"
+        } else if len < n {
+            "len(), fewer than it holds"
+        } else if empty != (n == 0) {
+            "is_empty()"
+        } else if full != (n == cap) {
+            "is_full()"
+        } else if capacity != Some(cap) {
+            "capacity()"
+        } else {
+            continue;
+        };
+        let detail = format!(
+            "holding {} of {}, it says len {}, is_empty {}, is_full {}, capacity {:?}",
+            n, cap, len, empty, full, capacity
+        );
+        quiet_failed(c, &format!("by the {}'s {}", end, wrong), detail);
     }
 }
 
