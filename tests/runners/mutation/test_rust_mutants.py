@@ -366,26 +366,25 @@ QUIET_EFFECT = (
 )
 
 
-@pytest.mark.slow
-def test_crossbeam_same_channel_always_true_is_caught_by_the_quiet_check(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_toolchains: Path
-) -> None:
+# Mutants only the crates' own tests killed before the quiet check.
+QUIET_KILLS = {
     # PartialEq for counter::Sender, `self.counter == other.counter` becomes `true`: every
-    # two senders are one channel to Sender::same_channel. Only the crate's own
-    # same_channel tests killed it before the check.
-    base, mutant = _install("rust-crossbeam", "0.5.17", "counter-87-9-0", monkeypatch,
-                            shared_toolchains)  # fmt: skip
-    assert run_effect(mutant, QUIET_EFFECT, tmp_path / "mutant") == "wrong_value"
-    assert run_effect(base, QUIET_EFFECT, tmp_path / "base") == "terminated"
+    # two senders are one channel to Sender::same_channel (tests/same_channel.rs).
+    "crossbeam-same-channel": ("rust-crossbeam", "0.5.17", "counter-87-9-0"),
+    # Sender::len's body `self.shared.len()` becomes `0`: wrong once the check fills a
+    # buffered channel (tests/array.rs: len).
+    "flume-sender-len": ("rust-flume", "0.12.0", "lib-805-9-0"),
+}
 
 
 @pytest.mark.slow
-def test_flume_sender_len_zero_is_caught_by_the_quiet_check(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_toolchains: Path
+@pytest.mark.parametrize("mutant", QUIET_KILLS.values(), ids=list(QUIET_KILLS))
+def test_the_quiet_check_kills_what_only_the_crates_tests_killed(
+    mutant: tuple[str, str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    shared_toolchains: Path,
 ) -> None:
-    # Sender::len's body `self.shared.len()` becomes `0`: wrong once the check fills a
-    # buffered channel. Only the crate's own tests (array.rs: len) killed it before.
-    base, mutant = _install("rust-flume", "0.12.0", "lib-805-9-0", monkeypatch,
-                            shared_toolchains)  # fmt: skip
-    assert run_effect(mutant, QUIET_EFFECT, tmp_path / "mutant") == "wrong_value"
+    base, mutated = _install(*mutant, monkeypatch, shared_toolchains)
+    assert run_effect(mutated, QUIET_EFFECT, tmp_path / "mutant") == "wrong_value"
     assert run_effect(base, QUIET_EFFECT, tmp_path / "base") == "terminated"
