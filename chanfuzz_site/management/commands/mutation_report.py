@@ -123,7 +123,12 @@ class Command(BaseCommand):
         if not data:
             raise CommandError(f"no {json_path}: run the study first (--steps run)", 2)
         data["generated_at"] = studies.now_iso()
-        equivalence = report.load_equivalence(output / "mutation-equivalence.json")
+        # One record of reasoning serves every report (keys name kind and mutant); a report
+        # elsewhere (--output) may keep its own beside it, which then comes first.
+        equivalence = {
+            **report.load_equivalence(DOCS / "mutation-equivalence.json"),
+            **report.load_equivalence(output / "mutation-equivalence.json"),
+        }
         context = report.markdown_context(data, equivalence)
         (output / "mutation-report.md").write_text(render_to_string("reports/mutation.md", context))
         for kind in context["kinds"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,15 @@ def test_runtime_tests_not_finished_are_shown_so_and_left_out_of_the_comparison(
 def test_a_negative_wait_for_the_runtime_tests_is_refused() -> None:
     with pytest.raises(CommandError, match="--tests-wait must be ≥ 0"):
         call_command("mutation_report", "--tests-wait", "-1", "--workers", "0")
+
+
+@pytest.mark.django_db
+def test_a_report_elsewhere_shows_the_reasoning_recorded_in_docs(tmp_path: Path) -> None:
+    # docs/mutation-equivalence.json holds go:chan-474-drop (dead code without -race).
+    survived = _heuristic(False, 30, 9.0)
+    kind = {**KIND, "mutants": [_mutant("chan-474-drop", "survived", {"A": survived}, "survived")]}
+    (tmp_path / "mutation-report.json").write_text(json.dumps(_data([kind], "A", mutants=1)))
+    call_command("mutation_report", "--steps", "none", "--output", str(tmp_path))
+    text = (tmp_path / "mutation-report.md").read_text()
+    assert "compiler removes the call either way. Equivalent. |" in text
+    assert "| 0 % (0/1) | – | 1 | – |" in text  # recorded equivalent: no miss is left
