@@ -60,7 +60,7 @@ from runners.engine.bisect import runs_on
 from runners.engine.sandbox import get_sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 from runners.mutation.base import Mutant, MutantKind
-from runners.mutation.kinds import all_kinds, installed_mutant
+from runners.mutation.kinds import all_kinds, installed_mutant, kind_for
 from runners.mutation_study.jobs import request_runtime_tests
 from runners.targets import all_targets, get_target, shared_capabilities
 
@@ -555,7 +555,22 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
         )
     # Which targets write selects with a default: the registry says, not the template.
     with_defaults = [t.title for t in all_targets() if t.capabilities.select_default]
-    return {"data": data, "plan": plan, "kinds": kinds, "with_defaults": ", ".join(with_defaults)}
+    # The kinds whose programs end with the Rust quiet-channel check.
+    quiet = [
+        k["kind"]
+        for k in data["kinds"]
+        if any(
+            get_target(t).renderer_options.get("flavour") in QUIET_CRATES
+            for t in kind_for(k["kind"]).targets
+        )
+    ]
+    return {
+        "data": data,
+        "plan": plan,
+        "kinds": kinds,
+        "with_defaults": ", ".join(with_defaults),
+        "quiet_kinds": " and ".join(quiet),
+    }
 
 
 # Plan fields that say which mutants ran, or how long the report waited, not how they

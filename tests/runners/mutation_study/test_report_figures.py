@@ -155,6 +155,11 @@ def test_a_kind_on_several_targets_says_which_target_killed() -> None:
     text = render_to_string("reports/mutation.md", markdown_context(data, {}))
     assert "each mutant runs on `rust-flume-0.12.0` and `rust-flume-async-0.12.0`" in text
     assert "| timeout @2 on rust-flume-async | – (30) |" in text
+    # flume's programs end with the Rust quiet-channel check; Go's (KIND) do not.
+    assert "On flume, each run ends with the quiet-channel check" in text
+    go_data = _data([KIND], "AF", mutants=6)
+    go = render_to_string("reports/mutation.md", markdown_context(go_data, {}))
+    assert "quiet-channel check" not in go
     assert "other settings" not in text
     # A kind run apart with another budget and sample says which setting differs.
     kind["plan"] = {**data["plan"], "mutants": 12, "budget_s": 90.0}
