@@ -167,6 +167,13 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
     return [m for i, m in enumerate(everyone) if i in chosen]
 
 
+def quiet_checked(languages: Iterable[str]) -> bool:
+    """Whether programs for any of these targets end with the Rust quiet-channel check."""
+    return any(
+        get_target(lang).renderer_options.get("flavour") in QUIET_CRATES for lang in languages
+    )
+
+
 def _campaign(
     name: str, toolchains: Sequence[Toolchain], heuristic: str, plan: MutationPlan
 ) -> Campaign:
@@ -180,8 +187,7 @@ def _campaign(
         pct += " and defaults"
     # Rust programs that end with the quiet-channel check (issue #14) are other programs
     # too: a campaign made before it must not stand for one with it.
-    flavours = {get_target(t.language).renderer_options.get("flavour") for t in toolchains}
-    if flavours & set(QUIET_CRATES):
+    if quiet_checked(t.language for t in toolchains):
         pct += ", quiet checks"
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
@@ -556,14 +562,7 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
     # Which targets write selects with a default: the registry says, not the template.
     with_defaults = [t.title for t in all_targets() if t.capabilities.select_default]
     # The kinds whose programs end with the Rust quiet-channel check.
-    quiet = [
-        k["kind"]
-        for k in data["kinds"]
-        if any(
-            get_target(t).renderer_options.get("flavour") in QUIET_CRATES
-            for t in kind_for(k["kind"]).targets
-        )
-    ]
+    quiet = [k["kind"] for k in data["kinds"] if quiet_checked(kind_for(k["kind"]).targets)]
     return {
         "data": data,
         "plan": plan,

@@ -219,3 +219,8 @@ def test_a_report_elsewhere_shows_the_reasoning_recorded_in_docs(tmp_path: Path)
     text = (tmp_path / "mutation-report.md").read_text()
     assert "compiler removes the call either way. Equivalent. |" in text
     assert "| 0 % (0/1) | – | 1 | – |" in text  # recorded equivalent: no miss is left
+
+
+def test_only_the_crates_with_the_quiet_check_are_named_so() -> None:
+    assert report.quiet_checked(["rust-crossbeam"]) and report.quiet_checked(["go", "rust-flume"])
+    assert not report.quiet_checked(["go", "crystal", "rust-chan", "rust-std"])
