@@ -155,9 +155,14 @@ then either the sender is dropped (seeded), and the receiver takes `drain`
 (seeded, 0…fill) messages in order and, when it took them all, finds the
 channel disconnected (`try_recv`, `recv`), or the receiver is dropped and
 `try_send` answers Disconnected and `send` fails. What is left is dropped with
-the channel. crossbeam also checks `same_channel` over every pair of the run's
-channels and each end's clone (flume 0.10 has no `same_channel`; one file
-serves every release). Messages have drop glue, as most real payloads do: they
+the channel. Every error met on the way must say what it is (Display and Debug
+not empty). crossbeam also checks `same_channel` over every pair of the run's
+channels and each end's clone, and on a receiver of each of its other flavours
+(after, tick, never, unbounded); flume 0.10 has no `same_channel` (one file
+serves every release). flume instead checks, with both ends alive and then with
+one, each end's `is_disconnected()` and, under the program's Cargo feature
+`FLUME_COUNTS` (on from flume 0.11.1, runners.targets.rust_flume), its
+`sender_count()` and `receiver_count()`. Messages have drop glue, as most real payloads do: they
 are `Msg_(u32)` (0 without the value oracle), made by `msg_(v)`, and a counter
 of those alive must be back to 0 after each run (`quiet_dropped()` in `progN`,
 once the run's bindings are gone too): a channel that loses a message or drops
@@ -175,6 +180,7 @@ repetitions, mirrored comparisons in conditions.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
@@ -775,7 +781,17 @@ fn quiet_dropped() {
     }
 }
 
-fn quiet_sent(r: &Result<(), KRATE::TrySendError<Msg_>>) -> &'static str {
+// Every error the check meets must say what it is, in Display and in Debug.
+fn quiet_shown<E: std::fmt::Display + std::fmt::Debug>(c: &str, by: &str, e: &E) {
+    if e.to_string().is_empty() || format!("{:?}", e).is_empty() {
+        quiet_failed(c, &format!("by {}'s error", by), "it says nothing".to_string());
+    }
+}
+
+fn quiet_sent(c: &str, r: &Result<(), KRATE::TrySendError<Msg_>>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_send", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(KRATE::TrySendError::Full(_)) => "Full",
@@ -783,7 +799,10 @@ fn quiet_sent(r: &Result<(), KRATE::TrySendError<Msg_>>) -> &'static str {
     }
 }
 
-fn quiet_got(r: &Result<Msg_, KRATE::TryRecvError>) -> &'static str {
+fn quiet_got(c: &str, r: &Result<Msg_, KRATE::TryRecvError>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_recv", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(KRATE::TryRecvError::Empty) => "Empty",
@@ -836,27 +855,29 @@ fn quiet_(
     drain: usize,
 ) {
     quiet_len(&tx, &rx, c, cap, 0);
+FLUME:    quiet_ends(Some(&tx), Some(&rx), c);
     let r = rx.try_recv();
-    if quiet_got(&r) != "Empty" {
-        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    if quiet_got(c, &r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(c, &r)));
     }
     for i in 1..=fill {
         let r = tx.try_send(quiet_msg(i));
         if r.is_err() {
-            let what = quiet_sent(&r);
+            let what = quiet_sent(c, &r);
             let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
             quiet_failed(c, "by try_send", detail);
         }
     }
     quiet_len(&tx, &rx, c, cap, fill);
     if fill == cap {
-        let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Full" {
-            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        let r = quiet_sent(c, &tx.try_send(quiet_msg(0)));
+        if r != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", r));
         }
     }
     if senders_first {
         drop(tx);
+FLUME:        quiet_ends(None, Some(&rx), c);
         for i in 1..=drain {
             match rx.try_recv() {
                 Ok(m) if m.0 == i as u32 => {}
@@ -865,7 +886,7 @@ fn quiet_(
                     quiet_failed(c, "by try_recv", detail);
                 }
                 r => {
-                    let what = quiet_got(&r);
+                    let what = quiet_got(c, &r);
                     let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
                     quiet_failed(c, "by try_recv", detail);
                 }
@@ -873,31 +894,56 @@ fn quiet_(
         }
         if drain == fill {
             let r = rx.try_recv();
-            if quiet_got(&r) != "Disconnected" {
-                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+            if quiet_got(c, &r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(c, &r));
                 quiet_failed(c, "by try_recv", detail);
             }
-            if rx.recv().is_ok() {
-                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            match rx.recv() {
+                Ok(_) => quiet_failed(c, "by recv", "empty, senders gone, received".to_string()),
+                Err(e) => quiet_shown(c, "recv", &e),
             }
         }
     } else {
         drop(rx);
+FLUME:        quiet_ends(Some(&tx), None, c);
         let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Disconnected" {
-            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+        if quiet_sent(c, &r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(c, &r));
             quiet_failed(c, "by try_send", detail);
         }
-        if tx.send(quiet_msg(0)).is_ok() {
-            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        match tx.send(quiet_msg(0)) {
+            Ok(_) => quiet_failed(c, "by send", "receivers gone, sent".to_string()),
+            Err(e) => quiet_shown(c, "send", &e),
         }
     }
 }"""
 
 # crossbeam only (flume 0.10 has no `same_channel`): each end is the same channel as its
-# clone and as no other channel's end.
+# clone and as no other channel's end; so is a receiver of each of the crate's other
+# flavours (timers that never fire in a run, never(), an unbounded channel).
 _SAME = """\
+fn quiet_flavours() {
+    use std::time::Duration;
+    let hour = Duration::from_secs(3600);
+    let after = (KRATE::after(hour), KRATE::after(hour));
+    let tick = (KRATE::tick(hour), KRATE::tick(hour));
+    for (name, (r, other)) in [("after", &after), ("tick", &tick)] {
+        if !r.same_channel(&r.clone()) || r.same_channel(other) {
+            quiet_failed(name, "by same_channel", "a receiver, its clone and another".to_string());
+        }
+    }
+    let never = KRATE::never::<Msg_>();
+    if after.0.same_channel(&tick.0) || !never.same_channel(&KRATE::never()) {
+        quiet_failed("never", "by same_channel", "after, tick and never".to_string());
+    }
+    let (utx, urx) = KRATE::unbounded::<Msg_>();
+    if !utx.same_channel(&utx.clone()) || !urx.same_channel(&urx.clone()) {
+        quiet_failed("unbounded", "by same_channel", "an end and its clone differ".to_string());
+    }
+}
+
 fn quiet_same(ends: &[(&KRATE::Sender<Msg_>, &KRATE::Receiver<Msg_>, &str)]) {
+    quiet_flavours();
     for (i, (tx, rx, c)) in ends.iter().enumerate() {
         if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
             quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());
@@ -910,22 +956,71 @@ fn quiet_same(ends: &[(&KRATE::Sender<Msg_>, &KRATE::Receiver<Msg_>, &str)]) {
     }
 }"""
 
+# flume only (lines of _QUIET marked FLUME:): what each end says of the ends alive, by
+# is_disconnected() and, from the release that has them (the program's Cargo feature
+# FLUME_COUNTS, which the target turns on by release), sender_count() and receiver_count().
+# Only the run's own ends are alive then: every clone went with its process.
+_ENDS = """\
+// sender_count() and receiver_count() of an end, where the release has them.
+macro_rules! quiet_counts_ {
+    ($e:expr) => {{
+        #[cfg(feature = "FLUME_COUNTS")]
+        let counts = Some(($e.sender_count(), $e.receiver_count()));
+        #[cfg(not(feature = "FLUME_COUNTS"))]
+        let counts: Option<(usize, usize)> = None;
+        counts
+    }};
+}
+
+fn quiet_ends(tx: Option<&flume::Sender<Msg_>>, rx: Option<&flume::Receiver<Msg_>>, c: &str) {
+    let alive = (tx.is_some() as usize, rx.is_some() as usize);
+    let ends = [
+        tx.map(|e| ("sender", e.is_disconnected(), quiet_counts_!(e))),
+        rx.map(|e| ("receiver", e.is_disconnected(), quiet_counts_!(e))),
+    ];
+    for (end, disconnected, counts) in ends.into_iter().flatten() {
+        let said = format!("{} senders and {} receivers alive", alive.0, alive.1);
+        if disconnected != (alive.0 == 0 || alive.1 == 0) {
+            let detail = format!("{}, it says {}", said, disconnected);
+            quiet_failed(c, &format!("by the {}'s is_disconnected()", end), detail);
+        }
+        if counts.map_or(false, |n| n != alive) {
+            let detail = format!("{}, it says {:?}", said, counts.unwrap());
+            let by = format!("by the {}'s sender_count() or receiver_count()", end);
+            quiet_failed(c, &by, detail);
+        }
+    }
+}"""
+
+# The program's Cargo feature on which flume's sender_count() and receiver_count() are
+# checked: flume 0.10.14 has neither, 0.11.1 has both (runners.targets.rust_flume*).
+FLUME_COUNTS = "counts"
+
 # The flavours whose channels answer len(), is_full(), try_send, … alike (chan 0.1 and
 # std's mpsc have no len(); std's receiver sits behind its mutex).
 QUIET_CRATES = {"crossbeam": "crossbeam_channel", "flume": "flume", "flume-async": "flume"}
 
 
+def quiet_check_id() -> str:
+    """A short name of this version of the quiet check's code: campaigns run with another
+    version ran other programs (runners.mutation_study names its campaigns with it)."""
+    return hashlib.sha256((_QUIET + _SAME + _ENDS).encode()).hexdigest()[:8]
+
+
 def _quiet_helpers(flavour: str) -> list[str]:
     """The quiet check's Rust functions for this flavour."""
-    text = _QUIET + ("\n\n" + _SAME if flavour == "crossbeam" else "")
+    flume = flavour != "crossbeam"
+    text = _QUIET + "\n\n" + (_ENDS if flume else _SAME)
     for name, value in (
         ("ORACLE_PREFIX", ORACLE_PREFIX),
         ("QUIET_WRONG", QUIET_WRONG),
         ("ORACLE_EXIT", str(ORACLE_EXIT)),
         ("KRATE", QUIET_CRATES[flavour]),
+        ("FLUME_COUNTS", FLUME_COUNTS),
     ):
         text = text.replace(name, value)
-    return text.split("\n")
+    lines = text.split("\n")
+    return [x.removeprefix("FLUME:") for x in lines if flume or not x.startswith("FLUME:")]
 
 
 def _quiet_calls(

@@ -47,7 +47,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from generator.render.rust import QUIET_CRATES
+from generator.render.rust import QUIET_CRATES, quiet_check_id
 from runners.campaigns import services, studies
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
@@ -186,9 +186,10 @@ def _campaign(
     if plan.buffered and shared_capabilities([t.language for t in toolchains]).select_default:
         pct += " and defaults"
     # Rust programs that end with the quiet-channel check (issue #14) are other programs
-    # too: a campaign made before it must not stand for one with it.
+    # too: a campaign made before it, or with another version of it, must not stand for
+    # one with it.
     if quiet_checked(t.language for t in toolchains):
-        pct += ", quiet checks"
+        pct += f", quiet checks {quiet_check_id()}"
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )

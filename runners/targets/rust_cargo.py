@@ -102,6 +102,9 @@ class RustLibrary:
     is the Rust renderer's option. ``features`` are the crate's features the
     renderer's code uses (default features too unless ``default_features`` is
     False); ``extra`` are other crates the programs need (tokio).
+    ``since`` names the program's own Cargo features that code it renders is
+    gated on, each with the first release whose API that code calls: the
+    feature is on for that release and later ones (one file serves every release).
     """
 
     target: str
@@ -111,6 +114,7 @@ class RustLibrary:
     default_features: bool = True
     extra: tuple[Dependency, ...] = ()
     threads_option: bool = False  # the renderer takes a `threads` option (tokio workers)
+    since: tuple[tuple[str, str], ...] = ()
 
 
 # --- the machine's cargo and rustc --------------------------------------------------------
@@ -462,11 +466,23 @@ def build_mutant(library: RustLibrary, base: Toolchain, directory: Path) -> str 
 # --- toolchains: install -------------------------------------------------------------------
 
 
+def program_features(library: RustLibrary, version: str) -> list[str]:
+    """The program's own features (``library.since``) that are on at ``version``."""
+    return [name for name, first in library.since if version_key(version) >= version_key(first)]
+
+
 def manifest_text(
-    library: RustLibrary, version: str, *, bin_name: str = PACKAGE, exact: bool = False
+    library: RustLibrary,
+    version: str,
+    *,
+    bin_name: str = PACKAGE,
+    exact: bool = False,
+    features_on: str | None = None,
 ) -> str:
     """The Cargo.toml of every program of ``library`` at ``version``; ``exact`` pins the
-    release in the manifest itself (a standalone project has no lock file of ours)."""
+    release in the manifest itself (a standalone project has no lock file of ours).
+    ``features_on`` is the list of the program's features that are on, as TOML (a shell
+    variable in a reproducer's script); else the ones ``version`` has."""
     lines = [
         "[package]",
         f'name = "{PACKAGE}"',
@@ -492,6 +508,11 @@ def manifest_text(
         if dep.features:
             spec.append("features = [" + ", ".join(f'"{f}"' for f in dep.features) + "]")
         lines.append(f"{dep.name} = {{ {', '.join(spec)} }}")
+    if library.since:
+        if features_on is None:
+            features_on = ", ".join(f'"{f}"' for f in program_features(library, version))
+        lines += ["", "[features]", f"default = [{features_on}]"]
+        lines += [f"{name} = []" for name, _ in library.since]
     lines += [
         "",
         "[profile.release]",
@@ -810,12 +831,20 @@ def hang_shape(dump: str) -> str:
 
 def bundle_script(library: RustLibrary) -> str:
     """The run script of a reproducer bundle: a cargo project pinning the release under test."""
-    manifest = manifest_text(library, "$VERSION", exact=True)
+    manifest = manifest_text(library, "$VERSION", exact=True, features_on="$FEATURES")
     pin = ""
     if library.crate is not None:
         versions = default_versions(library)
         default = f"${{VERSION:-{versions[0]}}}" if versions else "${VERSION:?set VERSION}"
         pin = f"# VERSION: the {library.crate} release under test.\nVERSION={default}\n"
+    if library.since:
+        # The program's features that VERSION has: sort -V puts the older release first.
+        pin += "FEATURES=\n"
+        for name, first in library.since:
+            pin += (
+                f'if [ "$(printf \'%s\\n\' {first} "$VERSION" | sort -V | head -n 1)" = {first} ]; '
+                f'then FEATURES="$FEATURES${{FEATURES:+, }}\\"{name}\\""; fi\n'
+            )
     return (
         "CARGO=${CARGO:-cargo}\n"
         + pin

@@ -9,6 +9,7 @@ Toolchains, builds and the reading of runs are shared by the Rust targets
 from __future__ import annotations
 
 from generator.capabilities import Capabilities
+from generator.render.rust import FLUME_COUNTS
 from runners.targets import rust_cargo
 from runners.targets.rust_cargo import Dependency, RustLibrary
 
@@ -16,6 +17,7 @@ LIBRARY = RustLibrary(
     target="rust-flume-async",
     crate="flume",
     flavour="flume-async",
+    since=((FLUME_COUNTS, "0.11.1"),),  # sender_count(), receiver_count()
     extra=(Dependency("tokio", "1", ("rt-multi-thread", "macros")),),
     threads_option=True,
 )

@@ -36,7 +36,7 @@ from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
 from runners.targets.base import ToolchainUnavailable
-from runners.targets.rust_cargo import find_cargo
+from runners.targets.rust_cargo import LIBRARIES, find_cargo, program_features
 from tests.generator.render.helpers import (
     GOLDEN_REPETITIONS,
     GOLDEN_SEED,
@@ -645,6 +645,13 @@ def _cargo_toml(flavour: str) -> str:
             )
         else:
             deps.append(f'{name} = "{PINS[name]}"')
+    # The program's own features (the flume counts), on as the target turns them on.
+    library = LIBRARIES[get_target(TARGET_OF[flavour]).name]
+    features = []
+    if library.since:
+        on = program_features(library, PINS[str(library.crate)].lstrip("="))
+        features = ["[features]", "default = [" + ", ".join(f'"{f}"' for f in on) + "]"]
+        features += [f"{name} = []" for name, _ in library.since] + [""]
     return "\n".join(
         [
             "[package]",
@@ -655,6 +662,7 @@ def _cargo_toml(flavour: str) -> str:
             "[dependencies]",
             *deps,
             "",
+            *features,
             "[profile.release]",
             "debug = false",
             "",

@@ -16,7 +16,7 @@ from generator.effects import parse
 from generator.pipeline import generate_program
 from generator.render import render
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
-from generator.render.rust import FLAVOURS, QUIET_CRATES
+from generator.render.rust import FLAVOURS, FLUME_COUNTS, QUIET_CRATES
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -102,9 +102,38 @@ def test_only_crossbeam_checks_same_channel() -> None:
     line = next(x for x in crossbeam.splitlines() if "quiet_same(&[" in x)
     assert '(&c1_tx, &c1_rx, "c1")' in line and '(&c2_tx, &c2_rx, "c2")' in line
     assert "fn quiet_same(" in crossbeam
+    # And the crate's other receiver flavours: timers, never(), an unbounded channel.
+    body = crossbeam[crossbeam.index("fn quiet_flavours()") :]
+    for made in ("after(hour)", "tick(hour)", "never::<Msg_>()", "unbounded::<Msg_>()"):
+        assert f"crossbeam_channel::{made}" in body
     # flume 0.10 has no same_channel, and one file serves every release.
     for flavour in ("flume", "flume-async"):
         assert "same_channel" not in render(program, "rust", seed=0, flavour=flavour)
+
+
+def test_only_flume_checks_its_ends_and_their_counts_behind_a_feature() -> None:
+    program = synthesize(parse("Spawn(Put(c1)) ; Get(c1)"), random.Random(0))
+    for flavour in ("flume", "flume-async"):
+        text = render(program, "rust", seed=0, flavour=flavour)
+        # Both ends alive, then the one left once the other side is dropped.
+        calls = re.findall(r"quiet_ends\((.*), c\);", text)
+        assert calls == ["Some(&tx), Some(&rx)", "None, Some(&rx)", "Some(&tx), None"]
+        # flume 0.10.14 has no sender_count(): the target turns the feature on by release.
+        assert f'#[cfg(feature = "{FLUME_COUNTS}")]' in text
+        assert f'#[cfg(not(feature = "{FLUME_COUNTS}"))]' in text
+        assert text.count(".sender_count()") == 1 and "FLUME:" not in text
+    crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
+    assert "quiet_ends" not in crossbeam and "sender_count" not in crossbeam
+
+
+@pytest.mark.parametrize("flavour", QUIET)
+def test_every_error_the_check_meets_must_say_what_it_is(flavour: str) -> None:
+    program = synthesize(parse("Spawn(Put(c1)) ; Get(c1)"), random.Random(0))
+    text = render(program, "rust", seed=0, flavour=flavour)
+    for by in ("try_send", "try_recv"):
+        assert f'quiet_shown(c, "{by}", e);' in text
+    for by in ("recv", "send"):
+        assert f'Err(e) => quiet_shown(c, "{by}", &e),' in text
 
 
 @pytest.mark.parametrize("flavour", QUIET)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.render import rust
 from runners.mutation_study import report
 from tests.runners.conftest import require_toolchain
 
@@ -38,3 +39,16 @@ def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
     assert buffered.pk != plain.pk
     assert buffered.settings["buffered"] is True and "buffered" not in plain.settings
     assert buffered.capabilities["select_default"] is True
+
+
+def test_a_campaign_with_another_version_of_the_quiet_check_is_another_experiment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    crossbeam = require_toolchain("rust-crossbeam")
+    plan = report.MutationPlan(programs=3)
+    first = report._campaign("crossbeam base A", [crossbeam], "A", plan)
+    assert first.name.endswith(f", quiet checks {rust.quiet_check_id()})")
+    # The check's code changes: its programs are others, and so is the campaign.
+    monkeypatch.setattr(rust, "_SAME", rust._SAME + "\n// another check")
+    second = report._campaign("crossbeam base A", [crossbeam], "A", plan)
+    assert second.pk != first.pk and second.name != first.name

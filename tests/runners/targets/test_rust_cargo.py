@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from generator.render.rust import FLUME_COUNTS
 from runners.engine.verdicts import Outcome, classify_run
 from runners.targets import get_target
 from runners.targets.base import InstallError, ToolchainUnavailable
@@ -21,6 +24,7 @@ from runners.targets.rust_cargo import (
     install,
     manifest_text,
     parse_index,
+    program_features,
     read_crash,
 )
 from runners.targets.rust_flume_async import LIBRARY as FLUME_ASYNC
@@ -65,6 +69,34 @@ def test_a_bundle_builds_the_pinned_release_without_chanfuzz() -> None:
     assert "VERSION=${VERSION:-0.12.0}" in script
     assert 'flume = { version = "=$VERSION" }' in script
     assert "cargo" in script and "./target/release/chanfuzzprog" in script
+
+
+def test_the_program_feature_is_on_from_the_release_that_has_the_api() -> None:
+    # flume's sender_count()/receiver_count(): 0.10.14 has none, 0.11.1 on have both.
+    assert program_features(FLUME_ASYNC, "0.10.14") == []
+    assert program_features(FLUME_ASYNC, "0.11.1") == [FLUME_COUNTS]
+    assert program_features(FLUME_ASYNC, "0.12.0") == [FLUME_COUNTS]
+    new, old = manifest_text(FLUME_ASYNC, "0.12.0"), manifest_text(FLUME_ASYNC, "0.10.14")
+    assert f'default = ["{FLUME_COUNTS}"]\n{FLUME_COUNTS} = []' in new
+    assert f"default = []\n{FLUME_COUNTS} = []" in old
+    assert "[features]" not in manifest_text(FLUME, "0.12.0")  # a library without
+
+
+@pytest.mark.parametrize(
+    "version, expected", [("0.10.14", "[]"), ("0.11.1", '["counts"]'), ("0.12.0", '["counts"]')]
+)
+def test_a_bundle_turns_the_feature_on_by_its_release(version: str, expected: str) -> None:
+    script = bundle_script(FLUME_ASYNC)
+    head = script[: script.index("mkdir")]
+    shown = subprocess.run(
+        ["sh", "-c", head + 'echo "[$FEATURES]"'],
+        env={"VERSION": version, "PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stdout.strip() == expected
+    assert "default = [$FEATURES]" in script
 
 
 def test_a_program_panic_is_signed_by_its_message_not_its_line() -> None:

@@ -40,7 +40,17 @@ fn quiet_dropped() {
     }
 }
 
-fn quiet_sent(r: &Result<(), crossbeam_channel::TrySendError<Msg_>>) -> &'static str {
+// Every error the check meets must say what it is, in Display and in Debug.
+fn quiet_shown<E: std::fmt::Display + std::fmt::Debug>(c: &str, by: &str, e: &E) {
+    if e.to_string().is_empty() || format!("{:?}", e).is_empty() {
+        quiet_failed(c, &format!("by {}'s error", by), "it says nothing".to_string());
+    }
+}
+
+fn quiet_sent(c: &str, r: &Result<(), crossbeam_channel::TrySendError<Msg_>>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_send", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(crossbeam_channel::TrySendError::Full(_)) => "Full",
@@ -48,7 +58,10 @@ fn quiet_sent(r: &Result<(), crossbeam_channel::TrySendError<Msg_>>) -> &'static
     }
 }
 
-fn quiet_got(r: &Result<Msg_, crossbeam_channel::TryRecvError>) -> &'static str {
+fn quiet_got(c: &str, r: &Result<Msg_, crossbeam_channel::TryRecvError>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_recv", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(crossbeam_channel::TryRecvError::Empty) => "Empty",
@@ -102,22 +115,22 @@ fn quiet_(
 ) {
     quiet_len(&tx, &rx, c, cap, 0);
     let r = rx.try_recv();
-    if quiet_got(&r) != "Empty" {
-        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    if quiet_got(c, &r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(c, &r)));
     }
     for i in 1..=fill {
         let r = tx.try_send(quiet_msg(i));
         if r.is_err() {
-            let what = quiet_sent(&r);
+            let what = quiet_sent(c, &r);
             let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
             quiet_failed(c, "by try_send", detail);
         }
     }
     quiet_len(&tx, &rx, c, cap, fill);
     if fill == cap {
-        let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Full" {
-            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        let r = quiet_sent(c, &tx.try_send(quiet_msg(0)));
+        if r != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", r));
         }
     }
     if senders_first {
@@ -130,7 +143,7 @@ fn quiet_(
                     quiet_failed(c, "by try_recv", detail);
                 }
                 r => {
-                    let what = quiet_got(&r);
+                    let what = quiet_got(c, &r);
                     let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
                     quiet_failed(c, "by try_recv", detail);
                 }
@@ -138,28 +151,51 @@ fn quiet_(
         }
         if drain == fill {
             let r = rx.try_recv();
-            if quiet_got(&r) != "Disconnected" {
-                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+            if quiet_got(c, &r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(c, &r));
                 quiet_failed(c, "by try_recv", detail);
             }
-            if rx.recv().is_ok() {
-                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            match rx.recv() {
+                Ok(_) => quiet_failed(c, "by recv", "empty, senders gone, received".to_string()),
+                Err(e) => quiet_shown(c, "recv", &e),
             }
         }
     } else {
         drop(rx);
         let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Disconnected" {
-            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+        if quiet_sent(c, &r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(c, &r));
             quiet_failed(c, "by try_send", detail);
         }
-        if tx.send(quiet_msg(0)).is_ok() {
-            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        match tx.send(quiet_msg(0)) {
+            Ok(_) => quiet_failed(c, "by send", "receivers gone, sent".to_string()),
+            Err(e) => quiet_shown(c, "send", &e),
         }
     }
 }
 
+fn quiet_flavours() {
+    use std::time::Duration;
+    let hour = Duration::from_secs(3600);
+    let after = (crossbeam_channel::after(hour), crossbeam_channel::after(hour));
+    let tick = (crossbeam_channel::tick(hour), crossbeam_channel::tick(hour));
+    for (name, (r, other)) in [("after", &after), ("tick", &tick)] {
+        if !r.same_channel(&r.clone()) || r.same_channel(other) {
+            quiet_failed(name, "by same_channel", "a receiver, its clone and another".to_string());
+        }
+    }
+    let never = crossbeam_channel::never::<Msg_>();
+    if after.0.same_channel(&tick.0) || !never.same_channel(&crossbeam_channel::never()) {
+        quiet_failed("never", "by same_channel", "after, tick and never".to_string());
+    }
+    let (utx, urx) = crossbeam_channel::unbounded::<Msg_>();
+    if !utx.same_channel(&utx.clone()) || !urx.same_channel(&urx.clone()) {
+        quiet_failed("unbounded", "by same_channel", "an end and its clone differ".to_string());
+    }
+}
+
 fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Receiver<Msg_>, &str)]) {
+    quiet_flavours();
     for (i, (tx, rx, c)) in ends.iter().enumerate() {
         if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
             quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());

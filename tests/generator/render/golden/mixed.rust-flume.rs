@@ -40,7 +40,17 @@ fn quiet_dropped() {
     }
 }
 
-fn quiet_sent(r: &Result<(), flume::TrySendError<Msg_>>) -> &'static str {
+// Every error the check meets must say what it is, in Display and in Debug.
+fn quiet_shown<E: std::fmt::Display + std::fmt::Debug>(c: &str, by: &str, e: &E) {
+    if e.to_string().is_empty() || format!("{:?}", e).is_empty() {
+        quiet_failed(c, &format!("by {}'s error", by), "it says nothing".to_string());
+    }
+}
+
+fn quiet_sent(c: &str, r: &Result<(), flume::TrySendError<Msg_>>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_send", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(flume::TrySendError::Full(_)) => "Full",
@@ -48,7 +58,10 @@ fn quiet_sent(r: &Result<(), flume::TrySendError<Msg_>>) -> &'static str {
     }
 }
 
-fn quiet_got(r: &Result<Msg_, flume::TryRecvError>) -> &'static str {
+fn quiet_got(c: &str, r: &Result<Msg_, flume::TryRecvError>) -> &'static str {
+    if let Err(e) = r {
+        quiet_shown(c, "try_recv", e);
+    }
     match r {
         Ok(_) => "Ok",
         Err(flume::TryRecvError::Empty) => "Empty",
@@ -101,27 +114,29 @@ fn quiet_(
     drain: usize,
 ) {
     quiet_len(&tx, &rx, c, cap, 0);
+    quiet_ends(Some(&tx), Some(&rx), c);
     let r = rx.try_recv();
-    if quiet_got(&r) != "Empty" {
-        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(&r)));
+    if quiet_got(c, &r) != "Empty" {
+        quiet_failed(c, "by try_recv", format!("an empty channel answered {}", quiet_got(c, &r)));
     }
     for i in 1..=fill {
         let r = tx.try_send(quiet_msg(i));
         if r.is_err() {
-            let what = quiet_sent(&r);
+            let what = quiet_sent(c, &r);
             let detail = format!("message {} of {} (capacity {}) answered {}", i, fill, cap, what);
             quiet_failed(c, "by try_send", detail);
         }
     }
     quiet_len(&tx, &rx, c, cap, fill);
     if fill == cap {
-        let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Full" {
-            quiet_failed(c, "by try_send", format!("a full channel answered {}", quiet_sent(&r)));
+        let r = quiet_sent(c, &tx.try_send(quiet_msg(0)));
+        if r != "Full" {
+            quiet_failed(c, "by try_send", format!("a full channel answered {}", r));
         }
     }
     if senders_first {
         drop(tx);
+        quiet_ends(None, Some(&rx), c);
         for i in 1..=drain {
             match rx.try_recv() {
                 Ok(m) if m.0 == i as u32 => {}
@@ -130,7 +145,7 @@ fn quiet_(
                     quiet_failed(c, "by try_recv", detail);
                 }
                 r => {
-                    let what = quiet_got(&r);
+                    let what = quiet_got(c, &r);
                     let detail = format!("message {} of {}, no sender, answered {}", i, fill, what);
                     quiet_failed(c, "by try_recv", detail);
                 }
@@ -138,23 +153,57 @@ fn quiet_(
         }
         if drain == fill {
             let r = rx.try_recv();
-            if quiet_got(&r) != "Disconnected" {
-                let detail = format!("empty, senders gone, answered {}", quiet_got(&r));
+            if quiet_got(c, &r) != "Disconnected" {
+                let detail = format!("empty, senders gone, answered {}", quiet_got(c, &r));
                 quiet_failed(c, "by try_recv", detail);
             }
-            if rx.recv().is_ok() {
-                quiet_failed(c, "by recv", "empty, senders gone, received".to_string());
+            match rx.recv() {
+                Ok(_) => quiet_failed(c, "by recv", "empty, senders gone, received".to_string()),
+                Err(e) => quiet_shown(c, "recv", &e),
             }
         }
     } else {
         drop(rx);
+        quiet_ends(Some(&tx), None, c);
         let r = tx.try_send(quiet_msg(0));
-        if quiet_sent(&r) != "Disconnected" {
-            let detail = format!("receivers gone, answered {}", quiet_sent(&r));
+        if quiet_sent(c, &r) != "Disconnected" {
+            let detail = format!("receivers gone, answered {}", quiet_sent(c, &r));
             quiet_failed(c, "by try_send", detail);
         }
-        if tx.send(quiet_msg(0)).is_ok() {
-            quiet_failed(c, "by send", "receivers gone, sent".to_string());
+        match tx.send(quiet_msg(0)) {
+            Ok(_) => quiet_failed(c, "by send", "receivers gone, sent".to_string()),
+            Err(e) => quiet_shown(c, "send", &e),
+        }
+    }
+}
+
+// sender_count() and receiver_count() of an end, where the release has them.
+macro_rules! quiet_counts_ {
+    ($e:expr) => {{
+        #[cfg(feature = "counts")]
+        let counts = Some(($e.sender_count(), $e.receiver_count()));
+        #[cfg(not(feature = "counts"))]
+        let counts: Option<(usize, usize)> = None;
+        counts
+    }};
+}
+
+fn quiet_ends(tx: Option<&flume::Sender<Msg_>>, rx: Option<&flume::Receiver<Msg_>>, c: &str) {
+    let alive = (tx.is_some() as usize, rx.is_some() as usize);
+    let ends = [
+        tx.map(|e| ("sender", e.is_disconnected(), quiet_counts_!(e))),
+        rx.map(|e| ("receiver", e.is_disconnected(), quiet_counts_!(e))),
+    ];
+    for (end, disconnected, counts) in ends.into_iter().flatten() {
+        let said = format!("{} senders and {} receivers alive", alive.0, alive.1);
+        if disconnected != (alive.0 == 0 || alive.1 == 0) {
+            let detail = format!("{}, it says {}", said, disconnected);
+            quiet_failed(c, &format!("by the {}'s is_disconnected()", end), detail);
+        }
+        if counts.map_or(false, |n| n != alive) {
+            let detail = format!("{}, it says {:?}", said, counts.unwrap());
+            let by = format!("by the {}'s sender_count() or receiver_count()", end);
+            quiet_failed(c, &by, detail);
         }
     }
 }
