@@ -156,7 +156,8 @@ then either the sender is dropped (seeded), and the receiver takes `drain`
 channel disconnected (`try_recv`, `recv`), or the receiver is dropped and
 `try_send` answers Disconnected and `send` fails. What is left is dropped with
 the channel. Every error met on the way must say what it is (Display and Debug
-not empty). crossbeam also checks `same_channel` over every pair of the run's
+not empty), and `send_timeout`/`recv_timeout` must answer Disconnected at once
+where the other side is gone. crossbeam also checks `same_channel` over every pair of the run's
 channels and each end's clone, and on a receiver of each of its other flavours
 (after, tick, never, unbounded); flume 0.10 has no `same_channel` (one file
 serves every release). flume instead checks, with both ends alive and then with
@@ -902,6 +903,14 @@ FLUME:        quiet_ends(None, Some(&rx), c);
                 Ok(_) => quiet_failed(c, "by recv", "empty, senders gone, received".to_string()),
                 Err(e) => quiet_shown(c, "recv", &e),
             }
+            let r = rx.recv_timeout(std::time::Duration::ZERO);
+            if let Err(e) = &r {
+                quiet_shown(c, "recv_timeout", e);
+            }
+            if !matches!(r, Err(KRATE::RecvTimeoutError::Disconnected)) {
+                let detail = format!("empty, senders gone, answered {:?}", r.map(|m| m.0));
+                quiet_failed(c, "by recv_timeout", detail);
+            }
         }
     } else {
         drop(rx);
@@ -914,6 +923,13 @@ FLUME:        quiet_ends(Some(&tx), None, c);
         match tx.send(quiet_msg(0)) {
             Ok(_) => quiet_failed(c, "by send", "receivers gone, sent".to_string()),
             Err(e) => quiet_shown(c, "send", &e),
+        }
+        let r = tx.send_timeout(quiet_msg(0), std::time::Duration::ZERO);
+        if let Err(e) = &r {
+            quiet_shown(c, "send_timeout", e);
+        }
+        if !matches!(r, Err(KRATE::SendTimeoutError::Disconnected(_))) {
+            quiet_failed(c, "by send_timeout", format!("receivers gone, answered {:?}", r));
         }
     }
 }"""

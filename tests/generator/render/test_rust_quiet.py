@@ -134,6 +134,10 @@ def test_every_error_the_check_meets_must_say_what_it_is(flavour: str) -> None:
         assert f'quiet_shown(c, "{by}", e);' in text
     for by in ("recv", "send"):
         assert f'Err(e) => quiet_shown(c, "{by}", &e),' in text
+    # The timed operations too, which must answer Disconnected at once.
+    for by in ("recv_timeout", "send_timeout"):
+        assert f'quiet_shown(c, "{by}", e);' in text
+    assert "Err(" + QUIET_CRATES[flavour] + "::SendTimeoutError::Disconnected(_))" in text
 
 
 @pytest.mark.parametrize("flavour", QUIET)

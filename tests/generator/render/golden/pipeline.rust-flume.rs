@@ -161,6 +161,14 @@ fn quiet_(
                 Ok(_) => quiet_failed(c, "by recv", "empty, senders gone, received".to_string()),
                 Err(e) => quiet_shown(c, "recv", &e),
             }
+            let r = rx.recv_timeout(std::time::Duration::ZERO);
+            if let Err(e) = &r {
+                quiet_shown(c, "recv_timeout", e);
+            }
+            if !matches!(r, Err(flume::RecvTimeoutError::Disconnected)) {
+                let detail = format!("empty, senders gone, answered {:?}", r.map(|m| m.0));
+                quiet_failed(c, "by recv_timeout", detail);
+            }
         }
     } else {
         drop(rx);
@@ -173,6 +181,13 @@ fn quiet_(
         match tx.send(quiet_msg(0)) {
             Ok(_) => quiet_failed(c, "by send", "receivers gone, sent".to_string()),
             Err(e) => quiet_shown(c, "send", &e),
+        }
+        let r = tx.send_timeout(quiet_msg(0), std::time::Duration::ZERO);
+        if let Err(e) = &r {
+            quiet_shown(c, "send_timeout", e);
+        }
+        if !matches!(r, Err(flume::SendTimeoutError::Disconnected(_))) {
+            quiet_failed(c, "by send_timeout", format!("receivers gone, answered {:?}", r));
         }
     }
 }
