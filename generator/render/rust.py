@@ -147,30 +147,30 @@ channel end but the run, and every message sent was received (the generator
 pairs them; the value oracle checks it): what each channel's observers answer
 is known, and so is what its ends do once the other side is gone. The run's
 last act is, per channel in its declaration order, `quiet_(tx, rx, "c", cap,
-fill, senders_first, drain)`: both ends' `len()`, `is_empty()`, `is_full()`
-(a rendezvous channel is always full) and `capacity()`; `try_recv` answers
-Empty; `fill` (seeded, 0…cap) messages numbered 1, 2, … go in by `try_send`
-(then the observers again, and `try_send` on a full channel answers Full);
-then either the sender is dropped (seeded), and the receiver takes `drain`
-(seeded, 0…fill) messages in order and, when it took them all, finds the
-channel disconnected (`try_recv`, `recv`), or the receiver is dropped and
-`try_send` answers Disconnected and `send` fails. What is left is dropped with
-the channel. Every error met on the way must say what it is (Display and Debug
-not empty), and `send_timeout`/`recv_timeout` must answer Disconnected at once
-where the other side is gone. crossbeam also checks `same_channel` over every pair of the run's
+fill, senders_first, drain)`: both ends' `len()`, `is_empty()`, `is_full()` (a
+rendezvous channel is always full) and `capacity()`; `try_recv` answers Empty;
+`fill` (seeded, 0…cap) messages numbered 1, 2, … go in by `try_send` (then the
+observers again, and `try_send` on a full channel answers Full); then either
+the sender is dropped (seeded), and the receiver takes `drain` (seeded, 0…fill)
+messages in order and, when it took them all, finds the channel disconnected
+(`try_recv`, `recv`), or the receiver is dropped and `try_send` answers
+Disconnected and `send` fails. What is left is dropped with the channel. Every
+error met on the way must say what it is (Display and Debug not empty), and
+`send_timeout`/`recv_timeout` must answer Disconnected at once where the other
+side is gone. crossbeam also checks `same_channel` over every pair of the run's
 channels and each end's clone, and on a receiver of each of its other flavours
 (after, tick, never, unbounded); flume 0.10 has no `same_channel` (one file
 serves every release). flume instead checks, with both ends alive and then with
 one, each end's `is_disconnected()` and, under the program's Cargo feature
 `FLUME_COUNTS` (on from flume 0.11.1, runners.targets.rust_flume), its
-`sender_count()` and `receiver_count()`. Messages have drop glue, as most real payloads do: they
-are `Msg_(u32)` (0 without the value oracle), made by `msg_(v)`, and a counter
-of those alive must be back to 0 after each run (`quiet_dropped()` in `progN`,
-once the run's bindings are gone too): a channel that loses a message or drops
-one twice says so. A wrong answer is one line as the value oracle's, kind
-`QUIET_WRONG`, and exit 65. chan 0.1 has no `len()` and std's receiver sits
-behind its mutex: both are written as before. `quiet=False` writes the files
-of before the check, with no draw for it.
+`sender_count()` and `receiver_count()`. Messages have drop glue, as most real
+payloads do: they are `Msg_(u32)` (0 without the value oracle), made by
+`msg_(v)`, and a counter of those alive must be back to 0 after each run
+(`quiet_dropped()` in `progN`, once the run's bindings are gone too): a channel
+that loses a message or drops one twice says so. A wrong answer is one line as
+the value oracle's, kind `QUIET_WRONG`, and exit 65. chan 0.1 has no `len()`
+and std's receiver sits behind its mutex: both are written as before.
+`quiet=False` writes the files of before the check, with no draw for it.
 
 Seeded variation: crossbeam's two forms of select, channel declarations and
 the clones before a spawn in shuffled order, receives that bind a named
