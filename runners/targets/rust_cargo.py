@@ -471,6 +471,17 @@ def program_features(library: RustLibrary, version: str) -> list[str]:
     return [name for name, first in library.since if version_key(version) >= version_key(first)]
 
 
+def features_section(library: RustLibrary, version: str, on: str | None = None) -> list[str]:
+    """The ``[features]`` lines of a program's Cargo.toml (none without ``library.since``):
+    every feature declared, those ``version`` has on by default; ``on``, a TOML list's
+    inside (a shell variable in a reproducer's script), says which instead."""
+    if not library.since:
+        return []
+    if on is None:
+        on = ", ".join(f'"{f}"' for f in program_features(library, version))
+    return ["[features]", f"default = [{on}]", *(f"{name} = []" for name, _ in library.since)]
+
+
 def manifest_text(
     library: RustLibrary,
     version: str,
@@ -508,11 +519,8 @@ def manifest_text(
         if dep.features:
             spec.append("features = [" + ", ".join(f'"{f}"' for f in dep.features) + "]")
         lines.append(f"{dep.name} = {{ {', '.join(spec)} }}")
-    if library.since:
-        if features_on is None:
-            features_on = ", ".join(f'"{f}"' for f in program_features(library, version))
-        lines += ["", "[features]", f"default = [{features_on}]"]
-        lines += [f"{name} = []" for name, _ in library.since]
+    features = features_section(library, version, features_on)
+    lines += ["", *features] if features else []
     lines += [
         "",
         "[profile.release]",

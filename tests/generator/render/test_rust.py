@@ -36,7 +36,7 @@ from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
 from runners.targets.base import ToolchainUnavailable
-from runners.targets.rust_cargo import LIBRARIES, find_cargo, program_features
+from runners.targets.rust_cargo import LIBRARIES, features_section, find_cargo
 from tests.generator.render.helpers import (
     GOLDEN_REPETITIONS,
     GOLDEN_SEED,
@@ -647,11 +647,7 @@ def _cargo_toml(flavour: str) -> str:
             deps.append(f'{name} = "{PINS[name]}"')
     # The program's own features (the flume counts), on as the target turns them on.
     library = LIBRARIES[get_target(TARGET_OF[flavour]).name]
-    features = []
-    if library.since:
-        on = program_features(library, PINS[str(library.crate)].lstrip("="))
-        features = ["[features]", "default = [" + ", ".join(f'"{f}"' for f in on) + "]"]
-        features += [f"{name} = []" for name, _ in library.since] + [""]
+    features = features_section(library, PINS.get(str(library.crate), "").lstrip("="))
     return "\n".join(
         [
             "[package]",
@@ -662,7 +658,7 @@ def _cargo_toml(flavour: str) -> str:
             "[dependencies]",
             *deps,
             "",
-            *features,
+            *(features + [""] if features else []),
             "[profile.release]",
             "debug = false",
             "",
