@@ -157,7 +157,10 @@ messages in order and, when it took them all, finds the channel disconnected
 Disconnected and `send` fails. What is left is dropped with the channel. Every
 error met on the way must say what it is (Display and Debug not empty), and
 `send_timeout`/`recv_timeout` must answer Disconnected at once where the other
-side is gone. crossbeam also checks `same_channel` over every pair of the run's
+side is gone. crossbeam also asks, once the channel is filled, whether a
+`Select` of each end's operation is ready (`try_ready`, `ready_timeout`: ready
+when it can proceed, not ready three times in a row when it cannot; `_READY`),
+and checks `same_channel` over every pair of the run's
 channels and each end's clone, and on a receiver of each of its other flavours
 (after, tick, never, unbounded); flume 0.10 has no `same_channel` (one file
 serves every release). flume instead checks, with both ends alive and then with
@@ -870,6 +873,7 @@ FLUME:    quiet_ends(Some(&tx), Some(&rx), c);
         }
     }
     quiet_len(&tx, &rx, c, cap, fill);
+CROSSBEAM:    quiet_ready(&tx, &rx, c, cap, fill);
     if fill == cap {
         let r = quiet_sent(c, &tx.try_send(quiet_msg(0)));
         if r != "Full" {
@@ -972,6 +976,42 @@ fn quiet_same(ends: &[(&KRATE::Sender<Msg_>, &KRATE::Receiver<Msg_>, &str)]) {
     }
 }"""
 
+# crossbeam only (the line of _QUIET marked CROSSBEAM:; flume has no readiness API): what a
+# Select says of each end's one operation. Select's docs let ready() succeed spuriously, so
+# an operation that cannot proceed may be called ready, but not three times in a row on a
+# channel nobody else touches: no other thread is there to wake it. Its blocking form waits
+# 200 µs, longer than the spinning that comes first; if a busy machine makes the spinning
+# outlast it, the call times out before it watches, which is still the right answer.
+_READY = """\
+fn quiet_ready(
+    tx: &KRATE::Sender<Msg_>,
+    rx: &KRATE::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    n: usize,
+) {
+    let wait = std::time::Duration::from_micros(200);
+    for (op, ready) in [("send", n < cap), ("receive", n > 0)] {
+        let mut sel = KRATE::Select::new();
+        if op == "send" {
+            sel.send(tx);
+        } else {
+            sel.recv(rx);
+        }
+        let can = if ready { "can" } else { "cannot" };
+        let said = format!("holding {} of {}, a {} that {} proceed", n, cap, op, can);
+        if ready && sel.try_ready().is_err() {
+            quiet_failed(c, "by Select::try_ready", format!("{}, said not ready", said));
+        }
+        if !ready && (0..3).all(|_| sel.try_ready().is_ok()) {
+            quiet_failed(c, "by Select::try_ready", format!("{}, said ready 3 times", said));
+        }
+        if !ready && (0..3).all(|_| sel.ready_timeout(wait).is_ok()) {
+            quiet_failed(c, "by Select::ready_timeout", format!("{}, said ready 3 times", said));
+        }
+    }
+}"""
+
 # flume only (lines of _QUIET marked FLUME:): what each end says of the ends alive, by
 # is_disconnected() and, from the release that has them (the program's Cargo feature
 # FLUME_COUNTS, which the target turns on by release), sender_count() and receiver_count().
@@ -1020,13 +1060,13 @@ QUIET_CRATES = {"crossbeam": "crossbeam_channel", "flume": "flume", "flume-async
 def quiet_check_id() -> str:
     """A short name of this version of the quiet check's code: campaigns run with another
     version ran other programs (runners.mutation_study names its campaigns with it)."""
-    return hashlib.sha256((_QUIET + _SAME + _ENDS).encode()).hexdigest()[:8]
+    return hashlib.sha256((_QUIET + _SAME + _READY + _ENDS).encode()).hexdigest()[:8]
 
 
 def _quiet_helpers(flavour: str) -> list[str]:
     """The quiet check's Rust functions for this flavour."""
     flume = flavour != "crossbeam"
-    text = _QUIET + "\n\n" + (_ENDS if flume else _SAME)
+    text = _QUIET + "\n\n" + (_ENDS if flume else _SAME + "\n\n" + _READY)
     for name, value in (
         ("ORACLE_PREFIX", ORACLE_PREFIX),
         ("QUIET_WRONG", QUIET_WRONG),
@@ -1035,8 +1075,8 @@ def _quiet_helpers(flavour: str) -> list[str]:
         ("FLUME_COUNTS", FLUME_COUNTS),
     ):
         text = text.replace(name, value)
-    lines = text.split("\n")
-    return [x.removeprefix("FLUME:") for x in lines if flume or not x.startswith("FLUME:")]
+    mine, other = ("FLUME:", "CROSSBEAM:") if flume else ("CROSSBEAM:", "FLUME:")
+    return [x.removeprefix(mine) for x in text.split("\n") if not x.startswith(other)]
 
 
 def _quiet_calls(

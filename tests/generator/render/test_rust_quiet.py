@@ -111,6 +111,21 @@ def test_only_crossbeam_checks_same_channel() -> None:
         assert "same_channel" not in render(program, "rust", seed=0, flavour=flavour)
 
 
+def test_only_crossbeam_asks_a_select_whether_each_end_is_ready() -> None:
+    program = synthesize(parse("Chan(c1, 2) ; Spawn(Put(c1)) ; Get(c1)"), random.Random(0))
+    crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
+    # Once filled, in quiet_: the end's operation alone in a Select, blocking and not.
+    assert crossbeam.count("quiet_ready(&tx, &rx, c, cap, fill);") == 1
+    body = crossbeam[crossbeam.index("fn quiet_ready(") :]
+    assert "sel.try_ready()" in body and "sel.ready_timeout(wait)" in body
+    # A spurious "ready", which Select's docs allow, is wrong only three times in a row.
+    assert body.count("(0..3).all(") == 2
+    assert "CROSSBEAM:" not in crossbeam
+    for flavour in ("flume", "flume-async"):
+        text = render(program, "rust", seed=0, flavour=flavour)
+        assert "quiet_ready" not in text and "CROSSBEAM:" not in text
+
+
 def test_only_flume_checks_its_ends_and_their_counts_behind_a_feature() -> None:
     program = synthesize(parse("Spawn(Put(c1)) ; Get(c1)"), random.Random(0))
     for flavour in ("flume", "flume-async"):

@@ -127,6 +127,7 @@ fn quiet_(
         }
     }
     quiet_len(&tx, &rx, c, cap, fill);
+    quiet_ready(&tx, &rx, c, cap, fill);
     if fill == cap {
         let r = quiet_sent(c, &tx.try_send(quiet_msg(0)));
         if r != "Full" {
@@ -219,6 +220,35 @@ fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Rec
             if i != j && (tx.same_channel(tx2) || rx.same_channel(rx2)) {
                 quiet_failed(c, "by same_channel", format!("an end is also {}'s", c2));
             }
+        }
+    }
+}
+
+fn quiet_ready(
+    tx: &crossbeam_channel::Sender<Msg_>,
+    rx: &crossbeam_channel::Receiver<Msg_>,
+    c: &str,
+    cap: usize,
+    n: usize,
+) {
+    let wait = std::time::Duration::from_micros(200);
+    for (op, ready) in [("send", n < cap), ("receive", n > 0)] {
+        let mut sel = crossbeam_channel::Select::new();
+        if op == "send" {
+            sel.send(tx);
+        } else {
+            sel.recv(rx);
+        }
+        let can = if ready { "can" } else { "cannot" };
+        let said = format!("holding {} of {}, a {} that {} proceed", n, cap, op, can);
+        if ready && sel.try_ready().is_err() {
+            quiet_failed(c, "by Select::try_ready", format!("{}, said not ready", said));
+        }
+        if !ready && (0..3).all(|_| sel.try_ready().is_ok()) {
+            quiet_failed(c, "by Select::try_ready", format!("{}, said ready 3 times", said));
+        }
+        if !ready && (0..3).all(|_| sel.ready_timeout(wait).is_ok()) {
+            quiet_failed(c, "by Select::ready_timeout", format!("{}, said ready 3 times", said));
         }
     }
 }
