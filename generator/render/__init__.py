@@ -73,6 +73,7 @@ __all__ = [
     "check_pct_depth",
     "has_schedule_perturbation",
     "has_value_oracle",
+    "quiet_check",
     "render",
     "render_batch",
     "renderers",
@@ -182,6 +183,14 @@ def unsupported_reason(program: Program, lang: str, **options: object) -> str | 
 
 # Everything a renderer may declare in BEYOND_PAPER.
 BEYOND_PAPER_CONSTRUCTS = frozenset({"buffered", "close", "default"})
+
+
+def quiet_check(lang: str, **options: object) -> str | None:
+    """The version (a short hash of its code) of the quiet-channel check that renderer
+    `lang`'s programs end with under `options`, or None when they end with none: programs
+    with another version are other programs (runners.mutation_study names campaigns so)."""
+    which = getattr(_module(lang), "quiet_check_id", None)
+    return None if which is None else which(**options)
 
 
 def beyond_paper(lang: str) -> frozenset[str]:

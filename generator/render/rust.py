@@ -1057,9 +1057,12 @@ FLUME_COUNTS = "counts"
 QUIET_CRATES = {"crossbeam": "crossbeam_channel", "flume": "flume", "flume-async": "flume"}
 
 
-def quiet_check_id() -> str:
-    """A short name of this version of the quiet check's code: campaigns run with another
-    version ran other programs (runners.mutation_study names its campaigns with it)."""
+def quiet_check_id(**options: object) -> str | None:
+    """A short name of this version of the quiet check's code, None where programs under
+    `options` end without it: campaigns run with another version ran other programs."""
+    flavour = options.get("flavour", DEFAULT_FLAVOUR)
+    if flavour not in QUIET_CRATES or not options.get("quiet", True):
+        return None
     return hashlib.sha256((_QUIET + _SAME + _READY + _ENDS).encode()).hexdigest()[:8]
 
 

@@ -47,7 +47,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from generator.render.rust import QUIET_CRATES, quiet_check_id
+from generator.render import quiet_check
 from runners.campaigns import services, studies
 from runners.campaigns.models import (
     FINDING_OUTCOMES,
@@ -167,11 +167,16 @@ def sample(kind: MutantKind, base: Toolchain, plan: MutationPlan) -> list[Mutant
     return [m for i, m in enumerate(everyone) if i in chosen]
 
 
+def quiet_checks(languages: Iterable[str]) -> list[str]:
+    """The versions of the quiet-channel check that programs for these targets end with."""
+    targets = [get_target(lang) for lang in languages]
+    found = {quiet_check(t.renderer, **t.renderer_options) for t in targets}
+    return sorted(x for x in found if x is not None)
+
+
 def quiet_checked(languages: Iterable[str]) -> bool:
-    """Whether programs for any of these targets end with the Rust quiet-channel check."""
-    return any(
-        get_target(lang).renderer_options.get("flavour") in QUIET_CRATES for lang in languages
-    )
+    """Whether programs for any of these targets end with a quiet-channel check."""
+    return bool(quiet_checks(languages))
 
 
 def _campaign(
@@ -185,11 +190,10 @@ def _campaign(
     # other programs than the campaigns made before defaults existed.
     if plan.buffered and shared_capabilities([t.language for t in toolchains]).select_default:
         pct += " and defaults"
-    # Rust programs that end with the quiet-channel check (issue #14) are other programs
-    # too: a campaign made before it, or with another version of it, must not stand for
-    # one with it.
-    if quiet_checked(t.language for t in toolchains):
-        pct += f", quiet checks {quiet_check_id()}"
+    # Programs that end with a quiet-channel check (issue #14) are other programs too: a
+    # campaign made before it, or with another version of it, must not stand for one with it.
+    if checks := quiet_checks(t.language for t in toolchains):
+        pct += f", quiet checks {' and '.join(checks)}"
     name += (
         f" ({plan.programs} programs, seed {plan.seed}{'' if plan.values else ', no values'}{pct})"
     )
@@ -562,7 +566,7 @@ def markdown_context(data: dict[str, Any], equivalence: dict[str, str]) -> dict[
         )
     # Which targets write selects with a default: the registry says, not the template.
     with_defaults = [t.title for t in all_targets() if t.capabilities.select_default]
-    # The kinds whose programs end with the Rust quiet-channel check.
+    # The kinds whose programs end with a quiet-channel check.
     quiet = [k["kind"] for k in data["kinds"] if quiet_checked(kind_for(k["kind"]).targets)]
     return {
         "data": data,

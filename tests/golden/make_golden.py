@@ -110,10 +110,16 @@ VARIANTS |= {
     "clojure-nil-puts-buffered": Variant(
         "clojure", {"put_result": "nil"}, MORE_SEEDS, True, NO_CLOSE
     ),
-    # Every select a statement (what gocheck reads): the files of before reflect.Select.
-    "go-statements": Variant("go", {"reflect_select": False}),
+    # Every select a statement and no quiet check (what gocheck reads): the files of before
+    # reflect.Select.
+    "go-statements": Variant("go", {"reflect_select": False, "quiet": False}),
     "go-statements-buffered-values": Variant(
-        "go", {"reflect_select": False, "values": True}, MORE_SEEDS, buffered=True
+        "go", {"reflect_select": False, "values": True, "quiet": False}, MORE_SEEDS, buffered=True
+    ),
+    # Without the quiet-channel check: the Go files of before it.
+    "go-no-quiet": Variant("go", {"quiet": False}),
+    "go-buffered-values-pct-no-quiet": Variant(
+        "go", {"values": True, "pct_depth": 4, "quiet": False}, MORE_SEEDS, buffered=True
     ),
     "go-buffered-values-pct": Variant(
         "go", {"values": True, "pct_depth": 4}, MORE_SEEDS, buffered=True

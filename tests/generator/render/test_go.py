@@ -23,6 +23,9 @@ from tests.generator.render.helpers import (
 from tests.generator.render.programs import LONE_RECV, PROGRAMS, STUCK_CHILD
 
 GO = VARIANTS["go"]
+# The tests that read a program's own code render it without the quiet-channel check, whose
+# code and calls test_go_quiet.py tests (quiet=False writes the file of before the check).
+PLAIN = {"quiet": False}
 
 
 @pytest.mark.parametrize(
@@ -53,7 +56,7 @@ def _functions(text: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_every_spawn_is_joined(name: str, seed: int) -> None:
     program = PROGRAMS[name]
-    text = render(program, "go", seed=seed)
+    text = render(program, "go", seed=seed, **PLAIN)
     spawns = sum(isinstance(s, SpawnStmt) for s in walk(lower(program).body))
     lines = [line.strip() for line in text.splitlines()]
     goroutines = [i for i, line in enumerate(lines) if line == "go func() {"]
@@ -81,7 +84,7 @@ def test_a_reflect_select_clause_does_what_its_case_entry_says(name: str, seed: 
     clause of index k completes case k: a send's value is reported sent, a receive
     reports the value reflect received on that case's channel."""
     program = PROGRAMS[name]
-    text = render(program, "go", seed=seed, values=True)
+    text = render(program, "go", seed=seed, values=True, **PLAIN)
     lines = [line.strip() for line in text.splitlines()]
     selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
     switches = [i for i, line in enumerate(lines) if line.startswith("switch chosen_, ")]
@@ -125,7 +128,7 @@ def test_without_reflect_select_every_select_is_a_statement() -> None:
 
     for seed in range(12):
         program = generate_program(seed, settings_for("E")).program
-        text = render(program, "go", seed=seed, reflect_select=False)
+        text = render(program, "go", seed=seed, reflect_select=False, **PLAIN)
         selects = sum(isinstance(s, SelectS) for s in walk(lower(program).body))
         assert text.count("select {") == selects and "reflect" not in text
 
@@ -133,7 +136,7 @@ def test_without_reflect_select_every_select_is_a_statement() -> None:
 def test_no_waitgroup_without_spawns() -> None:
     program = lower(LONE_RECV)
     assert not has_spawn(program.body)
-    text = render(LONE_RECV, "go")
+    text = render(LONE_RECV, "go", **PLAIN)
     assert "sync" not in text and "wg" not in text
 
 
@@ -149,9 +152,9 @@ def test_batch_dispatches_on_each_argument_and_marks_each_end_when_given_several
 
 
 def test_gomaxprocs_option() -> None:
-    text = render(PROGRAMS["flix2"], "go", gomaxprocs=3)
+    text = render(PROGRAMS["flix2"], "go", gomaxprocs=3, **PLAIN)
     assert "runtime.GOMAXPROCS(3)" in text and '"runtime"' in text
-    assert "runtime" not in render(PROGRAMS["flix2"], "go")
+    assert "runtime" not in render(PROGRAMS["flix2"], "go", **PLAIN)
 
 
 # ---------------------------------------------------------------- real toolchain

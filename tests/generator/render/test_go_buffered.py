@@ -11,7 +11,8 @@ import pytest
 
 from generator import effects
 from generator import lambda_chan as lc
-from generator.render import beyond_paper, render, render_batch
+from generator.render import beyond_paper, render_batch
+from generator.render import render as render_checked
 from generator.synthesis import synthesize
 from runners.targets.go import TARGET
 from tests.generator.render.helpers import DEFAULTS, compile_ok, go_binary, need, run
@@ -22,6 +23,12 @@ CLOSED_SELECT = (
     "Chan(c, 1) ; Chan(d) ; Spawn(Put(c) ; Close(c)) ; Spawn(Put(d)) ; "
     "Get(c) ; Get(c) ; SelGet(c, Get(d)) (+) SelGet(d, Get(c))"
 )
+
+
+def render(program: lc.Program, lang: str, **options: object) -> str:
+    """The quick tests read the programs' own code: rendered without the quiet-channel check,
+    which test_go_quiet.py tests (the slow ones below build and run with it)."""
+    return render_checked(program, lang, **{"quiet": False, **options})
 
 
 def _program(text: str, seed: int = 0) -> lc.Program:

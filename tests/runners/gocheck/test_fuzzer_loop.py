@@ -24,8 +24,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("go_frontend")]
 @pytest.mark.parametrize("seed", [3, 17])
 def test_generated_go_programs_are_ok(heuristic, seed):
     g = generate_program(seed, PRESETS[heuristic])
-    # Every select a statement: gocheck does not read reflect.Select (it says unsupported).
-    source = render(g.program, "go", seed=seed, repetitions=2, reflect_select=False)
+    # Every select a statement: gocheck does not read reflect.Select (it says unsupported),
+    # nor the quiet check's goroutine dumps and block profile.
+    source = render(
+        g.program, "go", seed=seed, repetitions=2, reflect_select=False, quiet=False
+    )
     checked = check_source(source, time_limit=30)
     assert checked.verdict == "ok", "\n".join(report_lines(checked))
 
@@ -40,6 +43,7 @@ def test_programs_of_deadlocking_effects_are_not_ok(effect):
     parsed = parse(effect)
     assert not check_effect(parsed).terminating
     program = synthesize(parsed, random.Random(0))
-    checked = check_source(render(program, "go", reflect_select=False), time_limit=30)
+    source = render(program, "go", reflect_select=False, quiet=False)
+    checked = check_source(source, time_limit=30)
     assert checked.verdict in ("global-deadlock", "partial-deadlock"), \
         "\n".join(report_lines(checked))

@@ -133,6 +133,43 @@ def test_a_select_with_a_default_the_mutant_blocks_deadlocks(
     assert run_effect(toolchain, effect, tmp_path) == "crash"  # goroutines asleep
 
 
+# The quiet check (generator.render._go_quiet) of these programs, rendered with seed 0 as
+# run_effect renders them, parks a plain send on c3 and closes c3 under it (the first), and
+# parks a receive on c1 and closes c1 under it (the second).
+PARKED_SEND_CLOSED = (
+    "Chan(c4, 2) ; Chan(c5, 3) ; Chan(c6, 2) ; Spawn(Put(c1) ; Put(c4) ; Put(c5)) ; "
+    "Get(c1) ; Get(c4) ; Get(c5) ; Spawn(Put(c2) ; Put(c6)) ; Get(c2) ; Get(c6) ; "
+    "Spawn(Put(c3)) ; Get(c3)"
+)
+PARKED_RECEIVE_CLOSED = (
+    "Chan(c4, 2) ; Spawn(Put(c1) ; Put(c4)) ; Get(c1) ; Get(c4) ; Spawn(Put(c2)) ; Get(c2) ; "
+    "Spawn(Put(c3)) ; Get(c3)"
+)
+
+# Mutants that neither Go's own tests nor generated programs killed before the quiet check.
+QUIET_KILLS = {
+    # chansend woken by a close: `if c.closed == 0` negated throws "spurious wakeup" where
+    # the send should panic.
+    "close-under-a-parked-send": ("chan-304-not", PARKED_SEND_CLOSED, "crash"),
+    # closechan leaves a profiled receiver's releasetime at -1: the block profile loses
+    # its wait.
+    "block-profile-of-a-receive-closed": ("chan-448-not", PARKED_RECEIVE_CLOSED, "wrong_value"),
+    # reflect.Select of a default alone says it received something.
+    "reflect-select-of-a-default": ("select-597-bool", PARKED_RECEIVE_CLOSED, "wrong_value"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", QUIET_KILLS.values(), ids=list(QUIET_KILLS))
+def test_the_quiet_check_kills_what_go_and_its_programs_missed(
+    case: tuple[str, str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mutant, effect, verdict = case
+    assert run_effect(require_toolchain("go"), effect, tmp_path / "base") == "terminated"
+    toolchain = _install(mutant, tmp_path / "toolchains", monkeypatch)
+    assert run_effect(toolchain, effect, tmp_path / "mutant") == verdict
+
+
 @pytest.mark.slow
 def test_gos_own_channel_tests_kill_the_lost_wake_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

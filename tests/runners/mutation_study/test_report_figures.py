@@ -155,11 +155,15 @@ def test_a_kind_on_several_targets_says_which_target_killed() -> None:
     text = render_to_string("reports/mutation.md", markdown_context(data, {}))
     assert "each mutant runs on `rust-flume-0.12.0` and `rust-flume-async-0.12.0`" in text
     assert "| timeout @2 on rust-flume-async | – (30) |" in text
-    # flume's programs end with the Rust quiet-channel check; Go's (KIND) do not.
+    # flume's programs end with the Rust quiet-channel check, Go's (KIND) with Go's; Crystal's
+    # with none.
     assert "On flume, each run ends with the quiet-channel check" in text
     go_data = _data([KIND], "AF", mutants=6)
     go = render_to_string("reports/mutation.md", markdown_context(go_data, {}))
-    assert "quiet-channel check" not in go
+    assert f"On {KIND['kind']}, each run ends with the quiet-channel check" in go
+    crystal_data = _data([{**KIND, "kind": "crystal"}], "AF", mutants=6)
+    crystal = render_to_string("reports/mutation.md", markdown_context(crystal_data, {}))
+    assert "quiet-channel check" not in crystal
     assert "other settings" not in text
     # A kind run apart with another budget and sample says which setting differs.
     kind["plan"] = {**data["plan"], "mutants": 12, "budget_s": 90.0}
@@ -221,6 +225,9 @@ def test_a_report_elsewhere_shows_the_reasoning_recorded_in_docs(tmp_path: Path)
     assert "| 0 % (0/1) | – | 1 | – |" in text  # recorded equivalent: no miss is left
 
 
-def test_only_the_crates_with_the_quiet_check_are_named_so() -> None:
-    assert report.quiet_checked(["rust-crossbeam"]) and report.quiet_checked(["go", "rust-flume"])
-    assert not report.quiet_checked(["go", "crystal", "rust-chan", "rust-std"])
+def test_only_the_targets_with_a_quiet_check_are_named_so() -> None:
+    assert report.quiet_checked(["rust-crossbeam"]) and report.quiet_checked(["go"])
+    assert report.quiet_checked(["crystal", "rust-flume"])
+    assert not report.quiet_checked(["crystal", "kotlin", "rust-chan", "rust-std"])
+    # One version per renderer: Go's check is not the Rust crates'.
+    assert len(report.quiet_checks(["go", "rust-crossbeam", "rust-flume"])) == 2

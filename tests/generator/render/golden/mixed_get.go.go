@@ -3,12 +3,391 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"reflect"
+	"runtime"
+	"strings"
 	"sync"
 )
 
 // unit is the value every channel carries.
 var unit struct{}
+
+// After a run's wg.Wait() no goroutine of it is left, and every message sent was
+// received: what a channel's observers answer is known, and so is what its
+// operations do from here on. Any other answer is the runtime's fault.
+func quietFailed(c, by, detail string) {
+	fmt.Fprintf(os.Stderr, "chanfuzz: wrong value: a quiet channel answered wrong (%s): %s on %s\n", by, detail, c)
+	os.Exit(65)
+}
+
+// quietMsg is the check's message i.
+func quietMsg(i int) struct{} {
+	return struct{}{}
+}
+
+// quietIs says whether v is the check's message i.
+func quietIs(v struct{}, i int) bool {
+	return true
+}
+
+// quietPanics runs f, which must panic with the runtime error want.
+func quietPanics(c, by, want string, f func()) {
+	defer func() {
+		r := recover()
+		if e, ok := r.(runtime.Error); !ok || e.Error() != want {
+			quietFailed(c, by, fmt.Sprintf("wanted the panic %q, got %v", want, r))
+		}
+	}()
+	f()
+}
+
+// quietObserved checks what len, cap and reflect's Len and Cap say of a channel of
+// capacity capacity that holds n messages.
+func quietObserved(c chan struct{}, name string, capacity, n int) {
+	rv := reflect.ValueOf(c)
+	by := ""
+	switch {
+	case len(c) > n:
+		by = "len(), more than it holds"
+	case len(c) < n:
+		by = "len(), fewer than it holds"
+	case cap(c) != capacity:
+		by = "cap()"
+	case rv.Len() != n:
+		by = "reflect's Len()"
+	case rv.Cap() != capacity:
+		by = "reflect's Cap()"
+	default:
+		return
+	}
+	detail := fmt.Sprintf("holding %d of %d, it says len %d, cap %d (reflect: %d, %d)",
+		n, capacity, len(c), cap(c), rv.Len(), rv.Cap())
+	quietFailed(name, "by "+by, detail)
+}
+
+// quietNothing: a select of a default alone, or with nil channels' cases, chooses the
+// default and receives nothing.
+func quietNothing() {
+	var never chan struct{}
+	dflt := reflect.SelectCase{Dir: reflect.SelectDefault}
+	recv := reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(never)}
+	send := reflect.SelectCase{
+		Dir: reflect.SelectSend, Chan: reflect.ValueOf(never), Send: reflect.ValueOf(quietMsg(0)),
+	}
+	for _, cases := range [][]reflect.SelectCase{{dflt}, {recv, send, dflt}} {
+		if chosen, _, ok := reflect.Select(cases); chosen != len(cases)-1 || ok {
+			detail := fmt.Sprintf("of %d cases, the last the default, chose %d, received %v",
+				len(cases), chosen, ok)
+			quietFailed("a nil channel", "by reflect.Select", detail)
+		}
+	}
+}
+
+// quietNil checks a nil channel: no room, nothing to give, and no close.
+func quietNil(c chan struct{}, name string) {
+	quietObserved(c, name, 0, 0)
+	select {
+	case c <- quietMsg(0):
+		quietFailed(name, "by a send", "a nil channel took a message")
+	case <-c:
+		quietFailed(name, "by a receive", "a nil channel gave something")
+	default:
+	}
+	rv := reflect.ValueOf(c)
+	if v, ok := rv.TryRecv(); v.IsValid() || ok || rv.TrySend(reflect.ValueOf(quietMsg(0))) {
+		quietFailed(name, "by reflect's TryRecv or TrySend", "a nil channel answered")
+	}
+	quietPanics(name, "by a close", "close of nil channel", func() { close(c) })
+}
+
+// quietGot is what a parked receive got.
+type quietGot struct {
+	v  struct{}
+	ok bool
+}
+
+// quietRecv receives once from c, plainly or in a select whose other case (a nil
+// channel) is never ready, and says what it got. Not inlined: the check finds it by name
+// in stacks.
+//go:noinline
+func quietRecv(c chan struct{}, sel bool, got chan<- quietGot) {
+	var g quietGot
+	if sel {
+		var never chan struct{}
+		select {
+		case g.v, g.ok = <-c:
+		case <-never:
+		}
+	} else {
+		g.v, g.ok = <-c
+	}
+	got <- g
+}
+
+// quietSend sends message 0 on c, plainly or in a select, and says what it panicked
+// with (nil: it sent).
+//go:noinline
+func quietSend(c chan struct{}, sel bool, ended chan<- interface{}) {
+	defer func() { ended <- recover() }()
+	if sel {
+		var never chan struct{}
+		select {
+		case c <- quietMsg(0):
+		case never <- quietMsg(0):
+		}
+	} else {
+		c <- quietMsg(0)
+	}
+}
+
+// quietParked yields until a goroutine running fn is parked for reason; false after
+// 1000 yields (a busy machine).
+func quietParked(fn, reason string) bool {
+	buf := make([]byte, 64<<10)
+	// Called through a variable: a file's calls of runtime.Gosched by name are its
+	// programs' own yields (schedule perturbation's, which tests and readers count).
+	yield := runtime.Gosched
+	for i := 0; i < 1000; i++ {
+		yield()
+		n := runtime.Stack(buf, true)
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			if strings.Contains(g, " ["+reason) && strings.Contains(g, "\n"+fn+"(") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quietBlocked is how many waits the block profile holds in stacks through fn.
+func quietBlocked(fn string) int64 {
+	n, _ := runtime.BlockProfile(nil)
+	p := make([]runtime.BlockProfileRecord, n+64)
+	n, ok := runtime.BlockProfile(p)
+	for !ok {
+		p = make([]runtime.BlockProfileRecord, 2*len(p))
+		n, ok = runtime.BlockProfile(p)
+	}
+	var count int64
+	for _, r := range p[:n] {
+		for _, pc := range r.Stack() {
+			if f := runtime.FuncForPC(pc); f != nil && f.Name() == fn {
+				count += r.Count
+				break
+			}
+		}
+	}
+	return count
+}
+
+// How quietWake wakes its parked goroutine.
+const (
+	quietRecvBySend = 1 + iota
+	quietRecvByClose
+	quietSendByRecv
+	quietSendByClose
+)
+
+// quietWake parks a goroutine on c, which holds the messages want (a receive when it is
+// empty, a send when it is full), wakes it as wake says, and checks what it got and the
+// block profile's record of its wait. It returns whether it closed c and what c holds.
+func quietWake(c chan struct{}, name string, want []int, wake int, sel bool) (bool, []int) {
+	fn, reason := "main.quietRecv", "chan receive"
+	if wake == quietSendByRecv || wake == quietSendByClose {
+		fn, reason = "main.quietSend", "chan send"
+	}
+	if sel {
+		reason = "select"
+	}
+	runtime.SetBlockProfileRate(1)
+	before := quietBlocked(fn)
+	got, ended := make(chan quietGot, 1), make(chan interface{}, 1)
+	if fn == "main.quietRecv" {
+		go quietRecv(c, sel, got)
+	} else {
+		go quietSend(c, sel, ended)
+	}
+	parked := quietParked(fn, reason)
+	var zero struct{}
+	closed := false
+	switch wake {
+	case quietRecvBySend:
+		if parked {
+			select {
+			case c <- quietMsg(1):
+			default:
+				quietFailed(name, "by a send", "a receiver was parked, the send found none")
+			}
+		} else {
+			c <- quietMsg(1)
+		}
+		if g := <-got; !g.ok || !quietIs(g.v, 1) {
+			detail := fmt.Sprintf("woken by message 1, got %v (ok %v)", g.v, g.ok)
+			quietFailed(name, "by a parked "+reason, detail)
+		}
+	case quietRecvByClose:
+		close(c)
+		closed = true
+		if g := <-got; g.ok || g.v != zero {
+			detail := fmt.Sprintf("woken by a close, got %v (ok %v)", g.v, g.ok)
+			quietFailed(name, "by a parked "+reason, detail)
+		}
+	case quietSendByRecv:
+		// The parked sender's message 0 goes in after the ones c holds.
+		want = append(want, 0)
+		first := want[0]
+		want = want[1:]
+		var v struct{}
+		ok, took := false, true
+		if parked {
+			select {
+			case v, ok = <-c:
+			default:
+				took = false
+			}
+		} else {
+			v, ok = <-c
+		}
+		if !took || !ok || !quietIs(v, first) {
+			detail := fmt.Sprintf("a sender parked, wanted message %d, got %v (ok %v, took %v)",
+				first, v, ok, took)
+			quietFailed(name, "by a receive", detail)
+		}
+		if r := <-ended; r != nil {
+			detail := fmt.Sprintf("woken by a receive, panicked %v", r)
+			quietFailed(name, "by a parked "+reason, detail)
+		}
+	case quietSendByClose:
+		close(c)
+		closed = true
+		r := <-ended
+		if e, ok := r.(runtime.Error); !ok || e.Error() != "send on closed channel" {
+			detail := fmt.Sprintf("woken by a close, wanted the panic %q, got %v",
+				"send on closed channel", r)
+			quietFailed(name, "by a parked "+reason, detail)
+		}
+	}
+	runtime.SetBlockProfileRate(0)
+	// selectgo records its wait on the way out, which a send case woken by a close never
+	// takes: it panics first.
+	events := int64(1)
+	if sel && wake == quietSendByClose {
+		events = 0
+	}
+	if after := quietBlocked(fn); parked && after-before != events {
+		detail := fmt.Sprintf("a goroutine parked once for %s, the block profile counts %d, not %d",
+			reason, after-before, events)
+		quietFailed(name, "by the block profile", detail)
+	}
+	return closed, want
+}
+
+// quietClosed checks a closed channel that holds the messages want: they come out, then
+// a receive completes at once with the zero value, and a send or a close panics.
+func quietClosed(c chan struct{}, name string, capacity int, want []int) {
+	quietObserved(c, name, capacity, len(want))
+	for k, i := range want {
+		if v, ok := <-c; !ok || !quietIs(v, i) {
+			detail := fmt.Sprintf("closed, message %d of %d left came as %v (ok %v)",
+				k+1, len(want), v, ok)
+			quietFailed(name, "by a receive", detail)
+		}
+	}
+	quietObserved(c, name, capacity, 0)
+	var zero struct{}
+	if v, ok := <-c; ok || v != zero {
+		quietFailed(name, "by a receive", "closed and empty, it gave a message")
+	}
+	select {
+	case v, ok := <-c:
+		if ok || v != zero {
+			quietFailed(name, "by a select", "closed and empty, it gave a message")
+		}
+	default:
+		quietFailed(name, "by a select", "closed, its receive case was not ready")
+	}
+	rv := reflect.ValueOf(c)
+	if v, ok := rv.TryRecv(); ok || !v.IsValid() {
+		quietFailed(name, "by reflect's TryRecv", "closed and empty, it did not answer closed")
+	}
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: rv}, {Dir: reflect.SelectDefault},
+	}
+	if chosen, _, ok := reflect.Select(cases); chosen != 0 || ok {
+		detail := fmt.Sprintf("closed and empty, chose case %d, received %v", chosen, ok)
+		quietFailed(name, "by reflect.Select", detail)
+	}
+	quietPanics(name, "by a send", "send on closed channel", func() { c <- quietMsg(0) })
+	quietPanics(name, "by a close", "close of closed channel", func() { close(c) })
+}
+
+// quiet checks a channel of the run, which holds nothing now; closable: some process may
+// have closed it.
+func quiet(c chan struct{}, name string, capacity int, closable bool, fill, wake int, sel bool,
+	drain int) {
+	quietObserved(c, name, capacity, 0)
+	select {
+	case _, ok := <-c:
+		if ok {
+			quietFailed(name, "by a receive", "an empty channel gave a message")
+		}
+		if !closable {
+			quietFailed(name, "by a receive", "nobody closed it, it answered closed")
+		}
+		quietClosed(c, name, capacity, nil)
+		return
+	default:
+	}
+	want := []int{}
+	for i := 1; i <= fill; i++ {
+		select {
+		case c <- quietMsg(i):
+			want = append(want, i)
+		default:
+			detail := fmt.Sprintf("message %d of %d (capacity %d) found no room", i, fill, capacity)
+			quietFailed(name, "by a send", detail)
+		}
+	}
+	quietObserved(c, name, capacity, fill)
+	rv := reflect.ValueOf(c)
+	if fill == capacity {
+		select {
+		case c <- quietMsg(0):
+			quietFailed(name, "by a send", "a full channel took a message")
+		default:
+		}
+		if rv.TrySend(reflect.ValueOf(quietMsg(0))) {
+			quietFailed(name, "by reflect's TrySend", "a full channel took a message")
+		}
+	}
+	if v, ok := rv.TryRecv(); fill == 0 && (v.IsValid() || ok) {
+		quietFailed(name, "by reflect's TryRecv", "an empty channel gave something")
+	} else if fill > 0 && (!ok || !quietIs(v.Interface().(struct{}), 1)) {
+		quietFailed(name, "by reflect's TryRecv", "message 1 did not come first")
+	} else if fill > 0 {
+		want = want[1:]
+		rv.Send(reflect.ValueOf(quietMsg(1))) // there is room: it goes in last
+		want = append(want, 1)
+	}
+	closed := false
+	if wake != 0 {
+		closed, want = quietWake(c, name, want, wake, sel)
+	}
+	for k, i := range want[:drain] {
+		if v, ok := <-c; !ok || !quietIs(v, i) {
+			detail := fmt.Sprintf("message %d of %d came as %v (ok %v)", k+1, len(want), v, ok)
+			quietFailed(name, "by a receive", detail)
+		}
+	}
+	want = want[drain:]
+	if !closed {
+		quietObserved(c, name, capacity, len(want))
+		close(c)
+	}
+	quietClosed(c, name, capacity, want)
+}
 
 func prog0Once() {
 	var wg sync.WaitGroup
@@ -56,6 +435,10 @@ func prog0Once() {
 		}()
 	}
 	wg.Wait()
+	quietNothing()
+	quiet(c3, "c3", 0, false, 0, quietSendByClose, true, 0)
+	quiet(c2, "c2", 0, false, 0, quietSendByRecv, true, 0)
+	quiet(c1, "c1", 0, false, 0, 0, false, 0)
 }
 
 func prog0() {
