@@ -22,10 +22,11 @@ Options (keyword arguments, checked: an unknown one is a ValueError):
   every renderer that has the value oracle (`has_value_oracle`): values=bool
   every renderer that perturbs schedules (`has_schedule_perturbation`): pct_depth=int
     (yields before d−1 communication steps drawn from the program: `_common.perturb`)
-  go:      gomaxprocs=int
+  go:      gomaxprocs=int, reflect_select=bool, quiet=bool
   kotlin:  package_layout="modern" | "experimental"
   flix:    flix_version="current" | "0.5"
-  rust:    flavour="crossbeam" | "flume" | "flume-async" | "chan" | "std", threads=int
+  rust:    flavour="crossbeam" | "flume" | "flume-async" | "chan" | "std", threads=int,
+           quiet=bool
 Flix's `select` can only receive, in both syntaxes: a program with a put case
 in a select raises `UnsupportedProgram` (a ValueError); `supports` tells in
 advance.

@@ -10,6 +10,10 @@ and `Wait` joins every process transitively — a stuck goroutine therefore
 shows up as a hang or as Go's "all goroutines are asleep - deadlock!", never
 hidden by `main` returning.
 
+Each run ends with the quiet-channel check (option `quiet`, default on; `_go_quiet`
+says what it asks): every channel of the run, quiet once `wg.Wait()` returned, is asked
+what is known of it.
+
 Options (`reflect_select`: below): `gomaxprocs` (int ≥ 1) makes `main` call
 `runtime.GOMAXPROCS(n)` first; without it Go uses every core (SPEC §8a). `pct_depth=d` yields
 (`runtime.Gosched()`) before d−1 communication steps (`_common.perturb`). `values=True` turns on the

@@ -171,6 +171,7 @@ type quietGot struct {
 // quietRecv receives once from c, plainly or in a select whose other case (a nil
 // channel) is never ready, and says what it got. Not inlined: the check finds it by name
 // in stacks.
+//
 //go:noinline
 func quietRecv(c chan int, sel bool, got chan<- quietGot) {
 	var g quietGot
@@ -188,6 +189,7 @@ func quietRecv(c chan int, sel bool, got chan<- quietGot) {
 
 // quietSend sends message 0 on c, plainly or in a select, and says what it panicked
 // with (nil: it sent).
+//
 //go:noinline
 func quietSend(c chan int, sel bool, ended chan<- interface{}) {
 	defer func() { ended <- recover() }()
@@ -202,10 +204,13 @@ func quietSend(c chan int, sel bool, ended chan<- interface{}) {
 	}
 }
 
+// quietStacks holds the stack dumps of quietParked, which only the run's goroutine makes.
+var quietStacks = make([]byte, 64<<10)
+
 // quietParked yields until a goroutine running fn is parked for reason; false after
 // 1000 yields (a busy machine).
 func quietParked(fn, reason string) bool {
-	buf := make([]byte, 64<<10)
+	buf := quietStacks
 	// Called through a variable: a file's calls of runtime.Gosched by name are its
 	// programs' own yields (schedule perturbation's, which tests and readers count).
 	yield := runtime.Gosched
@@ -220,6 +225,37 @@ func quietParked(fn, reason string) bool {
 	}
 	return false
 }
+
+// quietGotten and quietEnded wait for what a parked goroutine reports, without blocking:
+// a blocked check would add its own waits to the block profile, whose every record each
+// look at it unwinds.
+func quietGotten(got <-chan quietGot) quietGot {
+	yield := runtime.Gosched
+	for {
+		select {
+		case g := <-got:
+			return g
+		default:
+			yield()
+		}
+	}
+}
+
+func quietEnded(ended <-chan interface{}) interface{} {
+	yield := runtime.Gosched
+	for {
+		select {
+		case r := <-ended:
+			return r
+		default:
+			yield()
+		}
+	}
+}
+
+// quietCounted is, per helper, how many of its waits the block profile held at the last
+// look (none before the first: only the check ever turns block profiling on).
+var quietCounted = map[string]int64{}
 
 // quietBlocked is how many waits the block profile holds in stacks through fn.
 func quietBlocked(fn string) int64 {
@@ -262,7 +298,6 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 		reason = "select"
 	}
 	runtime.SetBlockProfileRate(1)
-	before := quietBlocked(fn)
 	got, ended := make(chan quietGot, 1), make(chan interface{}, 1)
 	if fn == "main.quietRecv" {
 		go quietRecv(c, sel, got)
@@ -283,14 +318,14 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 		} else {
 			c <- quietMsg(1)
 		}
-		if g := <-got; !g.ok || !quietIs(g.v, 1) {
+		if g := quietGotten(got); !g.ok || !quietIs(g.v, 1) {
 			detail := fmt.Sprintf("woken by message 1, got %v (ok %v)", g.v, g.ok)
 			quietFailed(name, "by a parked "+reason, detail)
 		}
 	case quietRecvByClose:
 		close(c)
 		closed = true
-		if g := <-got; g.ok || g.v != zero {
+		if g := quietGotten(got); g.ok || g.v != zero {
 			detail := fmt.Sprintf("woken by a close, got %v (ok %v)", g.v, g.ok)
 			quietFailed(name, "by a parked "+reason, detail)
 		}
@@ -315,14 +350,14 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 				first, v, ok, took)
 			quietFailed(name, "by a receive", detail)
 		}
-		if r := <-ended; r != nil {
+		if r := quietEnded(ended); r != nil {
 			detail := fmt.Sprintf("woken by a receive, panicked %v", r)
 			quietFailed(name, "by a parked "+reason, detail)
 		}
 	case quietSendByClose:
 		close(c)
 		closed = true
-		r := <-ended
+		r := quietEnded(ended)
 		if e, ok := r.(runtime.Error); !ok || e.Error() != "send on closed channel" {
 			detail := fmt.Sprintf("woken by a close, wanted the panic %q, got %v",
 				"send on closed channel", r)
@@ -336,7 +371,10 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 	if sel && wake == quietSendByClose {
 		events = 0
 	}
-	if after := quietBlocked(fn); parked && after-before != events {
+	// One look a wake: the count before it is the one after the last.
+	before, after := quietCounted[fn], quietBlocked(fn)
+	quietCounted[fn] = after
+	if parked && after-before != events {
 		detail := fmt.Sprintf("a goroutine parked once for %s, the block profile counts %d, not %d",
 			reason, after-before, events)
 		quietFailed(name, "by the block profile", detail)
