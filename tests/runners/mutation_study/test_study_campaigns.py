@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render import _go_quiet, rust
+from generator.render import _go_quiet, quiet_check, rust
 from runners.mutation_study import report
+from runners.targets import get_target
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.django_db
@@ -44,25 +45,22 @@ def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
     assert buffered.capabilities["select_default"] is True
 
 
+# A target, and the module and name of its check's code.
+CHECKS = {"rust-crossbeam": (rust, "_SAME"), "go": (_go_quiet, "_QUIET")}
+
+
+@pytest.mark.parametrize("lang", sorted(CHECKS))
 def test_a_campaign_with_another_version_of_the_quiet_check_is_another_experiment(
-    monkeypatch: pytest.MonkeyPatch,
+    lang: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    crossbeam = require_toolchain("rust-crossbeam")
+    toolchain = require_toolchain(lang)
     plan = report.MutationPlan(programs=3)
-    first = report._campaign("crossbeam base A", [crossbeam], "A", plan)
-    assert first.name.endswith(f", quiet checks {rust.quiet_check_id()})")
+    first = report._campaign(f"{lang} base A", [toolchain], "A", plan)
+    target = get_target(lang)
+    version = quiet_check(target.renderer, **target.renderer_options)
+    assert first.name.endswith(f", quiet checks {version})")
     # The check's code changes: its programs are others, and so is the campaign.
-    monkeypatch.setattr(rust, "_SAME", rust._SAME + "\n// another check")
-    second = report._campaign("crossbeam base A", [crossbeam], "A", plan)
-    assert second.pk != first.pk and second.name != first.name
-
-
-def test_a_go_campaign_with_another_version_of_the_quiet_check_is_another_experiment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    go = require_toolchain("go")
-    plan = report.MutationPlan(programs=3)
-    first = report._campaign("go base C", [go], "C", plan)
-    monkeypatch.setattr(_go_quiet, "_QUIET", _go_quiet._QUIET + "\n// another check")
-    second = report._campaign("go base C", [go], "C", plan)
+    module, name = CHECKS[lang]
+    monkeypatch.setattr(module, name, getattr(module, name) + "\n// another check")
+    second = report._campaign(f"{lang} base A", [toolchain], "A", plan)
     assert second.pk != first.pk and second.name != first.name
