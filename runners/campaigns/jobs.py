@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from django.db import close_old_connections, connection, transaction
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.utils import timezone
 
 from runners.campaigns import chunk_sizing
@@ -88,9 +88,19 @@ class _Heartbeat:
     def _run(self) -> None:
         try:
             while not self._stop.wait(self.interval):
-                Chunk.objects.filter(
-                    pk=self.chunk_id, state=Chunk.State.RUNNING, rq_job_id=self.job_id
-                ).update(heartbeat_at=timezone.now())
+                try:
+                    Chunk.objects.filter(
+                        pk=self.chunk_id, state=Chunk.State.RUNNING, rq_job_id=self.job_id
+                    ).update(heartbeat_at=timezone.now())
+                except DatabaseError as e:
+                    # A busy or restarting database (SQLite's "table is locked") must not
+                    # end the beats: a chunk without them looks dead, and another job would
+                    # be given its programs. The next beat tries again, on a new connection.
+                    log.warning(
+                        "heartbeat of chunk %s missed: %s", self.chunk_id, e,
+                        extra=fields("heartbeat_missed", chunk=self.chunk_id),
+                    )  # fmt: skip
+                    connection.close()
         finally:
             connection.close()  # this thread's own connection
 

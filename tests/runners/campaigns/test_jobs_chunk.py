@@ -678,3 +678,43 @@ def test_a_failed_chunk_logs_its_error_and_whether_it_gave_up(
     }  # fmt: skip
     assert _fields(failed, *WHERE) == _where(chunk, attempt=MAX_CHUNK_ATTEMPTS)
     _seconds(failed)
+
+
+# ---------------------------------------------------------------- the heartbeat
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_the_database_refuses_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    long_ago = timezone.now() - timedelta(hours=1)
+    chunk = _chunk()
+    Chunk.objects.filter(pk=chunk.pk).update(
+        state=Chunk.State.RUNNING, rq_job_id="job-1", heartbeat_at=long_ago
+    )
+    # The first beat meets a locked table, as SQLite answers a writer while another writes.
+    real_update, refused = QuerySet.update, []
+
+    def update(self: QuerySet, **kwargs: object) -> int:
+        if self.model is Chunk and "heartbeat_at" in kwargs and not refused:
+            refused.append(kwargs)
+            raise OperationalError("database table is locked")
+        return real_update(self, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "update", update)
+    with (
+        caplog.at_level(logging.WARNING, logger="chanfuzz.campaigns"),
+        jobs._Heartbeat(chunk.pk, "job-1", interval=0.05),
+    ):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            chunk.refresh_from_db()
+            if chunk.heartbeat_at > long_ago:
+                break
+            time.sleep(0.05)
+    assert refused, "the beat never met the locked table"
+    assert chunk.heartbeat_at > long_ago  # the next beat went through
+    assert f"heartbeat of chunk {chunk.pk} missed: database table is locked" in caplog.text
