@@ -4,8 +4,8 @@ Once a run's goroutines are joined (`wg.Wait()`), no goroutine but the run's
 own holds a channel, and every message sent was received (the generator pairs
 them; the value oracle checks it): what each channel's observers answer is
 known, and so is what its operations do from here on. The run's last act is,
-per channel in its declaration order, `quiet(c, "c", cap, closable, fill,
-wake, sel, drain)` (seeded draws, `quiet_calls`):
+per channel in its declaration order, `quiet(c, prog, "c", cap, closable,
+fill, wake, sel, drain)` (seeded draws, `quiet_calls`):
 
 - `len`, `cap` and reflect's `Len`, `Cap` say 0 of `cap`; a non-blocking
   receive finds nothing, or, only on a channel some process closes
@@ -23,7 +23,9 @@ wake, sel, drain)` (seeded draws, `quiet_calls`):
   (none for a select's send woken by a close: selectgo records its wait on
   the way out, and that case panics first). The check sees the goroutine parked in its stack dump
   (`runtime.Stack`) before it wakes it; on a machine too busy for that in
-  1000 yields it wakes it blindly and asks the profile nothing;
+  1000 yields it wakes it blindly and asks the profile nothing. The wake costs a
+  few hundred microseconds, so it is asked in a program's first run in the
+  process only (`quietWoken`; users may ask for 100,000 runs);
 - `drain` (0…fill) messages come out in order, the channel is closed (if
   nobody did) and what is left comes out, then a closed, empty channel's
   receive completes at once with the zero value (plain, as a ready select
@@ -33,7 +35,8 @@ wake, sel, drain)` (seeded draws, `quiet_calls`):
 A channel of dead select cases only is nil (`go._dead_case_channels`): it has
 no room, nothing to give, and closing it panics. Once per run, before the
 channels, `reflect.Select` of a default alone (and with nil channels' cases)
-chooses the default and says it received nothing. A wrong answer is one line
+chooses the default and says it received nothing (once a process: no run changes
+that answer). A wrong answer is one line
 as the value oracle's, kind `QUIET_WRONG`, and exit 65. `quiet=False` writes
 the files of before the check, with no draw for it.
 """
@@ -104,9 +107,16 @@ func quietObserved(c chan QELEM, name string, capacity, n int) {
 	quietFailed(name, "by "+by, detail)
 }
 
+// quietNothingAsked: quietNothing asks once a process, since no run changes its answer.
+var quietNothingAsked bool
+
 // quietNothing: a select of a default alone, or with nil channels' cases, chooses the
 // default and receives nothing.
 func quietNothing() {
+	if quietNothingAsked {
+		return
+	}
+	quietNothingAsked = true
 	var never chan QELEM
 	dflt := reflect.SelectCase{Dir: reflect.SelectDefault}
 	recv := reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(never)}
@@ -398,10 +408,22 @@ func quietClosed(c chan QELEM, name string, capacity int, want []int) {
 	quietPanics(name, "by a close", "close of closed channel", func() { close(c) })
 }
 
-// quiet checks a channel of the run, which holds nothing now; closable: some process may
-// have closed it.
-func quiet(c chan QELEM, name string, capacity int, closable bool, fill, wake int, sel bool,
-	drain int) {
+// quietKey names a channel of a program: the check wakes a parked goroutine on it in the
+// program's first run in this process only.
+type quietKey struct {
+	prog int
+	name string
+}
+
+// quietWoken holds the channels whose wake was asked. A wake costs a goroutine, stack dumps
+// and a look at the block profile, a few hundred microseconds: in each run, a program run
+// 100,000 times would spend most of its time there.
+var quietWoken = map[quietKey]bool{}
+
+// quiet checks channel name of program prog, which holds nothing now; closable: some process
+// may have closed it.
+func quiet(c chan QELEM, prog int, name string, capacity int, closable bool, fill, wake int,
+	sel bool, drain int) {
 	quietObserved(c, name, capacity, 0)
 	select {
 	case _, ok := <-c:
@@ -447,7 +469,8 @@ func quiet(c chan QELEM, name string, capacity int, closable bool, fill, wake in
 		want = append(want, 1)
 	}
 	closed := false
-	if wake != 0 {
+	if key := (quietKey{prog, name}); wake != 0 && !quietWoken[key] {
+		quietWoken[key] = true
 		closed, want = quietWake(c, name, want, wake, sel)
 	}
 	for k, i := range want[:drain] {
@@ -489,7 +512,12 @@ def quiet_helpers(values: bool) -> list[str]:
 
 
 def quiet_calls(
-    w: Writer, lw: Lowered, chans: Sequence[str], dead: frozenset[str], rng: random.Random
+    w: Writer,
+    lw: Lowered,
+    prog: int,
+    chans: Sequence[str],
+    dead: frozenset[str],
+    rng: random.Random,
 ) -> None:
     """The run's last act: every channel checked quiet and closed (module docstring)."""
     w.line("quietNothing()")
@@ -509,4 +537,4 @@ def quiet_calls(
         sel = "true" if rng.random() < 0.5 else "false"
         drain = rng.randint(0, fill)
         may = "true" if c in closable else "false"
-        w.line(f'quiet({c}, "{c}", {cap}, {may}, {fill}, {wake}, {sel}, {drain})')
+        w.line(f'quiet({c}, {prog}, "{c}", {cap}, {may}, {fill}, {wake}, {sel}, {drain})')

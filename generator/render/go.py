@@ -506,7 +506,7 @@ def render_file(
             if values:
                 w.line("vals.check()")
             if quiet:
-                _go_quiet.quiet_calls(w, lw, chans, dead, rng)
+                _go_quiet.quiet_calls(w, lw, i, chans, dead, rng)
         w.line("}")
         w.line()
         w.line(f"func prog{i}() {{")

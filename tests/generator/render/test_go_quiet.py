@@ -10,14 +10,15 @@ import pytest
 
 from generator.effects import parse
 from generator.pipeline import generate_program
-from generator.render import quiet_check, render
+from generator.render import quiet_check, render, render_batch
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
 from generator.render.go import _dead_case_channels
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 
 CALL = re.compile(
-    r'^\tquiet\((\w+), "(\w+)", (\d+), (true|false), (\d+), (\w+), (true|false), (\d+)\)$'
+    # A program rendered alone is program 0.
+    r'^\tquiet\((\w+), 0, "(\w+)", (\d+), (true|false), (\d+), (\w+), (true|false), (\d+)\)$'
 )
 NIL = re.compile(r'^\tquietNil\((\w+), "(\w+)"\)$')
 WAKES = {  # (allowed when the channel is empty, allowed when it is full)
@@ -85,6 +86,17 @@ def test_messages_are_numbered_under_the_value_oracle_only() -> None:
     assert "func quietIs(v struct{}, i int) bool {\n\treturn true\n}" in unit
     for text in (numbered, unit):
         assert "QELEM" not in text and "QMSG" not in text and "QIS" not in text
+
+
+def test_a_batch_names_each_programs_channels_for_the_once_a_process_wake() -> None:
+    programs = [_buffered(seed) for seed in range(4)]
+    text = render_batch(programs, "go", seed=1)
+    for i in range(len(programs)):
+        body = text[text.index(f"func prog{i}Once() {{") :]
+        body = body[: body.index("\n}\n")]
+        calls = [line for line in body.splitlines() if line.startswith("\tquiet(")]
+        assert calls and all(re.match(rf'\tquiet\((\w+), {i}, "\1", ', line) for line in calls)
+    assert "if key := (quietKey{prog, name}); wake != 0 && !quietWoken[key] {" in text
 
 
 def test_a_parked_goroutine_is_seen_in_the_stacks_and_counted_in_the_block_profile() -> None:
