@@ -21,11 +21,12 @@ fill, wake, sel, drain)` (seeded draws, `quiet_calls`):
   send must panic with "send on closed channel". Its wait must show in the
   block profile, which is on (rate 1) for just that wait, as one event more
   (none for a select's send woken by a close: selectgo records its wait on
-  the way out, and that case panics first). The check sees the goroutine parked in its stack dump
-  (`runtime.Stack`) before it wakes it; on a machine too busy for that in
-  1000 yields it wakes it blindly and asks the profile nothing. The wake costs a
-  few hundred microseconds, so it is asked in a program's first run in the
-  process only (`quietWoken`; users may ask for 100,000 runs);
+  the way out, and that case panics first). The check sees the goroutine
+  parked in its stack dump (`runtime.Stack`) before it wakes it; on a machine
+  too busy for that in 1000 yields it wakes it blindly and asks the profile
+  nothing. The wake costs a few hundred microseconds, so it is asked in a
+  program's first run in the process only (`quietWoken`; users may ask for
+  100,000 runs);
 - `drain` (0…fill) messages come out in order, the channel is closed (if
   nobody did) and what is left comes out, then a closed, empty channel's
   receive completes at once with the zero value (plain, as a ready select
@@ -33,12 +34,12 @@ fill, wake, sel, drain)` (seeded draws, `quiet_calls`):
   panics with the runtime's own words.
 
 A channel of dead select cases only is nil (`go._dead_case_channels`): it has
-no room, nothing to give, and closing it panics. Once per run, before the
-channels, `reflect.Select` of a default alone (and with nil channels' cases)
-chooses the default and says it received nothing (once a process: no run changes
-that answer). A wrong answer is one line
-as the value oracle's, kind `QUIET_WRONG`, and exit 65. `quiet=False` writes
-the files of before the check, with no draw for it.
+no room, nothing to give, and closing it panics. Before the channels,
+`reflect.Select` of a default alone (and with nil channels' cases) must choose
+the default and say it received nothing; asked in a process's first run only,
+since no run changes that answer. A wrong answer is one line as the value
+oracle's, kind `QUIET_WRONG`, and exit 65. `quiet=False` writes the files of
+before the check, with no draw for it.
 """
 
 from __future__ import annotations
