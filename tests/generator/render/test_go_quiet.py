@@ -105,6 +105,12 @@ def test_a_parked_goroutine_is_seen_in_the_stacks_and_counted_in_the_block_profi
     body = text[text.index("func quietWake(") :]
     assert "runtime.SetBlockProfileRate(1)" in body and "runtime.SetBlockProfileRate(0)" in body
     assert "quietParked(fn, reason)" in body and "quietBlocked(fn)" in body
+    # What the woken goroutine reports is awaited by polling, then, if it never comes (a
+    # wake-up the runtime lost), by blocking: a hang, not a spin to the timeout.
+    wait = text[text.index("func quietGotten(") :]
+    wait = wait[: wait.index("\n}\n")]
+    assert "for i := 0; i < 1000; i++ {" in wait and wait.endswith("return <-got")
+    assert text.count("quietGotten(got)") == 4
     # Found by name in stacks: neither may be inlined.
     for fn in ("quietRecv", "quietSend"):
         assert f"//go:noinline\nfunc {fn}(" in text

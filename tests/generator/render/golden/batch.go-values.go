@@ -169,10 +169,12 @@ func quietNil(c chan int, name string) {
 	quietPanics(name, "by a close", "close of nil channel", func() { close(c) })
 }
 
-// quietGot is what a parked receive got.
+// quietGot is what a parked goroutine reports: what its receive got, or what its send
+// panicked with (nil: it sent).
 type quietGot struct {
-	v  int
-	ok bool
+	v        int
+	ok       bool
+	panicked interface{}
 }
 
 // quietRecv receives once from c, plainly or in a select whose other case (a nil
@@ -198,8 +200,8 @@ func quietRecv(c chan int, sel bool, got chan<- quietGot) {
 // with (nil: it sent).
 //
 //go:noinline
-func quietSend(c chan int, sel bool, ended chan<- interface{}) {
-	defer func() { ended <- recover() }()
+func quietSend(c chan int, sel bool, got chan<- quietGot) {
+	defer func() { got <- quietGot{panicked: recover()} }()
 	if sel {
 		var never chan int
 		select {
@@ -233,12 +235,13 @@ func quietParked(fn, reason string) bool {
 	return false
 }
 
-// quietGotten and quietEnded wait for what a parked goroutine reports, without blocking:
-// a blocked check would add its own waits to the block profile, whose every record each
-// look at it unwinds.
+// quietGotten waits for what a parked goroutine reports, first without blocking: a
+// blocked check would add its own waits to the block profile, whose every record each
+// look at it unwinds. After 1000 yields it blocks, so that a wake-up the runtime lost
+// is a hang (Go's deadlock report, the sandbox's quiet watch), not a spin to the timeout.
 func quietGotten(got <-chan quietGot) quietGot {
 	yield := runtime.Gosched
-	for {
+	for i := 0; i < 1000; i++ {
 		select {
 		case g := <-got:
 			return g
@@ -246,18 +249,7 @@ func quietGotten(got <-chan quietGot) quietGot {
 			yield()
 		}
 	}
-}
-
-func quietEnded(ended <-chan interface{}) interface{} {
-	yield := runtime.Gosched
-	for {
-		select {
-		case r := <-ended:
-			return r
-		default:
-			yield()
-		}
-	}
+	return <-got
 }
 
 // quietCounted is, per helper, how many of its waits the block profile held at the last
@@ -305,11 +297,11 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 		reason = "select"
 	}
 	runtime.SetBlockProfileRate(1)
-	got, ended := make(chan quietGot, 1), make(chan interface{}, 1)
+	got := make(chan quietGot, 1)
 	if fn == "main.quietRecv" {
 		go quietRecv(c, sel, got)
 	} else {
-		go quietSend(c, sel, ended)
+		go quietSend(c, sel, got)
 	}
 	parked := quietParked(fn, reason)
 	var zero int
@@ -357,14 +349,14 @@ func quietWake(c chan int, name string, want []int, wake int, sel bool) (bool, [
 				first, v, ok, took)
 			quietFailed(name, "by a receive", detail)
 		}
-		if r := quietEnded(ended); r != nil {
+		if r := quietGotten(got).panicked; r != nil {
 			detail := fmt.Sprintf("woken by a receive, panicked %v", r)
 			quietFailed(name, "by a parked "+reason, detail)
 		}
 	case quietSendByClose:
 		close(c)
 		closed = true
-		r := quietEnded(ended)
+		r := quietGotten(got).panicked
 		if e, ok := r.(runtime.Error); !ok || e.Error() != "send on closed channel" {
 			detail := fmt.Sprintf("woken by a close, wanted the panic %q, got %v",
 				"send on closed channel", r)
