@@ -202,9 +202,7 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     lines = render(program, "rust", seed=seed, flavour=flavour).splitlines()
     stripped = [line.strip() for line in lines]
     opener = (
-        "tokio::spawn(async move {"
-        if flavour == "flume-async"
-        else ("std::thread::spawn(move || {")
+        "spawn_(Box::pin(async move {" if flavour == "flume-async" else "spawn_(Box::new(move || {"
     )
     join = "h_.await.unwrap();" if flavour == "flume-async" else "h_.join().unwrap();"
 
@@ -214,7 +212,7 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     assert len(pushes) == len(spawns)
     for spawn, i in zip(spawns, pushes, strict=True):
         if not spawn.body:
-            assert stripped[i] == f"handles_.push({opener}}}));"
+            assert stripped[i] == f"handles_.push({opener}}})));"
             continue
         if not _ends(spawn.body):
             assert stripped[i] == f"handles_.push({opener}"
@@ -244,8 +242,27 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
         while stripped[k].startswith("quiet_"):
             assert _indent(lines[k]) == _indent(lines[i])
             k += 1
-        assert stripped[k] in ("}", "})", "}));")
+        assert stripped[k] in ("}", "}))", "})));")
         assert _indent(lines[k]) == _indent(lines[i]) - 4
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_every_process_is_spawned_through_one_helper(flavour: str) -> None:
+    # std's and tokio's spawn are generic over the closure: called once a process
+    # they would be compiled once a process, most of a batch's compile time.
+    programs = [p for p in ALL.values() if supports(p, "rust", flavour=flavour)]
+    text = render_batch(programs, "rust", flavour=flavour)
+    spawn = "tokio::spawn(" if flavour == "flume-async" else "std::thread::spawn("
+    assert text.count(spawn) == 1
+    assert text.count("fn spawn_(") == 1
+    pushes = text.count("handles_.push(")
+    assert pushes > 0 and text.count("spawn_(Box::") == pushes
+
+
+def test_a_program_that_spawns_nothing_has_no_spawn_helper() -> None:
+    program = synthesize(parse("eps"), random.Random(0))
+    text = render(program, "rust")
+    assert "spawn_" not in text
 
 
 def test_names_are_never_rust_keywords() -> None:

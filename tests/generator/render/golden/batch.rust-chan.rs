@@ -13,21 +13,21 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -87,7 +87,7 @@ fn prog1_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_: usize;
             chan_select! {
                 c3_rx.recv() -> x1 => arm_ = pick_(&[0, 1]),
@@ -101,23 +101,23 @@ fn prog1_once() {
                 }
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(());
-        })
+        }))
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
@@ -141,13 +141,13 @@ fn prog2_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_: usize;
             chan_select! {
                 c3_rx.recv() => arm_ = pick_(&[0, 1]),
@@ -157,13 +157,13 @@ fn prog2_once() {
                 1 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -202,7 +202,7 @@ fn prog3_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_: usize;
             chan_select! {
                 c5_rx.recv() -> x2 => arm_ = pick_(&[0, 1, 2]),
@@ -213,31 +213,31 @@ fn prog3_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c4_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -287,31 +287,31 @@ fn prog4_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(());
-                })
+                }))
             });
             let got = c3_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv().unwrap();
     if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(());
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_: usize;
     chan_select! {
@@ -319,7 +319,7 @@ fn prog4_once() {
     }
     match arm_ {
         0 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         1 => {}
         _ => unreachable!(),
@@ -345,31 +345,31 @@ fn prog5_once() {
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(());
-                })
+                }))
             });
             c3_tx.send(());
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv().unwrap();
     if false || ((-1) >= 3) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(());
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_: usize;
     chan_select! {
@@ -377,10 +377,10 @@ fn prog5_once() {
     }
     match arm_ {
         0 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         1 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         _ => unreachable!(),
     }
@@ -404,26 +404,26 @@ fn prog6_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
             c4_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(());
-        })
+        }))
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
@@ -446,48 +446,48 @@ fn prog7_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(());
-        })
+        }))
     });
     c1_rx.recv().unwrap();
     c2_rx.recv().unwrap();
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c3_tx.send(());
-                })
+                }))
             });
             c4_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv().unwrap();
         c4_tx.send(());
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
         c3_rx.recv().unwrap();
         c4_tx.send(());
     }
@@ -511,23 +511,23 @@ fn prog8_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(());
-        })
+        }))
     });
     let static2 = fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let impl2 = move2_rx.recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(());
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(());
-        })
+        }))
     });
     gen2_rx.recv().unwrap();
     for h_ in handles_ {
@@ -547,9 +547,9 @@ fn prog9_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -559,17 +559,17 @@ fn prog9_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(());
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(());
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -591,6 +591,11 @@ fn pick_(arms: &[usize]) -> usize {
     use std::hash::{BuildHasher, Hasher};
     let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
     arms[(r % arms.len() as u64) as usize]
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

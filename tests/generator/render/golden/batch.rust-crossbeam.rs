@@ -260,21 +260,21 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     {
         let mut sel_ = crossbeam_channel::Select::new();
@@ -361,7 +361,7 @@ fn prog1_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             {
                 let mut sel_ = crossbeam_channel::Select::new();
                 let i0_ = sel_.recv(&c3_rx);
@@ -381,23 +381,23 @@ fn prog1_once() {
                     _ => unreachable!(),
                 }
             }
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
@@ -425,13 +425,13 @@ fn prog2_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             {
                 let mut sel_ = crossbeam_channel::Select::new();
                 let i0_ = sel_.recv(&c3_rx);
@@ -449,13 +449,13 @@ fn prog2_once() {
                     _ => unreachable!(),
                 }
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     {
         let mut sel_ = crossbeam_channel::Select::new();
@@ -503,7 +503,7 @@ fn prog3_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             {
                 let mut sel_ = crossbeam_channel::Select::new();
                 let i0_ = sel_.recv(&c5_rx);
@@ -526,31 +526,31 @@ fn prog3_once() {
                     _ => unreachable!(),
                 }
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c4_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     crossbeam_channel::select! {
         recv(c2_rx) -> res_ => {
@@ -601,36 +601,36 @@ fn prog4_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c3_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     c2_rx.recv().unwrap();
     if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     crossbeam_channel::select! {
         send(c3_tx, msg_(0)) -> res_ => {
             res_.unwrap();
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         send(c3_tx, msg_(0)) -> res_ => {
             res_.unwrap();
@@ -660,40 +660,40 @@ fn prog5_once() {
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c3_tx.send(msg_(0)).unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv().unwrap();
     if false || ((-1) >= 3) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     crossbeam_channel::select! {
         recv(c3_rx) -> res_ => {
             res_.unwrap();
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         recv(c3_rx) -> res_ => {
             res_.unwrap();
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
     }
     for h_ in handles_ {
@@ -721,26 +721,26 @@ fn prog6_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
@@ -769,48 +769,48 @@ fn prog7_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_rx.recv().unwrap();
     let got = c2_rx.recv().unwrap();
     handles_.push({
         let c4_rx = c4_rx.clone();
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c3_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c4_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
@@ -840,23 +840,23 @@ fn prog8_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             move2_rx.recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(msg_(0)).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let dyn2 = gen2_rx.recv().unwrap();
     for h_ in handles_ {
@@ -883,27 +883,27 @@ fn prog9_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     crossbeam_channel::select! {
         recv(fn2_rx) -> match2 => {
             match2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         recv(fn2_rx) -> mod2 => {
             mod2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
     }
@@ -923,6 +923,11 @@ fn prog9() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -230,21 +230,21 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c3_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         x1 = c2_rx.recv_async() => {
@@ -327,7 +327,7 @@ async fn prog1_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x1 = c3_rx.recv_async() => {
                     x1.unwrap();
@@ -347,23 +347,23 @@ async fn prog1_once() {
                 }
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_rx.recv_async().await.unwrap();
             c3_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     c1_tx.send_async(msg_(0)).await.unwrap();
     c4_rx.recv_async().await.unwrap();
@@ -392,13 +392,13 @@ async fn prog2_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x1 = c3_rx.recv_async() => {
                     x1.unwrap();
@@ -414,13 +414,13 @@ async fn prog2_once() {
                 1 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         res_ = c3_tx.send_async(msg_(0)) => {
@@ -469,7 +469,7 @@ async fn prog3_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x2 = c5_rx.recv_async() => {
                     x2.unwrap();
@@ -490,31 +490,31 @@ async fn prog3_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c4_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c3_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         x1 = c2_rx.recv_async() => {
@@ -576,31 +576,31 @@ async fn prog4_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     c2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
             let got = c3_rx.recv_async().await.unwrap();
             for h_ in handles_ {
                 h_.await.unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv_async().await.unwrap();
     if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            tokio::spawn(async move {
+            spawn_(Box::pin(async move {
                 c1_tx.send_async(msg_(0)).await.unwrap();
-            })
+            }))
         });
         c1_rx.recv_async().await.unwrap();
     } else {
-        handles_.push(tokio::spawn(async move {}));
+        handles_.push(spawn_(Box::pin(async move {})));
     }
     let arm_ = tokio::select! {
         res_ = c3_tx.send_async(msg_(0)) => {
@@ -614,7 +614,7 @@ async fn prog4_once() {
     };
     match arm_ {
         0 => {
-            handles_.push(tokio::spawn(async move {}));
+            handles_.push(spawn_(Box::pin(async move {})));
         }
         1 => {}
         _ => unreachable!(),
@@ -642,31 +642,31 @@ async fn prog5_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     c2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
             c3_tx.send_async(msg_(0)).await.unwrap();
             for h_ in handles_ {
                 h_.await.unwrap();
             }
-        })
+        }))
     });
     c2_rx.recv_async().await.unwrap();
     if false || ((-1) >= 3) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            tokio::spawn(async move {
+            spawn_(Box::pin(async move {
                 c1_tx.send_async(msg_(0)).await.unwrap();
-            })
+            }))
         });
         c1_rx.recv_async().await.unwrap();
     } else {
-        handles_.push(tokio::spawn(async move {}));
+        handles_.push(spawn_(Box::pin(async move {})));
     }
     let arm_ = tokio::select! {
         m = c3_rx.recv_async() => {
@@ -680,10 +680,10 @@ async fn prog5_once() {
     };
     match arm_ {
         0 => {
-            handles_.push(tokio::spawn(async move {}));
+            handles_.push(spawn_(Box::pin(async move {})));
         }
         1 => {
-            handles_.push(tokio::spawn(async move {}));
+            handles_.push(spawn_(Box::pin(async move {})));
         }
         _ => unreachable!(),
     }
@@ -713,26 +713,26 @@ async fn prog6_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c3_rx.recv_async().await.unwrap();
             c4_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_rx.recv_async().await.unwrap();
             c3_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     c1_tx.send_async(msg_(0)).await.unwrap();
     c4_rx.recv_async().await.unwrap();
@@ -762,48 +762,48 @@ async fn prog7_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     c1_rx.recv_async().await.unwrap();
     c2_rx.recv_async().await.unwrap();
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     c3_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
             c4_rx.recv_async().await.unwrap();
             for h_ in handles_ {
                 h_.await.unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv_async().await.unwrap();
         c4_tx.send_async(msg_(0)).await.unwrap();
     } else {
-        handles_.push(tokio::spawn(async move {}));
+        handles_.push(spawn_(Box::pin(async move {})));
         c3_rx.recv_async().await.unwrap();
         c4_tx.send_async(msg_(0)).await.unwrap();
     }
@@ -832,23 +832,23 @@ async fn prog8_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             fn2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let static2 = fn2_rx.recv_async().await.unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let impl2 = move2_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     move2_tx.send_async(msg_(0)).await.unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             gen2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let dyn2 = gen2_rx.recv_async().await.unwrap();
     for h_ in handles_ {
@@ -872,9 +872,9 @@ async fn prog9_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             fn2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         match2 = fn2_rx.recv_async() => {
@@ -890,17 +890,17 @@ async fn prog9_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     loop2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     loop2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -918,6 +918,13 @@ async fn prog9() {
         prog9_once().await;
         quiet_dropped();
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

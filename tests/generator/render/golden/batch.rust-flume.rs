@@ -230,21 +230,21 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .recv(&c2_rx, |x1| {
@@ -327,7 +327,7 @@ fn prog1_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
                 .recv(&c3_rx, |x1| {
                     x1.unwrap();
@@ -347,23 +347,23 @@ fn prog1_once() {
                 }
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
@@ -392,13 +392,13 @@ fn prog2_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
                 .recv(&c3_rx, |x1| {
                     x1.unwrap();
@@ -414,13 +414,13 @@ fn prog2_once() {
                 1 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .send(&c3_tx, msg_(0), |res_| {
@@ -469,7 +469,7 @@ fn prog3_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
                 .recv(&c5_rx, |x2| {
                     x2.unwrap();
@@ -490,31 +490,31 @@ fn prog3_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c4_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .recv(&c2_rx, |x1| {
@@ -576,31 +576,31 @@ fn prog4_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             let got = c3_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv().unwrap();
     if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
         .send(&c3_tx, msg_(0), |res_| {
@@ -614,7 +614,7 @@ fn prog4_once() {
         .wait();
     match arm_ {
         0 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         1 => {}
         _ => unreachable!(),
@@ -642,31 +642,31 @@ fn prog5_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c3_tx.send(msg_(0)).unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     c2_rx.recv().unwrap();
     if false || ((-1) >= 3) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
         .recv(&c3_rx, |m| {
@@ -680,10 +680,10 @@ fn prog5_once() {
         .wait();
     match arm_ {
         0 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         1 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         _ => unreachable!(),
     }
@@ -713,26 +713,26 @@ fn prog6_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
@@ -762,48 +762,48 @@ fn prog7_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_rx.recv().unwrap();
     c2_rx.recv().unwrap();
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c3_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c4_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
@@ -832,23 +832,23 @@ fn prog8_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let static2 = fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let impl2 = move2_rx.recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(msg_(0)).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let dyn2 = gen2_rx.recv().unwrap();
     for h_ in handles_ {
@@ -872,9 +872,9 @@ fn prog9_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .recv(&fn2_rx, |match2| {
@@ -890,17 +890,17 @@ fn prog9_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -918,6 +918,11 @@ fn prog9() {
         prog9_once();
         quiet_dropped();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

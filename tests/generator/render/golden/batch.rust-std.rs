@@ -16,26 +16,26 @@ fn prog0_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.lock().unwrap().recv().unwrap();
             c4_tx.send(()).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.lock().unwrap().recv().unwrap();
             c3_tx.send(()).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.lock().unwrap().recv().unwrap();
             c2_tx.send(()).unwrap();
-        })
+        }))
     });
     c1_tx.send(()).unwrap();
     c4_rx.lock().unwrap().recv().unwrap();
@@ -62,48 +62,48 @@ fn prog1_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(()).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(()).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.lock().unwrap().recv().unwrap();
             c2_tx.send(()).unwrap();
-        })
+        }))
     });
     c1_rx.lock().unwrap().recv().unwrap();
     let got = c2_rx.lock().unwrap().recv().unwrap();
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c3_tx.send(()).unwrap();
-                })
+                }))
             });
             c4_rx.lock().unwrap().recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     if 7 > 2 {
         c3_rx.lock().unwrap().recv().unwrap();
         c4_tx.send(()).unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
         c3_rx.lock().unwrap().recv().unwrap();
         c4_tx.send(()).unwrap();
     }
@@ -128,23 +128,23 @@ fn prog2_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(()).unwrap();
-        })
+        }))
     });
     fn2_rx.lock().unwrap().recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let impl2 = move2_rx.lock().unwrap().recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(()).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(()).unwrap();
-        })
+        }))
     });
     let dyn2 = gen2_rx.lock().unwrap().recv().unwrap();
     for h_ in handles_ {
@@ -158,6 +158,11 @@ fn prog2() {
         prog2_once();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

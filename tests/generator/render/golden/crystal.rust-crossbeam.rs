@@ -260,13 +260,13 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             {
                 let mut sel_ = crossbeam_channel::Select::new();
                 let i0_ = sel_.recv(&c3_rx);
@@ -284,13 +284,13 @@ fn prog0_once() {
                     _ => unreachable!(),
                 }
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     {
         let mut sel_ = crossbeam_channel::Select::new();
@@ -329,6 +329,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

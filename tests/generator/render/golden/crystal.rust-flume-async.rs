@@ -230,13 +230,13 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x1 = c3_rx.recv_async() => {
                     x1.unwrap();
@@ -252,13 +252,13 @@ async fn prog0_once() {
                 1 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         res_ = c3_tx.send_async(msg_(0)) => {
@@ -296,6 +296,13 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

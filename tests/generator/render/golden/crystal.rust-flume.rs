@@ -230,13 +230,13 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
                 .recv(&c3_rx, |x1| {
                     x1.unwrap();
@@ -252,13 +252,13 @@ fn prog0_once() {
                 1 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .send(&c3_tx, msg_(0), |res_| {
@@ -296,6 +296,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -13,21 +13,21 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -83,6 +83,11 @@ fn pick_(arms: &[usize]) -> usize {
     use std::hash::{BuildHasher, Hasher};
     let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
     arms[(r % arms.len() as u64) as usize]
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

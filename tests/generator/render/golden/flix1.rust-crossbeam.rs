@@ -260,21 +260,21 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     {
         let mut sel_ = crossbeam_channel::Select::new();
@@ -350,6 +350,11 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

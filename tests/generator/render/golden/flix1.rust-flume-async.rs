@@ -230,21 +230,21 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c3_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         x1 = c2_rx.recv_async() => {
@@ -316,6 +316,13 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

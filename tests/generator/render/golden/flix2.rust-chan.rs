@@ -15,7 +15,7 @@ fn prog0_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_: usize;
             chan_select! {
                 c3_rx.recv() -> x1 => arm_ = pick_(&[0, 1]),
@@ -29,23 +29,23 @@ fn prog0_once() {
                 }
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(());
-        })
+        }))
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
@@ -67,6 +67,11 @@ fn pick_(arms: &[usize]) -> usize {
     use std::hash::{BuildHasher, Hasher};
     let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
     arms[(r % arms.len() as u64) as usize]
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -232,7 +232,7 @@ async fn prog0_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x1 = c3_rx.recv_async() => {
                     x1.unwrap();
@@ -252,23 +252,23 @@ async fn prog0_once() {
                 }
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_rx.recv_async().await.unwrap();
             c3_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     c1_tx.send_async(msg_(0)).await.unwrap();
     c4_rx.recv_async().await.unwrap();
@@ -288,6 +288,13 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

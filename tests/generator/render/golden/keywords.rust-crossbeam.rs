@@ -260,23 +260,23 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let static2 = fn2_rx.recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let impl2 = move2_rx.recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(msg_(0)).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     gen2_rx.recv().unwrap();
     for h_ in handles_ {
@@ -295,6 +295,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

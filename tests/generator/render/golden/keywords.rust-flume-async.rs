@@ -230,23 +230,23 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             fn2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let static2 = fn2_rx.recv_async().await.unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let impl2 = move2_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     move2_tx.send_async(msg_(0)).await.unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             gen2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     gen2_rx.recv_async().await.unwrap();
     for h_ in handles_ {
@@ -264,6 +264,13 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

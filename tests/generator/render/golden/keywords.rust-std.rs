@@ -13,23 +13,23 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(()).unwrap();
-        })
+        }))
     });
     let static2 = fn2_rx.lock().unwrap().recv().unwrap();
     handles_.push({
         let move2_rx = move2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let impl2 = move2_rx.lock().unwrap().recv().unwrap();
-        })
+        }))
     });
     move2_tx.send(()).unwrap();
     handles_.push({
         let gen2_tx = gen2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             gen2_tx.send(()).unwrap();
-        })
+        }))
     });
     gen2_rx.lock().unwrap().recv().unwrap();
     for h_ in handles_ {
@@ -41,6 +41,11 @@ fn prog0() {
     for _ in 0..1 {
         prog0_once();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

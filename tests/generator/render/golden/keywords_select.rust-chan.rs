@@ -12,9 +12,9 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -24,17 +24,17 @@ fn prog0_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(());
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(());
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -56,6 +56,11 @@ fn pick_(arms: &[usize]) -> usize {
     use std::hash::{BuildHasher, Hasher};
     let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
     arms[(r % arms.len() as u64) as usize]
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -259,27 +259,27 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     crossbeam_channel::select! {
         recv(fn2_rx) -> match2 => {
             match2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         recv(fn2_rx) -> mod2 => {
             mod2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
     }
@@ -297,6 +297,11 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -229,9 +229,9 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             fn2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         res_ = fn2_rx.recv_async() => {
@@ -247,17 +247,17 @@ async fn prog0_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     loop2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     loop2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -275,6 +275,13 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

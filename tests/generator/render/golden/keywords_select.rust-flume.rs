@@ -229,9 +229,9 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             fn2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .recv(&fn2_rx, |res_| {
@@ -247,17 +247,17 @@ fn prog0_once() {
         0 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         1 => {
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     loop2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
         }
         _ => unreachable!(),
@@ -275,6 +275,11 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -15,7 +15,7 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_: usize;
             chan_select! {
                 c5_rx.recv() -> x2 => arm_ = pick_(&[0, 1, 2]),
@@ -26,31 +26,31 @@ fn prog0_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c4_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(());
-        })
+        }))
     });
     let arm_: usize;
     chan_select! {
@@ -95,6 +95,11 @@ fn pick_(arms: &[usize]) -> usize {
     use std::hash::{BuildHasher, Hasher};
     let r = std::collections::hash_map::RandomState::new().build_hasher().finish();
     arms[(r % arms.len() as u64) as usize]
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

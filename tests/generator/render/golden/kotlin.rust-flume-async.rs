@@ -232,7 +232,7 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let arm_ = tokio::select! {
                 x2 = c5_rx.recv_async() => {
                     x2.unwrap();
@@ -253,31 +253,31 @@ async fn prog0_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c4_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c3_rx.recv_async().await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     let arm_ = tokio::select! {
         x1 = c2_rx.recv_async() => {
@@ -329,6 +329,13 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

@@ -232,7 +232,7 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
                 .recv(&c5_rx, |x2| {
                     x2.unwrap();
@@ -253,31 +253,31 @@ fn prog0_once() {
                 2 => {}
                 _ => unreachable!(),
             }
-        })
+        }))
     });
     handles_.push({
         let c4_rx = c4_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c4_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     let arm_ = flume::Selector::new()
         .recv(&c2_rx, |x1| {
@@ -329,6 +329,11 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

@@ -261,31 +261,31 @@ fn prog0_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c3_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     let x = c2_rx.recv().unwrap();
     if (!false) && (2 < 7) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     {
         let mut sel_ = crossbeam_channel::Select::new();
@@ -296,7 +296,7 @@ fn prog0_once() {
             k_ if k_ == i0_ => {
                 let res_ = oper_.send(&c3_tx, msg_(0));
                 res_.unwrap();
-                handles_.push(std::thread::spawn(move || {}));
+                handles_.push(spawn_(Box::new(move || {})));
             }
             k_ if k_ == i1_ => {
                 let res_ = oper_.send(&c3_tx, msg_(0));
@@ -321,6 +321,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

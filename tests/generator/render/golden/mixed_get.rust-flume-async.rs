@@ -231,31 +231,31 @@ async fn prog0_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     c2_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
             c3_tx.send_async(msg_(0)).await.unwrap();
             for h_ in handles_ {
                 h_.await.unwrap();
             }
-        })
+        }))
     });
     c2_rx.recv_async().await.unwrap();
     if false || (3 <= (-1)) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            tokio::spawn(async move {
+            spawn_(Box::pin(async move {
                 c1_tx.send_async(msg_(0)).await.unwrap();
-            })
+            }))
         });
         c1_rx.recv_async().await.unwrap();
     } else {
-        handles_.push(tokio::spawn(async move {}));
+        handles_.push(spawn_(Box::pin(async move {})));
     }
     let arm_ = tokio::select! {
         res_ = c3_rx.recv_async() => {
@@ -269,10 +269,10 @@ async fn prog0_once() {
     };
     match arm_ {
         0 => {
-            handles_.push(tokio::spawn(async move {}));
+            handles_.push(spawn_(Box::pin(async move {})));
         }
         1 => {
-            handles_.push(tokio::spawn(async move {}));
+            handles_.push(spawn_(Box::pin(async move {})));
         }
         _ => unreachable!(),
     }
@@ -291,6 +291,13 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

@@ -231,31 +231,31 @@ fn prog0_once() {
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c2_tx = c2_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c2_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c3_tx.send(msg_(0)).unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     c2_rx.recv().unwrap();
     if false || (3 <= (-1)) {
         handles_.push({
             let c1_tx = c1_tx.clone();
-            std::thread::spawn(move || {
+            spawn_(Box::new(move || {
                 c1_tx.send(msg_(0)).unwrap();
-            })
+            }))
         });
         c1_rx.recv().unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
         .recv(&c3_rx, |res_| {
@@ -269,10 +269,10 @@ fn prog0_once() {
         .wait();
     match arm_ {
         0 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         1 => {
-            handles_.push(std::thread::spawn(move || {}));
+            handles_.push(spawn_(Box::new(move || {})));
         }
         _ => unreachable!(),
     }
@@ -291,6 +291,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

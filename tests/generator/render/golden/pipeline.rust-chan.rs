@@ -15,26 +15,26 @@ fn prog0_once() {
     handles_.push({
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c3_rx.recv().unwrap();
             c4_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(());
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(());
-        })
+        }))
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
@@ -47,6 +47,11 @@ fn prog0() {
     for _ in 0..1 {
         prog0_once();
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {

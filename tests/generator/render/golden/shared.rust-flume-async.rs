@@ -231,48 +231,48 @@ async fn prog0_once() {
     let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             c1_rx.recv_async().await.unwrap();
             c2_tx.send_async(msg_(0)).await.unwrap();
-        })
+        }))
     });
     c1_rx.recv_async().await.unwrap();
     let got = c2_rx.recv_async().await.unwrap();
     handles_.push({
         let c4_rx = c4_rx.clone();
         let c3_tx = c3_tx.clone();
-        tokio::spawn(async move {
+        spawn_(Box::pin(async move {
             let mut handles_: Vec<tokio::task::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                tokio::spawn(async move {
+                spawn_(Box::pin(async move {
                     c3_tx.send_async(msg_(0)).await.unwrap();
-                })
+                }))
             });
             c4_rx.recv_async().await.unwrap();
             for h_ in handles_ {
                 h_.await.unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv_async().await.unwrap();
         c4_tx.send_async(msg_(0)).await.unwrap();
     } else {
-        handles_.push(tokio::spawn(async move {}));
+        handles_.push(spawn_(Box::pin(async move {})));
         c3_rx.recv_async().await.unwrap();
         c4_tx.send_async(msg_(0)).await.unwrap();
     }
@@ -292,6 +292,13 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: tokio's spawn is compiled once, not once per future.
+fn spawn_(
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(f)
 }
 
 fn main() {

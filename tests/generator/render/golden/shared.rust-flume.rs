@@ -231,48 +231,48 @@ fn prog0_once() {
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c1_tx = c1_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     handles_.push({
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
-        })
+        }))
     });
     c1_rx.recv().unwrap();
     let got = c2_rx.recv().unwrap();
     handles_.push({
         let c4_rx = c4_rx.clone();
         let c3_tx = c3_tx.clone();
-        std::thread::spawn(move || {
+        spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
                 let c3_tx = c3_tx.clone();
-                std::thread::spawn(move || {
+                spawn_(Box::new(move || {
                     c3_tx.send(msg_(0)).unwrap();
-                })
+                }))
             });
             c4_rx.recv().unwrap();
             for h_ in handles_ {
                 h_.join().unwrap();
             }
-        })
+        }))
     });
     if 2 < 7 {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     } else {
-        handles_.push(std::thread::spawn(move || {}));
+        handles_.push(spawn_(Box::new(move || {})));
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
@@ -292,6 +292,11 @@ fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// One spawn for every process: std's spawn is compiled once, not once per closure.
+fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(f)
 }
 
 fn main() {
