@@ -75,6 +75,9 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
     # Every run of the program is followed by the check that no message is left alive.
     assert text.count(f"prog0_once(){'.await' if flavour == 'flume-async' else ''};\n") == 1
     assert re.search(r"prog0_once\(\)(\.await)?;\n\s*quiet_dropped\(\);", text)
+    # ...which also ends the program's first run; its runs start by saying it starts.
+    assert re.search(r"quiet_program_starts\(\);\n\s*(for _ in|let mut rep_)", text)
+    assert text.count("quiet_program_starts();") == 1
 
 
 @pytest.mark.parametrize("flavour", QUIET)
@@ -120,6 +123,8 @@ def test_only_crossbeam_asks_a_select_whether_each_end_is_ready() -> None:
     assert "sel.try_ready()" in body and "sel.ready_timeout(wait)" in body
     # A spurious "ready", which Select's docs allow, is wrong only three times in a row.
     assert body.count("(0..3).all(") == 2
+    # The blocking form waits 600 µs an operation: in a program's first run only.
+    assert "if !ready && first && (0..3).all(|_| sel.ready_timeout(wait)" in body
     assert "CROSSBEAM:" not in crossbeam
     for flavour in ("flume", "flume-async"):
         text = render(program, "rust", seed=0, flavour=flavour)
