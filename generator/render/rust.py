@@ -1224,9 +1224,9 @@ def render_file(
         w.line()
         w.line(f"{fn} prog{i}() {{")
         with w.indent():
-            # Once a run returned, its bindings are gone too: no message may be left.
-            if quiet:
+            if quiet:  # the check's slow questions come in the first run only
                 w.line("quiet_program_starts();")
+            # Once a run returned, its bindings are gone too: no message may be left.
             if rng.random() < 0.5:
                 w.line(f"for _ in 0..{repetitions} {{")
                 with w.indent():
