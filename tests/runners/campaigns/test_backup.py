@@ -9,6 +9,8 @@ import json
 import os
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -268,12 +270,17 @@ def test_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         call_command("campaign_restore", str(tmp_path / "missing.json"))
 
 
-def _other_database(tmp_path: Path) -> str:
+@pytest.fixture
+def other_database(tmp_path: Path) -> Iterator[str]:
     """A database of the other kind than this run's: PostgreSQL (a fresh database in
-    scripts/start_postgres.sh's server) when this run is on SQLite, else a SQLite file."""
+    scripts/start_postgres.sh's server, dropped afterwards) when this run is on SQLite,
+    else a SQLite file."""
     if connection.vendor != "sqlite":
-        return f"sqlite:///{tmp_path / 'other.sqlite3'}"
-    name = f"chanfuzz_backup_{os.getpid()}"
+        yield f"sqlite:///{tmp_path / 'other.sqlite3'}"
+        return
+    # Never a name used before: the server outlives test runs, and a database left by
+    # an interrupted run under a reused pid held the campaign already restored.
+    name = f"chanfuzz_backup_{uuid.uuid4().hex}"
     started = subprocess.run(
         ["bash", "scripts/start_postgres.sh"],
         cwd=REPO,
@@ -285,12 +292,22 @@ def _other_database(tmp_path: Path) -> str:
         if os.environ.get("CI") == "true":
             pytest.fail(f"PostgreSQL did not start: {started.stderr}")
         pytest.skip(f"no PostgreSQL here: {started.stderr.strip()[-200:]}")
-    return started.stdout.strip().removeprefix("export DATABASE_URL=")
+    url = started.stdout.strip().removeprefix("export DATABASE_URL=")
+    try:
+        yield url
+    finally:
+        import psycopg
+
+        admin = url.replace("postgres://", "postgresql://").rsplit("/", 1)[0]
+        with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.mark.slow
 @pytest.mark.postgres
-def test_a_backup_restores_on_the_other_kind_of_database(tmp_path: Path) -> None:
+def test_a_backup_restores_on_the_other_kind_of_database(
+    tmp_path: Path, other_database: str
+) -> None:
     """SQLite → PostgreSQL in the main run, PostgreSQL → SQLite in the PostgreSQL run: the
     child migrates the other database, restores, and reads the snapshot back."""
     campaign = _campaign()
@@ -299,7 +316,7 @@ def test_a_backup_restores_on_the_other_kind_of_database(tmp_path: Path) -> None
     backup.backup(campaign.pk, out)
     env = {
         **{k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"},
-        "DATABASE_URL": _other_database(tmp_path),
+        "DATABASE_URL": other_database,
         "CHANFUZZ_VAR_DIR": str(tmp_path / "var"),
         "CHANFUZZ_LOAD_DOCUMENTED": "0",
     }

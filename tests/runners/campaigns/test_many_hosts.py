@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,7 +56,9 @@ def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
     redis_server = shutil.which("redis-server")
     if not redis_server:
         _missing("no redis-server")
-    name = f"chanfuzz_hosts_{os.getpid()}"
+    # Never a name used before: a database left by an interrupted run under a reused
+    # pid would hold that run's rows.
+    name = f"chanfuzz_hosts_{uuid.uuid4().hex}"
     started = subprocess.run(
         ["bash", "scripts/start_postgres.sh"],
         cwd=REPO,
