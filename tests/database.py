@@ -10,6 +10,9 @@ fails with "the connection is closed". With DATABASE_URL on PostgreSQL
 (scripts/start_postgres.sh, the second run of scripts/test.sh) those closes are made
 no-ops for tests that run in a transaction, as SQLite's are. Tests with
 `transaction=True` (live servers, separate processes) keep the real behaviour.
+
+`drop_postgres_database` removes a database a test made in scripts/start_postgres.sh's
+server, which outlives test runs.
 """
 
 from __future__ import annotations
@@ -43,3 +46,13 @@ def _keep_the_test_transactions_connection(request: pytest.FixtureRequest) -> It
         yield
     finally:
         patch.undo()
+
+
+def drop_postgres_database(url: str) -> None:
+    """Drop the database `url` names (a DATABASE_URL of scripts/start_postgres.sh's server),
+    connected to the server's own `postgres` database; sessions left on it are ended."""
+    import psycopg
+
+    server, name = url.replace("postgres://", "postgresql://").rsplit("/", 1)
+    with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -30,6 +30,7 @@ from runners.campaigns.models import (
     Finding,
     Program,
 )
+from tests.database import drop_postgres_database
 
 pytestmark = pytest.mark.django_db
 
@@ -296,11 +297,7 @@ def other_database(tmp_path: Path) -> Iterator[str]:
     try:
         yield url
     finally:
-        import psycopg
-
-        admin = url.replace("postgres://", "postgresql://").rsplit("/", 1)[0]
-        with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_postgres_database(url)
 
 
 @pytest.mark.slow

@@ -32,6 +32,7 @@ from rq.job import Job
 
 from runners.campaigns.chunks import STALE_AFTER_S
 from runners.campaigns.worker import SWEEP_EVERY_S
+from tests.database import drop_postgres_database
 from tests.runners.campaigns.test_jobs import _kill_tree
 from tests.runners.conftest import require_toolchain
 from tests.site.site_helpers import REPO, clean_env
@@ -100,11 +101,7 @@ def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
         redis.terminate()
         redis.wait(timeout=10)
         shutil.rmtree(sock_dir, ignore_errors=True)
-        import psycopg
-
-        admin = database_url.replace("postgres://", "postgresql://").rsplit("/", 1)[0]
-        with psycopg.connect(admin + "/postgres", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_postgres_database(database_url)
 
 
 def _host(env: dict[str, str], name: str, log: Path) -> subprocess.Popen[str]:
