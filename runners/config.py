@@ -93,6 +93,18 @@ VARIABLES: tuple[Variable, ...] = (
         "chunks per target queued or running at once: at most this many workers share a target",
     ),
     Variable(
+        "CHANFUZZ_HEARTBEAT_S",
+        "`10`",
+        "seconds between a running chunk job's heartbeats; a chunk whose beat is six beats "
+        "old counts as its dead worker's and is given to another",
+    ),
+    Variable(
+        "CHANFUZZ_SWEEP_EVERY_S",
+        "`30`",
+        "seconds between a worker's looks for the chunks of dead workers (one worker of many "
+        "looks in each period)",
+    ),
+    Variable(
         "CHANFUZZ_RATELIMIT_PLAYGROUND",
         "`120/m`",
         "per-IP limit on the anonymous playground's generate and verify (django-ratelimit "
@@ -427,6 +439,16 @@ def quotas() -> Quotas:
 def campaign_parallel_chunks() -> int:
     """How many chunks of a target an auto-sized campaign keeps under way (at least 1)."""
     return max(1, whole_number("CHANFUZZ_CAMPAIGN_PARALLEL_CHUNKS", 4))
+
+
+def heartbeat_s() -> int:
+    """``CHANFUZZ_HEARTBEAT_S`` (default 10, at least 1): seconds between a chunk job's beats."""
+    return max(1, whole_number("CHANFUZZ_HEARTBEAT_S", 10))
+
+
+def sweep_every_s() -> int:
+    """``CHANFUZZ_SWEEP_EVERY_S`` (default 30, at least 1): seconds between stale-chunk sweeps."""
+    return max(1, whole_number("CHANFUZZ_SWEEP_EVERY_S", 30))
 
 
 def ratelimit_playground() -> str:

@@ -3,7 +3,7 @@
 - `assign_job`: a fresh RQ job id for a chunk, enqueued once the transaction
   commits (a worker must find the rows it is given).
 - A running chunk job (runners.campaigns.jobs) beats `Chunk.heartbeat_at`
-  every HEARTBEAT_S; `requeue_stale_chunks` gives the chunks whose beat stopped
+  every `heartbeat_s()`; `requeue_stale_chunks` gives the chunks whose beat stopped
   (or whose job is gone) to a new job, or fails them after MAX_CHUNK_ATTEMPTS.
   The chanfuzz worker (runners.campaigns.worker) runs it between jobs;
   `manage.py campaign requeue` runs it by hand.
@@ -20,16 +20,27 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from runners import config
 from runners.campaigns.models import Campaign, Chunk
 from runners.campaigns.queueing import COMPILE_ALLOWANCE_S, RUN_CHUNK, get_queue, job_statuses
 from runners.engine import execute as ex
 
 # A chunk that failed this many times is given up (state failed, see last_error).
 MAX_CHUNK_ATTEMPTS = 5
-# How often a running chunk job says it is alive (runners.campaigns.jobs), and how old its
-# last word may be before the chunk counts as its worker's: six missed beats.
-HEARTBEAT_S = 10.0
-STALE_AFTER_S = 6 * HEARTBEAT_S
+# How old a running chunk job's last heartbeat may be, in beats, before the chunk counts
+# as its dead worker's.
+STALE_AFTER_BEATS = 6
+
+
+def heartbeat_s() -> float:
+    """How often a running chunk job says it is alive (``CHANFUZZ_HEARTBEAT_S``)."""
+    return float(config.heartbeat_s())
+
+
+def stale_after_s() -> float:
+    """How old a chunk's heartbeat may be before the chunk is its dead worker's."""
+    return STALE_AFTER_BEATS * heartbeat_s()
+
 
 _DEAD_JOB = {"failed", "stopped", "canceled", None}
 
@@ -78,16 +89,19 @@ def finish_campaign_if_complete(*, campaign_id: int) -> bool:
     )
 
 
-def requeue_stale_chunks(*, older_than_s: float = STALE_AFTER_S) -> list[Chunk]:
+def requeue_stale_chunks(*, older_than_s: float | None = None) -> list[Chunk]:
     """Enqueue again the chunks of active campaigns that no worker is running.
 
-    A chunk is stale when it is running but its heartbeat (every HEARTBEAT_S
-    from the job) is older than `older_than_s` (its worker was killed), or when
-    its RQ job failed, was stopped, or is gone (Redis flushed) while the chunk
-    is queued or running. A chunk past MAX_CHUNK_ATTEMPTS is marked failed
-    instead. Returns the chunks requeued or failed. Safe to run from cron or
-    from every worker's start: a chunk that is alive keeps its heartbeat fresh.
+    A chunk is stale when it is running but its heartbeat (every `heartbeat_s()`
+    from the job) is older than `older_than_s` (default `stale_after_s()`: its
+    worker was killed), or when its RQ job failed, was stopped, or is gone
+    (Redis flushed) while the chunk is queued or running. A chunk past
+    MAX_CHUNK_ATTEMPTS is marked failed instead. Returns the chunks requeued or
+    failed. Safe to run from cron or from every worker's start: a chunk that is
+    alive keeps its heartbeat fresh.
     """
+    if older_than_s is None:
+        older_than_s = stale_after_s()
     cutoff = timezone.now() - timedelta(seconds=older_than_s)
     active = [Campaign.Status.QUEUED, Campaign.Status.RUNNING]
     candidates = list(

@@ -7,7 +7,7 @@ with it every ``manage.py rqworker`` does that itself, between jobs and while
 idle, so a deployment of plain workers loses nothing.
 
 rq runs its registry clean-up from the same hook (``run_maintenance_tasks``);
-here it runs every ``SWEEP_EVERY_S`` instead of every 10 minutes, and an idle
+here it runs every ``CHANFUZZ_SWEEP_EVERY_S`` (30 s) instead of every 10 minutes, and an idle
 worker wakes from its blocking dequeue that often to do it. A Redis lock lets
 one worker of many sweep per period.
 """
@@ -19,16 +19,18 @@ from typing import Any
 from django.db import connections
 from rq import Worker
 
+from runners import config
 from runners.logs import fields
 
-SWEEP_EVERY_S = 30
 SWEEP_LOCK_KEY = "chanfuzz:requeue-stale-chunks"
 
 
 class ChanfuzzWorker(Worker):
     """rq's forking worker that also requeues stale chunks every ``maintenance_interval``."""
 
-    def __init__(self, *args: Any, maintenance_interval: int = SWEEP_EVERY_S, **kwargs: Any):
+    def __init__(self, *args: Any, maintenance_interval: int | None = None, **kwargs: Any):
+        if maintenance_interval is None:
+            maintenance_interval = config.sweep_every_s()
         super().__init__(*args, maintenance_interval=maintenance_interval, **kwargs)
 
     @property

@@ -65,6 +65,18 @@ def test_paths_follow_the_environment_at_call_time(
     assert config.cache_dir() == REPO / "var" / "cache"
 
 
+def test_the_campaign_periods_are_whole_seconds_of_at_least_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert (config.heartbeat_s(), config.sweep_every_s()) == (10, 30)
+    monkeypatch.setenv("CHANFUZZ_HEARTBEAT_S", "2")
+    monkeypatch.setenv("CHANFUZZ_SWEEP_EVERY_S", "0")
+    assert (config.heartbeat_s(), config.sweep_every_s()) == (2, 1)
+    monkeypatch.setenv("CHANFUZZ_HEARTBEAT_S", "1.5")
+    with pytest.raises(config.ConfigError, match="CHANFUZZ_HEARTBEAT_S"):
+        config.heartbeat_s()
+
+
 def _names_used_in_the_tree() -> set[str]:
     files = subprocess.run(
         ["git", "ls-files", "*.py", "*.sh", "*.Dockerfile", ".ci/*"],

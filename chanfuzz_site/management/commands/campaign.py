@@ -127,8 +127,9 @@ class Command(BaseCommand):
                 p.add_argument("--json", action="store_true")
         requeue = sub.add_parser("requeue", help="enqueue again chunks no worker is running")
         requeue.add_argument(
-            "--older-than", type=float, default=chunks.STALE_AFTER_S,
-            help=f"seconds since the last heartbeat (default {chunks.STALE_AFTER_S:g})",
+            "--older-than", type=float, default=None,
+            help="seconds since the last heartbeat (default: six heartbeats, "
+            f"{chunks.STALE_AFTER_BEATS} × $CHANFUZZ_HEARTBEAT_S)",
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -123,6 +123,26 @@ def test_requeue_stale_chunks(
     assert campaign.status == Campaign.Status.DONE and campaign.finished_at is not None
 
 
+def test_a_chunk_is_stale_after_six_heartbeats_of_the_environments_period(
+    queue: object, go: str, django_capture_on_commit_callbacks: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign = services.create_campaign(targets=[("go", go)], count=4, chunk_size=2)
+    older, newer = Chunk.objects.filter(target__campaign=campaign).order_by("start")
+    for chunk, age_s in ((older, 13), (newer, 11)):
+        beat = timezone.now() - timedelta(seconds=age_s)
+        Chunk.objects.filter(pk=chunk.pk).update(
+            state="running", heartbeat_at=beat, started_at=beat, attempts=1
+        )
+    assert chunks.requeue_stale_chunks() == []  # the default beat, 10 s: a minute
+    monkeypatch.setenv("CHANFUZZ_HEARTBEAT_S", "2")
+    assert chunks.stale_after_s() == 12
+    with django_capture_on_commit_callbacks(execute=True):
+        assert [c.pk for c in chunks.requeue_stale_chunks()] == [older.pk]
+    assert jobs._Heartbeat(newer.pk, "job").interval == 2
+
+
 def test_queued_chunks_whose_jobs_redis_lost_are_requeued(
     queue: object, go: str, django_capture_on_commit_callbacks: object
 ) -> None:

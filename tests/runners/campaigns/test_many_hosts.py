@@ -7,12 +7,13 @@ redis-server's. Nothing passes between the "hosts" but the database and the queu
 
 A Go campaign of 6 chunks runs on both. Once host A has finished a chunk and recorded part
 of the next, its worker and the job's work horse are killed with SIGKILL, as if the host
-died. Host B's worker finds A's chunk stale (no heartbeat for STALE_AFTER_S) in its
+died. Host B's worker finds A's chunk stale (no heartbeat for six beats) in its
 periodic sweep, takes it again and completes the campaign: every program is recorded
 exactly once, and what A recorded before it died is kept, not run again.
 
 Needs root (namespaces), Go, redis-server and PostgreSQL; skipped without them, failed
-under CI=true. Takes about 2–3 minutes, most of it waiting out the stale-chunk period.
+under CI=true. Takes about a minute: the workers beat and sweep every few seconds
+(short_periods), so A's chunk is soon stale.
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ import pytest
 import redis
 from rq.job import Job
 
-from runners.campaigns.chunks import STALE_AFTER_S
-from runners.campaigns.worker import SWEEP_EVERY_S
 from tests.database import drop_postgres_database
+from tests.runners.campaigns import short_periods
 from tests.runners.campaigns.test_jobs import _kill_tree
 from tests.runners.conftest import require_toolchain
 from tests.site.site_helpers import REPO, clean_env
@@ -90,6 +90,7 @@ def shared(tmp_path: Path) -> Iterator[dict[str, str]]:
             # Each Go program in a process of its own: a chunk of 20 is then 20 runs,
             # written as they end, so a chunk is seen half done (shared, it is one run).
             CHANFUZZ_SHARED_RUN_SIZE="1",
+            **short_periods.ENV,
         )
         migrated = subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
@@ -181,7 +182,9 @@ def test_two_hosts_share_a_campaign_and_a_killed_one_loses_nothing(  # noqa: ANN
         killed_at = time.monotonic()
 
         # B sweeps A's chunk back onto the queue once its heartbeat is stale, and ends it.
-        deadline = time.monotonic() + STALE_AFTER_S + SWEEP_EVERY_S + 600
+        deadline = (
+            time.monotonic() + short_periods.STALE_AFTER_S + short_periods.SWEEP_EVERY_S + 600
+        )
         while time.monotonic() < deadline:
             [(status,)] = _rows(shared, "SELECT status FROM runners_campaign")
             if status == "done":

@@ -9,7 +9,8 @@ seconds and started again on the same data. The campaign must end done with ever
 recorded exactly once.
 
 Needs Go, redis-server and PostgreSQL; skipped without them, failed under CI=true. A few
-minutes each (a chunk whose job was lost waits out the stale-chunk period).
+minutes each (a chunk whose job was lost waits out the stale-chunk period, seconds with
+short_periods).
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from runners.campaigns.chunks import STALE_AFTER_S
-from runners.campaigns.worker import SWEEP_EVERY_S
 from runners.engine.redis_server import free_port
+from tests.runners.campaigns import short_periods
 from tests.runners.campaigns.test_jobs import _kill_tree
 from tests.runners.conftest import require_toolchain
 from tests.site.site_helpers import REPO, clean_env
@@ -143,6 +143,7 @@ def services() -> Iterator[Services]:
         # Each Go program in a process of its own: a chunk of 20 is then 20 runs, written
         # as they end, so a chunk is seen half done (shared, it is one run).
         CHANFUZZ_SHARED_RUN_SIZE="1",
+        **short_periods.ENV,
     )
     try:
         migrated = subprocess.run(
@@ -202,7 +203,7 @@ def test_a_service_restart_mid_campaign_loses_and_doubles_nothing(
         services.postgres()
     restarted_at = time.monotonic()
 
-    deadline = time.monotonic() + STALE_AFTER_S + SWEEP_EVERY_S + 900
+    deadline = time.monotonic() + short_periods.STALE_AFTER_S + short_periods.SWEEP_EVERY_S + 900
     status = ""
     while time.monotonic() < deadline:
         services.supervise()

@@ -15,7 +15,7 @@ from django_rq.workers import get_worker_class
 
 from runners.campaigns import chunks, queueing, services
 from runners.campaigns.models import Chunk
-from runners.campaigns.worker import SWEEP_EVERY_S, SWEEP_LOCK_KEY, ChanfuzzWorker
+from runners.campaigns.worker import SWEEP_LOCK_KEY, ChanfuzzWorker
 from tests.runners.conftest import require_toolchain
 from tests.runners.redis_helpers import running_redis
 
@@ -59,8 +59,16 @@ def test_manage_rqworker_runs_the_chanfuzz_worker() -> None:
 
 def test_an_idle_worker_wakes_in_time_for_the_next_sweep(queue: object) -> None:
     worker = _worker(queue)
-    assert worker.maintenance_interval == SWEEP_EVERY_S
-    assert worker.dequeue_timeout == SWEEP_EVERY_S  # rq's own: 405 s
+    assert worker.maintenance_interval == 30
+    assert worker.dequeue_timeout == 30  # rq's own: 405 s
+
+
+def test_the_sweep_period_comes_from_the_environment(
+    queue: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_SWEEP_EVERY_S", "5")
+    worker = _worker(queue)
+    assert worker.maintenance_interval == 5 and worker.dequeue_timeout == 5
 
 
 def test_one_worker_of_many_sweeps_per_period(
@@ -73,7 +81,7 @@ def test_one_worker_of_many_sweeps_per_period(
     Chunk.objects.filter(pk=second.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
     other = _worker(queue)
     assert other.requeue_stale_chunks() == []  # the first worker swept this period
-    assert 0 < queue.connection.ttl(SWEEP_LOCK_KEY) < SWEEP_EVERY_S
+    assert 0 < queue.connection.ttl(SWEEP_LOCK_KEY) < 30
     queue.connection.delete(SWEEP_LOCK_KEY)  # the period is over
     with django_capture_on_commit_callbacks(execute=True):
         assert [c.pk for c in other.requeue_stale_chunks()] == [second.pk]
