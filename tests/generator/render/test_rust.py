@@ -575,8 +575,11 @@ PINS = {"crossbeam-channel": "=0.5.15", "flume": "=0.11.1", "chan": "=0.1.23", "
 HEURISTICS = "ABCDEF"
 SEEDS = range(7)
 REPETITIONS = 5
-# Generated programs at 5 repetitions end in well under a second; a hang waits this out.
+# Generated programs at 5 repetitions end in well under a second; a hang waits this out,
+# or the shorter limit where a known library bug can make the program hang (its failure
+# only adds to the xfail's list).
 TIMEOUT = 8
+KNOWN_BUG_TIMEOUT = 3
 
 
 def _select_send(lowered: Lowered) -> bool:
@@ -744,7 +747,7 @@ def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target
     print(f"{flavour}: built {len(programs) + 2} programs in {took:.1f} s")
 
     def execute(i: int):
-        return run([str(binary), str(i)], timeout=TIMEOUT)
+        return run([str(binary), str(i)], timeout=KNOWN_BUG_TIMEOUT if programs[i][2] else TIMEOUT)
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         outcomes = list(pool.map(execute, range(len(programs))))

@@ -133,7 +133,7 @@ def test_a_worker_killed_mid_chunk_loses_no_execution(site: Site) -> None:
     # share runs (25 a process), so a chunk of 40 is two runs, written after each.
     cid = _create(
         site, "--target", f"go:{go.id}", "--count", str(count), "--chunk-size", str(count),
-        "--timeout", "60", "--repetitions", "100000", "--seed", "7000",
+        "--timeout", "60", "--repetitions", "20000", "--seed", "7000",
     )  # fmt: skip
     worker = site.worker()
     deadline = time.monotonic() + 600
