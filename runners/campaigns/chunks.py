@@ -3,7 +3,7 @@
 - `assign_job`: a fresh RQ job id for a chunk, enqueued once the transaction
   commits (a worker must find the rows it is given).
 - A running chunk job (runners.campaigns.jobs) beats `Chunk.heartbeat_at`
-  every `heartbeat_s()`; `requeue_stale_chunks` gives the chunks whose beat stopped
+  every ``CHANFUZZ_HEARTBEAT_S``; `requeue_stale_chunks` gives the chunks whose beat stopped
   (or whose job is gone) to a new job, or fails them after MAX_CHUNK_ATTEMPTS.
   The chanfuzz worker (runners.campaigns.worker) runs it between jobs;
   `manage.py campaign requeue` runs it by hand.
@@ -32,14 +32,9 @@ MAX_CHUNK_ATTEMPTS = 5
 STALE_AFTER_BEATS = 6
 
 
-def heartbeat_s() -> float:
-    """How often a running chunk job says it is alive (``CHANFUZZ_HEARTBEAT_S``)."""
-    return float(config.heartbeat_s())
-
-
 def stale_after_s() -> float:
     """How old a chunk's heartbeat may be before the chunk is its dead worker's."""
-    return STALE_AFTER_BEATS * heartbeat_s()
+    return float(STALE_AFTER_BEATS * config.heartbeat_s())
 
 
 _DEAD_JOB = {"failed", "stopped", "canceled", None}
@@ -92,7 +87,7 @@ def finish_campaign_if_complete(*, campaign_id: int) -> bool:
 def requeue_stale_chunks(*, older_than_s: float | None = None) -> list[Chunk]:
     """Enqueue again the chunks of active campaigns that no worker is running.
 
-    A chunk is stale when it is running but its heartbeat (every `heartbeat_s()`
+    A chunk is stale when it is running but its heartbeat (every `config.heartbeat_s()`
     from the job) is older than `older_than_s` (default `stale_after_s()`: its
     worker was killed), or when its RQ job failed, was stopped, or is gone
     (Redis flushed) while the chunk is queued or running. A chunk past

@@ -29,12 +29,12 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.utils import timezone
 
+from runners import config
 from runners.campaigns import chunk_sizing
 from runners.campaigns.chunks import (
     MAX_CHUNK_ATTEMPTS,
     assign_job,
     finish_campaign_if_complete,
-    heartbeat_s,
 )
 from runners.campaigns.models import (
     Campaign,
@@ -76,12 +76,12 @@ class _Superseded(Exception):
 
 
 class _Heartbeat:
-    """Updates `Chunk.heartbeat_at` every `heartbeat_s()` from a thread of its own."""
+    """Updates `Chunk.heartbeat_at` every ``CHANFUZZ_HEARTBEAT_S`` from a thread of its own."""
 
     def __init__(self, chunk_id: int, job_id: str, interval: float | None = None) -> None:
         self.chunk_id = chunk_id
         self.job_id = job_id
-        self.interval = heartbeat_s() if interval is None else interval
+        self.interval = float(config.heartbeat_s()) if interval is None else interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"heartbeat-{chunk_id}", daemon=True)
 
