@@ -4,12 +4,15 @@
 // stdout. The model checker that decides the verdict is in Python
 // (generator/gocheck); this program only translates, so that no Go is parsed by hand.
 //
+// Usage: gocheck-ssa [-from-source] FILE.go
+//
 // Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
 // (Go's own errors on stderr, one a line); 1 on a usage or internal error.
 package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -438,31 +441,57 @@ func encode(f *ssa.Function) *Function {
 	return out
 }
 
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa FILE.go")
-		os.Exit(1)
-	}
+// load type-checks the file as its own package. Quickly, its imports come from the export
+// data the go command builds once and caches; withSources type-checks them from their
+// source instead, a second or more for the standard library on every call. The SSA is the
+// same either way: ssautil.Packages builds bodies for the file's package only. Only when
+// withSources does it print the errors, if any, and only then is a false ok final.
+func load(file string, withSources bool) ([]*packages.Package, bool) {
 	fset = token.NewFileSet()
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps,
-		Fset: fset,
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+		packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
+	if withSources {
+		mode |= packages.NeedDeps
 	}
-	pkgs, err := packages.Load(cfg, "file="+os.Args[1])
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, Fset: fset}, "file="+file)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		if withSources {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		return nil, false
 	}
 	bad := false
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			fmt.Fprintln(os.Stderr, e)
+			if withSources {
+				fmt.Fprintln(os.Stderr, e)
+			}
 			bad = true
 		}
 	})
-	if bad {
-		os.Exit(2)
+	return pkgs, !bad
+}
+
+func main() {
+	// -from-source skips the quick load: the tests compare the two.
+	fromSource := flag.Bool("from-source", false, "type-check the imports from their source")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] FILE.go")
+		os.Exit(1)
+	}
+	file := flag.Arg(0)
+	pkgs, ok := []*packages.Package(nil), false
+	if !*fromSource {
+		pkgs, ok = load(file, false)
+	}
+	if !ok {
+		// Go's messages as its front end gives them from source: the quick load's also
+		// carry the compiler's, from building the export data. The file's fault or not,
+		// the source load decides.
+		if pkgs, ok = load(file, true); !ok {
+			os.Exit(2)
+		}
 	}
 	if len(pkgs) != 1 || pkgs[0].Name != "main" {
 		fmt.Fprintln(os.Stderr, "not a package main program")
@@ -475,7 +504,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "package main has no func main")
 		os.Exit(2)
 	}
-	out := Output{File: os.Args[1], Functions: map[string]*Function{},
+	out := Output{File: file, Functions: map[string]*Function{},
 		Methods: map[string]map[string]string{}, Globals: map[string]string{}}
 	for f := range ssautil.AllFunctions(prog) {
 		if f.Pkg == mainPkg || (f.Pkg == nil && f.Origin() != nil && f.Origin().Pkg == mainPkg) ||

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("go_frontend", "corpus_s
 @pytest.fixture(scope="module")
 def corpus_ssa() -> None:
     """Go's front end for every program at once, on every core (it is a subprocess, so
-    threads do): most of a program's time is Go loading the standard library."""
+    threads do): the verdicts' tests then time the search alone."""
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         list(pool.map(frontend.ssa_of_file, [p.path for p in _corpus()]))
 
