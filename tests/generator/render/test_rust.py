@@ -682,6 +682,11 @@ def _cargo_toml(flavour: str) -> str:
             "[profile.release]",
             "debug = false",
             "",
+            # As the targets build a batch (runners/targets/rust_cargo.py): the generated
+            # code unoptimised, the crates optimised.
+            f'[profile.release.package."chanfuzz-rust-{flavour}"]',
+            "opt-level = 0",
+            "",
         ]
     )
 
