@@ -108,7 +108,11 @@ def _prune(directory: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-def _run_helper(helper: Path, path: Path, source: bytes, timeout: float) -> dict[str, Any]:
+def _run_helper(
+    helper: Path, path: Path, source: bytes, timeout: float, *, from_source: bool = False
+) -> dict[str, Any]:
+    """The helper's JSON; ``from_source`` loads the imports from their source (the tests
+    compare it with the quick load from export data)."""
     with tempfile.TemporaryDirectory(prefix="gocheck-") as work:
         # Alone in a directory with no go.mod, the file is loaded as its own package,
         # whatever module the directory it came from belongs to.
@@ -118,7 +122,8 @@ def _run_helper(helper: Path, path: Path, source: bytes, timeout: float) -> dict
         env["GOFLAGS"] = ""
         env["GO111MODULE"] = "on"
         try:
-            proc = subprocess.run([str(helper), str(target)], cwd=work, env=env,
+            flags = ["-from-source"] if from_source else []
+            proc = subprocess.run([str(helper), *flags, str(target)], cwd=work, env=env,
                                   capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e
