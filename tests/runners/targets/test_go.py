@@ -28,5 +28,5 @@ def test_only_the_build_collects_garbage_less_often(tmp_path: Path) -> None:
     # The runtime's own tests (runners.mutation) and the programs keep Go's default GC.
     assert "GOGC" not in go_env(toolchain)
     assert plan.env["GOPROXY"] == "off" and plan.env["GOTOOLCHAIN"] == "local"
-    assert "-gcflags=-N -l" in plan.argv and plan.product == work / "prog"
+    assert "-gcflags=-N -l -dwarf=false" in plan.argv and plan.product == work / "prog"
     assert (work / "go.mod").read_text().startswith("module chanfuzzprog\n\ngo 1.26\n")
