@@ -256,7 +256,8 @@ def _explained(flavour: str, program: lc.Program, run) -> bool:  # noqa: ANN001
 def test_generated_programs_pass_the_oracle(flavour: str, tmp_path: Path) -> None:
     """Heuristics F and A, seeds 0–9, and the shared renderer programs, three runs each
     (each run its own record: the values repeat), in one batch: every program exits 0,
-    but for hangs a library's known bug explains, and at least half of all do."""
+    but for what a library's known bug explains (its hangs, a select's double commit),
+    and at least half of all do."""
     target = _target(flavour)
     programs = [_generated(flavour, h, s) for h in "FA" for s in range(10)]
     programs += [p for p in PROGRAMS.values() if supports(p, "rust", flavour=flavour)]
