@@ -582,9 +582,10 @@ TIMEOUT = 8
 KNOWN_BUG_TIMEOUT = 3
 
 
-def _select_send(lowered: Lowered) -> bool:
+def select_sends(lowered: Lowered, *, at_least: int = 1) -> bool:
+    """Whether some select of the program has `at_least` send cases."""
     return any(
-        isinstance(s, SelectS) and any(c.direction == "put" for c in s.cases)
+        isinstance(s, SelectS) and sum(c.direction == "put" for c in s.cases) >= at_least
         for s in walk(lowered.body)
     )
 
@@ -613,9 +614,17 @@ def _sends_and_receives(lowered: Lowered) -> bool:
 # program is a renderer bug. What the bugs are is said once, by the target
 # (runners/targets/rust_*.py: known_bugs).
 KNOWN_BUG_PROGRAMS: dict[str, Callable[[Lowered], bool]] = {
-    "chan": _select_send,
+    "chan": select_sends,
     "flume": _select,
     "flume-async": lambda lw: _select(lw) or _sends_and_receives(lw),
+}
+# Which programs two of those bugs can also give a wrong value: a select that commits
+# more than one of its operations while it reports one (flume's Selector offers all its
+# sends at once; flume-async's send_async is not cancel-safe in tokio::select!). The
+# receiver of the extra send gets a value the oracle calls never sent.
+MULTI_COMMIT_PROGRAMS: dict[str, Callable[[Lowered], bool]] = {
+    "flume": lambda lw: select_sends(lw, at_least=2),
+    "flume-async": select_sends,
 }
 TARGET_OF = {
     "crossbeam": "rust-crossbeam",
@@ -633,6 +642,7 @@ def _known_bugs(flavour: str) -> str:
 def test_targets_declare_the_bugs_these_runs_expect() -> None:
     for flavour, target in TARGET_OF.items():
         assert bool(get_target(target).known_bugs) == (flavour in KNOWN_BUG_PROGRAMS), flavour
+    assert MULTI_COMMIT_PROGRAMS.keys() <= KNOWN_BUG_PROGRAMS.keys()
 
 
 def _cargo() -> str | None:

@@ -32,7 +32,6 @@ from generator.render._common import (
     ORACLE_PREFIX,
     TWICE,
     WRONG_CHANNEL,
-    Lowered,
     RecvS,
     SelectS,
     SendS,
@@ -49,7 +48,13 @@ from runners.engine.execute import Triage, execute_batch, run_one, target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from tests.generator.render.programs import PROGRAMS
-from tests.generator.render.test_rust import ALL, KNOWN_BUG_PROGRAMS, NO_SELECT, TARGET_OF
+from tests.generator.render.test_rust import (
+    ALL,
+    KNOWN_BUG_PROGRAMS,
+    MULTI_COMMIT_PROGRAMS,
+    NO_SELECT,
+    TARGET_OF,
+)
 from tests.runners.conftest import require_toolchain
 
 SEEDS = [0, 5, 11, 23]
@@ -201,28 +206,14 @@ def test_chan_picks_a_merged_send_arm_before_its_select() -> None:
 SANDBOX_LIMITS = Limits(timeout_s=20, quiet_s=3)  # quiet_s: a hang shows in seconds
 NO_RETRIES = Triage(retries=0)
 # A library's known bug (runners/targets/rust_*.py: known_bugs) may hang the programs
-# KNOWN_BUG_PROGRAMS names. Two of them also commit more than one operation of a select
-# while it reports one: flume's Selector offers all its sends at once, and flume-async's
-# send_async is not cancel-safe in tokio::select!. A receiver then gets a value whose
-# select reports another case, and the oracle says "received but never sent (a select's
-# send)"; that alone is excused, and only in programs where a select sends twice (flume)
-# or sends at all (flume-async). CI saw it once on flume 0.12.0 (F seed 2, whose selects
-# offer two sends on c2): 6 of 200 runs of that program, 3 repetitions each, gave it,
-# 136 hung from the same bug. A renderer that forgot to report a select's sends fails
-# test_every_send_carries_its_value_and_every_receive_reports above, without a run.
-MULTI_COMMIT_PROGRAMS: dict[str, Callable[[Lowered], bool]] = {
-    "flume": lambda lw: _select_sends(lw, at_least=2),
-    "flume-async": lambda lw: _select_sends(lw, at_least=1),
-}
+# KNOWN_BUG_PROGRAMS names, and in the programs MULTI_COMMIT_PROGRAMS names it may also
+# hand a receiver a value whose select reports another case: "received but never sent
+# (a select's send)". That wrong value alone is excused. CI saw it once on flume 0.12.0
+# (F seed 2, whose selects offer two sends on c2): 6 of 200 runs of that program,
+# 3 repetitions each, gave it, 136 hung from the same bug. A renderer that forgot to
+# report a select's sends fails test_every_send_carries_its_value_and_every_receive_reports
+# above, without a run.
 MULTI_COMMIT_REASON = f"wrong value: {NEVER_SENT} ({OF_SELECT}):"
-
-
-def _select_sends(lowered: Lowered, *, at_least: int) -> bool:
-    """Whether some select of the program has `at_least` send cases."""
-    return any(
-        isinstance(s, SelectS) and sum(c.direction == "put" for c in s.cases) >= at_least
-        for s in walk(lowered.body)
-    )
 
 
 def test_only_selects_that_send_twice_can_commit_twice_on_flume() -> None:
