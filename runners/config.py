@@ -164,6 +164,18 @@ VARIABLES: tuple[Variable, ...] = (
         "(Go, Clojure, Racket); `1` runs every program in a process of its own",
     ),
     Variable(
+        "CHANFUZZ_RESIDENT_COMPILERS",
+        "`2`",
+        "Kotlin compilers kept running per toolchain between builds (one compile at a time "
+        "each; builds under way at once beyond them wait); `0` starts `kotlinc` cold for "
+        "every build",
+    ),
+    Variable(
+        "CHANFUZZ_RESIDENT_IDLE_S",
+        "`300`",
+        "seconds a resident compiler waits for its next build before it ends",
+    ),
+    Variable(
         "CHANFUZZ_LOAD_DOCUMENTED",
         "`1`",
         "`migrate` loads the programs README.md and docs/ link to (`0`: an empty database)",
@@ -496,6 +508,19 @@ def shared_run_size() -> int:
     if size < 1:
         raise ConfigError("CHANFUZZ_SHARED_RUN_SIZE=0: at least 1 (1: no shared runs)")
     return size
+
+
+def resident_compilers() -> int:
+    """``CHANFUZZ_RESIDENT_COMPILERS`` (default 2; 0: none): servers per toolchain."""
+    return whole_number("CHANFUZZ_RESIDENT_COMPILERS", 2)
+
+
+def resident_idle_s() -> int:
+    """``CHANFUZZ_RESIDENT_IDLE_S`` (default 300, at least 1): a server's idle life."""
+    seconds = whole_number("CHANFUZZ_RESIDENT_IDLE_S", 300)
+    if seconds < 1:
+        raise ConfigError("CHANFUZZ_RESIDENT_IDLE_S must be at least 1 second")
+    return seconds
 
 
 def artifact_cache_max_bytes() -> int:

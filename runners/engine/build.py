@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runners import config
-from runners.engine import artifact_cache
+from runners.engine import artifact_cache, resident
 from runners.engine.sandbox import compile_jail
 from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
@@ -205,14 +205,20 @@ def build(
         shutil.rmtree(plan.product)  # stale classes from an earlier compile in this workdir
     elif plan.product.exists():
         plan.product.unlink()
-    result = run_argv(
-        compile_jail.jail(plan.argv, workdir=workdir, cwd=plan.cwd, writes=plan.writes),
-        timeout_s,
-        env=plan.env,
-        cwd=plan.cwd,
-        output_limit=4 * COMPILE_OUTPUT_LIMIT,
-        limits=COMPILE_LIMITS,
-    )
+    result = None
+    if plan.resident is not None and not plan.writes:
+        result = resident.compile(
+            plan.resident, workdir=workdir, env=plan.env, timeout_s=timeout_s, limits=COMPILE_LIMITS
+        )
+    if result is None:
+        result = run_argv(
+            compile_jail.jail(plan.argv, workdir=workdir, cwd=plan.cwd, writes=plan.writes),
+            timeout_s,
+            env=plan.env,
+            cwd=plan.cwd,
+            output_limit=4 * COMPILE_OUTPUT_LIMIT,
+            limits=COMPILE_LIMITS,
+        )
     output = _bounded((result.stdout + result.stderr).strip())
     if not result.ok or not plan.product.exists():
         raise CompileError(toolchain.id, result.exit_code, output, timed_out=result.timed_out)

@@ -275,6 +275,23 @@ class BuildPlan:
     # them writable. They are the toolchain's own, wherever $CHANFUZZ_TOOLCHAINS_DIR
     # points now (a release installed before it changed still builds).
     writes: tuple[Path, ...] = ()
+    # The same compile handed to a compiler kept running between builds, where the
+    # target has one (runners.engine.resident); None: only `argv`.
+    resident: ResidentCompile | None = None
+
+
+@dataclass(frozen=True)
+class ResidentCompile:
+    """A compile a JVM command-line compiler kept running can do (issue #18): the JVM it
+    runs on (`java`, `jvm_flags`, `classpath`), the class whose `exec(PrintStream,
+    String[])` compiles (`tool`), and this compile's arguments. The result must be what
+    the plan's `argv` would give, output and exit code alike."""
+
+    java: Path
+    jvm_flags: tuple[str, ...]
+    classpath: tuple[Path, ...]
+    tool: str
+    args: tuple[str, ...]
 
 
 # (message a person reads, signature) of a crash found in a run's output, or None.

@@ -36,6 +36,7 @@ from runners.targets.base import (
     Candidate,
     KnownToolchain,
     Log,
+    ResidentCompile,
     RunSettings,
     TargetSpec,
     Toolchain,
@@ -223,12 +224,7 @@ def _kotlin_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> B
             f"-XX:SharedArchiveFile={toolchain.cds_archive}",
             "-Xlog:cds=off,cds+dynamic=off",
         ]
-    argv = (
-        str(toolchain.executable),
-        *jvm_flags,
-        "-cp",
-        os.pathsep.join(map(str, toolchain.compiler_classpath)),
-        KOTLINC_MAIN,
+    args = (
         # -no-stdlib/-no-reflect: the embeddable compiler has no kotlin home to
         # find them in; the stdlib comes from the runtime classpath instead, so
         # the program is compiled against exactly what it runs with.
@@ -243,8 +239,25 @@ def _kotlin_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> B
         str(classes),
         str(workdir / SOURCE_FILE),
     )
+    argv = (
+        str(toolchain.executable),
+        *jvm_flags,
+        "-cp",
+        os.pathsep.join(map(str, toolchain.compiler_classpath)),
+        KOTLINC_MAIN,
+        *args,
+    )
     env = clean_env(("KOTLIN_", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"))
-    return BuildPlan(argv, env, workdir, classes)
+    # Kept running, the compiler keeps its application environment between compiles
+    # (the property the Kotlin compiler reads for that) instead of tearing it down.
+    resident = ResidentCompile(
+        java=toolchain.executable,
+        jvm_flags=(*jvm_flags, "-Dkotlin.environment.keepalive=true"),
+        classpath=toolchain.compiler_classpath,
+        tool=KOTLINC_MAIN,
+        args=args,
+    )
+    return BuildPlan(argv, env, workdir, classes, resident=resident)
 
 
 # JVM flags for running programs. Sized from the host's RAM the JVM would let its

@@ -61,10 +61,16 @@ def describe() -> str:
 
 
 def jail(
-    argv: Sequence[str], *, workdir: Path, cwd: Path | None, writes: Sequence[Path] = ()
+    argv: Sequence[str],
+    *,
+    workdir: Path,
+    cwd: Path | None,
+    writes: Sequence[Path] = (),
+    die_with_parent: bool = True,
 ) -> list[str]:
     """`argv` as a jailed command, or unchanged where jails are not available; `writes`
-    are further directories the compile may write (the build plan's)."""
+    are further directories the compile may write (the build plan's). A resident
+    compiler (runners.engine.resident) outlives its starter: `die_with_parent=False`."""
     if available() is not None:
         return list(argv)
     writable = [Path("/tmp"), workdir, config.cache_dir(), config.toolchains_dir(), *writes]
@@ -74,8 +80,9 @@ def jail(
         "--dev", "/dev",
         "--proc", "/proc",
         "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-        "--die-with-parent",
     ]  # fmt: skip
+    if die_with_parent:
+        args.append("--die-with-parent")
     for path in writable:
         path = path.resolve()
         path.mkdir(parents=True, exist_ok=True)

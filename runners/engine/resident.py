@@ -1,0 +1,324 @@
+"""Compilers kept running between builds (issue #18): a JVM compiler started once
+serves every batch of its toolchain instead of one cold start per batch.
+
+A cold `kotlinc` spends most of a small batch loading and warming itself up (Kotlin
+2.2.20 on one core: 50 programs in 11–12 s cold, 4–5 s from a compiler that already
+compiled a few batches; 200 programs in 22 s against 13–18 s). A build whose plan
+says how (`BuildPlan.resident`, a :class:`~runners.targets.base.ResidentCompile`)
+hands its compiler arguments to a server, `toolchains/jvm/ResidentCompiler.java`,
+which calls the tool's `exec(PrintStream, String[])` in its own JVM, one compile at a
+time, and answers with the exit code and everything the compiler printed: the same
+entry point and arguments `kotlinc` uses, so the same classes and messages.
+
+Servers outlive the process that started them: rq forks a work horse per job, and a
+server must serve the next job's horse too. Each listens on a Unix socket in
+`<tmp>/chanfuzz-resident-<uid>/`, named after what it runs (java, flags, classpath and
+the jars' times, the tool), with `$CHANFUZZ_RESIDENT_COMPILERS` of them per toolchain
+(a slot each, held through a lock file for one compile at a time: batches under way
+at once get one each, or wait). A server ends after `$CHANFUZZ_RESIDENT_IDLE_S`
+seconds without a compile. It runs in the compile jail, as cold compiles do, but
+not bound to its starter's life; the jail lets it write only to the temporary
+directory, so a build whose work directory lies elsewhere compiles cold.
+
+Whatever goes wrong with a server (it does not start, dies in a compile, answers
+nonsense) is not the build's failure: :func:`compile` returns None and the build runs
+its cold command. A compile that outlasts the build's timeout kills its server and
+times out as a cold one would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from runners import config
+from runners.engine.sandbox import compile_jail
+from runners.engine.supervisor import ProcessResult, RLimits
+from runners.targets.base import ResidentCompile
+
+SERVER_SOURCE = config.REPO_ROOT / "toolchains" / "jvm" / "ResidentCompiler.java"
+SERVER_CLASS = "ResidentCompiler"
+START_TIMEOUT_S = 60.0
+# Exit codes a reply can carry are a JVM's; anything larger is a garbled reply.
+_MAX_REPLY = 64 << 20
+# Started servers not yet reaped: kept so that Python's subprocess reaps them when
+# they end (no zombies under a long `fuzz`).
+_STARTED: list[subprocess.Popen] = []
+
+
+def home() -> Path:
+    """Where the servers' sockets, locks and logs live: private to this user."""
+    directory = Path(tempfile.gettempdir()) / f"chanfuzz-resident-{os.getuid()}"
+    directory.mkdir(mode=0o700, exist_ok=True)
+    return directory
+
+
+def servable(workdir: Path) -> bool:
+    """Whether a server can write `workdir`: its jail lets it write to the temporary
+    directory only."""
+    return workdir.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())
+
+
+def server_name(spec: ResidentCompile) -> str:
+    """A short name of what a server runs: a toolchain reinstalled in place (new jars)
+    or other flags get another server."""
+    digest = hashlib.sha256()
+    for part in (str(spec.java), *spec.jvm_flags, spec.tool, SERVER_SOURCE.read_text()):
+        digest.update(part.encode() + b"\0")
+    for jar in spec.classpath:
+        stamp = jar.stat().st_mtime_ns if jar.exists() else 0
+        digest.update(f"{jar}\0{stamp}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def compile(
+    spec: ResidentCompile,
+    *,
+    workdir: Path,
+    env: dict[str, str],
+    timeout_s: float,
+    limits: RLimits,
+) -> ProcessResult | None:
+    """Compile with a resident server of `spec`; None where none can (the caller then
+    compiles cold). `env` and `limits` are the cold compile's, given to a server it
+    starts."""
+    slots = config.resident_compilers()
+    if slots == 0 or not servable(workdir):
+        return None
+    started = time.monotonic()
+    name = server_name(spec)
+    deadline = started + timeout_s
+    with _slot(name, slots) as slot:
+        path = home() / f"{name}-{slot}.sock"
+        # A server found running may be ending just then (its idle time ran out): one
+        # that closes without an answer is replaced once by a new one.
+        for fresh in (False, True):
+            conn = None if fresh else _connect(path)
+            if conn is None:
+                fresh = True
+                conn = _start(spec, path, env=env, limits=limits)
+            if conn is None:
+                return None
+            with conn:
+                try:
+                    code, output = _ask(conn, spec.args, deadline=deadline)
+                    break
+                except TimeoutError:
+                    _kill(path)
+                    return ProcessResult(
+                        exit_code=None,
+                        signal=signal.SIGKILL,
+                        duration_s=time.monotonic() - started,
+                        stdout="",
+                        stderr=f"compile timed out after {timeout_s:.0f} s (resident compiler)",
+                        timed_out=True,
+                    )
+                except (OSError, ValueError) as exc:
+                    _kill(path)  # died or garbled mid-compile
+                    if fresh:
+                        _log(f"the resident compiler failed ({exc}): this build compiles cold")
+                        return None
+    # The compiler names a source by its path from the working directory: the work
+    # directory for a cold compile, the temporary directory for a server.
+    inside = os.path.relpath(workdir.resolve(), Path(tempfile.gettempdir()).resolve())
+    return ProcessResult(
+        exit_code=code,
+        signal=None,
+        duration_s=time.monotonic() - started,
+        stdout="",
+        stderr=output.replace(inside + os.sep, ""),
+        timed_out=False,
+    )
+
+
+@contextlib.contextmanager
+def _slot(name: str, slots: int) -> Iterator[int]:
+    """One of the `slots` servers of `name`, held for one compile: a free one if any,
+    else the wait for one picked by this process."""
+    locks = []
+    try:
+        for slot in range(slots):
+            handle = open(home() / f"{name}-{slot}.lock", "a+")  # noqa: SIM115 - held open
+            locks.append(handle)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            yield slot
+            return
+        slot = os.getpid() % slots
+        fcntl.flock(locks[slot], fcntl.LOCK_EX)
+        yield slot
+    finally:
+        for handle in locks:
+            handle.close()  # closing releases its lock
+
+
+def _connect(path: Path) -> socket.socket | None:
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(str(path))
+    except OSError:
+        conn.close()
+        return None
+    return conn
+
+
+def _server_classes(spec: ResidentCompile) -> Path | None:
+    """The server's compiled class, built once per source by the toolchain's JDK."""
+    digest = hashlib.sha256(SERVER_SOURCE.read_bytes()).hexdigest()[:12]
+    classes = home() / f"classes-{digest}"
+    if (classes / f"{SERVER_CLASS}.class").is_file():
+        return classes
+    javac = Path(spec.java).resolve().parent / "javac"
+    if not javac.is_file():
+        _log(f"no javac beside {spec.java}: Kotlin compiles cold")
+        return None
+    with open(home() / "javac.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (classes / f"{SERVER_CLASS}.class").is_file():
+            return classes
+        scratch = Path(tempfile.mkdtemp(prefix="classes-", dir=home()))
+        done = subprocess.run(
+            [str(javac), "--release", "17", "-d", str(scratch), str(SERVER_SOURCE)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0:
+            shutil.rmtree(scratch, ignore_errors=True)
+            _log(f"javac could not build the resident compiler: {done.stderr.strip()}")
+            return None
+        scratch.rename(classes)
+    return classes
+
+
+def _start(
+    spec: ResidentCompile, path: Path, *, env: dict[str, str], limits: RLimits
+) -> socket.socket | None:
+    """Start the server of slot `path` (the slot's lock is held) and connect to it."""
+    classes = _server_classes(spec)
+    if classes is None:
+        return None
+    _kill(path)  # a server that no longer answers, if any
+    path.unlink(missing_ok=True)
+    classpath = os.pathsep.join(map(str, (*spec.classpath, classes)))
+    argv = [
+        str(spec.java),
+        *spec.jvm_flags,
+        # Every jailed JVM is pid 2 in its namespace: a server holding the shared
+        # hsperfdata file would make each cold compile's JVM warn that it is locked.
+        "-XX:-UsePerfData",
+        "-cp",
+        classpath,
+        SERVER_CLASS,
+        str(path),
+        str(config.resident_idle_s()),
+        spec.tool,
+    ]
+    scratch = Path(tempfile.gettempdir())
+    jailed = compile_jail.jail(argv, workdir=scratch, cwd=scratch, die_with_parent=False)
+    log = path.with_suffix(".log")
+    with open(log, "w") as out:
+        server = subprocess.Popen(
+            jailed,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,  # its own group: killed alone, outliving its starter
+            close_fds=True,
+            preexec_fn=limits.preexec(),
+        )
+    _STARTED.append(server)
+    path.with_suffix(".pid").write_text(str(server.pid))
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            _log(f"the resident compiler ended at start ({server.returncode}): {_tail(log)}")
+            return None
+        conn = _connect(path) if path.exists() else None
+        if conn is not None:
+            return conn
+        time.sleep(0.02)
+    _log(f"the resident compiler did not listen within {START_TIMEOUT_S:.0f} s")
+    _kill(path)
+    return None
+
+
+def _ask(conn: socket.socket, args: tuple[str, ...], *, deadline: float) -> tuple[int, str]:
+    """Send one compile, read its exit code and output (TimeoutError at `deadline`)."""
+    request = [struct.pack(">i", len(args))]
+    for arg in args:
+        data = arg.encode()
+        request += [struct.pack(">i", len(data)), data]
+    conn.settimeout(max(deadline - time.monotonic(), 0.001))
+    conn.sendall(b"".join(request))
+    code, length = struct.unpack(">ii", _read(conn, 8, deadline))
+    if not 0 <= length <= _MAX_REPLY:
+        raise ValueError(f"a reply of {length} bytes")
+    return code, _read(conn, length, deadline).decode(errors="replace")
+
+
+def _read(conn: socket.socket, size: int, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    got = 0
+    while got < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        conn.settimeout(left)
+        chunk = conn.recv(min(size - got, 1 << 20))  # TimeoutError when `left` runs out
+        if not chunk:
+            raise ConnectionError("the resident compiler closed the connection")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _kill(path: Path) -> None:
+    """End the server of slot `path`, if its pid file names a live one."""
+    pid_file = path.with_suffix(".pid")
+    try:
+        pid = int(pid_file.read_text())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        cmdline = b""  # gone already
+    # A pid outlives its process only as a number: kill it only while it is this server.
+    if str(path).encode() in cmdline.split(b"\0"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+    pid_file.unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
+
+
+def stop_all() -> int:
+    """End every server of this user (`manage.py` and tests tidy up with it); how many."""
+    stopped = 0
+    for pid_file in home().glob("*.pid"):
+        _kill(pid_file.with_suffix(".sock"))
+        stopped += 1
+    return stopped
+
+
+def _tail(log: Path, limit: int = 2000) -> str:
+    try:
+        return log.read_text(errors="replace")[-limit:].strip()
+    except OSError:
+        return ""
+
+
+def _log(message: str) -> None:
+    print(f"chanfuzz: {message}", file=sys.stderr)
