@@ -51,6 +51,8 @@ from runners.targets.base import ResidentCompile
 SERVER_SOURCE = config.REPO_ROOT / "toolchains" / "jvm" / "ResidentCompiler.java"
 SERVER_CLASS = "ResidentCompiler"
 START_TIMEOUT_S = 60.0
+# Servers of this user kept at most, all toolchains together (each holds a JVM's heap).
+MAX_SERVERS = 4
 # Exit codes a reply can carry are a JVM's; anything larger is a garbled reply.
 _MAX_REPLY = 64 << 20
 # Started servers not yet reaped: kept so that Python's subprocess reaps them when
@@ -63,6 +65,13 @@ def home() -> Path:
     directory = Path(tempfile.gettempdir()) / f"chanfuzz-resident-{os.getuid()}"
     directory.mkdir(mode=0o700, exist_ok=True)
     return directory
+
+
+def _private(directory: Path) -> bool:
+    """Whether only this user can reach `directory` (the temporary directory is shared:
+    another user could have made it first, to answer our builds)."""
+    info = directory.lstat()
+    return info.st_uid == os.getuid() and not info.st_mode & 0o077 and directory.is_dir()
 
 
 def servable(workdir: Path) -> bool:
@@ -96,6 +105,9 @@ def compile(
     starts."""
     slots = config.resident_compilers()
     if slots == 0 or not servable(workdir):
+        return None
+    if not _private(home()):
+        _log(f"{home()} is not this user's alone: Kotlin compiles cold")
         return None
     started = time.monotonic()
     name = server_name(spec)
@@ -156,10 +168,12 @@ def _slot(name: str, slots: int) -> Iterator[int]:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 continue
+            os.utime(handle.fileno())  # when this slot was last used (_evict)
             yield slot
             return
         slot = os.getpid() % slots
         fcntl.flock(locks[slot], fcntl.LOCK_EX)
+        os.utime(locks[slot].fileno())
         yield slot
     finally:
         for handle in locks:
@@ -176,10 +190,13 @@ def _connect(path: Path) -> socket.socket | None:
     return conn
 
 
+def _source_digest() -> str:
+    return hashlib.sha256(SERVER_SOURCE.read_bytes()).hexdigest()[:12]
+
+
 def _server_classes(spec: ResidentCompile) -> Path | None:
     """The server's compiled class, built once per source by the toolchain's JDK."""
-    digest = hashlib.sha256(SERVER_SOURCE.read_bytes()).hexdigest()[:12]
-    classes = home() / f"classes-{digest}"
+    classes = home() / f"classes-{_source_digest()}"
     if (classes / f"{SERVER_CLASS}.class").is_file():
         return classes
     javac = Path(spec.java).resolve().parent / "javac"
@@ -214,6 +231,8 @@ def _start(
         return None
     _kill(path)  # a server that no longer answers, if any
     path.unlink(missing_ok=True)
+    _evict(keep=max(MAX_SERVERS, config.resident_compilers()) - 1)
+    _tidy()
     classpath = os.pathsep.join(map(str, (*spec.classpath, classes)))
     argv = [
         str(spec.java),
@@ -302,6 +321,40 @@ def _kill(path: Path) -> None:
             os.killpg(pid, signal.SIGKILL)
     pid_file.unlink(missing_ok=True)
     path.unlink(missing_ok=True)
+
+
+def _evict(keep: int) -> None:
+    """End the servers least recently used beyond `keep`, of those idle now (a release
+    sweep moves from toolchain to toolchain: each would keep its servers' memory)."""
+    running = sorted(
+        home().glob("*.pid"), key=lambda p: _mtime(p.with_suffix(".lock")), reverse=True
+    )
+    for pid_file in running[keep:]:
+        with open(pid_file.with_suffix(".lock"), "a+") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # compiling now
+            _kill(pid_file.with_suffix(".sock"))
+
+
+def _tidy(older_than_s: float = 86_400.0) -> None:
+    """Remove the locks and logs of servers gone for a day, and classes of old sources."""
+    now = time.time()
+    for path in [*home().glob("*.lock"), *home().glob("*.log")]:
+        if not path.with_suffix(".pid").exists() and now - _mtime(path) > older_than_s:
+            path.unlink(missing_ok=True)
+    current = f"classes-{_source_digest()}"
+    for classes in home().glob("classes-*"):
+        if classes.name != current and now - _mtime(classes) > older_than_s:
+            shutil.rmtree(classes, ignore_errors=True)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def stop_all() -> int:

@@ -4,6 +4,7 @@ and the Kotlin compiler itself against `kotlinc` started cold (slow)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -97,9 +98,17 @@ def tool(tool_classes: Path, request: pytest.FixtureRequest) -> Iterator[Make]:
         )
 
     yield make
-    name = resident.server_name(make())
+    _end(make())
+
+
+def _end(spec: ResidentCompile) -> None:
+    """End a test's servers and remove what they left."""
+    name = resident.server_name(spec)
     for slot in range(4):
-        resident._kill(resident.home() / f"{name}-{slot}.sock")
+        path = resident.home() / f"{name}-{slot}.sock"
+        resident._kill(path)
+        path.with_suffix(".lock").unlink(missing_ok=True)
+        path.with_suffix(".log").unlink(missing_ok=True)
 
 
 def compile_(spec: ResidentCompile, workdir: Path, timeout_s: float = 60.0):
@@ -288,3 +297,48 @@ def _programs(spec: TargetSpec, count: int, options: dict[str, object]) -> list[
             found.append(program)
         seed += 1
     return found
+
+
+def test_the_least_recently_used_servers_end_beyond_the_most_kept(
+    tool: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(resident, "MAX_SERVERS", 2)
+    specs = [
+        dataclasses.replace(tool("calls"), jvm_flags=(f"-Dchanfuzz.evict={i}",)) for i in range(3)
+    ]
+    try:
+        pids = []
+        for spec in specs:
+            assert compile_(spec, tmp_path) is not None
+            pids.append(server_pid(spec))
+            time.sleep(0.05)  # lock files' times tell the order of use
+        _gone(pids[0])
+        assert alive(pids[1]) and alive(pids[2])
+    finally:
+        for spec in specs:
+            _end(spec)
+
+
+def test_a_shared_directory_is_not_private(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    assert not resident._private(shared)
+    shared.chmod(0o700)
+    assert resident._private(shared)
+
+
+def test_what_servers_gone_for_a_day_left_is_removed() -> None:
+    old, recent, running = (resident.home() / f"tidy-test-{n}-0" for n in range(3))
+    files = [old.with_suffix(".log"), recent.with_suffix(".log"), running.with_suffix(".log")]
+    try:
+        for path in [*files, running.with_suffix(".pid")]:
+            path.write_text("")
+        a_day_ago = time.time() - 2 * 86_400
+        for path in (files[0], files[2]):
+            os.utime(path, (a_day_ago, a_day_ago))
+        resident._tidy()
+        assert [path.exists() for path in files] == [False, True, True]
+    finally:
+        for path in [*files, running.with_suffix(".pid")]:
+            path.unlink(missing_ok=True)
