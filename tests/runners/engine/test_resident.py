@@ -256,12 +256,13 @@ def _gone(pid: int, within_s: float = 15.0) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("version", [None, "1.0.1"])  # Kotlin 2.2.20, and 1.3.0's compiler
 def test_kotlin_from_a_resident_compiler_is_what_kotlinc_gives(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    version: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Byte for byte the same classes, and the same message for a source that does not
     compile, as kotlinc started for the build; the second build finds the server."""
-    toolchain = require_toolchain("kotlin")
+    toolchain = require_toolchain("kotlin", version)
     spec = get_target("kotlin")
     options = dict(target_for(toolchain).render_options)
     source = spec.render_batch(_programs(spec, 4, options), seed=7, repetitions=2, **options)
@@ -342,3 +343,12 @@ def test_what_servers_gone_for_a_day_left_is_removed() -> None:
     finally:
         for path in [*files, running.with_suffix(".pid")]:
             path.unlink(missing_ok=True)
+
+
+def test_the_sandbox_description_says_whether_compilers_are_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_RESIDENT_IDLE_S", "60")
+    assert "2 per toolchain" in resident.describe() and "after 60 s" in resident.describe()
+    monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
+    assert resident.describe().startswith("Kotlin compiles: a cold kotlinc for every build")
