@@ -52,10 +52,7 @@ def logging_config(fmt: str, level: str) -> dict[str, Any]:
             "()": "pythonjsonlogger.json.JsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
             "rename_fields": {
-                "asctime": "time",
-                "levelname": "level",
-                "name": "logger",
-                "process": "pid",
+                "asctime": "time", "levelname": "level", "name": "logger", "process": "pid"
             },
             "static_fields": {"host": socket.gethostname()},
             "datefmt": "%Y-%m-%dT%H:%M:%S%z",

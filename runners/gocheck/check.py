@@ -47,27 +47,18 @@ class Checked:
         return EXIT_CODES[self.verdict]
 
 
-def check_file(
-    path: Path,
-    *,
-    max_states: int = DEFAULT_MAX_STATES,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    reduce: bool = True,
-) -> Checked:
+def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
+               time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
     return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit, reduce)
 
 
-def check_source(
-    source: str,
-    *,
-    max_states: int = DEFAULT_MAX_STATES,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    reduce: bool = True,
-) -> Checked:
+def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
+                 time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
     return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit, reduce)
 
 
-def _check(load: Callable[[], dict], max_states: int, time_limit: float, reduce: bool) -> Checked:
+def _check(load: Callable[[], dict], max_states: int, time_limit: float,
+           reduce: bool) -> Checked:
     """`reduce=False` turns partial-order reduction off (to compare state counts)."""
     try:
         program = ssa.load(load())
@@ -99,7 +90,8 @@ def report_lines(checked: Checked) -> list[str]:
         where = f"line {line}: " if line else ""
         lines.append(f"unsupported: {where}{what}")
     if r.verdict == "undecided":
-        lines.append(f"undecided: the budget was spent after {r.states} states ({r.seconds:.1f} s)")
+        lines.append(f"undecided: the budget was spent after {r.states} states "
+                     f"({r.seconds:.1f} s)")
     lines.extend(r.notes)
     lines.append(f"explored {r.states} states in {r.seconds:.2f} s")
     lines.append(f"verdict: {r.verdict}")

@@ -36,10 +36,8 @@ def _go() -> str:
     for go in (os.environ.get("CHANFUZZ_GO"), "/usr/local/go/bin/go", shutil.which("go")):
         if go and Path(go).exists():
             return go
-    raise FrontendError(
-        "gocheck needs Go: set CHANFUZZ_GO or put go on the PATH "
-        "(scripts/install_toolchains.sh installs one)"
-    )
+    raise FrontendError("gocheck needs Go: set CHANFUZZ_GO or put go on the PATH "
+                        "(scripts/install_toolchains.sh installs one)")
 
 
 def _env() -> dict[str, str]:
@@ -64,11 +62,7 @@ def helper_path() -> Path:
     tmp = out_dir / f"gocheck-ssa.{os.getpid()}"
     proc = subprocess.run(
         [_go(), "build", "-o", str(tmp), "."],
-        cwd=HELPER_DIR,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
+        cwd=HELPER_DIR, env=_env(), capture_output=True, text=True, timeout=600,
     )
     if proc.returncode != 0:
         raise FrontendError(f"building the gocheck helper failed:\n{proc.stderr.strip()}")
@@ -129,14 +123,8 @@ def _run_helper(
         env["GO111MODULE"] = "on"
         try:
             flags = ["-from-source"] if from_source else []
-            proc = subprocess.run(
-                [str(helper), *flags, str(target)],
-                cwd=work,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            )
+            proc = subprocess.run([str(helper), *flags, str(target)], cwd=work, env=env,
+                                  capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e
     if proc.returncode == 2:

@@ -342,7 +342,9 @@ def install_defaults(log: Log = stderr_log) -> list[Path]:
     ]
 
 
-def install_all_kotlin(versions: list[str] | None = None, log: Log = stderr_log) -> dict[str, str]:
+def install_all_kotlin(
+    versions: list[str] | None = None, log: Log = stderr_log
+) -> dict[str, str]:
     """`versions` (by default every release of toolchains/kotlin/releases.txt); {version:
     why} for those that failed.
 

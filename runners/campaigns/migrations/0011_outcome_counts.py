@@ -38,12 +38,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="OutcomeCount",
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),  # noqa: E501
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),  # noqa: E501
                 (
                     "outcome",
                     models.CharField(
