@@ -206,6 +206,8 @@ def build(
     elif plan.product.exists():
         plan.product.unlink()
     result = None
+    # A resident compiler writes only to the temporary directory (resident.servable), so
+    # a plan that writes elsewhere too runs cold; so does any build no server can take.
     if plan.resident is not None and not plan.writes:
         result = resident.compile(
             plan.resident, workdir=workdir, env=plan.env, timeout_s=timeout_s, limits=COMPILE_LIMITS
