@@ -273,7 +273,7 @@ def _start(
             close_fds=True,
             preexec_fn=limits.preexec(),
         )
-    _STARTED.append(server)
+    _STARTED[:] = [*(p for p in _STARTED if p.poll() is None), server]
     path.with_suffix(".pid").write_text(str(server.pid))
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
