@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 from _site import fresh_site
 
@@ -39,7 +41,10 @@ def main() -> None:
     var = fresh_site("chanfuzz-bench-first-")  # before Django reads its settings
     # An artifact cache of its own: a campaign's chunks use the cache, and a chunk of an
     # earlier run with the same seeds and bounds (every run's first chunks) would be free.
-    os.environ["CHANFUZZ_CACHE_DIR"] = str(var / "cache")
+    # Not in `var`, which only its owner may enter: the sandbox's user runs the artifacts.
+    cache = Path(tempfile.mkdtemp(prefix="chanfuzz-bench-cache-"))
+    cache.chmod(0o755)
+    os.environ["CHANFUZZ_CACHE_DIR"] = str(cache)
     from runners.campaigns import services, studies
     from runners.campaigns.local_workers import local_workers
     from runners.campaigns.models import Chunk, Execution
