@@ -9,8 +9,8 @@ compilation unit (artifact cache off, so nothing is free): `--batch-size auto`, 
 default, sizes each batch from the costs of those before it as `fuzz` does (the first
 two are small, so take `--batched` large enough for the sizes to settle); a number
 fixes the size. The naive loop starts a compiler for each program; ours hands its
-batches to compilers kept running where a target has them (Kotlin's; `CHANFUZZ_RESIDENT_
-COMPILERS=0` starts one per batch instead). It prints
+batches to compilers kept running where a target has them (Kotlin's;
+`CHANFUZZ_RESIDENT_COMPILERS=0` starts one per batch instead). It prints
 the speed-up of each target, then where each way's time goes, stage by stage
 (generation, checking, rendering, compiling, start-up, running, verdicts, storing:
 bench/_measure.py says how each is taken), so a speed-up that stays short shows the

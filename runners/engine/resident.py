@@ -65,10 +65,14 @@ def describe() -> str:
     slots = config.resident_compilers()
     if slots == 0:
         return "Kotlin compiles: a cold kotlinc for every build (CHANFUZZ_RESIDENT_COMPILERS=0)"
+    contained = (
+        f"jailed as other compiles, writing only to {tempfile.gettempdir()}"
+        if compile_jail.available() is None
+        else "NOT jailed, as other compiles"
+    )
     return (
-        f"Kotlin compiles: by compilers kept running, {slots} per toolchain, in the same jail "
-        f"but writing only to {tempfile.gettempdir()}; each ends after "
-        f"{config.resident_idle_s()} s without a build"
+        f"Kotlin compiles: by compilers kept running, {slots} per toolchain, {contained}; "
+        f"each ends after {config.resident_idle_s()} s without a build"
     )
 
 

@@ -137,10 +137,14 @@ def test_where_compiles_cannot_be_jailed_they_run_as_asked_and_the_product_says_
     monkeypatch.setattr(compile_jail, "available", lambda: "no bubblewrap (a test)")
     argv = ["go", "build", "-o", "prog", "."]
     assert compile_jail.jail(argv, workdir=tmp_path, cwd=None) == argv
-    assert describe("none")[-1] == "compiles: NOT jailed (no bubblewrap (a test))"
+    # Then the line of the compilers kept running (runners.engine.resident).
+    assert describe("none")[-2] == "compiles: NOT jailed (no bubblewrap (a test))"
+    assert "per toolchain, NOT jailed, as other compiles;" in describe("none")[-1]
 
 
 def test_the_sandbox_description_ends_with_how_compiles_are_contained(
     jailed: dict[str, Path],
 ) -> None:
-    assert describe("none")[-1].startswith("compiles: jailed (bubblewrap: no network")
+    lines = describe("none")
+    assert lines[-2].startswith("compiles: jailed (bubblewrap: no network")
+    assert "per toolchain, jailed as other compiles, writing only to" in lines[-1]
