@@ -60,22 +60,6 @@ _MAX_REPLY = 64 << 20
 _STARTED: list[subprocess.Popen] = []
 
 
-def describe() -> str:
-    """One line for `manage.py sandbox` and the about page."""
-    slots = config.resident_compilers()
-    if slots == 0:
-        return "Kotlin compiles: a cold kotlinc for every build (CHANFUZZ_RESIDENT_COMPILERS=0)"
-    contained = (
-        f"jailed as other compiles, writing only to {tempfile.gettempdir()}"
-        if compile_jail.available() is None
-        else "NOT jailed, as other compiles"
-    )
-    return (
-        f"Kotlin compiles: by compilers kept running, {slots} per toolchain, {contained}; "
-        f"each ends after {config.resident_idle_s()} s without a build"
-    )
-
-
 def home() -> Path:
     """Where the servers' sockets, locks and logs live: private to this user."""
     directory = Path(tempfile.gettempdir()) / f"chanfuzz-resident-{os.getuid()}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from runners.engine import resident
 from runners.engine.sandbox import cgroups, compile_jail
 from tests.missing import unavailable
 from tests.site.site_helpers import Manage
@@ -24,7 +23,7 @@ def test_the_local_sandbox_says_its_filter_and_limits(manage: Manage) -> None:
     assert any(line.startswith("system calls: a seccomp denylist") for line in lines)
     assert f"limits: {cgroups.describe()}" in lines
     # bubblewrap runs here (the run sandbox works), so compiles are jailed with it.
-    assert lines[-2:] == [compile_jail.describe(), resident.describe()]
+    assert lines[-2:] == [compile_jail.describe(), compile_jail.describe_resident()]
     assert lines[-2].startswith("compiles: jailed (bubblewrap: no network"), lines
     assert lines[-1].startswith("Kotlin compiles: by compilers kept running, 2 per"), lines
 
@@ -34,7 +33,7 @@ def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
     assert (result.returncode, result.stdout.splitlines()) == (
         0,
         ["none: NOT a sandbox: a plain subprocess with rlimits, for debugging only",
-         compile_jail.describe(), resident.describe()],
+         compile_jail.describe(), compile_jail.describe_resident()],
     )  # fmt: skip
 
 
@@ -44,4 +43,4 @@ def test_the_about_page_says_how_runs_are_contained(client: Client) -> None:
     assert "How runs are contained here" in body
     assert "limits: per-process rlimits" in body or "unavailable here" in body
     assert compile_jail.describe() in body
-    assert resident.describe() in body
+    assert compile_jail.describe_resident() in body

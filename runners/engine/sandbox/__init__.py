@@ -59,11 +59,10 @@ def describe(name: str | None = None) -> list[str]:
     """What the sandbox called `name` (default: as `get_sandbox`) contains runs with here,
     one fact a line, and last how compiles of generated code are contained: for
     `manage.py sandbox` and the about page."""
-    from runners.engine import resident
     from runners.engine.sandbox import compile_jail
 
     lines = _describe_runs(name or config.sandbox_backend(DEFAULT_BACKEND))
-    return [*lines, compile_jail.describe(), resident.describe()]
+    return [*lines, compile_jail.describe(), compile_jail.describe_resident()]
 
 
 def _describe_runs(chosen: str) -> list[str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -58,6 +59,24 @@ def describe() -> str:
             "build, cache and toolchain directories and /tmp)"
         )
     return f"compiles: NOT jailed ({problem})"
+
+
+def describe_resident() -> str:
+    """How Kotlin's compilers kept running (runners.engine.resident) are contained: in this
+    jail, but outliving the build that started them and writing only to the temporary
+    directory."""
+    slots = config.resident_compilers()
+    if slots == 0:
+        return "Kotlin compiles: a cold kotlinc for every build (CHANFUZZ_RESIDENT_COMPILERS=0)"
+    contained = (
+        f"jailed as other compiles, writing only to {tempfile.gettempdir()}"
+        if available() is None
+        else "NOT jailed, as other compiles"
+    )
+    return (
+        f"Kotlin compiles: by compilers kept running, {slots} per toolchain, {contained}; "
+        f"each ends after {config.resident_idle_s()} s without a build"
+    )
 
 
 def jail(

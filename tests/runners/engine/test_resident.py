@@ -343,12 +343,3 @@ def test_what_servers_gone_for_a_day_left_is_removed() -> None:
     finally:
         for path in [*files, running.with_suffix(".pid")]:
             path.unlink(missing_ok=True)
-
-
-def test_the_sandbox_description_says_whether_compilers_are_kept(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("CHANFUZZ_RESIDENT_IDLE_S", "60")
-    assert "2 per toolchain" in resident.describe() and "after 60 s" in resident.describe()
-    monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
-    assert resident.describe().startswith("Kotlin compiles: a cold kotlinc for every build")
