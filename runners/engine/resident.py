@@ -16,9 +16,12 @@ server must serve the next job's horse too. Each listens on a Unix socket in
 the jars' times, the tool), with `$CHANFUZZ_RESIDENT_COMPILERS` of them per toolchain
 (a slot each, held through a lock file for one compile at a time: batches under way
 at once get one each, or wait). A server ends after `$CHANFUZZ_RESIDENT_IDLE_S`
-seconds without a compile. It runs in the compile jail, as cold compiles do, but
-not bound to its starter's life; the jail lets it write only to the temporary
-directory, so a build whose work directory lies elsewhere compiles cold.
+seconds without a compile, and idle servers beyond `MAX_SERVERS` (all toolchains
+together) are ended, least recently used first: a release sweep moves from toolchain
+to toolchain. A server runs in the compile jail, as cold compiles do, but not bound
+to its starter's life; the jail lets it write only to the temporary directory, so a
+build whose work directory lies elsewhere compiles cold. The socket directory must be
+this user's alone (another user could have made it first), or builds compile cold.
 
 Whatever goes wrong with a server (it does not start, dies in a compile, answers
 nonsense) is not the build's failure: :func:`compile` returns None and the build runs
@@ -53,7 +56,7 @@ SERVER_CLASS = "ResidentCompiler"
 START_TIMEOUT_S = 60.0
 # Servers of this user kept at most, all toolchains together (each holds a JVM's heap).
 MAX_SERVERS = 4
-# Exit codes a reply can carry are a JVM's; anything larger is a garbled reply.
+# The most output a reply may carry: a longer one is garbled (the build keeps 64 KiB).
 _MAX_REPLY = 64 << 20
 # Started servers not yet reaped: kept so that Python's subprocess reaps them when
 # they end (no zombies under a long `fuzz`).
