@@ -74,6 +74,32 @@ def _java() -> Path:
 
 
 @pytest.fixture(scope="module")
+def server_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server compiled once for this module's tests."""
+    classes = tmp_path_factory.mktemp("server") / f"classes-{resident._source_digest()}"
+    javac = _java().parent / "javac"
+    subprocess.run(
+        [str(javac), "--release", "17", "-d", str(classes), str(resident.SERVER_SOURCE)],
+        check=True,
+    )
+    return classes
+
+
+@pytest.fixture(autouse=True)
+def own_home(monkeypatch: pytest.MonkeyPatch, server_classes: Path) -> Iterator[Path]:
+    """Servers of this test only: another process's start ends idle servers beyond the
+    most kept (resident._evict), and this test's must not be among them. A short path
+    in the temporary directory: a Unix socket's path has at most 107 bytes."""
+    directory = Path(tempfile.mkdtemp(prefix="cf-"))
+    (directory / server_classes.name).symlink_to(server_classes)
+    monkeypatch.setattr(resident, "home", lambda: directory)
+    yield directory
+    for pid_file in directory.glob("*.pid"):
+        resident._kill(pid_file.with_suffix(".sock"))
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
 def tool_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     java = _java()
     out = tmp_path_factory.mktemp("tool")
@@ -88,8 +114,8 @@ Make = Callable[..., ResidentCompile]
 
 
 @pytest.fixture
-def tool(tool_classes: Path, request: pytest.FixtureRequest) -> Iterator[Make]:
-    """Compiles for EchoTool with this test's own servers, ended afterwards."""
+def tool(tool_classes: Path, request: pytest.FixtureRequest) -> Make:
+    """Compiles for EchoTool (servers of their own: `own_home`)."""
     flag = f"-Dchanfuzz.test={request.node.name}"
 
     def make(*args: str) -> ResidentCompile:
@@ -97,18 +123,7 @@ def tool(tool_classes: Path, request: pytest.FixtureRequest) -> Iterator[Make]:
             java=_java(), jvm_flags=(flag,), classpath=(tool_classes,), tool="EchoTool", args=args
         )
 
-    yield make
-    _end(make())
-
-
-def _end(spec: ResidentCompile) -> None:
-    """End a test's servers and remove what they left."""
-    name = resident.server_name(spec)
-    for slot in range(4):
-        path = resident.home() / f"{name}-{slot}.sock"
-        resident._kill(path)
-        path.with_suffix(".lock").unlink(missing_ok=True)
-        path.with_suffix(".log").unlink(missing_ok=True)
+    return make
 
 
 def compile_(spec: ResidentCompile, workdir: Path, timeout_s: float = 60.0):
@@ -307,17 +322,13 @@ def test_the_least_recently_used_servers_end_beyond_the_most_kept(
     specs = [
         dataclasses.replace(tool("calls"), jvm_flags=(f"-Dchanfuzz.evict={i}",)) for i in range(3)
     ]
-    try:
-        pids = []
-        for spec in specs:
-            assert compile_(spec, tmp_path) is not None
-            pids.append(server_pid(spec))
-            time.sleep(0.05)  # lock files' times tell the order of use
-        _gone(pids[0])
-        assert alive(pids[1]) and alive(pids[2])
-    finally:
-        for spec in specs:
-            _end(spec)
+    pids = []
+    for spec in specs:
+        assert compile_(spec, tmp_path) is not None
+        pids.append(server_pid(spec))
+        time.sleep(0.05)  # lock files' times tell the order of use
+    _gone(pids[0])
+    assert alive(pids[1]) and alive(pids[2])
 
 
 def test_a_shared_directory_is_not_private(tmp_path: Path) -> None:
