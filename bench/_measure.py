@@ -25,16 +25,15 @@ repeated run's batches, and the figure would not be a campaign's, whose programs
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -205,7 +204,7 @@ def measure(
     for count, size, first_seed, paper in ways:
         # The naive loop is the paper's: a compiler started for each program, never one
         # kept running (runners.engine.resident).
-        with _cold_compiles() if paper else contextlib.nullcontext():
+        with mock.patch.dict(os.environ, {RESIDENT: "0"} if paper else {}):
             # None: each batch sized from the costs of those before it, as `fuzz` does.
             sizer = BatchSizer() if size is None else None
             start = time.perf_counter()
@@ -251,19 +250,6 @@ def measure(
             stages["run"] -= stages["start-up"]
             rates.append(Rate(count, time.perf_counter() - start, stages, ok, sizes))
     return rates[0], rates[1]
-
-
-@contextlib.contextmanager
-def _cold_compiles() -> Iterator[None]:
-    before = os.environ.get(RESIDENT)
-    os.environ[RESIDENT] = "0"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[RESIDENT]
-        else:
-            os.environ[RESIDENT] = before
 
 
 # The stages a faster toolchain or runner could shrink; the bench's "how far" table.

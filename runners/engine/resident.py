@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -58,8 +59,8 @@ START_TIMEOUT_S = 60.0
 MAX_SERVERS = 4
 # The most output a reply may carry: a longer one is garbled (the build keeps 64 KiB).
 _MAX_REPLY = 64 << 20
-# Started servers not yet reaped: kept so that Python's subprocess reaps them when
-# they end (no zombies under a long `fuzz`).
+# Servers this process started and has not yet seen end: held so that a Popen dropped
+# while its server runs on (as it should) does not warn so, and reaped when they end.
 _STARTED: list[subprocess.Popen] = []
 
 
@@ -87,7 +88,7 @@ def server_name(spec: ResidentCompile) -> str:
     """A short name of what a server runs: a toolchain reinstalled in place (new jars)
     or other flags get another server."""
     digest = hashlib.sha256()
-    for part in (str(spec.java), *spec.jvm_flags, spec.tool, SERVER_SOURCE.read_text()):
+    for part in (str(spec.java), *spec.jvm_flags, spec.tool, _source_digest()):
         digest.update(part.encode() + b"\0")
     for jar in spec.classpath:
         stamp = jar.stat().st_mtime_ns if jar.exists() else 0
@@ -119,10 +120,10 @@ def compile(
         path = home() / f"{name}-{slot}.sock"
         # A server found running may be ending just then (its idle time ran out): one
         # that closes without an answer is replaced once by a new one.
-        for fresh in (False, True):
-            conn = None if fresh else _connect(path)
-            if conn is None:
-                fresh = True
+        for attempt in range(2):
+            conn = _connect(path) if attempt == 0 else None
+            fresh = conn is None
+            if fresh:
                 conn = _start(spec, path, env=env, limits=limits)
             if conn is None:
                 return None
@@ -193,7 +194,9 @@ def _connect(path: Path) -> socket.socket | None:
     return conn
 
 
+@functools.cache
 def _source_digest() -> str:
+    """The server's source, as a name: read once a process (every build asks)."""
     return hashlib.sha256(SERVER_SOURCE.read_bytes()).hexdigest()[:12]
 
 
@@ -361,7 +364,7 @@ def _mtime(path: Path) -> float:
 
 
 def stop_all() -> int:
-    """End every server of this user (`manage.py` and tests tidy up with it); how many."""
+    """End every server in `home()`; how many there were (the tests end theirs with it)."""
     stopped = 0
     for pid_file in home().glob("*.pid"):
         _kill(pid_file.with_suffix(".sock"))

@@ -94,8 +94,7 @@ def own_home(monkeypatch: pytest.MonkeyPatch, server_classes: Path) -> Iterator[
     (directory / server_classes.name).symlink_to(server_classes)
     monkeypatch.setattr(resident, "home", lambda: directory)
     yield directory
-    for pid_file in directory.glob("*.pid"):
-        resident._kill(pid_file.with_suffix(".sock"))
+    resident.stop_all()
     shutil.rmtree(directory, ignore_errors=True)
 
 
