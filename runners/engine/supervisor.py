@@ -113,6 +113,7 @@ class Supervised:
     aux: Mapping[int, bytes]
     returncode: int | None = None
     quiet: bool = False  # timed out early: blocked for the quiet period
+    quiet_at: float | None = None  # when it had been blocked for the quiet period
 
 
 @dataclass
@@ -125,13 +126,15 @@ class QuietWatch:
     housekeeping, Go's sysmon, a JVM's timers, wakes now and then) and no
     sample finds a thread running, waiting for a CPU or waiting on the disk (a
     program starved by a busy machine is slow, not blocked). A livelock spins:
-    never quiet.
+    never quiet. A ``witness`` only notes when the run went quiet (see
+    :func:`supervise`): it does not end the run.
     """
 
     probe: Callable[[], tuple[int, bool]]
     quiet_s: float
     every_s: float = 0.25
     tolerance: float = 0.02
+    witness: bool = False
     ticks_per_s: int = field(default_factory=lambda: os.sysconf("SC_CLK_TCK"))
     _since: float | None = None
     _ticks: int = 0
@@ -187,7 +190,8 @@ def supervise(
     the streams open until it exits and its exit empties the sandbox (the
     helper in a container), and known sooner than from a container engine.
     With ``quiet``, a run found blocked for its quiet period times out there
-    and then, as if its time had run out (dump included).
+    and then, as if its time had run out (dump included); a ``quiet.witness``
+    only notes that moment (``quiet_at``) and the run goes on.
     The caller owns (and closes) every fd.
     """
     aux: dict[int, bytearray] = {fd: bytearray() for fd in aux_fds}
@@ -205,6 +209,7 @@ def supervise(
     timeout_at: float | None = None
     end: float | None = None
     went_quiet = False
+    quiet_at: float | None = None
 
     def finish(now: float) -> None:
         # The run ended or its time is up: kill what is left, then drain the
@@ -223,14 +228,13 @@ def supervise(
                 finish(now)
             if phase == "draining" and done and open_pipes == 0:
                 break
-            if (
-                quiet is not None
-                and phase == "running"
-                and now >= quiet.next_at
-                and quiet.sample(now)
-            ):
-                went_quiet = True
-                deadline = now
+            watching = quiet is not None and phase == "running" and quiet_at is None
+            if watching and now >= quiet.next_at and quiet.sample(now):
+                quiet_at = now
+                watching = False
+                if not quiet.witness:
+                    went_quiet = True
+                    deadline = now
             if now >= deadline:
                 if phase == "draining":
                     break
@@ -248,7 +252,7 @@ def supervise(
                 finish(now)
                 continue
             wait = deadline - now if exit_fd is not None else min(deadline - now, _POLL_S)
-            if quiet is not None and phase == "running":
+            if watching:
                 wait = min(wait, quiet.next_at - now)
             for key, _ in selector.select(timeout=max(0.0, wait)):
                 if key.data == "exit":
@@ -276,6 +280,7 @@ def supervise(
         timeout_at=timeout_at,
         aux={fd: bytes(buf) for fd, buf in aux.items()},
         quiet=went_quiet,
+        quiet_at=quiet_at,
     )
 
 

@@ -69,6 +69,10 @@ class Limits:
     long is hung already: it is treated as timed out then (dump included),
     instead of waiting out ``timeout_s`` (backends that cannot watch the
     processes' CPU time ignore it; a livelock spins, so it still waits).
+    ``quiet_witness``: watch as ``quiet_s`` says, but only note when the run
+    went quiet (``SandboxResult.quiet_at_s``) and let it go on to ``timeout_s``:
+    a run that then ends by itself was no hang, which is how bench/false_hangs.py
+    counts false hangs.
     """
 
     timeout_s: float = 30.0
@@ -82,10 +86,13 @@ class Limits:
     dump_bytes: int = 1 * MiB
     dump_grace_s: float = 1.0
     quiet_s: float | None = None
+    quiet_witness: bool = False
 
     def __post_init__(self) -> None:
         if self.quiet_s is not None and not self.quiet_s > 0:
             raise ValueError(f"quiet_s must be positive or None, not {self.quiet_s}")
+        if self.quiet_witness and self.quiet_s is None:
+            raise ValueError("quiet_witness needs quiet_s")
         if not self.timeout_s > 0:
             raise ValueError(f"timeout_s must be positive, not {self.timeout_s}")
         for name in ("memory_bytes", "max_procs", "max_file_bytes", "tmp_bytes"):
@@ -158,6 +165,9 @@ class SandboxResult:
     backend: str
     # Timed out early: every process was blocked for Limits.quiet_s (see there).
     quiet: bool = False
+    # Seconds from the start to when the run had been blocked for Limits.quiet_s,
+    # whether that ended it or, with Limits.quiet_witness, it went on; None: never.
+    quiet_at_s: float | None = None
 
     @property
     def ok(self) -> bool:

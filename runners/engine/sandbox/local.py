@@ -307,7 +307,9 @@ class LocalSandbox:
                 quiet=(
                     None
                     if limits.quiet_s is None
-                    else QuietWatch(lambda: tree_cpu(proc.pid), limits.quiet_s)
+                    else QuietWatch(
+                        lambda: tree_cpu(proc.pid), limits.quiet_s, witness=limits.quiet_witness
+                    )
                 ),
             )
         finally:
@@ -336,6 +338,7 @@ class LocalSandbox:
             dump=capture.dump_text(),
             backend=self.name,
             quiet=outcome.quiet,
+            quiet_at_s=None if outcome.quiet_at is None else outcome.quiet_at - start,
         )
 
     @staticmethod

@@ -145,6 +145,39 @@ def test_a_pause_shorter_than_the_quiet_period_is_not_a_hang(local_sandbox: Sand
     assert result.stdout.strip() == "done"
 
 
+def test_a_quiet_witness_notes_the_quiet_period_and_lets_the_run_end_by_itself(
+    local_sandbox: Sandbox,
+) -> None:
+    # What bench/false_hangs.py counts as a false hang: quiet for 0.5 s, then done.
+    nap = ["/bin/sh", "-c", "sleep 2; echo done"]
+    limits = Limits(timeout_s=10, quiet_s=0.5, quiet_witness=True)
+    result = local_sandbox.run(nap, limits=limits)
+    assert result.exit_code == 0 and not result.timed_out and not result.quiet
+    assert result.stdout.strip() == "done"
+    assert result.quiet_at_s is not None and 0.5 <= result.quiet_at_s < 2.0
+
+
+def test_a_quiet_witness_waits_out_a_real_hang(local_sandbox: Sandbox) -> None:
+    limits = Limits(timeout_s=2.0, quiet_s=0.5, quiet_witness=True)
+    result = local_sandbox.run(["/bin/sleep", "60"], limits=limits)
+    assert result.timed_out and not result.quiet and result.duration_s >= 2.0
+    assert result.quiet_at_s is not None and 0.5 <= result.quiet_at_s < 2.0
+
+
+def test_the_quiet_moment_is_noted_when_it_ends_the_run_and_never_without_a_watch(
+    local_sandbox: Sandbox,
+) -> None:
+    hung = local_sandbox.run(["/bin/sleep", "60"], limits=Limits(timeout_s=20, quiet_s=0.5))
+    assert hung.quiet and hung.quiet_at_s is not None and 0.5 <= hung.quiet_at_s < 5
+    unwatched = local_sandbox.run(["/bin/sh", "-c", "sleep 0.3"], limits=Limits(timeout_s=5))
+    assert unwatched.exit_code == 0 and unwatched.quiet_at_s is None
+
+
+def test_a_quiet_witness_needs_a_quiet_period() -> None:
+    with pytest.raises(ValueError, match="quiet_witness needs quiet_s"):
+        Limits(quiet_witness=True)
+
+
 def test_quiet_watch_counts_only_time_without_cpu_or_runnable_threads() -> None:
     from runners.engine.supervisor import QuietWatch
 
