@@ -2,9 +2,11 @@
 
     python bench/campaign_first_finding.py [--version 0.19] [--trials 5] [--workers 2]
                                            [--chunk-size 0] [--max-programs 300]
+                                           [--hang-quiet SECONDS]
 
 Each trial is a campaign on the buggy release (heuristic E, 1,000 repetitions, a 30 s
-limit, no re-runs of a hang: the Kotlin report's first-finding settings) from seeds no
+limit, no re-runs of a hang: the Kotlin report's first-finding settings; with
+`--hang-quiet`, a run blocked that long is a hang then) from seeds no
 trial used, through RQ workers that are already running and warmed by a small campaign
 first: what a user waits for from "create" to the first overflow on the campaign's page,
 compiling included (new seeds and an artifact cache of its own: no artifact is cached).
@@ -36,6 +38,10 @@ def main() -> None:
     parser.add_argument("--chunk-size", type=int, default=0, help="0: sized from costs")
     parser.add_argument("--max-programs", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1_000_000)
+    parser.add_argument(
+        "--hang-quiet", type=float, default=None, metavar="SECONDS",
+        help="declare a run hung once blocked this long (default: wait out the 30 s limit)",
+    )  # fmt: skip
     args = parser.parse_args()
 
     var = fresh_site("chanfuzz-bench-first-")  # before Django reads its settings
@@ -50,16 +56,17 @@ def main() -> None:
     from runners.campaigns.models import Chunk, Execution
     from runners.kotlin_study.report import is_select_overflow
 
+    hangs = f"hung after {args.hang_quiet:g} s blocked" if args.hang_quiet else "no quiet period"
     print(
-        f"kotlin {args.version}: heuristic E, 1000 repetitions, 30 s limit, no re-runs; "
-        f"{args.workers} workers, chunks of {args.chunk_size or 'measured size'}, "
+        f"kotlin {args.version}: heuristic E, 1000 repetitions, 30 s limit, no re-runs, "
+        f"{hangs}; {args.workers} workers, chunks of {args.chunk_size or 'measured size'}, "
         f"at most {args.max_programs} programs a trial, var {var}"
     )
 
     def campaign(seed: int, count: int) -> object:
         return services.create_campaign(
             name=f"first finding {seed}", targets=[("kotlin", args.version)], count=count,
-            seed=seed, chunk_size=args.chunk_size, **SETTINGS,
+            seed=seed, chunk_size=args.chunk_size, hang_quiet_s=args.hang_quiet, **SETTINGS,
         )  # fmt: skip
 
     seconds, programs = [], []
