@@ -63,8 +63,10 @@ spawns collects its children's `JoinHandle`s in `handles_` and, as its last
 act, joins them all (`h_.join().unwrap()` for threads, `h_.await.unwrap()` for
 tasks). A child therefore ends only after its own children ended, and a run
 only after every process it spawned, transitively; a stuck process shows as a
-hang, never hidden by `main` returning, and a child's panic propagates to
-`main` (exit code 101). Every channel end outlives all processes that use it
+hang, never hidden by `main` returning. A panic anywhere ends the process
+once it has printed its message and backtrace (the manifest's `panic = "abort"`,
+runners.targets.rust_cargo; the `unwrap()` of a join would carry it to `main`
+as exit code 101 otherwise). Every channel end outlives all processes that use it
 (the run's originals are dropped after the joins), so no operation fails on a
 disconnected channel; each result is `unwrap()`ed anyway.
 

@@ -691,9 +691,10 @@ def _cargo_toml(flavour: str) -> str:
             *(features + [""] if features else []),
             "[profile.release]",
             "debug = false",
+            'panic = "abort"',
             "",
             # As the targets build a batch (runners/targets/rust_cargo.py): the generated
-            # code unoptimised, the crates optimised.
+            # code unoptimised, the crates optimised, a panic the end of the process.
             f'[profile.release.package."chanfuzz-rust-{flavour}"]',
             "opt-level = 0",
             "",
