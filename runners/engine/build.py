@@ -40,8 +40,9 @@ from runners.targets import get_target
 from runners.targets.base import Toolchain
 
 # Bump when the build commands change: it is part of every cache key, so old
-# artifacts built differently are not reused.
-BUILDER_VERSION = "1"
+# artifacts built differently are not reused. 2: Rust's panic = "abort" (and Go's
+# -gcflags of 2026-11-28 and -29, which went in without a bump).
+BUILDER_VERSION = "2"
 
 COMPILE_OUTPUT_LIMIT = 16 * 1024  # bytes of compiler output kept in a CompileError
 COMPILE_TIMEOUT_S = 600.0

@@ -140,6 +140,41 @@ def test_a_crash_ends_the_shared_run_is_judged_from_its_output_and_the_rest_shar
 
 
 @pytest.mark.slow
+def test_a_rust_panic_in_a_thread_aborts_the_shared_run_and_is_signed_by_its_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rust batches build with panic = "abort": a thread's panic ends the process at once
+    (SIGABRT, no unwinding into a join or a blocked channel end), its message and place
+    still printed and read as the crash's signature."""
+    require_toolchain("rust-crossbeam")
+    real_build = execute.build
+
+    def panic_in_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
+        # A thread of program 3 panics before its first run: no generated program does.
+        injected = 'std::thread::spawn(|| panic!("injected")).join().unwrap();'
+        source = source.replace("fn prog3_once() {", "fn prog3_once() {\n    " + injected, 1)
+        return real_build(toolchain, source, workdir, **kwargs)
+
+    monkeypatch.setattr(execute, "build", panic_in_program_3)
+    report = execute_batch(
+        _programs(6),
+        make_target("rust-crossbeam", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=30),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2, [
+        e.classification.reason for e in report.executions
+    ]
+    crash = report.executions[3]
+    attempt = crash.attempts[0]
+    assert attempt.signal == signal.SIGABRT and "Result::unwrap()" not in attempt.stderr
+    assert crash.classification.signature == "rust-crossbeam | panic | injected | at the program"
+    assert [e.attempts[0].group for e in report.executions] == [6, 6, 6, 6, 2, 2]
+
+
+@pytest.mark.slow
 def test_a_hang_in_a_shared_run_is_timed_alone_and_the_rest_of_the_batch_too(
     tmp_path: Path,
 ) -> None:
