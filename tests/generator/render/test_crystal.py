@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.render import render, render_batch
+from generator.render import GROUP_DONE, render, render_batch
 from generator.render._common import SpawnS, lower, walk
 from tests.generator.render.helpers import (
     VARIANTS,
@@ -60,7 +60,7 @@ def test_every_spawn_is_counted_and_signals_last(name: str, seed: int) -> None:
 def test_batch_dispatches_on_argv() -> None:
     programs = list(PROGRAMS.values())
     text = render_batch(programs, "crystal", repetitions=9)
-    assert "case ARGV[0]?" in text
+    assert "ARGV.each do |arg|" in text and "case arg" in text
     for i in range(len(programs)):
         assert f'when "{i}" then prog{i}\n' in text
     assert "exit 2" in text
@@ -89,7 +89,17 @@ def test_crystal_runs_every_program(tmp_path: Path, build_cache: Path) -> None:
     for i in range(len(programs)):
         out = run([str(binary), str(i)], timeout=30)
         assert out.returncode == 0, (i, out)
+        assert out.stdout == ""  # run alone: no mark
     assert run([str(binary), str(len(programs))], timeout=10).returncode == 2
+    assert run([str(binary)], timeout=10).returncode == 2
+    # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout.
+    order = [2, 0, 1]
+    out = run([str(binary), *map(str, order)], timeout=30)
+    assert out.returncode == 0, out
+    assert out.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
+    # A bad index stops the run where it stands: the marks say who ran.
+    out = run([str(binary), "1", str(len(programs)), "0"], timeout=30)
+    assert (out.returncode, out.stdout) == (2, f"{GROUP_DONE}1\n")
 
 
 @pytest.mark.slow

@@ -140,7 +140,7 @@ def test_what_each_renderer_declares_it_can_do() -> None:
     assert all(d[3] <= BEYOND_PAPER_CONSTRUCTS for d in declared.values())
     assert declared == {
         "clojure": (True, True, True, both),
-        "crystal": (True, False, True, every),
+        "crystal": (True, True, True, every),
         "flix": (False, False, False, frozenset()),
         "go": (True, True, True, every),
         "kotlin": (True, False, True, both),

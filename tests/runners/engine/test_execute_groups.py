@@ -42,12 +42,11 @@ def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missi
     assert _marked(f"{GROUP_DONE}x\n") == ({}, f"{GROUP_DONE}x\n")  # no index: no mark
 
 
-def test_every_target_but_kotlin_and_crystal_shares_runs() -> None:
-    # Kotlin: a warm JIT made kotlinx.coroutines#504 rarer (README); Crystal: its runs
-    # cost far more than its start.
+def test_every_target_but_kotlin_shares_runs() -> None:
+    # Kotlin: a warm JIT made kotlinx.coroutines#504 rarer (README).
     sharing = {t.name for t in all_targets() if t.runnable and t.group_runs}
     rust = {"rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std"}
-    assert sharing == {"go", "clojure-go", "clojure-thread", "racket", *rust}
+    assert sharing == {"go", "crystal", "clojure-go", "clojure-thread", "racket", *rust}
 
 
 def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,6 +171,41 @@ def test_a_rust_panic_in_a_thread_aborts_the_shared_run_and_is_signed_by_its_mes
     assert attempt.signal == signal.SIGABRT and "Result::unwrap()" not in attempt.stderr
     assert crash.classification.signature == "rust-crossbeam | panic | injected | at the program"
     assert [e.attempts[0].group for e in report.executions] == [6, 6, 6, 6, 2, 2]
+
+
+@pytest.mark.slow
+def test_a_crystal_fiber_exception_in_a_shared_run_is_the_crash_of_its_own_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Crystal prints an exception that ends a spawned fiber and goes on, so the run's join
+    waits for ever: the quiet period cuts the shared run, the program runs alone and is
+    judged a crash from the exception; the programs after it run alone, as after any cut."""
+    require_toolchain("crystal")
+    real_build = execute.build
+
+    def raise_in_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
+        # A fiber of program 3 raises before its first run: no generated program does.
+        injected = 'done_ = Channel(Nil).new\n  spawn { raise "injected" }\n  done_.receive'
+        source = source.replace("def prog3_once\n", "def prog3_once\n  " + injected + "\n", 1)
+        return real_build(toolchain, source, workdir, **kwargs)
+
+    monkeypatch.setattr(execute, "build", raise_in_program_3)
+    report = execute_batch(
+        _programs(6),
+        make_target("crystal", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=5, quiet_s=0.5),
+        triage=Triage(retries=0),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2, [
+        e.classification.reason for e in report.executions
+    ]
+    crash = report.executions[3]
+    assert "injected" in crash.attempts[-1].stderr, crash.attempts[-1]
+    assert crash.classification.signature.startswith("crystal | ")
+    assert [e.attempts[0].group for e in report.executions] == [6, 6, 6, 1, 1, 1]
 
 
 @pytest.mark.slow

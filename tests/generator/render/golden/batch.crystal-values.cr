@@ -438,14 +438,24 @@ def prog5
   end
 end
 
-case ARGV[0]?
-when "0" then prog0
-when "1" then prog1
-when "2" then prog2
-when "3" then prog3
-when "4" then prog4
-when "5" then prog5
-else
-  STDERR.puts "usage: #{PROGRAM_NAME} N (a program from 0 to 5)"
+if ARGV.empty?
+  STDERR.puts "usage: #{PROGRAM_NAME} N... (programs from 0 to 5)"
   exit 2
+end
+ARGV.each do |arg|
+  case arg
+  when "0" then prog0
+  when "1" then prog1
+  when "2" then prog2
+  when "3" then prog3
+  when "4" then prog4
+  when "5" then prog5
+  else
+    STDERR.puts "no program #{arg}"
+    exit 2
+  end
+  if ARGV.size > 1
+    puts "chanfuzz: done #{arg}"
+    STDOUT.flush
+  end
 end
