@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.lambda_chan import Program
-from generator.render import render, render_batch, supports
+from generator.render import GROUP_DONE, render, render_batch, supports
 from tests.generator.render.programs import PROGRAMS
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -162,3 +162,13 @@ def run(
 def compile_ok(cmd: list[str], *, cwd: Path, env: dict | None = None, timeout: float = 600) -> None:
     out = run(cmd, timeout=timeout, env=env, cwd=cwd)
     assert out.returncode == 0, f"compile failed: {' '.join(cmd)}\n{out.stdout}\n{out.stderr}"
+
+
+def check_group_runs(binary: Path, order: list[int], bad: str, *, timeout: float) -> None:
+    """A dispatcher given several indices (GROUP_RUNS) runs each in turn and marks each end
+    on stdout; a bad index (`bad`) stops the run where it stands, so the marks say who ran."""
+    out = run([str(binary), *map(str, order)], timeout=timeout)
+    assert out.returncode == 0, out
+    assert out.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
+    out = run([str(binary), str(order[0]), bad, str(order[1])], timeout=timeout)
+    assert (out.returncode, out.stdout) == (2, f"{GROUP_DONE}{order[0]}\n")

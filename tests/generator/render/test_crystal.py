@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.render import GROUP_DONE, render, render_batch
+from generator.render import render, render_batch
 from generator.render._common import SpawnS, lower, walk
 from tests.generator.render.helpers import (
     VARIANTS,
     check_golden,
+    check_group_runs,
     compile_ok,
     crystal_binary,
     golden_cases,
@@ -92,14 +93,7 @@ def test_crystal_runs_every_program(tmp_path: Path, build_cache: Path) -> None:
         assert out.stdout == ""  # run alone: no mark
     assert run([str(binary), str(len(programs))], timeout=10).returncode == 2
     assert run([str(binary)], timeout=10).returncode == 2
-    # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout.
-    order = [2, 0, 1]
-    out = run([str(binary), *map(str, order)], timeout=30)
-    assert out.returncode == 0, out
-    assert out.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
-    # A bad index stops the run where it stands: the marks say who ran.
-    out = run([str(binary), "1", str(len(programs)), "0"], timeout=30)
-    assert (out.returncode, out.stdout) == (2, f"{GROUP_DONE}1\n")
+    check_group_runs(binary, [2, 0, 1], str(len(programs)), timeout=30)
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from generator.render._common import SpawnS as SpawnStmt
 from tests.generator.render.helpers import (
     VARIANTS,
     check_golden,
+    check_group_runs,
     compile_ok,
     go_binary,
     golden_cases,
@@ -187,14 +188,7 @@ def test_go_runs_every_program(tmp_path: Path, build_cache: Path) -> None:
         assert out.returncode == 0, (i, out)
         assert out.stdout == ""  # run alone: no mark
     assert run([str(binary), str(len(programs))], timeout=10).returncode == 2
-    # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout.
-    order = [2, 0, 1]
-    out = run([str(binary), *map(str, order)], timeout=30)
-    assert out.returncode == 0, out
-    assert out.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
-    # A bad index stops the run where it stands: the marks say who ran.
-    out = run([str(binary), "1", str(len(programs)), "0"], timeout=30)
-    assert (out.returncode, out.stdout) == (2, f"{GROUP_DONE}1\n")
+    check_group_runs(binary, [2, 0, 1], str(len(programs)), timeout=30)
 
 
 @pytest.mark.slow

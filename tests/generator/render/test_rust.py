@@ -42,6 +42,7 @@ from tests.generator.render.helpers import (
     GOLDEN_SEED,
     Variant,
     check_golden,
+    check_group_runs,
     need,
     run,
 )
@@ -773,13 +774,7 @@ def test_rust_runs_generated_programs(flavour: str, tmp_path: Path, cargo_target
     # Several in one run (GROUP_RUNS): each in turn, each end marked on stdout. Only
     # programs no known library bug can hang, and that ran clean alone.
     order = [i for i, out in enumerate(outcomes) if out.returncode == 0 and not programs[i][2]]
-    order = order[:3][::-1]
-    shared = run([str(binary), *map(str, order)], timeout=TIMEOUT)
-    assert shared.returncode == 0, shared
-    assert shared.stdout == "".join(f"{GROUP_DONE}{i}\n" for i in order)
-    # A bad index stops the run where it stands: the marks say who ran.
-    bad = run([str(binary), str(order[0]), "x", str(order[1])], timeout=TIMEOUT)
-    assert bad.returncode == 2 and bad.stdout == f"{GROUP_DONE}{order[0]}\n"
+    check_group_runs(binary, order[:3][::-1], "x", timeout=TIMEOUT)
 
     failures = [
         (i, name, known, out)

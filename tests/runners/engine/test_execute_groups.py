@@ -5,6 +5,7 @@ judged from a run of its own."""
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from generator.settings import PRESETS
 from runners.config import ConfigError, shared_run_size
 from runners.engine import execute
 from runners.engine.execute import (
+    BatchReport,
     Triage,
     _marked,
     _shares_runs,
@@ -33,6 +35,32 @@ STUCK = lc.Program(("c1", "c2"), lc.Then(lc.SpawnE(lc.Recv("c2")), lc.Recv("c1")
 
 def _programs(n: int, first_seed: int = 0) -> list[lc.Program]:
     return [generate_program(s, PRESETS["A"]).program for s in range(first_seed, first_seed + n)]
+
+
+def _edited_batch(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    lang: str,
+    edit: Callable[[str], str],
+    limits: Limits,
+    **kwargs: object,
+) -> BatchReport:
+    """Six generated programs on `lang` in one batch, its source edited by `edit` before each
+    build: a crash no generated program makes, put into one of them."""
+    real_build = execute.build
+
+    def edited_build(toolchain, source, workdir, **build_kwargs):  # noqa: ANN001, ANN202
+        return real_build(toolchain, edit(source), workdir, **build_kwargs)
+
+    monkeypatch.setattr(execute, "build", edited_build)
+    return execute_batch(
+        _programs(6),
+        make_target(lang, repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=limits,
+        **kwargs,
+    )
 
 
 def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missing() -> None:
@@ -111,22 +139,14 @@ def test_a_crash_ends_the_shared_run_is_judged_from_its_output_and_the_rest_shar
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     require_toolchain("racket")
-    real_build = execute.build
-
-    def crash_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
-        # Program 3 raises before its first run: a crash no generated program makes.
-        source = source.replace(
-            "(define (prog3)", '(define (prog3) (error "injected"))\n(define (prog3-real)', 1
-        )
-        return real_build(toolchain, source, workdir, **kwargs)
-
-    monkeypatch.setattr(execute, "build", crash_program_3)
-    report = execute_batch(
-        _programs(6),
-        make_target("racket", repetitions=2),
-        workdir=tmp_path,
-        sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=30),
+    # Program 3 raises before its first run.
+    raised = '(define (prog3) (error "injected"))\n(define (prog3-real)'
+    report = _edited_batch(
+        monkeypatch,
+        tmp_path,
+        "racket",
+        lambda source: source.replace("(define (prog3)", raised, 1),
+        Limits(timeout_s=30),
     )
     outcomes = [e.outcome for e in report.executions]
     assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2
@@ -146,21 +166,14 @@ def test_a_rust_panic_in_a_thread_aborts_the_shared_run_and_is_signed_by_its_mes
     (SIGABRT, no unwinding into a join or a blocked channel end), its message and place
     still printed and read as the crash's signature."""
     require_toolchain("rust-crossbeam")
-    real_build = execute.build
-
-    def panic_in_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
-        # A thread of program 3 panics before its first run: no generated program does.
-        injected = 'std::thread::spawn(|| panic!("injected")).join().unwrap();'
-        source = source.replace("fn prog3_once() {", "fn prog3_once() {\n    " + injected, 1)
-        return real_build(toolchain, source, workdir, **kwargs)
-
-    monkeypatch.setattr(execute, "build", panic_in_program_3)
-    report = execute_batch(
-        _programs(6),
-        make_target("rust-crossbeam", repetitions=2),
-        workdir=tmp_path,
-        sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=30),
+    # A thread of program 3 panics before its first run.
+    panics = 'fn prog3_once() {\n    std::thread::spawn(|| panic!("injected")).join().unwrap();'
+    report = _edited_batch(
+        monkeypatch,
+        tmp_path,
+        "rust-crossbeam",
+        lambda source: source.replace("fn prog3_once() {", panics, 1),
+        Limits(timeout_s=30),
     )
     outcomes = [e.outcome for e in report.executions]
     assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.CRASH] + [Outcome.TERMINATED] * 2, [
@@ -181,21 +194,14 @@ def test_a_crystal_fiber_exception_in_a_shared_run_is_the_crash_of_its_own_progr
     waits for ever: the quiet period cuts the shared run, the program runs alone and is
     judged a crash from the exception; the programs after it run alone, as after any cut."""
     require_toolchain("crystal")
-    real_build = execute.build
-
-    def raise_in_program_3(toolchain, source, workdir, **kwargs):  # noqa: ANN001, ANN202
-        # A fiber of program 3 raises before its first run: no generated program does.
-        injected = 'done_ = Channel(Nil).new\n  spawn { raise "injected" }\n  done_.receive'
-        source = source.replace("def prog3_once\n", "def prog3_once\n  " + injected + "\n", 1)
-        return real_build(toolchain, source, workdir, **kwargs)
-
-    monkeypatch.setattr(execute, "build", raise_in_program_3)
-    report = execute_batch(
-        _programs(6),
-        make_target("crystal", repetitions=2),
-        workdir=tmp_path,
-        sandbox=get_sandbox("local"),
-        limits=Limits(timeout_s=5, quiet_s=0.5),
+    # A fiber of program 3 raises before its first run, and the program waits for it.
+    raises = 'def prog3_once\n  never_ = Channel(Nil).new\n  spawn { raise "injected" }\n'
+    report = _edited_batch(
+        monkeypatch,
+        tmp_path,
+        "crystal",
+        lambda source: source.replace("def prog3_once\n", raises + "  never_.receive\n", 1),
+        Limits(timeout_s=5, quiet_s=0.5),
         triage=Triage(retries=0),
     )
     outcomes = [e.outcome for e in report.executions]
