@@ -259,7 +259,7 @@ def test_kotlin_uses_its_class_data_archives(tmp_path: Path, artifact_cache: Pat
     argv = [
         "-Xlog:class+load=info" if arg.startswith("-Xlog:cds") else arg for arg in artifact.argv()
     ]
-    result = run_argv(argv, 30)
+    result = run_argv(argv, 30, output_limit=64 << 20)  # the log outgrows the default
     assert result.exit_code == 0, result
     shared = re.findall(r"kotlinx\.coroutines\.\S+ source: shared objects file", result.stdout)
     assert len(shared) > 50, result.stdout[-2000:]
