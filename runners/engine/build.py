@@ -6,8 +6,10 @@ This module owns turning one source text into something runnable and running it:
   programs behind a dispatcher ``main`` that takes the program index as its
   first argument) and returns an :class:`Artifact`. Artifacts are cached under
   ``<cache>/artifacts/<toolchain id>/<key>/``, the key being a hash of the
-  toolchain, its version, the flags and the source, so building the same source
-  again costs one directory lookup.
+  toolchain, its version, the source and the build's recipe (the target's plan:
+  its command, environment and files), so building the same source again costs
+  one directory lookup, and a change to how a target builds is never served an
+  artifact built the old way.
 - :func:`run` runs an artifact through the process supervisor
   (:mod:`runners.engine.supervisor`), which also runs every compile (timeout,
   process-group kill, bounded output, rlimits: ``COMPILE_LIMITS``); a ``wrap``
@@ -39,10 +41,9 @@ from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
 from runners.targets.base import Toolchain
 
-# Bump when the build commands change: it is part of every cache key, so old
-# artifacts built differently are not reused. 2: Rust's panic = "abort" (and Go's
-# -gcflags of 2026-11-28 and -29, which went in without a bump).
-BUILDER_VERSION = "2"
+# The work directory a build plan is made for when it goes into an artifact key: where a
+# batch compiles (one directory per worker) changes nothing in what it builds.
+KEY_WORKDIR = Path("/chanfuzz-build")
 
 COMPILE_OUTPUT_LIMIT = 16 * 1024  # bytes of compiler output kept in a CompileError
 COMPILE_TIMEOUT_S = 600.0
@@ -99,15 +100,38 @@ def default_artifact_cache() -> Path:
     return cache_root() / "artifacts"
 
 
+def build_recipe(toolchain: Toolchain, flags: Sequence[str] = ()) -> dict[str, object] | None:
+    """How ``toolchain`` builds with ``flags``, as the artifact key takes it in: the
+    target's plan made for a placeholder work directory (its argv, the environment it
+    sets, its files and where its product is). None for a render-only target.
+
+    Only the variables the plan sets count, not those it passes on from this process:
+    a key must not change with the shell it is computed in.
+    """
+    target = get_target(toolchain.language)
+    if target.build_plan is None:
+        return None
+    plan = target.build_plan(toolchain, KEY_WORKDIR, flags)
+    return {
+        "argv": list(plan.argv),
+        "env": sorted([k, v] for k, v in plan.env.items() if os.environ.get(k) != v),
+        "cwd": str(plan.cwd),
+        "product": str(plan.product),
+        "files": [list(f) for f in plan.files],
+        "writes": [str(w) for w in plan.writes],
+    }
+
+
 def artifact_key(toolchain: Toolchain, source: str, flags: Sequence[str] = ()) -> str:
     """Cache key of building ``source`` with ``toolchain`` and ``flags``.
 
-    It covers everything the output depends on: the builder itself, the
-    toolchain's identity, version and location, its component versions (the
-    Kotlin compiler, the JVM) and the exact source text.
+    It covers everything the output depends on: the build's recipe (how the target
+    compiles, so changing a compiler flag or a manifest changes every key), the
+    toolchain's identity, version and location, its component versions (the Kotlin
+    compiler, the JVM) and the exact source text.
     """
     material = {
-        "builder": BUILDER_VERSION,
+        "recipe": build_recipe(toolchain, flags),
         "toolchain": toolchain.id,
         "version": toolchain.version,
         "executable": str(toolchain.executable),
@@ -202,6 +226,10 @@ def build(
     source_path.parent.mkdir(parents=True, exist_ok=True)  # Rust's src/main.rs
     source_path.write_text(source)
     plan = target.build_plan(toolchain, workdir, flags)
+    for name, text in plan.files:
+        (workdir / name).write_text(text)
+    for directory in plan.writes:
+        directory.mkdir(parents=True, exist_ok=True)
     if plan.product.is_dir():
         shutil.rmtree(plan.product)  # stale classes from an earlier compile in this workdir
     elif plan.product.exists():

@@ -275,6 +275,10 @@ class BuildPlan:
     # them writable. They are the toolchain's own, wherever $CHANFUZZ_TOOLCHAINS_DIR
     # points now (a release installed before it changed still builds).
     writes: tuple[Path, ...] = ()
+    # Files the compile needs beside the source, as (path under the work directory, text):
+    # a Go module's go.mod, a Cargo manifest and its lock file. The build writes them, and
+    # they are part of what the artifact key hashes, as the argv and environment are.
+    files: tuple[tuple[str, str], ...] = ()
     # The same compile handed to a compiler kept running between builds, where the
     # target has one (runners.engine.resident); None: only `argv`.
     resident: ResidentCompile | None = None
@@ -354,7 +358,9 @@ class TargetSpec:
 
     Building and running (``build_plan`` None: render-only, nothing runs):
     ``source_file`` is what the source is saved as; ``build_plan(toolchain,
-    workdir, flags)``; ``product`` names what a build keeps; ``run_command``
+    workdir, flags)`` says how it compiles there without writing anything (the
+    build writes the plan's files, and the plan made for a placeholder work
+    directory is part of the artifact key); ``product`` names what a build keeps; ``run_command``
     starts it; ``build_flags`` put the runtime on its parallel scheduler;
     ``renderer_options`` are what the renderer is always told for this target,
     ``render_options(toolchain, settings)`` what a run on this toolchain adds

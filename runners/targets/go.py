@@ -400,9 +400,7 @@ def _go_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Build
     # version, so each Go compiles with its native semantics (loop variables,
     # ...) and never asks for a newer toolchain; there are no requirements, so
     # nothing is ever downloaded.
-    (workdir / "go.mod").write_text(
-        f"module chanfuzzprog\n\ngo {_go_language_version(toolchain.version)}\n"
-    )
+    go_mod = f"module chanfuzzprog\n\ngo {_go_language_version(toolchain.version)}\n"
     # At the default GOGC=100 the compiler spends about a quarter of a batch's compile
     # collecting garbage (200 programs on one core: 2.7-3.3 s of CPU, 2.0-2.7 s at
     # GOGC=800, for a peak of 250 MB against 130). Only the build's: the programs and
@@ -427,7 +425,7 @@ def _go_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Build
         str(product),
         ".",
     )
-    return BuildPlan(argv, env, workdir, product)
+    return BuildPlan(argv, env, workdir, product, files=(("go.mod", go_mod),))
 
 
 def go_env(toolchain: Toolchain) -> dict[str, str]:

@@ -699,11 +699,10 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
         else:
             manifest = manifest_text(library, version, bin_name=bin_name)
             target_dir = toolchain.home / "target"
-        (workdir / "Cargo.toml").write_text(manifest)
-        target_dir.mkdir(parents=True, exist_ok=True)
+        files = [("Cargo.toml", manifest)]
         locked: list[str] = []
         if library.crate is not None:  # std has no dependency to lock
-            shutil.copyfile(toolchain.home / "Cargo.lock", workdir / "Cargo.lock")
+            files.append(("Cargo.lock", (toolchain.home / "Cargo.lock").read_text()))
             locked = ["--locked"]
         argv = (
             str(toolchain.executable),
@@ -720,6 +719,7 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
             workdir,
             target_dir / "release" / bin_name,
             writes=(target_dir,),
+            files=tuple(files),
         )
 
     return plan

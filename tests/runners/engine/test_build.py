@@ -16,17 +16,20 @@ import pytest
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine.build import (
+    KEY_WORKDIR,
     Artifact,
     CompileError,
     _bounded,
     artifact_key,
     build,
+    build_recipe,
     run,
 )
 from runners.engine.execute import target_for
 from runners.engine.supervisor import run_argv
 from runners.engine.toolchains import Toolchain, installed_toolchains
-from runners.targets import runnable_names
+from runners.targets import go as go_target
+from runners.targets import runnable_names, rust_cargo
 from runners.targets.go import _go_language_version
 from runners.targets.kotlin import _kotlin_plan
 from tests.runners import programs
@@ -60,6 +63,51 @@ def test_artifact_key_depends_on_everything_that_changes_the_output() -> None:
     }
     assert key not in different
     assert len(different) == 6
+
+
+def test_artifact_key_changes_with_how_the_target_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No version to bump by hand: a changed compiler setting, flag or module file is a
+    # changed recipe, so nothing built the old way is reused.
+    key = artifact_key(GO, "package main\n")
+    monkeypatch.setattr(go_target, "BUILD_GOGC", "100")
+    assert artifact_key(GO, "package main\n") != key
+    monkeypatch.undo()
+    monkeypatch.setattr(go_target, "_go_language_version", lambda _version: "1.21")
+    assert artifact_key(GO, "package main\n") != key
+
+
+def test_artifact_key_changes_with_a_rust_manifest(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "Cargo.lock").write_text("# a lock\n")
+    crossbeam = Toolchain(
+        language="rust-crossbeam",
+        version="0.5.17",
+        id="rust-crossbeam-0.5.17",
+        origin="installed",
+        home=tmp_path,
+        executable=Path("/usr/bin/cargo"),
+    )
+    key = artifact_key(crossbeam, "fn main() {}\n")
+    assert "Cargo.toml" in [name for name, _ in build_recipe(crossbeam)["files"]]  # type: ignore[index]
+    written = rust_cargo.manifest_text
+    monkeypatch.setattr(
+        rust_cargo, "manifest_text", lambda *a, **k: written(*a, **k).replace('"abort"', '"unwind"')
+    )
+    assert artifact_key(crossbeam, "fn main() {}\n") != key
+    monkeypatch.undo()
+    (tmp_path / "Cargo.lock").write_text("# another lock\n")
+    assert artifact_key(crossbeam, "fn main() {}\n") != key
+
+
+def test_artifact_key_ignores_the_callers_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = artifact_key(GO, "package main\n")
+    monkeypatch.setenv("TERM", "dumb-and-other")
+    monkeypatch.setenv("GOFLAGS", "-mod=vendor")  # the plan's own setting replaces it
+    assert artifact_key(GO, "package main\n") == key
+    assert build_recipe(GO)["cwd"] == str(KEY_WORKDIR)  # type: ignore[index]
 
 
 def test_go_language_version() -> None:

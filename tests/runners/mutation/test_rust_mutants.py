@@ -190,15 +190,16 @@ def test_a_mutant_is_a_toolchain_of_its_target_built_against_its_crate_copy(
     workdir = tmp_path / "build"
     workdir.mkdir()
     plan = get_target("rust-flume").build_plan(mutant, workdir, ())
-    manifest = (workdir / "Cargo.toml").read_text()
-    assert f'[patch.crates-io]\nflume = {{ path = "{directory / "crate"}" }}' in manifest
-    assert (workdir / "Cargo.lock").read_text() == "# the mutant's lock\n"
+    files = dict(plan.files)
+    assert f'[patch.crates-io]\nflume = {{ path = "{directory / "crate"}" }}' in files["Cargo.toml"]
+    assert files["Cargo.lock"] == "# the mutant's lock\n"
     assert "--offline" in plan.argv and "--locked" in plan.argv
     assert plan.env["CARGO_HOME"] == "/the/base/cargo-home"
     assert plan.env["CARGO_TARGET_DIR"] == str(directory.parent / "target")
     # The release builds as it did: no patch, its own target directory and cargo home.
-    get_target("rust-flume").build_plan(base, workdir, ())
-    assert "[patch" not in (workdir / "Cargo.toml").read_text()
+    plan = get_target("rust-flume").build_plan(base, workdir, ())
+    assert "[patch" not in dict(plan.files)["Cargo.toml"]
+    assert not any(workdir.iterdir())  # a plan writes nothing: the build writes its files
 
 
 def test_toolchains_list_shows_a_mutant_beside_its_release_not_instead(
