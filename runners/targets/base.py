@@ -360,8 +360,9 @@ class TargetSpec:
     ``source_file`` is what the source is saved as; ``build_plan(toolchain,
     workdir, flags)`` says how it compiles there without writing anything (the
     build writes the plan's files, and the plan made for a placeholder work
-    directory is part of the artifact key); ``product`` names what a build keeps; ``run_command``
-    starts it; ``build_flags`` put the runtime on its parallel scheduler;
+    directory is part of the artifact key); ``product`` names what a build
+    keeps; ``run_command`` starts it; ``build_flags`` put the runtime on its
+    parallel scheduler;
     ``renderer_options`` are what the renderer is always told for this target,
     ``render_options(toolchain, settings)`` what a run on this toolchain adds
     (:meth:`run_options`; :meth:`source_options` for a program's pages);
