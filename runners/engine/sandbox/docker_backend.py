@@ -20,6 +20,10 @@ up; :func:`engine_url` finds it without ``DOCKER_HOST``). Per run:
   (the log driver is off), and cheaper than ``attach``. The helper holds the
   streams open until it exits, and its exit empties the container, so EOF on
   both means the run is over -- known sooner than from the engine's ``wait``;
+- with a quiet period (``Limits.quiet_s``), the container's processes are watched
+  through this machine's ``/proc`` as the local sandbox watches its own: the
+  engine runs on this kernel already (binds name host paths), and the init's
+  host PID is checked against the container's cgroup before it is trusted;
 - on timeout: the dump signal (optionally), the grace period, then ``kill()``
   -- the SDK's wait timeout alone stops nothing -- and in every case
   ``remove(force=True)``. Containers are labelled ``chanfuzz=1`` and
@@ -40,6 +44,7 @@ import tempfile
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,7 +59,7 @@ from runners.engine.sandbox.base import (
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status
-from runners.engine.supervisor import OutputCapture, Supervised, supervise
+from runners.engine.supervisor import OutputCapture, QuietWatch, Supervised, supervise, tree_cpu
 from runners.targets import get_target
 
 LABEL = "chanfuzz"
@@ -286,6 +291,8 @@ class DockerSandbox:
             stderr_truncated=capture.truncated("stderr"),
             dump=capture.dump_text(),
             backend=self.name,
+            quiet=outcome.quiet,
+            quiet_at_s=None if outcome.quiet_at is None else outcome.quiet_at - start,
         )
 
 
@@ -354,7 +361,33 @@ class _ContainerRun:
             aux_fds=(self.fds["status"],),
             # The helper, PID 1, holds both FIFOs until it exits.
             ended_by_streams_eof=True,
+            quiet=self.quiet_watch(limits),
         )
+
+    def quiet_watch(self, limits: Limits) -> QuietWatch | None:
+        """The watch ``limits.quiet_s`` asks for, over the processes under the container's
+        init as this machine's ``/proc`` shows them; None when none is asked for, when the
+        run is already over, or when they cannot be seen from here (chanfuzz in a PID
+        namespace of its own): the run then waits out its timeout, and a warning says so."""
+        if limits.quiet_s is None:
+            return None
+        try:
+            self.container.reload()
+            state = self.container.attrs["State"]
+        except Exception:  # the engine cannot say: the run goes on, unwatched
+            state = {}
+        if state and not state.get("Running"):
+            return None  # ended already: nothing to watch
+        pid = _host_pid(self.container.id, state.get("Pid"))
+        if pid is None:
+            warnings.warn(
+                f"the docker sandbox cannot see container {self.container.id[:12]}'s processes "
+                "from here: its run waits out its timeout instead of the quiet period",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+        return QuietWatch(lambda: tree_cpu(pid), limits.quiet_s, witness=limits.quiet_witness)
 
     def status(self, outcome: Supervised) -> str:
         """The helper's status line, as read by :meth:`supervise`."""
@@ -405,6 +438,19 @@ class _ContainerRun:
             for fd in (*self.fds.values(), self._exit_r, self._exit_w):
                 os.close(fd)
         shutil.rmtree(self.io_dir, ignore_errors=True)
+
+
+def _host_pid(container_id: str, pid: object) -> int | None:
+    """``pid``, the engine's PID of a container's init, if this machine's ``/proc`` shows it
+    in that container's cgroup. A PID of another PID namespace could name an unrelated
+    process of this one, so it counts only then."""
+    if not isinstance(pid, int) or pid <= 0:
+        return None
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            return pid if container_id in f.read() else None
+    except OSError:
+        return None
 
 
 def sweep_strays(older_than_s: float = 3600.0, *, client: Any = None) -> list[str]:
