@@ -91,7 +91,13 @@ def test_artifact_key_changes_with_a_rust_manifest(
         executable=Path("/usr/bin/cargo"),
     )
     key = artifact_key(crossbeam, "fn main() {}\n")
-    assert "Cargo.toml" in [name for name, _ in build_recipe(crossbeam)["files"]]  # type: ignore[index]
+    recipe = build_recipe(crossbeam)
+    assert recipe is not None
+    assert [name for name, _ in recipe["files"]] == ["Cargo.toml", "Cargo.lock"]  # type: ignore[attr-defined]
+    # Where cargo builds and what it leaves are the recipe's too, for the placeholder
+    # work directory: the binary is named after it, not after a worker's.
+    assert recipe["writes"] == [str(tmp_path / "target")]
+    assert str(recipe["product"]).startswith(f"{tmp_path}/target/release/prog_")
     written = rust_cargo.manifest_text
     monkeypatch.setattr(
         rust_cargo, "manifest_text", lambda *a, **k: written(*a, **k).replace('"abort"', '"unwind"')

@@ -88,4 +88,6 @@ def test_the_docker_backend_trusts_a_pid_only_in_the_containers_cgroup() -> None
     assert _host_pid(ours, os.getpid()) == os.getpid()
     assert _host_pid("f" * 64, os.getpid()) is None  # another namespace's PID, say
     assert _host_pid(ours, 0) is None and _host_pid(ours, None) is None
+    with open("/proc/1/cgroup") as f:  # any process may be a container's init, even 1
+        assert _host_pid(f.read().strip().splitlines()[-1], 1) == 1
     assert _host_pid(ours, 2**22 + 1) is None  # no such process
