@@ -23,7 +23,9 @@ up; :func:`engine_url` finds it without ``DOCKER_HOST``). Per run:
 - with a quiet period (``Limits.quiet_s``), the container's processes are watched
   through this machine's ``/proc`` as the local sandbox watches its own: the
   engine runs on this kernel already (binds name host paths), and the init's
-  host PID is checked against the container's cgroup before it is trusted;
+  host PID is checked against the container's cgroup before it is trusted; a
+  target whose runtime prints nothing on a signal (Rust) is dumped the same
+  way, by a debugger run here on the container's program;
 - on timeout: the dump signal (optionally), the grace period, then ``kill()``
   -- the SDK's wait timeout alone stops nothing -- and in every case
   ``remove(force=True)``. Containers are labelled ``chanfuzz=1`` and
@@ -59,7 +61,15 @@ from runners.engine.sandbox.base import (
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status
-from runners.engine.supervisor import OutputCapture, QuietWatch, Supervised, supervise, tree_cpu
+from runners.engine.supervisor import (
+    OutputCapture,
+    QuietWatch,
+    Supervised,
+    child_pids,
+    dump_program,
+    supervise,
+    tree_cpu,
+)
 from runners.targets import get_target
 
 LABEL = "chanfuzz"
@@ -182,7 +192,7 @@ class DockerSandbox:
         env: Mapping[str, str] | None = None,
         limits: Limits | None = None,
         dump_signal: int | None = None,
-        dump_command: DumpCommand | None = None,  # not here: no debugger in the images
+        dump_command: DumpCommand | None = None,
     ) -> SandboxResult:
         if not argv:
             raise ValueError("empty argv")
@@ -195,7 +205,7 @@ class DockerSandbox:
             run.open_fifos()
             run.container = self._create(run, argv, binds, workdir, env, limits)
             start = run.start(self.image)
-            outcome = run.supervise(start, capture, limits, dump_signal)
+            outcome = run.supervise(start, capture, limits, dump_signal, dump_command)
         finally:
             run.close()
         return self._result(argv, run.status(outcome), outcome, start, capture)
@@ -314,6 +324,8 @@ class _ContainerRun:
         }
         self.fds: dict[str, int] = {}
         self.container: Any = None
+        self._init_pid: int | None = None
+        self._over = False  # the engine said the container no longer runs
         self._waiter: threading.Thread | None = None
         self._exit_r, self._exit_w = os.pipe2(os.O_CLOEXEC)
         self._ended = threading.Event()
@@ -345,7 +357,12 @@ class _ContainerRun:
         return start
 
     def supervise(
-        self, start: float, capture: OutputCapture, limits: Limits, dump_signal: int | None
+        self,
+        start: float,
+        capture: OutputCapture,
+        limits: Limits,
+        dump_signal: int | None,
+        dump_command: DumpCommand | None = None,
     ) -> Supervised:
         return supervise(
             start=start,
@@ -362,7 +379,23 @@ class _ContainerRun:
             # The helper, PID 1, holds both FIFOs until it exits.
             ended_by_streams_eof=True,
             quiet=self.quiet_watch(limits),
+            dump_action=(
+                None
+                if dump_command is None
+                else lambda: self.dump_from_outside(dump_command, capture, limits)
+            ),
         )
+
+    def dump_from_outside(
+        self, command: DumpCommand, capture: OutputCapture, limits: Limits
+    ) -> None:
+        """Run ``command`` here on the program, the child of the container's init, as the
+        local sandbox does (a debugger: the images have none, and it needs no capability
+        in the container). Nothing to run it on when the container's processes cannot be
+        seen from here: the dump says so."""
+        init = self.init_pid()
+        programs = child_pids(init) if init is not None else []
+        dump_program(programs[0] if programs else None, command, capture, limits.dump_grace_s)
 
     def quiet_watch(self, limits: Limits) -> QuietWatch | None:
         """The watch ``limits.quiet_s`` asks for, over the processes under the container's
@@ -371,15 +404,10 @@ class _ContainerRun:
         namespace of its own): the run then waits out its timeout, and a warning says so."""
         if limits.quiet_s is None:
             return None
-        try:
-            self.container.reload()
-            state = self.container.attrs["State"]
-        except Exception:  # the engine cannot say: the run goes on, unwatched
-            state = {}
-        if state and not state.get("Running"):
-            return None  # ended already: nothing to watch
-        pid = _host_pid(self.container.id, state.get("Pid"))
+        pid = self.init_pid()
         if pid is None:
+            if self._over or self._ended.is_set():
+                return None  # over already: nothing to watch
             warnings.warn(
                 f"the docker sandbox cannot see container {self.container.id[:12]}'s processes "
                 "from here: its run waits out its timeout instead of the quiet period",
@@ -388,6 +416,19 @@ class _ContainerRun:
             )
             return None
         return QuietWatch(lambda: tree_cpu(pid), limits.quiet_s, witness=limits.quiet_witness)
+
+    def init_pid(self) -> int | None:
+        """The host PID of the container's init, once the engine has said it and this
+        machine's /proc has confirmed it (see _host_pid); None while it cannot be."""
+        if self._init_pid is None:
+            try:
+                self.container.reload()
+                state = self.container.attrs["State"]
+            except Exception:  # the engine cannot say: nothing to watch or dump
+                return None
+            self._over = not state.get("Running")
+            self._init_pid = _host_pid(self.container.id, state.get("Pid"))
+        return self._init_pid
 
     def status(self, outcome: Supervised) -> str:
         """The helper's status line, as read by :meth:`supervise`."""

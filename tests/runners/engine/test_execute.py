@@ -14,6 +14,7 @@ from generator.settings import PRESETS
 from runners.engine.execute import RunTarget, Triage, execute_batch, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
+from tests.missing import unavailable
 from tests.runners.conftest import require_toolchain
 
 pytestmark = pytest.mark.slow
@@ -68,6 +69,36 @@ def test_stages_count_every_attempt_of_a_hang(tmp_path: Path) -> None:
     (execution,) = report.executions
     assert len(execution.attempts) == 2 == report.stages.runs
     assert report.stages.run_s >= sum(a.duration_s for a in execution.attempts)
+
+
+def test_a_rust_hang_is_declared_and_signed_alike_in_a_container(tmp_path: Path) -> None:
+    # Rust prints nothing on a signal: the sandbox runs gdb on the program from outside.
+    # In a container that needs its processes as this machine sees them, as the quiet
+    # period does; then production (docker) and our machines (local) agree.
+    from runners.engine.sandbox import SandboxUnavailable
+
+    target = _target("rust-crossbeam")
+    signatures = {}
+    for backend in ("local", "docker"):
+        try:
+            sandbox = get_sandbox(backend, language=target.language)
+        except SandboxUnavailable as exc:
+            unavailable(f"the {backend} sandbox is unavailable here: {exc.reason}")
+        report = execute_batch(
+            [STUCK],
+            target,
+            workdir=tmp_path / backend,
+            sandbox=sandbox,
+            limits=Limits(timeout_s=60, quiet_s=1.0),
+            triage=Triage(retries=0),
+        )
+        (execution,) = report.executions
+        (attempt,) = execution.attempts
+        assert execution.outcome is Outcome.TIMEOUT and attempt.quiet, backend
+        assert attempt.duration_s < 30, backend
+        signatures[backend] = execution.classification.signature
+    assert signatures["docker"] == signatures["local"]
+    assert signatures["local"].startswith("rust-crossbeam | hang | crossbeam_channel::")
 
 
 def test_go_deadlock_among_good_programs_is_a_crash_with_its_own_index(tmp_path: Path) -> None:

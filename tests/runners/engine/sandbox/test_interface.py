@@ -213,15 +213,15 @@ def test_a_render_only_target_has_no_image_to_run_in() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["local", "none"])
+@pytest.mark.parametrize("backend", ["local", "docker", "none"])
 def test_a_dump_command_dumps_the_hung_program_from_outside(
     backend: str, request: pytest.FixtureRequest, programs: Programs, marker: str
 ) -> None:
     # For runtimes that print nothing on a signal (Rust): the sandbox runs the
     # command on the program's pid at the timeout, and its output is the dump.
     sandbox = (
-        request.getfixturevalue("local_sandbox")
-        if backend == "local"
+        request.getfixturevalue(f"{backend}_sandbox")
+        if backend != "none"
         else UnsandboxedRunner(quiet=True)
     )
     seen: list[int] = []
@@ -230,7 +230,7 @@ def test_a_dump_command_dumps_the_hung_program_from_outside(
         seen.append(pid)
         return ["sh", "-c", f"echo dumped; tr '\\0' ' ' < /proc/{pid}/cmdline"]
 
-    inside = backend == "local"
+    inside = backend != "none"
     result = sandbox.run(
         [programs.path("sleeper", inside=inside)],
         binds=(programs.bind(),) if inside else (),
