@@ -408,9 +408,10 @@ class _ContainerRun:
         if pid is None:
             if self._over or self._ended.is_set():
                 return None  # over already: nothing to watch
+            # One text for every run: Python's warning filter then says it once a process.
             warnings.warn(
-                f"the docker sandbox cannot see container {self.container.id[:12]}'s processes "
-                "from here: its run waits out its timeout instead of the quiet period",
+                "the docker sandbox cannot see its containers' processes from here: runs wait "
+                "out their timeout instead of the quiet period, and Rust hangs get no dump",
                 RuntimeWarning,
                 stacklevel=2,
             )
