@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from runners.engine.sandbox import Limits
+from runners.engine.sandbox import Limits, docker_backend
 from runners.engine.sandbox.base import Sandbox
 from runners.engine.sandbox.docker_backend import _host_pid
 
@@ -91,3 +91,15 @@ def test_the_docker_backend_trusts_a_pid_only_in_the_containers_cgroup() -> None
     with open("/proc/1/cgroup") as f:  # any process may be a container's init, even 1
         assert _host_pid(f.read().strip().splitlines()[-1], 1) == 1
     assert _host_pid(ours, 2**22 + 1) is None  # no such process
+
+
+@pytest.mark.slow
+def test_a_container_it_cannot_see_waits_out_its_timeout_and_says_so(
+    docker_sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As from a worker in a PID namespace of its own: the engine's PIDs are not ours.
+    monkeypatch.setattr(docker_backend, "_host_pid", lambda _id, _pid: None)
+    with pytest.warns(RuntimeWarning, match="wait out their timeout"):
+        result = docker_sandbox.run(["/bin/sleep", "60"], limits=Limits(timeout_s=2, quiet_s=0.5))
+    assert result.timed_out and not result.quiet and result.quiet_at_s is None
+    assert result.duration_s >= 2
