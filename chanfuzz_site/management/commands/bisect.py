@@ -34,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--hang-quiet", type=float, metavar="SECONDS",
             help="declare a run hung once its processes used no CPU and had no thread running"
-            " for this long, instead of waiting out --timeout (local sandbox; off by default)",
+            " for this long, instead of waiting out --timeout (off by default)",
         )  # fmt: skip
         parser.add_argument(
             "--any-finding",

@@ -62,7 +62,7 @@ class Command(BaseCommand):
             type=float,
             metavar="SECONDS",
             help="declare a run hung once its processes used no CPU and had no thread running "
-            "for this long, instead of waiting out --timeout (local sandbox; off by default)",
+            "for this long, instead of waiting out --timeout (off by default)",
         )
         parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
         parser.add_argument("--repetitions", type=int, default=10, help="runs of the body")
