@@ -420,15 +420,23 @@ class _ContainerRun:
 
     def init_pid(self) -> int | None:
         """The host PID of the container's init, once the engine has said it and this
-        machine's /proc has confirmed it (see _host_pid); None while it cannot be."""
-        if self._init_pid is None:
+        machine's /proc has confirmed it (see _host_pid); None while it cannot be, or when
+        the run is over (``_over``)."""
+        # A second look when /proc did not confirm it: a short run may have ended between
+        # the engine's answer and the read of /proc, and then the engine says so.
+        for look in range(2):
+            if self._init_pid is not None or self._over:
+                break
+            if look:
+                time.sleep(0.05)
             try:
                 self.container.reload()
                 state = self.container.attrs["State"]
             except Exception:  # the engine cannot say: nothing to watch or dump
                 return None
             self._over = not state.get("Running")
-            self._init_pid = _host_pid(self.container.id, state.get("Pid"))
+            if not self._over:
+                self._init_pid = _host_pid(self.container.id, state.get("Pid"))
         return self._init_pid
 
     def status(self, outcome: Supervised) -> str:
