@@ -14,6 +14,12 @@ run goes on to its `--timeout`. A run that went quiet and then ended by itself w
 hang: a false hang. One that went quiet and stayed blocked to its limit was a hang. A
 timeout that never went quiet spun (a livelock, or a starved machine).
 
+A run that went quiet waits out its limit using no CPU, so on a runtime that hangs
+often `--jobs` may well exceed the cores (8 on one core kept it busy here, against 2,
+a quarter of the wall time for the same count); the other runs are then slowed by the
+load, which a false hang would need less of, not more: a starved thread is runnable,
+not blocked.
+
 Every run counts: shared runs (Go, Rust, Clojure, Racket: several programs a process)
 and the runs alone of the program a timed-out shared run stopped in. A timeout is not
 re-run (each would wait out the limit again). Figures, not assertions.
