@@ -37,6 +37,14 @@ def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
     )  # fmt: skip
 
 
+
+def test_the_docker_backend_says_where_its_hangs_are_watched_from(manage: Manage) -> None:
+    result = manage("sandbox", "--backend", "docker")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("docker: a container per run through the Docker Engine API")
+    assert lines[1].startswith("hangs: the quiet period watched, and a Rust program dumped")
+
 @pytest.mark.django_db
 def test_the_about_page_says_how_runs_are_contained(client: Client) -> None:
     body = client.get("/about/").content.decode()

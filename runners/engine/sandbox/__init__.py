@@ -87,7 +87,10 @@ def _describe_runs(chosen: str) -> list[str]:
         return [
             "docker: a container per run through the Docker Engine API, no network, a "
             "read-only root, the engine's default seccomp profile, and the container's memory, "
-            "process and CPU limits"
+            "process and CPU limits",
+            "hangs: the quiet period watched, and a Rust program dumped by gdb, from this "
+            "machine through /proc, where it shows the container's processes (a warning "
+            "says when it does not: runs then wait out their timeout)",
         ]
     if chosen == "none":
         return ["none: NOT a sandbox: a plain subprocess with rlimits, for debugging only"]
