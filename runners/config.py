@@ -160,8 +160,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CHANFUZZ_SHARED_RUN_SIZE",
         "`25`",
-        "programs one process runs in turn on the targets whose start-up dwarfs a run "
-        "(Go, Clojure, Racket); `1` runs every program in a process of its own",
+        "programs the first shared run of a batch takes on the targets whose start-up "
+        "dwarfs a run (Go, Rust, Crystal, Clojure, Racket); the next ones grow from it (up "
+        "to 8 times, within a quarter of the time limit); `1` runs every program in a "
+        "process of its own",
     ),
     Variable(
         "CHANFUZZ_RESIDENT_COMPILERS",
@@ -503,7 +505,8 @@ def cache_dir() -> Path:
 
 
 def shared_run_size() -> int:
-    """``CHANFUZZ_SHARED_RUN_SIZE`` (default 25, at least 1): programs a shared run takes."""
+    """``CHANFUZZ_SHARED_RUN_SIZE`` (default 25, at least 1): programs a batch's first shared
+    run takes (runners.engine.execute grows the next ones from it)."""
     size = whole_number("CHANFUZZ_SHARED_RUN_SIZE", 25)
     if size < 1:
         raise ConfigError("CHANFUZZ_SHARED_RUN_SIZE=0: at least 1 (1: no shared runs)")

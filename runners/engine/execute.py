@@ -11,8 +11,11 @@ This module owns the path from λ_chan programs to verdicts:
    argument, and classify the run (runners.engine.verdicts). Where a process start
    costs more than most programs' runs (a JVM, Racket, a Go or Rust binary in the sandbox:
    `TargetSpec.group_runs`),
-   up to `CHANFUZZ_SHARED_RUN_SIZE` programs share one run, each marking its end on stdout, and
-   each marked one is judged from its share of the output. A crash ends the process:
+   programs share one run, each marking its end on stdout, and each marked one is judged
+   from its share of the output. A batch's first shared run takes
+   `CHANFUZZ_SHARED_RUN_SIZE` programs; each run that every program of it ended cleanly
+   doubles the next, up to GROWTH times that, as long as the programs' time as measured
+   fits in a quarter of the limit (next_group_size). A crash ends the process:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
@@ -329,13 +332,40 @@ def _marked(stdout: str) -> tuple[dict[int, str], str]:
 class GroupRun:
     """What a shared run judged: the verdicts of its leading programs, by position; the
     program it stopped in without a verdict, which must run alone (None: none); whether
-    the next group may share a run (False: its output could not be told apart); and
-    whether the run was cut by its time limit or quiet period (a hang, most likely)."""
+    the next group may share a run (False: its output could not be told apart); whether
+    the run was cut by its time limit or quiet period (a hang, most likely); and how long
+    it took."""
 
     runs: dict[int, ProgramRun]
     alone: int | None = None
     shareable: bool = True
     hung: bool = False
+    duration_s: float = 0.0
+
+
+# How far a batch's shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
+GROWTH = 8
+# The share of the time limit a shared run's programs may be expected to take. Programs'
+# runs vary (a few take ten times the median), and a shared run cut by its limit costs
+# the rest of its batch its sharing (_run_built), so the groups stay well inside it.
+GROUP_TIME_SHARE = 0.25
+
+
+def next_group_size(
+    size: int, *, programs: int, duration_s: float, timeout_s: float, most: int
+) -> int:
+    """The size of the shared run after one of `programs` programs that all ended cleanly
+    in `duration_s`: twice `size`, at most `most`, and no more programs than that run's
+    time a program (its start included, so the bound errs short) says fit in
+    GROUP_TIME_SHARE of `timeout_s`; at least 2.
+
+    Why grow: a run's start (a sandboxed process; a JVM with Clojure, ~1.3 s) is paid once
+    a group, and on Go and Clojure it was a sixth to two fifths of a program's cost with
+    groups of 25 (bench/throughput.py). Why not start large: a group's time is only
+    known once one has run, and a batch of slow programs must not meet its limit."""
+    per_program = duration_s / programs
+    fits = int(GROUP_TIME_SHARE * timeout_s / per_program) if per_program > 0 else most
+    return max(2, min(2 * size, most, fits))
 
 
 def run_group(
@@ -410,7 +440,7 @@ def run_group(
         runs[position] = ProgramRun(position, verdict, (attempt,))
         return GroupRun(runs)
     stages.verdict_s += time.perf_counter() - ran
-    return GroupRun(runs)
+    return GroupRun(runs, duration_s=result.duration_s)
 
 
 def _run_built(
@@ -428,10 +458,12 @@ def _run_built(
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
     shared run left it without one alone, with its triage."""
-    # Programs a shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket starts in
-    # ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust one ~20 ms,
-    # against a few ms (Go: ~1 ms) for most programs' runs.
+    # Programs the first shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket
+    # starts in ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust
+    # one ~20 ms, against a few ms (Go: ~1 ms) for most programs' runs. The runs that
+    # follow grow from it (next_group_size).
     size = config.shared_run_size()
+    most = GROWTH * size
     shareable = _shares_runs(target, size)
     pending = list(range(len(programs)))
     while pending:
@@ -449,6 +481,11 @@ def _run_built(
                     break
                 record(position, shared.runs[position])
                 judged += 1
+            if shared.duration_s > 0 and judged == len(group):
+                size = next_group_size(
+                    size, programs=len(group), duration_s=shared.duration_s,
+                    timeout_s=limits.timeout_s, most=most,
+                )  # fmt: skip
         if alone is not None and judged < len(group):
             position = group[judged]
             record(

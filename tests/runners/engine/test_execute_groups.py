@@ -23,6 +23,7 @@ from runners.engine.execute import (
     _shares_runs,
     execute_batch,
     make_target,
+    next_group_size,
 )
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
@@ -87,6 +88,25 @@ def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.Monk
             shared_run_size()
 
 
+def test_a_shared_run_that_ended_cleanly_doubles_the_next_up_to_the_most() -> None:
+    quick = {"duration_s": 0.5, "timeout_s": 30.0}
+    assert next_group_size(25, programs=25, most=200, **quick) == 50
+    assert next_group_size(150, programs=150, most=200, **quick) == 200
+    assert next_group_size(200, programs=200, most=200, **quick) == 200
+    # A short last group of a batch says as much about a program's time as a full one.
+    assert next_group_size(25, programs=5, most=200, **quick) == 50
+    # A run too quick to time (a clock's resolution) bounds nothing.
+    assert next_group_size(25, programs=25, duration_s=0.0, timeout_s=30.0, most=200) == 50
+
+
+def test_the_next_shared_run_holds_what_fits_a_quarter_of_the_time_limit() -> None:
+    # 0.4 s a program (its share of the start included): a quarter of 10 s holds 6.
+    assert next_group_size(25, programs=25, duration_s=10.0, timeout_s=10.0, most=200) == 6
+    assert next_group_size(6, programs=6, duration_s=2.4, timeout_s=10.0, most=200) == 6
+    # Programs so slow that not even two fit still share by two: sharing costs them nothing.
+    assert next_group_size(25, programs=25, duration_s=250.0, timeout_s=10.0, most=200) == 2
+
+
 def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
     require_toolchain("clojure-go")
     assert _shares_runs(make_target("clojure-go"), 25)
@@ -114,6 +134,27 @@ def test_racket_programs_share_runs_and_each_is_judged(tmp_path: Path) -> None:
     assert report.stages.runs == 2  # one process for 25 programs, one for the last 5
     groups = [e.attempts[0].group for e in report.executions]
     assert groups == [size] * size + [5] * 5
+
+
+@pytest.mark.slow
+def test_shared_runs_grow_within_a_batch_from_the_configured_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require_toolchain("racket")
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "3")
+    count = 3 + 6 + 12 + 4
+    report = execute_batch(
+        _programs(count),
+        make_target("racket", repetitions=2),
+        workdir=tmp_path,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=60),
+    )
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * count
+    assert [e.index for e in report.executions] == list(range(count))
+    groups = [e.attempts[0].group for e in report.executions]
+    assert groups == [3] * 3 + [6] * 6 + [12] * 12 + [4] * 4
+    assert report.stages.runs == 4
 
 
 @pytest.mark.slow
