@@ -43,7 +43,7 @@ from generator.settings import settings_for  # noqa: E402
 from generator.synthesis import synthesize  # noqa: E402
 from generator.termination import check_effect  # noqa: E402
 from runners.engine.batching import BatchSizer  # noqa: E402
-from runners.engine.execute import execute_batch, make_target  # noqa: E402
+from runners.engine.execute import SharedRunSize, execute_batch, make_target  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
 from runners.targets import get_target  # noqa: E402
@@ -207,6 +207,7 @@ def measure(
         with mock.patch.dict(os.environ, {RESIDENT: "0"} if paper else {}):
             # None: each batch sized from the costs of those before it, as `fuzz` does.
             sizer = BatchSizer() if size is None else None
+            shared_runs = SharedRunSize()  # carried from batch to batch, as fuzz does
             start = time.perf_counter()
             generated, generate_s = _generate(language, count, first_seed, options)
             checked = time.perf_counter()
@@ -232,6 +233,7 @@ def measure(
                         sandbox=box,
                         limits=limits,
                         use_cache=False,
+                        shared_runs=shared_runs,
                     )
                     for name in ("render", "compile", "verdict"):
                         stages[name] += getattr(report.stages, f"{name}_s")

@@ -13,9 +13,10 @@ This module owns the path from λ_chan programs to verdicts:
    `TargetSpec.group_runs`),
    programs share one run, each marking its end on stdout, and each marked one is judged
    from its share of the output. A batch's first shared run takes
-   `CHANFUZZ_SHARED_RUN_SIZE` programs; each run that every program of it ended cleanly
-   doubles the next, up to GROWTH times that, as long as the programs' time as measured
-   fits in a quarter of the limit (next_group_size). A crash ends the process:
+   `CHANFUZZ_SHARED_RUN_SIZE` programs (or, in `fuzz`, as many as the last batch's runs
+   grew to: SharedRunSize); each run that every program of it ended cleanly doubles the
+   next, up to GROWTH times that, as long as the programs' time as measured fits in a
+   quarter of the limit (next_group_size). A crash ends the process:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
@@ -343,8 +344,20 @@ class GroupRun:
     duration_s: float = 0.0
 
 
-# How far a batch's shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
+# How far shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
 GROWTH = 8
+
+
+@dataclass
+class SharedRunSize:
+    """How many programs the next shared run of a target takes, carried from one batch to
+    the next (`fuzz`'s batches of one target): a batch then starts where the runs of the
+    one before grew to, not again at CHANFUZZ_SHARED_RUN_SIZE. Without one, each batch
+    starts at that size."""
+
+    size: int = field(default_factory=config.shared_run_size)
+
+
 # The share of the time limit a shared run's programs may be expected to take. Programs'
 # runs vary (a few take ten times the median), and a shared run cut by its limit costs
 # the rest of its batch its sharing (_run_built), so the groups stay well inside it.
@@ -454,6 +467,7 @@ def _run_built(
     stages: Stages,
     record: Callable[[int, ProgramRun], None],
     after_run: Callable[[], None] | None = None,
+    shared_runs: SharedRunSize | None = None,
 ) -> None:
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
@@ -462,9 +476,10 @@ def _run_built(
     # starts in ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust
     # one ~20 ms, against a few ms (Go: ~1 ms) for most programs' runs. The runs that
     # follow grow from it (next_group_size).
-    size = config.shared_run_size()
-    most = GROWTH * size
-    shareable = _shares_runs(target, size)
+    configured = config.shared_run_size()
+    most = GROWTH * configured
+    size = min(shared_runs.size, most) if shared_runs else configured
+    shareable = _shares_runs(target, configured)
     pending = list(range(len(programs)))
     while pending:
         group = pending[:size] if shareable else pending[:1]
@@ -486,6 +501,8 @@ def _run_built(
                     size, programs=len(group), duration_s=shared.duration_s,
                     timeout_s=limits.timeout_s, most=most,
                 )  # fmt: skip
+                if shared_runs:
+                    shared_runs.size = size
         if alone is not None and judged < len(group):
             position = group[judged]
             record(
@@ -513,6 +530,7 @@ def execute_batch(
     on_result: Progress | None = None,
     after_run: Callable[[], None] | None = None,
     use_cache: bool = True,
+    shared_runs: SharedRunSize | None = None,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
@@ -520,6 +538,7 @@ def execute_batch(
     a run (a shared run's, or one program's with its re-runs) have all been given, before
     the next run starts. `use_cache=False` compiles even when the artifact cache has the
     batch (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
+    `shared_runs` carries the size shared runs grew to from batch to batch.
     """
     report = BatchReport()
     results: dict[int, ProgramRun] = {}
@@ -573,6 +592,7 @@ def execute_batch(
         _run_built(
             target, artifact, [programs[i] for i in indices], sandbox=sandbox, limits=limits,
             triage=triage, stages=report.stages, record=record, after_run=after_run,
+            shared_runs=shared_runs,
         )  # fmt: skip
 
     if programs:

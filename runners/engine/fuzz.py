@@ -31,6 +31,7 @@ from runners.engine.execute import (
     BatchReport,
     ProgramRun,
     RunTarget,
+    SharedRunSize,
     Triage,
     execute_batch,
 )
@@ -120,7 +121,8 @@ def fuzz(
     `jobs` batches are under way at once, each compiling then running its
     programs one by one: a hang waits out its limit without using a core, and
     holds up only its own batch. `batch_size` None lets the measured costs of the
-    batches so far choose each next one's size (runners.engine.batching). Results
+    batches so far choose each next one's size (runners.engine.batching); shared runs
+    keep the size they grew to from batch to batch (runners.engine.execute). Results
     are recorded (and `on_result` called) in this thread as they come; with one
     job, in seed order.
     """
@@ -140,6 +142,7 @@ def fuzz(
             limits=limits,
             triage=triage,
             use_cache=use_cache,
+            shared_runs=SharedRunSize(),
         ),
         on_result=on_result,
         stop_at_first=stop_at_first,

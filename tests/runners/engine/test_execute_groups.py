@@ -18,6 +18,7 @@ from runners.config import ConfigError, shared_run_size
 from runners.engine import execute
 from runners.engine.execute import (
     BatchReport,
+    ProgramRun,
     Triage,
     _marked,
     _shares_runs,
@@ -25,6 +26,7 @@ from runners.engine.execute import (
     make_target,
     next_group_size,
 )
+from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.targets import all_targets
@@ -155,6 +157,30 @@ def test_shared_runs_grow_within_a_batch_from_the_configured_size(
     groups = [e.attempts[0].group for e in report.executions]
     assert groups == [3] * 3 + [6] * 6 + [12] * 12 + [4] * 4
     assert report.stages.runs == 4
+
+
+@pytest.mark.slow
+def test_fuzz_carries_the_size_shared_runs_grew_to_into_its_next_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    require_toolchain("racket")
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "3")  # growing to 8 times 3 at most
+    seen: list[ProgramRun] = []
+    summary = fuzz(
+        target=make_target("racket", repetitions=2),
+        settings=PRESETS["A"],
+        count=60,
+        seed=0,
+        sandbox=get_sandbox("local"),
+        limits=Limits(timeout_s=60),
+        batch_size=30,
+        use_cache=False,
+        on_result=lambda _generated, run: seen.append(run),
+    )
+    assert summary.count == 60 and not summary.errors
+    groups = [run.attempts[0].group for run in seen]
+    first = [3] * 3 + [6] * 6 + [12] * 12 + [9] * 9
+    assert groups == first + [24] * 24 + [6] * 6  # the second batch starts at 24
 
 
 @pytest.mark.slow
