@@ -19,6 +19,7 @@ from __future__ import annotations
 from runners import config
 from runners.campaigns.models import Chunk
 from runners.engine.batching import BatchCost, BatchSizer
+from runners.engine.execute import SharedRunSize
 
 AUTO = 0  # Campaign.chunk_size meaning "sized from measured costs"
 # A target's first chunk, and half its second (BatchSizer doubles it to tell the fixed
@@ -69,3 +70,17 @@ def split_off(chunk: Chunk) -> Chunk | None:
     rest = Chunk.objects.create(target=chunk.target, start=chunk.start + size, end=chunk.end)
     chunk.end = chunk.start + size
     return rest
+
+
+def shared_runs_for(target_id: int) -> SharedRunSize:
+    """Where a chunk of the target starts its shared runs: the size the runs of its last
+    finished chunk grew to (runners.engine.execute), else CHANFUZZ_SHARED_RUN_SIZE. A
+    chunk is one batch in a process of its own, so without this every chunk would grow
+    its runs from the configured size again."""
+    last = (
+        Chunk.objects.filter(target_id=target_id, shared_run_size__isnull=False)
+        .order_by("-finished_at")
+        .values_list("shared_run_size", flat=True)
+        .first()
+    )
+    return SharedRunSize(last) if last else SharedRunSize()

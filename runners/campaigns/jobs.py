@@ -282,6 +282,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
 
             costs: dict[str, Any] = {}
             if to_run:
+                shared_runs = chunk_sizing.shared_runs_for(target_row.pk)
                 with tempfile.TemporaryDirectory(prefix=f"chanfuzz-chunk-{chunk.pk}-") as tmp:
                     try:
                         report = execute_batch(
@@ -296,6 +297,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                             triage=Triage(retries=campaign.triage_retries),
                             on_result=on_result,
                             after_run=flush_if_due,
+                            shared_runs=shared_runs,
                         )
                     finally:
                         flush()  # stopped, superseded or failed: the verdicts in are kept
@@ -304,6 +306,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                     "cost_programs": len(to_run),
                     "compile_s": report.stages.render_s + report.stages.compile_s,
                     "run_s": report.stages.run_s,
+                    "shared_run_size": shared_runs.size,
                 }
     except (_Superseded, _Stopped) as stopped:
         reason = "superseded" if isinstance(stopped, _Superseded) else str(stopped)

@@ -40,9 +40,14 @@ class Batches:
         # What a batch of n programs reports it cost: (render + compile, runs) seconds.
         self.cost = lambda n: (2.0, 0.5 * n)
         self.shared = 1  # programs a run takes (its verdicts come together, then after_run)
+        # The size each batch's shared runs started at, and what they grew to.
+        self.shared_starts: list[int] = []
+        self.grow = lambda size: 2 * size
 
     def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
         self.calls.append((list(programs), run_target, kwargs))
+        self.shared_starts.append(kwargs["shared_runs"].size)
+        kwargs["shared_runs"].size = self.grow(kwargs["shared_runs"].size)
         workdir = kwargs["workdir"]
         assert workdir.is_dir() and workdir.name.startswith("chanfuzz-chunk-")
         for first in range(0, len(programs), self.shared):
@@ -129,6 +134,21 @@ def test_a_chunk_runs_its_programs_as_its_campaign_says(batches: Batches) -> Non
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.DONE and campaign.finished_at is not None
     assert campaign.started_at is not None
+
+
+def test_a_chunk_starts_its_shared_runs_where_the_targets_last_chunk_left_them(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "6")
+    first = _chunk(end=8, program_count=8, chunk_size=4)
+    Chunk.objects.filter(pk=first.pk).update(end=4)
+    second = Chunk.objects.create(target=first.target, start=4, end=8)
+    other = _chunk(end=4)  # another campaign's target: its runs start afresh
+    for chunk in (first, second, other):
+        jobs.run_chunk(chunk.pk)
+    assert batches.shared_starts == [6, 12, 6]
+    sizes = Chunk.objects.filter(pk__in=[first.pk, second.pk, other.pk]).order_by("pk")
+    assert list(sizes.values_list("shared_run_size", flat=True)) == [12, 24, 12]
 
 
 def test_the_default_sandbox_is_asked_for_when_the_campaign_names_none(
