@@ -10,13 +10,13 @@ This module owns the path from λ_chan programs to verdicts:
 3. Run each program as its own process in the sandbox, program index as the
    argument, and classify the run (runners.engine.verdicts). Where a process start
    costs more than most programs' runs (a JVM, Racket, a Go or Rust binary in the sandbox:
-   `TargetSpec.group_runs`),
-   programs share one run, each marking its end on stdout, and each marked one is judged
-   from its share of the output. A batch's first shared run takes
-   `CHANFUZZ_SHARED_RUN_SIZE` programs (or, in `fuzz`, as many as the last batch's runs
-   grew to: SharedRunSize); each run that every program of it ended cleanly doubles the
-   next, up to GROWTH times that, as long as the programs' time as measured fits in a
-   quarter of the limit (next_group_size). A crash ends the process:
+   `TargetSpec.group_runs`), programs share one run, each marking its end on stdout,
+   and each marked one is judged from its share of the output. A batch's first shared
+   run takes `CHANFUZZ_SHARED_RUN_SIZE` programs (or as many as the last batch's runs
+   grew to, where the caller carries that: SharedRunSize); each run that every program
+   of it ended cleanly doubles the next, up to GROWTH times that, as long as the
+   programs' time as measured fits in a quarter of the limit (next_group_size). A crash
+   ends the process:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
@@ -351,8 +351,9 @@ GROWTH = 8
 @dataclass
 class SharedRunSize:
     """How many programs the next shared run of a target takes, carried from one batch to
-    the next (`fuzz`'s batches of one target): a batch then starts where the runs of the
-    one before grew to, not again at CHANFUZZ_SHARED_RUN_SIZE. Without one, each batch
+    the next (`fuzz`'s batches of one target; a campaign's chunks, through
+    runners.campaigns.chunk_sizing.shared_runs_for): a batch then starts where the runs of
+    the one before grew to, not again at CHANFUZZ_SHARED_RUN_SIZE. Without one, each batch
     starts at that size."""
 
     size: int = field(default_factory=config.shared_run_size)
