@@ -162,8 +162,8 @@ VARIABLES: tuple[Variable, ...] = (
         "`25`",
         "programs the first shared run of a batch takes on the targets whose start-up "
         "dwarfs a run (Go, Rust, Crystal, Clojure, Racket); the next ones grow from it (up "
-        "to 8 times, within a quarter of the time limit); `1` runs every program in a "
-        "process of its own",
+        "to 8 times, while a run's time says the next fits in half the time limit); `1` "
+        "runs every program in a process of its own",
     ),
     Variable(
         "CHANFUZZ_RESIDENT_COMPILERS",

@@ -14,8 +14,8 @@ This module owns the path from λ_chan programs to verdicts:
    and each marked one is judged from its share of the output. A batch's first shared
    run takes `CHANFUZZ_SHARED_RUN_SIZE` programs (or as many as the last batch's runs
    grew to, where the caller carries that: SharedRunSize); each run that every program
-   of it ended cleanly doubles the next, up to GROWTH times that, as long as the
-   programs' time as measured fits in a quarter of the limit (next_group_size). A crash
+   of it ended cleanly doubles the next, up to GROWTH times that, while its time scaled
+   up says the next fits in half the limit (next_group_size). A crash
    ends the process:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
@@ -359,27 +359,38 @@ class SharedRunSize:
     size: int = field(default_factory=config.shared_run_size)
 
 
-# The share of the time limit a shared run's programs may be expected to take. Programs'
-# runs vary (a few take ten times the median), and a shared run cut by its limit costs
-# the rest of its batch its sharing (_run_built), so the groups stay well inside it.
-GROUP_TIME_SHARE = 0.25
+# The share of the time limit a shared run may be expected to take. Programs' runs vary
+# (a few take ten times the median), and a shared run cut by its limit costs the rest of
+# its batch its sharing (_run_built), so the groups stay well inside it.
+GROUP_TIME_SHARE = 0.5
 
 
 def next_group_size(
-    size: int, *, programs: int, duration_s: float, timeout_s: float, most: int
+    size: int, *, programs: int, duration_s: float, timeout_s: float, least: int, most: int
 ) -> int:
-    """The size of the shared run after one of `programs` programs that all ended cleanly
-    in `duration_s`: twice `size`, at most `most`, and no more programs than that run's
-    time a program (its start included, so the bound errs short) says fit in
-    GROUP_TIME_SHARE of `timeout_s`; at least 2.
+    """The size of the shared run after one of `programs` programs (`size` of them, or
+    fewer at a batch's end) that all ended cleanly in `duration_s`.
+
+    The run's time scaled to the programs counts its start again with every program, so
+    it errs long: twice `size` (at most `most`) when that says twice `size` programs fit
+    in GROUP_TIME_SHARE of `timeout_s`; half `size`, but never fewer than `least` (the
+    configured size), when not even `size` do; else `size`. So a run never grows towards
+    its limit on a guess, and never shrinks below where it started: where the start is
+    most of a run (a JVM in a container on a loaded machine) a smaller run would take
+    hardly less time and pay the start more often (sizes shrinking to 2 took `fuzz` on
+    Clojure in the docker sandbox from 0.1 s a program to 1.5 s).
 
     Why grow: a run's start (a sandboxed process; a JVM with Clojure, ~1.3 s) is paid once
     a group, and on Go and Clojure it was a sixth to two fifths of a program's cost with
     groups of 25 (bench/throughput.py). Why not start large: a group's time is only
     known once one has run, and a batch of slow programs must not meet its limit."""
+    budget = GROUP_TIME_SHARE * timeout_s
     per_program = duration_s / programs
-    fits = int(GROUP_TIME_SHARE * timeout_s / per_program) if per_program > 0 else most
-    return max(2, min(2 * size, most, fits))
+    if per_program * size > budget:
+        return max(least, size // 2)
+    if per_program * 2 * size <= budget:
+        return min(2 * size, most)
+    return size
 
 
 def run_group(
@@ -500,7 +511,7 @@ def _run_built(
             if shared.duration_s > 0 and judged == len(group):
                 size = next_group_size(
                     size, programs=len(group), duration_s=shared.duration_s,
-                    timeout_s=limits.timeout_s, most=most,
+                    timeout_s=limits.timeout_s, least=configured, most=most,
                 )  # fmt: skip
                 if shared_runs:
                     shared_runs.size = size

@@ -91,22 +91,39 @@ def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.Monk
 
 
 def test_a_shared_run_that_ended_cleanly_doubles_the_next_up_to_the_most() -> None:
-    quick = {"duration_s": 0.5, "timeout_s": 30.0}
-    assert next_group_size(25, programs=25, most=200, **quick) == 50
-    assert next_group_size(150, programs=150, most=200, **quick) == 200
-    assert next_group_size(200, programs=200, most=200, **quick) == 200
-    # A short last group of a batch says as much about a program's time as a full one.
-    assert next_group_size(25, programs=5, most=200, **quick) == 50
+    quick = {"duration_s": 0.5, "timeout_s": 30.0, "least": 25, "most": 200}
+    assert next_group_size(25, programs=25, **quick) == 50
+    assert next_group_size(150, programs=150, **quick) == 200
+    assert next_group_size(200, programs=200, **quick) == 200
     # A run too quick to time (a clock's resolution) bounds nothing.
-    assert next_group_size(25, programs=25, duration_s=0.0, timeout_s=30.0, most=200) == 50
+    instant = {"duration_s": 0.0, "timeout_s": 30.0, "least": 25, "most": 200}
+    assert next_group_size(25, programs=25, **instant) == 50
 
 
-def test_the_next_shared_run_holds_what_fits_a_quarter_of_the_time_limit() -> None:
-    # 0.4 s a program (its share of the start included): a quarter of 10 s holds 6.
-    assert next_group_size(25, programs=25, duration_s=10.0, timeout_s=10.0, most=200) == 6
-    assert next_group_size(6, programs=6, duration_s=2.4, timeout_s=10.0, most=200) == 6
-    # Programs so slow that not even two fit still share by two: sharing costs them nothing.
-    assert next_group_size(25, programs=25, duration_s=250.0, timeout_s=10.0, most=200) == 2
+def test_a_shared_run_grows_only_while_twice_its_time_fits_half_the_limit() -> None:
+    sizes = {"least": 25, "most": 200}
+    # 25 programs in 3 s (a JVM's start in a container and 25 short programs): against a
+    # 30 s limit, 50 fit in half of it by this run's time; against 10 s, not even twice
+    # this run would, but this run itself does: the size stays.
+    assert next_group_size(25, programs=25, duration_s=3.0, timeout_s=30.0, **sizes) == 50
+    assert next_group_size(25, programs=25, duration_s=3.0, timeout_s=10.0, **sizes) == 25
+    assert next_group_size(25, programs=25, duration_s=3.75, timeout_s=15.0, **sizes) == 50
+    assert next_group_size(25, programs=25, duration_s=3.76, timeout_s=15.0, **sizes) == 25
+    # A batch's short last group says as much about a program's time as a full one.
+    assert next_group_size(25, programs=5, duration_s=0.6, timeout_s=30.0, **sizes) == 50
+
+
+def test_a_shared_run_over_half_the_limit_halves_the_next_down_to_the_configured_size() -> None:
+    sizes = {"least": 25, "most": 200}
+    assert next_group_size(200, programs=200, duration_s=6.0, timeout_s=10.0, **sizes) == 100
+    assert next_group_size(40, programs=40, duration_s=6.0, timeout_s=10.0, **sizes) == 25
+    assert next_group_size(61, programs=61, duration_s=6.0, timeout_s=10.0, **sizes) == 30
+    # Exactly half the limit still fits.
+    assert next_group_size(50, programs=50, duration_s=5.0, timeout_s=10.0, **sizes) == 50
+    # Where the start is most of a run, a smaller one would not be quicker: the
+    # configured size stays.
+    assert next_group_size(25, programs=25, duration_s=6.0, timeout_s=10.0, **sizes) == 25
+    assert next_group_size(100, programs=5, duration_s=1.5, timeout_s=10.0, **sizes) == 50
 
 
 def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
