@@ -381,8 +381,8 @@ def next_group_size(
     Clojure in the docker sandbox from 0.1 s a program to 1.5 s).
 
     Why grow: a run's start (a sandboxed process; a JVM with Clojure, ~1.3 s) is paid once
-    a group, and on Go and Clojure it was a sixth to two fifths of a program's cost with
-    groups of 25 (bench/throughput.py). Why not start large: a group's time is only
+    a group, and with groups of 25 it was 6 % of a Go program's cost and two fifths of a
+    Clojure-threads one's (bench/throughput.py). Why not start large: a group's time is only
     known once one has run, and a batch of slow programs must not meet its limit."""
     budget = GROUP_TIME_SHARE * timeout_s
     per_program = duration_s / programs
