@@ -60,7 +60,7 @@ class Toolchain:
     # Kotlin only: the compiler's jars, and the generated program's runtime jars.
     compiler_classpath: tuple[Path, ...] = ()
     runtime_classpath: tuple[Path, ...] = ()
-    # Kotlin only: class-data-sharing archive of the compiler's JVM, if any.
+    # Kotlin and Clojure: class-data-sharing archive of the compiler's JVM, if any.
     cds_archive: Path | None = None
     # Kotlin only: archive of a program run's classes (stdlib, coroutines), and
     # the jars it was dumped with after runtime_classpath. It only maps when a

@@ -3,6 +3,7 @@ their Clojure, the build plan and run command, and the readers on recorded JVM o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -149,6 +150,21 @@ def test_the_build_plan_aot_compiles_the_namespace_into_classes(tmp_path: Path) 
     assert plan.writes == ()
 
 
+def test_a_compile_maps_the_compile_archive_when_the_release_has_one(tmp_path: Path) -> None:
+    without = build_plan(_toolchain(tmp_path), tmp_path / "work", []).argv
+    assert not any(arg.startswith("-XX:SharedArchiveFile=") for arg in without)
+    archive = tmp_path / "compile.jsa"
+    toolchain = dataclasses.replace(_toolchain(tmp_path), cds_archive=archive)
+    argv = build_plan(toolchain, tmp_path / "work", ["-Dflag"]).argv
+    assert f"-XX:SharedArchiveFile={archive}" in argv
+    assert argv.index(f"-XX:SharedArchiveFile={archive}") < argv.index("clojure.main")
+    assert "-Dflag" in argv  # the target's own flags still go to the JVM
+    # Every compile skips the spec check of macro calls (the go macro's lets and cases).
+    assert (
+        "-Dclojure.spec.skip-macros=true" in without and "-Dclojure.spec.skip-macros=true" in argv
+    )
+
+
 def test_a_run_starts_the_namespace_with_a_fixed_heap_and_the_archive(tmp_path: Path) -> None:
     command = run_command(_toolchain(tmp_path), tmp_path / "classes")
     assert command[0] == "/usr/bin/java" and command[-1] == NAMESPACE
@@ -210,6 +226,35 @@ def test_a_generated_program_builds_and_runs_on_core_async(language: str, tmp_pa
     )
     assert done.returncode == 0, done.stderr
     assert (artifact.path / "chanfuzz" / "main__init.class").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", DEFAULT_VERSIONS)
+def test_a_compile_loads_core_async_and_the_analyser_from_the_install_archive(
+    version: str, tmp_path: Path
+) -> None:
+    toolchain = require_toolchain("clojure-go", version)
+    if toolchain.cds_archive is None:
+        pytest.skip(
+            f"installed before compile archives: toolchains install clojure-go {version} --force"
+        )
+    target = get_target("clojure-go")
+    program = generate_program(3, PRESETS["A"], Capabilities()).program
+    source = target.render_batch([program], repetitions=1, **target.renderer_options)
+    log = tmp_path / "classes.log"
+    artifact = build(
+        toolchain, source, workdir=tmp_path / "w", use_cache=False,
+        flags=[f"-Xlog:class+load=info:file={log}"],
+    )  # fmt: skip
+    assert (artifact.path / "chanfuzz" / "main__init.class").is_file()
+    shared = [line for line in log.read_text().splitlines() if "shared objects file (top)" in line]
+    names = {line.split()[1] for line in shared}
+    # Clojure's compiler (javac's classes) on every release; on Clojure 1.11 also
+    # core.async's AOT classes and the go macro's analyser (1.7's are too old to hold).
+    assert "clojure.lang.Compiler" in names and len(names) > 300
+    if not version.startswith("0.1."):
+        assert any(name.startswith("clojure.core.async.impl.") for name in names)
+        assert any(name.startswith("clojure.tools.analyzer.") for name in names)
 
 
 @pytest.mark.slow
