@@ -49,7 +49,7 @@ def test_a_size_shrinks_by_half_at_most_from_one_batch_to_the_next() -> None:
     assert _feed(BatchSizer(), 12.0, 0.02, 0.2, batches=2) == 500  # growing is not held
 
 
-def test_a_line_with_no_fixed_cost_holds_the_size() -> None:
+def test_a_line_with_no_fixed_cost_grows_the_size_by_half_until_it_finds_one() -> None:
     # 25 programs in 2.0 s and 50 in 3.0 s: 40 ms a program and 1 s fixed. Had the first
     # compile wandered down to 1.0 s, the line would meet zero before any program.
     sizer = BatchSizer()
@@ -59,7 +59,28 @@ def test_a_line_with_no_fixed_cost_holds_the_size() -> None:
     assert sizer.compile_line() == (pytest.approx(1.0), pytest.approx(0.04))
     sizer.costs[0] = BatchCost(25, 1.0, 0.075)
     assert sizer.compile_line()[0] == 0.0
-    assert sizer.next_size() == 50
+    # Neither shrunk nor held (held, the line would stay as it is): half as large again
+    # while the line finds no fixed cost, then sized from the 1 s it finds.
+    sizes = []
+    for _ in range(5):
+        sizes.append(sizer.next_size())
+        sizer.observe(sizes[-1], Stages(compile_s=1.0 + 0.04 * sizes[-1], run_s=0.003 * sizes[-1]))
+    assert sizes == [75, 112, 168, 233, 233]  # 233 = 1 s / (0.1 · 43 ms)
+    assert sizer.compile_line() == (pytest.approx(1.0), pytest.approx(0.04))
+
+
+def test_growing_to_find_a_fixed_cost_stays_within_the_bounds() -> None:
+    sizer = BatchSizer(high=60)
+    for n in (25, 50):
+        sizer.observe(n, Stages(compile_s=0.04 * n, run_s=0.003 * n))
+        sizer.given.append(n)
+    assert sizer.compile_line()[0] == 0.0
+    assert sizer.next_size() == 60  # not 75: `high`
+    slow = BatchSizer(max_batch_s=5.0)  # 50 programs take 2.15 s, 75 would take 3.2 s
+    for n in (25, 50):
+        slow.observe(n, Stages(compile_s=0.04 * n, run_s=0.5 * n))
+        slow.given.append(n)
+    assert slow.next_size() == 50  # 75 would overrun 5 s, and no fixed cost is no reason to shrink
 
 
 def test_one_slow_compile_on_a_busy_machine_does_not_shrink_the_batches() -> None:
