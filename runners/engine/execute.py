@@ -393,6 +393,15 @@ def next_group_size(
     return size
 
 
+def first_group_size(shared_runs: SharedRunSize | None, configured: int) -> int:
+    """The size of a batch's first shared run: where the runs before grew to, within what
+    runs may grow to from `configured` (CHANFUZZ_SHARED_RUN_SIZE). A size carried from a
+    chunk that ran under another configured size starts within this one's bounds."""
+    if shared_runs is None:
+        return configured
+    return min(max(shared_runs.size, configured), GROWTH * configured)
+
+
 def run_group(
     target: RunTarget,
     artifact: Artifact,
@@ -490,7 +499,7 @@ def _run_built(
     # follow grow from it (next_group_size).
     configured = config.shared_run_size()
     most = GROWTH * configured
-    size = min(shared_runs.size, most) if shared_runs else configured
+    size = first_group_size(shared_runs, configured)
     shareable = _shares_runs(target, configured)
     pending = list(range(len(programs)))
     while pending:

@@ -19,10 +19,12 @@ from runners.engine import execute
 from runners.engine.execute import (
     BatchReport,
     ProgramRun,
+    SharedRunSize,
     Triage,
     _marked,
     _shares_runs,
     execute_batch,
+    first_group_size,
     make_target,
     next_group_size,
 )
@@ -124,6 +126,14 @@ def test_a_shared_run_over_half_the_limit_halves_the_next_down_to_the_configured
     # configured size stays.
     assert next_group_size(25, programs=25, duration_s=6.0, timeout_s=10.0, **sizes) == 25
     assert next_group_size(100, programs=5, duration_s=1.5, timeout_s=10.0, **sizes) == 50
+
+
+def test_a_batch_starts_where_the_runs_before_grew_to_within_this_configured_size() -> None:
+    assert first_group_size(None, 25) == 25
+    assert first_group_size(SharedRunSize(100), 25) == 100
+    # Carried from a chunk that ran under another CHANFUZZ_SHARED_RUN_SIZE.
+    assert first_group_size(SharedRunSize(10), 25) == 25
+    assert first_group_size(SharedRunSize(400), 25) == 200
 
 
 def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
