@@ -57,13 +57,14 @@ class Toolchain:
     executable: Path
     # Other versions that matter, e.g. (("kotlin", "2.4.21"), ("java", "17.0.15")).
     components: tuple[tuple[str, str], ...] = ()
-    # Kotlin only: the compiler's jars, and the generated program's runtime jars.
+    # The JVM targets (Kotlin, Clojure): the compiler's jars, and the generated program's
+    # runtime jars.
     compiler_classpath: tuple[Path, ...] = ()
     runtime_classpath: tuple[Path, ...] = ()
-    # Kotlin and Clojure: class-data-sharing archive of the compiler's JVM, if any.
+    # The JVM targets: class-data-sharing archive of the compiler's JVM, if any.
     cds_archive: Path | None = None
-    # Kotlin only: archive of a program run's classes (stdlib, coroutines), and
-    # the jars it was dumped with after runtime_classpath. It only maps when a
+    # The JVM targets: archive of a program run's classes (Kotlin's stdlib and coroutines),
+    # and (Kotlin) the jars it was dumped with after runtime_classpath. It only maps when a
     # run's classpath starts with runtime_classpath + runtime_cds_classpath.
     runtime_cds_archive: Path | None = None
     runtime_cds_classpath: tuple[Path, ...] = ()
