@@ -71,7 +71,8 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
             or ("handles_" not in before)
         )
         if values:
-            assert body[first - 1 - (flavour == "crossbeam")].strip() == "vals.check();"
+            # crossbeam's quiet_same and quiet_wait come between.
+            assert body[first - 1 - 2 * (flavour == "crossbeam")].strip() == "vals.check();"
     # Every run of the program is followed by the check that no message is left alive.
     assert text.count(f"prog0_once(){'.await' if flavour == 'flume-async' else ''};\n") == 1
     assert re.search(r"prog0_once\(\)(\.await)?;\n\s*quiet_dropped\(\);", text)
@@ -123,12 +124,33 @@ def test_only_crossbeam_asks_a_select_whether_each_end_is_ready() -> None:
     assert "sel.try_ready()" in body and "sel.ready_timeout(wait)" in body
     # A spurious "ready", which Select's docs allow, is wrong only three times in a row.
     assert body.count("(0..3).all(") == 2
-    # The blocking form waits 600 µs an operation: in a program's first run only.
-    assert "if !ready && first && (0..3).all(|_| sel.ready_timeout(wait)" in body
+    # The blocking form waits 600 µs an operation: in a program's first run only, and
+    # alone only on a send to a full buffered channel (the others: quiet_wait, below).
+    assert "if !ready && n > 0 && first && (0..3).all(|_| sel.ready_timeout(wait)" in body
     assert "CROSSBEAM:" not in crossbeam
     for flavour in ("flume", "flume-async"):
         text = render(program, "rust", seed=0, flavour=flavour)
         assert "quiet_ready" not in text and "CROSSBEAM:" not in text
+
+
+def test_crossbeam_waits_on_every_empty_channel_at_once_before_filling_any() -> None:
+    program = synthesize(
+        parse("Chan(c1, 2) ; Spawn(Put(c1)) ; Get(c1) ; Spawn(Put(c2)) ; Get(c2)"),
+        random.Random(0),
+    )
+    crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
+    lines = crossbeam.splitlines()
+    wait = next(i for i, x in enumerate(lines) if "quiet_wait(&[" in x)
+    assert '(&c1_tx, &c1_rx, "c1", 2)' in lines[wait] and '(&c2_tx, &c2_rx, "c2", 0)' in lines[wait]
+    assert wait < min(i for i, x in enumerate(lines) if x.strip().startswith("quiet_(c"))
+    body = crossbeam[crossbeam.index("fn quiet_wait(") : crossbeam.index("fn quiet_ready(")]
+    # One Select: every receive (each channel is empty), and the sends of rendezvous ones.
+    assert body.count("crossbeam_channel::Select::new()") == 1
+    assert "sel.recv(rx);" in body and "if cap == 0 {\n            sel.send(tx);" in body
+    # In a program's first run only, and wrong only if ready three times in a row.
+    assert "if !QUIET_FIRST_.load(" in body and "(0..3).all(|_| ready())" in body
+    for flavour in ("flume", "flume-async"):
+        assert "quiet_wait" not in render(program, "rust", seed=0, flavour=flavour)
 
 
 def test_only_flume_checks_its_ends_and_their_counts_behind_a_feature() -> None:
