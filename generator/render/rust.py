@@ -165,7 +165,9 @@ side is gone. crossbeam also asks, once the channel is filled, whether a
 `Select` of each end's operation is ready (`try_ready`, `ready_timeout`: ready
 when it can proceed, not ready three times in a row when it cannot; `_READY`;
 the blocking `ready_timeout` in a program's first run in the process only, which
-`quiet_program_starts()` before its runs and `quiet_dropped()` after each mark),
+`quiet_program_starts()` before its runs and `quiet_dropped()` after each mark,
+and of the run's empty channels all at once, `quiet_wait(&[(tx, rx, "c", cap),
+…])` before the first `quiet_`: one `Select` of every receive and rendezvous send),
 and checks `same_channel` over every pair of the run's
 channels and each end's clone, and on a receiver of each of its other flavours
 (after, tick, never, unbounded); flume 0.10 has no `same_channel` (one file
