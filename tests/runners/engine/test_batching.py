@@ -76,11 +76,11 @@ def test_growing_to_find_a_fixed_cost_stays_within_the_bounds() -> None:
         sizer.given.append(n)
     assert sizer.compile_line()[0] == 0.0
     assert sizer.next_size() == 60  # not 75: `high`
-    slow = BatchSizer(max_batch_s=5.0)  # 50 programs take 2.15 s, 75 would take 3.2 s
+    slow = BatchSizer(max_batch_s=5.0)  # 540 ms a program: 50 take 27 s, 75 would take 40 s
     for n in (25, 50):
         slow.observe(n, Stages(compile_s=0.04 * n, run_s=0.5 * n))
         slow.given.append(n)
-    assert slow.next_size() == 50  # 75 would overrun 5 s, and no fixed cost is no reason to shrink
+    assert slow.next_size() == 50  # 75 overruns 5 s more, and no fixed cost is no reason to shrink
 
 
 def test_one_slow_compile_on_a_busy_machine_does_not_shrink_the_batches() -> None:
