@@ -416,10 +416,10 @@ def _training_program() -> Program:
 TRAINING_NAMESPACE = "chanfuzz.training"
 
 
-def training_source(flavour: str) -> str:
-    """The training program of ``flavour``, as a dispatcher file (run as program 0) of the
-    namespace TRAINING_NAMESPACE (src/chanfuzz/training.clj)."""
-    source = render_batch(
+def _training_batch(flavour: str) -> str:
+    """The training program of ``flavour`` as a batch is rendered: a dispatcher file (run as
+    program 0) of the programs' namespace."""
+    return render_batch(
         [_training_program()],
         "clojure",
         seed=0,
@@ -428,7 +428,12 @@ def training_source(flavour: str) -> str:
         values=True,
         pct_depth=3,
     )
-    return source.replace(NAMESPACE, TRAINING_NAMESPACE)
+
+
+def training_source(flavour: str) -> str:
+    """The training program of ``flavour`` in the namespace TRAINING_NAMESPACE
+    (src/chanfuzz/training.clj)."""
+    return _training_batch(flavour).replace(NAMESPACE, TRAINING_NAMESPACE)
 
 
 def _mvn(properties: dict[str, str], output: Path) -> None:
@@ -633,7 +638,7 @@ def _dump_compile_archive(dest: Path, java: Path, work: Path, flavour: str, log:
     JVM accepts: it checks the jars before them."""
     src = work / "src"
     (work / SOURCE_PATH).parent.mkdir(parents=True)
-    (work / SOURCE_PATH).write_text(training_source(flavour).replace(TRAINING_NAMESPACE, NAMESPACE))
+    (work / SOURCE_PATH).write_text(_training_batch(flavour))
     classes = work / PRODUCT
     argv = _compile_argv(java, [*classpath(dest), src, classes], str(classes))
     argv[1:1] = [f"-XX:ArchiveClassesAtExit={dest / COMPILE_ARCHIVE}", "-Xlog:disable",
@@ -665,24 +670,15 @@ def build_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Bui
     classes = workdir / PRODUCT
     cp = [*toolchain.compiler_classpath, workdir / "src", classes]
     argv = _compile_argv(toolchain.executable, cp, str(classes))
-    cds = []
-    if toolchain.cds_archive is not None:
-        # As a run's archive: a stale one (another JDK) is not used, and says nothing.
-        cds = [f"-XX:SharedArchiveFile={toolchain.cds_archive}", "-Xlog:cds=off,cds+dynamic=off"]
-    argv[1:1] = [*cds, *flags]
+    argv[1:1] = [*jvm.cds_flags(toolchain.cds_archive), *flags]
     env = clean_env(("CLOJURE_", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"))
     return BuildPlan(tuple(argv), env, workdir, classes)
 
 
 def run_command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
-    cds: tuple[str, ...] = ()
-    if toolchain.runtime_cds_archive is not None:
-        # JDK classes and asm's come pre-parsed; Clojure's own (class file version 49,
-        # before Clojure 1.12) the archive cannot hold. A stale archive is not used.
-        cds = (
-            f"-XX:SharedArchiveFile={toolchain.runtime_cds_archive}",
-            "-Xlog:cds=off,cds+dynamic=off",
-        )
+    # The archive holds JDK classes and asm's; Clojure's own (class file version 49, before
+    # Clojure 1.12) it cannot hold.
+    cds = jvm.cds_flags(toolchain.runtime_cds_archive)
     cp = os.pathsep.join(map(str, [*toolchain.runtime_classpath, product]))
     return (str(toolchain.executable), *PROGRAM_JVM_FLAGS, *cds, "-cp", cp, NAMESPACE)
 

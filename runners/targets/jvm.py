@@ -24,6 +24,14 @@ from runners.targets.reading import TOP_FRAMES, normalise_frame, recursion_cycle
 JAVA_MAJOR = 17
 
 
+def cds_flags(archive: Path | str | None) -> tuple[str, ...]:
+    """The JVM flags that map a class-data-sharing archive (none for None). A stale one
+    (dumped by another JDK, or for another classpath) is simply not used, and says nothing."""
+    if archive is None:
+        return ()
+    return (f"-XX:SharedArchiveFile={archive}", "-Xlog:cds=off,cds+dynamic=off")
+
+
 def _java_home_major(java: Path) -> int | None:
     release = java.resolve().parent.parent / "release"
     if release.is_file():

@@ -218,12 +218,7 @@ KOTLIN_MAIN_CLASS = "MainKt"  # what kotlinc names the class of top-level functi
 
 def _kotlin_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> BuildPlan:
     classes = workdir / "classes"
-    jvm_flags = list(KOTLINC_JVM_FLAGS)
-    if toolchain.cds_archive is not None:
-        jvm_flags += [
-            f"-XX:SharedArchiveFile={toolchain.cds_archive}",
-            "-Xlog:cds=off,cds+dynamic=off",
-        ]
+    jvm_flags = [*KOTLINC_JVM_FLAGS, *jvm.cds_flags(toolchain.cds_archive)]
     args = (
         # -no-stdlib/-no-reflect: the embeddable compiler has no kotlin home to
         # find them in; the stdlib comes from the runtime classpath instead, so
@@ -288,8 +283,7 @@ def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
     return (
         str(toolchain.executable),
         *_PROGRAM_JVM_FLAGS,
-        f"-XX:SharedArchiveFile={toolchain.runtime_cds_archive}",
-        "-Xlog:cds=off,cds+dynamic=off",  # a stale archive is simply not used: no noise
+        *jvm.cds_flags(toolchain.runtime_cds_archive),
         "-cp",
         _joined(classpath),
         KOTLIN_MAIN_CLASS,
