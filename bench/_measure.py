@@ -43,6 +43,7 @@ from generator.settings import settings_for  # noqa: E402
 from generator.synthesis import synthesize  # noqa: E402
 from generator.termination import check_effect  # noqa: E402
 from runners.engine.batching import BatchSizer  # noqa: E402
+from runners.engine.build import scratch  # noqa: E402
 from runners.engine.execute import SharedRunSize, execute_batch, make_target  # noqa: E402
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
@@ -167,7 +168,7 @@ def startup_s(language: str, target: object, box: object, runs: int = 10) -> flo
     """The mean run of the trivial program: a sandbox and a runtime started and stopped."""
     program = synthesize(parse(TRIVIAL), random.Random(0))
     durations = []
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
+    with scratch("chanfuzz-bench-") as tmp:
         os.chmod(tmp, 0o755)
         # A batch of one each time: a process of its own (runs of a batch may share
         # one); built once (the artifact cache), as only the runs are measured.
@@ -206,7 +207,7 @@ def measure(
         # kept running (runners.engine.resident).
         with mock.patch.dict(os.environ, {RESIDENT: "0"} if paper else {}):
             # None: each batch sized from the costs of those before it, as `fuzz` does.
-            sizer = BatchSizer() if size is None else None
+            sizer = BatchSizer(high=target.spec.max_batch) if size is None else None
             shared_runs = SharedRunSize()  # carried from batch to batch, as fuzz does
             start = time.perf_counter()
             generated, generate_s = _generate(language, count, first_seed, options)
@@ -220,7 +221,7 @@ def measure(
             executions = []
             runs = 0
             sizes = []
-            with tempfile.TemporaryDirectory(prefix="chanfuzz-bench-") as tmp:
+            with scratch("chanfuzz-bench-") as tmp:
                 os.chmod(tmp, 0o755)  # the sandbox runs programs as an unprivileged user
                 i = 0
                 while i < count:

@@ -17,9 +17,10 @@ thousand repetitions) short ones, and every chunk stays within `max_batch_s` of 
 from __future__ import annotations
 
 from runners import config
-from runners.campaigns.models import Chunk
+from runners.campaigns.models import CampaignTarget, Chunk
 from runners.engine.batching import BatchCost, BatchSizer
 from runners.engine.execute import SharedRunSize
+from runners.targets import get_target
 
 AUTO = 0  # Campaign.chunk_size meaning "sized from measured costs"
 # A target's first chunk, and half its second (BatchSizer doubles it to tell the fixed
@@ -45,7 +46,8 @@ def sizer_for(target_id: int) -> BatchSizer:
     claimed = Chunk.objects.filter(target_id=target_id, started_at__isnull=False).order_by(
         "started_at", "start"
     )
-    sizer = BatchSizer(start=FIRST_CHUNK)
+    target = CampaignTarget.objects.only("language").get(pk=target_id)
+    sizer = BatchSizer(start=FIRST_CHUNK, high=get_target(target.language).max_batch)
     for size, programs, compile_s, run_s in claimed.values_list(
         "sized", "cost_programs", "compile_s", "run_s"
     ):

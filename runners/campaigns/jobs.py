@@ -18,7 +18,6 @@ A job's state of record is the database, not its RQ result:
 from __future__ import annotations
 
 import logging
-import tempfile
 import threading
 import time
 import traceback
@@ -47,7 +46,7 @@ from runners.campaigns.models import (
 from runners.campaigns.programs import campaign_program, program_object, store_programs
 from runners.campaigns.quotas import budget_note
 from runners.campaigns.services import record_execution, record_executions
-from runners.engine.build import build
+from runners.engine.build import build, scratch
 from runners.engine.execute import (
     ProgramRun,
     RunTarget,
@@ -283,7 +282,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
             costs: dict[str, Any] = {}
             if to_run:
                 shared_runs = chunk_sizing.shared_runs_for(target_row.pk)
-                with tempfile.TemporaryDirectory(prefix=f"chanfuzz-chunk-{chunk.pk}-") as tmp:
+                with scratch(f"chanfuzz-chunk-{chunk.pk}-") as tmp:
                     try:
                         report = execute_batch(
                             [p for _, _, p in to_run],
@@ -304,7 +303,9 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 # What the next chunks of an auto-sized campaign are sized from.
                 costs = {
                     "cost_programs": len(to_run),
-                    "compile_s": report.stages.render_s + report.stages.compile_s,
+                    "compile_s": report.stages.render_s
+                    + report.stages.compile_s
+                    - report.stages.compiler_start_s,
                     "run_s": report.stages.run_s,
                     "shared_run_size": shared_runs.size,
                 }
@@ -374,7 +375,7 @@ def run_reproduction(reproduction_id: int) -> dict[str, Any]:
             raise ValueError(f"{target.language} cannot express program {repro.program_id}")
         sandbox = get_sandbox(language=target.language)
         limits = Limits(timeout_s=repro.timeout_s)
-        with tempfile.TemporaryDirectory(prefix=f"chanfuzz-repro-{repro.pk}-") as tmp:
+        with scratch(f"chanfuzz-repro-{repro.pk}-") as tmp:
             workdir = Path(tmp)
             workdir.chmod(0o755)  # the sandbox's user reaches uncached artifacts here
             source = target.spec.render_batch(

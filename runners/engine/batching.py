@@ -73,7 +73,10 @@ class BatchSizer:
     def observe(self, programs: int, stages: Stages) -> None:
         """Learn from a finished batch (nothing from an empty one)."""
         if programs > 0:
-            compile_s = stages.render_s + stages.compile_s
+            # A compiler server started in this batch serves the next ones too: its start
+            # is no cost of this batch's size (it made Clojure's first batch of 25 slower
+            # than the next of 50, a line of no per-program cost).
+            compile_s = stages.render_s + stages.compile_s - stages.compiler_start_s
             self.costs.append(BatchCost(programs, compile_s, stages.run_s))
 
     def compile_line(self) -> tuple[float, float]:
@@ -81,17 +84,24 @@ class BatchSizer:
         through the first batches and the last `WINDOW`, neither below 0. Sizes too close
         to give a slope count only when no others differ; with one size only, all of the
         compile is taken as fixed."""
+        fixed, per_program, _ = self._line()
+        return fixed, per_program
+
+    def _line(self) -> tuple[float, float, float]:
+        """compile_line's (fixed, per-program), and the median slope before it was held at
+        0 or more."""
         costs = self.costs[:3] + self.costs[3:][-WINDOW:]  # the first ones hold the spread
         pairs = [(a, b) for a, b in combinations(costs, 2) if a.programs != b.programs]
         apart = [(a, b) for a, b in pairs if _apart(a.programs, b.programs)]
         if not pairs:
-            return statistics.median(c.compile_s for c in costs), 0.0
+            return statistics.median(c.compile_s for c in costs), 0.0, 0.0
         slopes = [
             (b.compile_s - a.compile_s) / (b.programs - a.programs) for a, b in apart or pairs
         ]
-        per_program = max(statistics.median(slopes), 0.0)
+        slope = statistics.median(slopes)
+        per_program = max(slope, 0.0)
         fixed = statistics.median(c.compile_s - per_program * c.programs for c in costs)
-        return max(fixed, 0.0), per_program
+        return max(fixed, 0.0), per_program, slope
 
     def run_per_program(self) -> float:
         return sum(c.run_s for c in self.costs) / sum(c.programs for c in self.costs)
@@ -113,16 +123,19 @@ class BatchSizer:
         return size
 
     def _sized(self) -> int:
-        fixed, per_program = self.compile_line()
+        fixed, per_program, slope = self._line()
         rest = per_program + self.run_per_program()
         if rest <= 0:
             return self.high
-        if fixed <= 0 and self.given:
+        if (fixed <= 0 or slope < 0) and self.given:
             # Every compile starts a process: no fixed cost at all is noise in the line
             # (two batches whose times wandered), not a reason to shrink. Nor to hold:
             # batches of the last size again would never move the line (bench/throughput.py
             # kept clojure-go at 50 for 1,000 programs), so the next is half as large again,
-            # a size apart enough to give the line a slope of its own.
+            # a size apart enough to give the line a slope of its own. A line that falls (a
+            # larger batch compiled quicker: a compiler warming up) is noise as well, and
+            # its fixed cost, near all of a batch's time, would have asked for the largest
+            # batches at once.
             size = min(self.given[-1] * 3 / 2, max((self.max_batch_s - fixed) / rest, 1.0))
             return int(min(max(round(size), self.given[-1], self.low), self.high))
         size = fixed / (self.share * rest)

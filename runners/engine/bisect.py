@@ -11,13 +11,12 @@ runs, so "good" means "not seen in `times` runs", and the result says so.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.lambda_chan import Program
-from runners.engine.build import CompileError, build
+from runners.engine.build import CompileError, build, scratch
 from runners.engine.execute import Triage, run_one, target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
@@ -175,7 +174,7 @@ def bisect_program(
         key=lambda t: (version_key(t.version), t.id),
     )
     results = []
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-bisect-") as tmp:
+    with scratch("chanfuzz-bisect-") as tmp:
         for toolchain in chosen:
             workdir = Path(tmp) / toolchain.id
             workdir.mkdir(parents=True)

@@ -82,6 +82,9 @@ class Artifact:
     command: tuple[str, ...]  # argv without the program's own arguments
     cached: bool  # True when build() found it in the cache
     compile_s: float  # time this build() spent compiling (0 for a cache hit)
+    # Of compile_s, the time spent starting a compiler kept running, which serves the
+    # builds after this one too (runners.engine.resident).
+    compiler_start_s: float = 0.0
 
     def argv(self, *args: object) -> list[str]:
         """The argv to run it, e.g. ``artifact.argv(3)`` for program 3 of a batch."""
@@ -98,6 +101,14 @@ def cache_root() -> Path:
 
 def default_artifact_cache() -> Path:
     return cache_root() / "artifacts"
+
+
+def scratch(prefix: str) -> tempfile.TemporaryDirectory[str]:
+    """A directory for builds' work directories in ``config.scratch_dir()`` (in memory
+    where it can be), removed when left."""
+    root = config.scratch_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(prefix=prefix, dir=root)
 
 
 def build_recipe(toolchain: Toolchain, flags: Sequence[str] = ()) -> dict[str, object] | None:
@@ -275,6 +286,7 @@ def build(
             target.run_command(toolchain, product),
             cached=False,
             compile_s=result.duration_s,
+            compiler_start_s=result.setup_s,
         )
     final = _publish(entry, toolchain, source_path, product, key, result.duration_s, flags)
     artifact_cache.maybe_prune(entry.parent.parent)
@@ -286,6 +298,7 @@ def build(
         target.run_command(toolchain, final),
         cached=False,
         compile_s=result.duration_s,
+        compiler_start_s=result.setup_s,
     )
 
 

@@ -152,12 +152,14 @@ class ProgramRun:
 
 @dataclass
 class Stages:
-    """Where a batch's time went, in seconds: rendering its source, compiling it, the
+    """Where a batch's time went, in seconds: rendering its source, compiling it (of which
+    `compiler_start_s` started a compiler kept running for the batches after it too), the
     sandboxed runs (start-up and running together: bench/throughput.py tells them
     apart), and reading their verdicts; `runs` counts the runs, re-runs included."""
 
     render_s: float = 0.0
     compile_s: float = 0.0
+    compiler_start_s: float = 0.0
     run_s: float = 0.0
     verdict_s: float = 0.0
     runs: int = 0
@@ -601,6 +603,7 @@ def execute_batch(
             return
         report.compiles += 1
         report.compile_s += artifact.compile_s
+        report.stages.compiler_start_s += artifact.compiler_start_s
         # Wall time of the build step: the compiler's run, or the cache's answer.
         report.stages.compile_s += time.perf_counter() - rendered
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import queue
 import shutil
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -26,6 +25,7 @@ from typing import Any
 from generator.pipeline import Generated, generate_program
 from generator.settings import GeneratorSettings
 from runners.engine.batching import BatchSizer
+from runners.engine.build import scratch
 from runners.engine.execute import (
     DEFAULT_TRIAGE,
     BatchReport,
@@ -133,7 +133,7 @@ def fuzz(
         settings=settings,
         count=count,
         seed=seed,
-        sizer=BatchSizer() if batch_size is None else None,
+        sizer=BatchSizer(high=target.spec.max_batch) if batch_size is None else None,
         batch_size=batch_size or 0,
         execute=functools.partial(
             execute_batch,
@@ -149,7 +149,7 @@ def fuzz(
         stop_when=stop_when,
     )
     with (
-        tempfile.TemporaryDirectory(prefix="chanfuzz-fuzz-") as tmp,
+        scratch("chanfuzz-fuzz-") as tmp,
         ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="chanfuzz-batch") as pool,
     ):
         run.drive(pool, _batches_root(workdir or Path(tmp)), jobs)

@@ -25,7 +25,6 @@ batches of runs (a cancelled reduction keeps what it had).
 from __future__ import annotations
 
 import random
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +37,7 @@ from generator.reduction import CANDIDATE_MAX_STATES, Candidate, candidates, can
 from generator.synthesis import synthesize
 from generator.termination import behaviour, check_effect
 from generator.typecheck import infer
-from runners.engine.build import Artifact, CompileError, build
+from runners.engine.build import Artifact, CompileError, build, scratch
 from runners.engine.execute import RunTarget, Triage, run_one
 from runners.engine.rates import DEFAULT_CHECKPOINTS, Decision, RateTest
 from runners.engine.sandbox import Limits, Sandbox
@@ -277,7 +276,7 @@ class Reducer:
         """Reduce `program` (or resume `state`) until a local minimum, the budget or a stop."""
         began = time.monotonic()
         self._latest = None
-        with tempfile.TemporaryDirectory(prefix="chanfuzz-reduce-") as tmp:
+        with scratch("chanfuzz-reduce-") as tmp:
             root = Path(tmp)
             root.chmod(0o755)  # the sandbox's user reaches uncached artifacts here
             if state is None:

@@ -494,6 +494,9 @@ class ProcessResult:
     timed_out: bool
     stdout_truncated: bool = False
     stderr_truncated: bool = False
+    # Of duration_s, the seconds spent making ready what outlives this process's work (a
+    # compiler server started for it and the builds after it: runners.engine.resident).
+    setup_s: float = 0.0
 
     @property
     def ok(self) -> bool:

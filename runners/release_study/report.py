@@ -30,7 +30,6 @@ extending it.
 from __future__ import annotations
 
 import statistics
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -45,6 +44,7 @@ from runners.campaigns import selectors, services, studies
 from runners.campaigns.models import FINDING_OUTCOMES, Campaign, Execution, Finding, Program
 from runners.campaigns.programs import program_object
 from runners.engine.bisect import Bisection, VersionResult, bisect_program, runs_on
+from runners.engine.build import scratch
 from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, Sandbox
@@ -457,7 +457,7 @@ def failure_rate(
     program: Program, toolchain: Toolchain, plan: StudyPlan, *, sandbox: Sandbox
 ) -> VersionResult:
     """`plan.rate_runs` runs of `program` on `toolchain`: how often it hangs or crashes."""
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-rate-") as tmp:
+    with scratch("chanfuzz-rate-") as tmp:
         workdir = Path(tmp)
         workdir.chmod(0o755)
         return runs_on(

@@ -401,6 +401,10 @@ class TargetSpec:
     install_defaults: Callable[[Log], list[Path]] | None = None  # what setup installs
     build_plan: Callable[[Toolchain, Path, Sequence[str]], BuildPlan] | None = None
     product: str = "prog"
+    # The most programs one compile takes (the batch sizers' `high`): 500, except where a
+    # batch's source outgrows a limit of the compiler before (a batch that does not compile
+    # splits in halves, which costs its compiles again).
+    max_batch: int = 500
     run_command: Callable[[Toolchain, Path], tuple[str, ...]] = native_command
     build_flags: tuple[str, ...] = ()
     # Options this target always renders with (a Rust library's flavour), and those

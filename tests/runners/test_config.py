@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import tempfile
+import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,6 +67,31 @@ def test_paths_follow_the_environment_at_call_time(
     assert config.cache_dir() == tmp_path / "c"
     monkeypatch.delenv("CHANFUZZ_CACHE_DIR")
     assert config.cache_dir() == REPO / "var" / "cache"
+
+
+def test_the_scratch_directory_is_memory_with_room_else_the_temporary_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    if not os.access("/dev/shm", os.W_OK | os.X_OK):
+        pytest.skip("no /dev/shm this user can write here")
+    monkeypatch.delenv("CHANFUZZ_SCRATCH_DIR", raising=False)
+    real = os.statvfs
+
+    def room(free: int) -> Callable[[object], object]:
+        def statvfs(path: object) -> object:
+            got = real(path)
+            if str(path) != "/dev/shm":
+                return got
+            return types.SimpleNamespace(f_bavail=free // got.f_frsize, f_frsize=got.f_frsize)
+
+        return statvfs
+
+    monkeypatch.setattr(os, "statvfs", room(config.SCRATCH_FREE_BYTES))
+    assert config.scratch_dir() == Path("/dev/shm")
+    monkeypatch.setattr(os, "statvfs", room(config.SCRATCH_FREE_BYTES - (1 << 20)))
+    assert config.scratch_dir() == Path(tempfile.gettempdir())  # a container's small /dev/shm
+    monkeypatch.setenv("CHANFUZZ_SCRATCH_DIR", str(tmp_path))
+    assert config.scratch_dir() == tmp_path
 
 
 def test_the_campaign_periods_are_whole_seconds_of_at_least_one(

@@ -25,7 +25,9 @@ def test_the_local_sandbox_says_its_filter_and_limits(manage: Manage) -> None:
     # bubblewrap runs here (the run sandbox works), so compiles are jailed with it.
     assert lines[-2:] == [compile_jail.describe(), compile_jail.describe_resident()]
     assert lines[-2].startswith("compiles: jailed (bubblewrap: no network"), lines
-    assert lines[-1].startswith("Kotlin compiles: by compilers kept running, 2 per"), lines
+    assert lines[-1].startswith("Kotlin and Clojure compiles: by compilers kept running, 2 per"), (
+        lines
+    )
 
 
 def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
@@ -37,13 +39,13 @@ def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
     )  # fmt: skip
 
 
-
 def test_the_docker_backend_says_where_its_hangs_are_watched_from(manage: Manage) -> None:
     result = manage("sandbox", "--backend", "docker")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("docker: a container per run through the Docker Engine API")
     assert lines[1].startswith("hangs: the quiet period watched, and a Rust program dumped")
+
 
 @pytest.mark.django_db
 def test_the_about_page_says_how_runs_are_contained(client: Client) -> None:

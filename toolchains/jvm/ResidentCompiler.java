@@ -27,8 +27,9 @@ import java.nio.file.attribute.BasicFileAttributes;
  * {@code exec(PrintStream, String[])} gave and everything it printed. A cold compiler
  * started for each batch spends most of a small batch's time loading and warming up;
  * this one pays that once. It ends when nobody asked for IDLE_SECONDS, when its socket
- * is gone or replaced, or after the tool threw an Error (an OutOfMemoryError leaves a
- * heap nobody should compile in).
+ * is gone or replaced, after the tool threw an Error (an OutOfMemoryError leaves a
+ * heap nobody should compile in), or when the tool says it is spent ({@code static
+ * boolean spent()}, if it has one, asked after each compile).
  */
 public final class ResidentCompiler {
     private static final long TICK_MS = 5_000;
@@ -38,6 +39,7 @@ public final class ResidentCompiler {
         long idleMs = Long.parseLong(argv[1]) * 1000L;
         Class<?> tool = Class.forName(argv[2]);
         Method exec = tool.getMethod("exec", PrintStream.class, String[].class);
+        Method spent = spentMethod(tool);
         Files.deleteIfExists(socket);
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
                 Selector selector = Selector.open()) {
@@ -64,13 +66,29 @@ public final class ResidentCompiler {
                     fatal = false; // the client went away: its build fell back or timed out
                 }
                 last = System.currentTimeMillis();
-                if (fatal) {
+                if (fatal || (spent != null && (Boolean) spent.invoke(null))) {
                     break;
                 }
             }
             if (ours(socket, mine)) {
                 Files.deleteIfExists(socket);
             }
+        }
+    }
+
+    /**
+     * The tool's {@code static boolean spent()}, if it has one: asked after each compile,
+     * true when this JVM should end (a tool that cannot let go of all a compile loaded).
+     */
+    private static Method spentMethod(Class<?> tool) {
+        try {
+            Method spent = tool.getMethod("spent");
+            return java.lang.reflect.Modifier.isStatic(spent.getModifiers())
+                            && spent.getReturnType() == boolean.class
+                    ? spent
+                    : null;
+        } catch (NoSuchMethodException none) {
+            return null;
         }
     }
 
@@ -103,7 +121,10 @@ public final class ResidentCompiler {
         boolean fatal = false;
         try {
             Object exit = exec.invoke(tool.getDeclaredConstructor().newInstance(), out, args);
-            code = (Integer) exit.getClass().getMethod("getCode").invoke(exit);
+            // kotlinc's exec answers an ExitCode, a tool of ours (ClojureCompiler) the code.
+            code = exit instanceof Integer number
+                    ? number
+                    : (Integer) exit.getClass().getMethod("getCode").invoke(exit);
         } catch (ReflectiveOperationException | RuntimeException | Error failed) {
             Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
             cause.printStackTrace(out);

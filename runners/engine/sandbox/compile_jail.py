@@ -6,7 +6,8 @@ toolchain (a Go module, a crate's build script, a Kotlin plugin) can run code of
 own at build time. So every compile runs under bubblewrap with the host's filesystem
 read-only (`--ro-bind / /`), its own network namespace with no interface but
 loopback, its own PID, IPC and UTS namespaces, and writable binds of only the
-build's work directory, the cache directory, the toolchains directory (Go's build
+build's work directory, the scratch directory work directories are made in
+(config.scratch_dir), the cache directory, the toolchains directory (Go's build
 cache, Crystal's compiler cache, cargo's home and target directories live there),
 the directories the build plan says it writes (a toolchain's target directory, which
 stays in its home when $CHANFUZZ_TOOLCHAINS_DIR later points elsewhere) and /tmp.
@@ -62,20 +63,24 @@ def describe() -> str:
 
 
 def describe_resident() -> str:
-    """How Kotlin's compilers kept running (runners.engine.resident) are contained: in this
-    jail, but outliving the build that started them and writing only to the temporary
-    directory."""
+    """How the compilers kept running (runners.engine.resident: Kotlin's and Clojure's) are
+    contained: in this jail, but outliving the build that started them and writing only to
+    the temporary and scratch directories."""
     slots = config.resident_compilers()
     if slots == 0:
-        return "Kotlin compiles: a cold kotlinc for every build (CHANFUZZ_RESIDENT_COMPILERS=0)"
+        return (
+            "Kotlin and Clojure compiles: a cold compiler for every build "
+            "(CHANFUZZ_RESIDENT_COMPILERS=0)"
+        )
+    places = sorted({tempfile.gettempdir(), str(config.scratch_dir())})
     contained = (
-        f"jailed as other compiles, writing only to {tempfile.gettempdir()}"
+        f"jailed as other compiles, writing only to {' and '.join(places)}"
         if available() is None
         else "NOT jailed, as other compiles"
     )
     return (
-        f"Kotlin compiles: by compilers kept running, {slots} per toolchain, {contained}; "
-        f"each ends after {config.resident_idle_s()} s without a build"
+        f"Kotlin and Clojure compiles: by compilers kept running, {slots} per toolchain, "
+        f"{contained}; each ends after {config.resident_idle_s()} s without a build"
     )
 
 
@@ -92,7 +97,8 @@ def jail(
     compiler (runners.engine.resident) outlives its starter: `die_with_parent=False`."""
     if available() is not None:
         return list(argv)
-    writable = [Path("/tmp"), workdir, config.cache_dir(), config.toolchains_dir(), *writes]
+    writable = [Path("/tmp"), config.scratch_dir(), workdir, config.cache_dir(),
+                config.toolchains_dir(), *writes]  # fmt: skip
     args = [
         shutil.which("bwrap") or "bwrap",
         "--ro-bind", "/", "/",

@@ -69,6 +69,24 @@ def test_a_line_with_no_fixed_cost_grows_the_size_by_half_until_it_finds_one() -
     assert sizer.compile_line() == (pytest.approx(1.0), pytest.approx(0.04))
 
 
+def test_a_falling_line_grows_the_size_by_half_instead_of_to_the_largest() -> None:
+    # A compiler warming up: 25 programs in 4.0 s, then 50 in 3.0 s. Read as a line, that
+    # is 3.5 s fixed and nothing a program, which asked for `high` at once.
+    sizer = BatchSizer()
+    for n, compile_s in ((25, 4.0), (50, 3.0)):
+        sizer.observe(n, Stages(compile_s=compile_s, run_s=0.017 * n))
+        sizer.given.append(n)
+    assert sizer.compile_line()[1] == 0.0
+    assert sizer.next_size() == 75
+
+
+def test_a_compiler_started_for_a_batch_is_not_its_fixed_cost() -> None:
+    sizer = BatchSizer()
+    sizer.observe(25, Stages(compile_s=2.0 + 3.0, compiler_start_s=3.0, run_s=0.1))
+    sizer.observe(50, Stages(compile_s=3.0, run_s=0.2))
+    assert sizer.compile_line() == (pytest.approx(1.0), pytest.approx(0.04))
+
+
 def test_growing_to_find_a_fixed_cost_stays_within_the_bounds() -> None:
     sizer = BatchSizer(high=60)
     for n in (25, 50):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -40,6 +41,21 @@ public final class EchoTool {
         private final int code;
         Code(int code) { this.code = code; }
         public int getCode() { return code; }
+    }
+
+    /** A tool of ours (ClojureCompiler's kind): it answers its exit code itself, and may
+     * say it is spent, which ends its server after the answer. */
+    public static final class Plain {
+        private static boolean spent;
+
+        public static boolean spent() { return spent; }
+
+        public Integer exec(PrintStream out, String[] args) {
+            calls++;
+            spent = args[0].equals("spent");
+            out.println("plain " + args[0] + ", call " + calls);
+            return spent ? 0 : Integer.parseInt(args[0]);
+        }
     }
 
     public Code exec(PrintStream out, String[] args) throws Exception {
@@ -79,7 +95,7 @@ def server_classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     classes = tmp_path_factory.mktemp("server") / f"classes-{resident._source_digest()}"
     javac = _java().parent / "javac"
     subprocess.run(
-        [str(javac), "--release", "17", "-d", str(classes), str(resident.SERVER_SOURCE)],
+        [str(javac), "--release", "17", "-d", str(classes), *map(str, resident.SERVER_SOURCES)],
         check=True,
     )
     return classes
@@ -117,9 +133,9 @@ def tool(tool_classes: Path, request: pytest.FixtureRequest) -> Make:
     """Compiles for EchoTool (servers of their own: `own_home`)."""
     flag = f"-Dchanfuzz.test={request.node.name}"
 
-    def make(*args: str) -> ResidentCompile:
+    def make(*args: str, tool: str = "EchoTool") -> ResidentCompile:
         return ResidentCompile(
-            java=_java(), jvm_flags=(flag,), classpath=(tool_classes,), tool="EchoTool", args=args
+            java=_java(), jvm_flags=(flag,), classpath=(tool_classes,), tool=tool, args=args
         )
 
     return make
@@ -152,6 +168,8 @@ def test_the_next_compile_goes_to_the_server_already_running(tool: Make, tmp_pat
     assert first is not None and second is not None
     assert (first.stderr.strip(), second.stderr.strip()) == ("call 1", "call 2")
     assert server_pid(tool()) == pid and alive(pid)
+    # The server's start is told apart: it serves the builds after the first one too.
+    assert 0 < first.setup_s < first.duration_s and second.setup_s == 0
 
 
 def test_compiles_under_way_at_once_get_a_server_each(
@@ -199,6 +217,27 @@ def test_an_error_thrown_by_the_tool_is_answered_then_ends_its_server(
     assert result is not None and result.exit_code == 2
     assert "OutOfMemoryError: the tool ran out" in result.stderr
     _gone(server_pid(tool()))
+
+
+def test_a_tool_may_answer_its_exit_code_itself(tool: Make, tmp_path: Path) -> None:
+    result = compile_(tool("3", tool="EchoTool$Plain"), tmp_path)
+    assert result is not None and result.exit_code == 3
+    assert result.stderr.strip() == "plain 3, call 1"
+
+
+def test_a_tool_that_says_it_is_spent_ends_its_server_after_answering(
+    tool: Make, tmp_path: Path
+) -> None:
+    plain = tool("0", tool="EchoTool$Plain")
+    assert compile_(plain, tmp_path) is not None
+    pid = server_pid(plain)
+    spent = compile_(tool("spent", tool="EchoTool$Plain"), tmp_path)
+    assert spent is not None and spent.exit_code == 0
+    assert spent.stderr.strip() == "plain spent, call 2"
+    assert server_pid(plain) == pid  # the same server answered, then ended
+    _gone(pid)
+    after = compile_(plain, tmp_path)  # a new server, counting from 1
+    assert after is not None and after.stderr.strip() == "plain 0, call 1"
 
 
 def test_an_idle_server_ends_on_its_own(
@@ -302,6 +341,61 @@ def test_kotlin_from_a_resident_compiler_is_what_kotlinc_gives(
     assert both(broken, "cold") == both(broken, "resident")
     assert "Main.kt:1:27: error" in both(broken, "resident")[1]
     assert {p.read_text() for p in resident.home().glob(f"{name}-*.pid")} == pids
+
+
+# --- the Clojure compiler ------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["clojure-go", "clojure-thread"])
+def test_clojure_from_a_resident_compiler_is_what_clojure_main_gives(
+    language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same classes but for Clojure's gensym numbers, which run the same, and a
+    failed compile for a source that does not compile, naming where; the later builds
+    find the server, which compiles each batch's namespace afresh."""
+    toolchain = require_toolchain(language)
+    spec = get_target(language)
+    options = dict(target_for(toolchain).render_options)
+    programs = _programs(spec, 6, options)
+    first = spec.render_batch(programs[:3], seed=7, repetitions=2, **options)
+    second = spec.render_batch(programs[3:], seed=8, repetitions=2, **options)
+    broken = first.replace("(defn -main", "(defn -main [] (no-such-fn))\n(defn -main2", 1)
+
+    def both(text: str, way: str) -> tuple[Path | None, str]:
+        monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0" if way == "cold" else "1")
+        workdir = tmp_path / f"{way}-{len(text)}"
+        try:
+            return build(toolchain, text, workdir, use_cache=False).path, ""
+        except CompileError as error:
+            return None, error.output
+
+    def classes(path: Path | None) -> list[str]:
+        assert path is not None
+        return sorted(re.sub(r"__\d+", "__N", str(p.relative_to(path))) for p in path.rglob("*"))
+
+    def run(path: Path | None, program: int) -> str:
+        assert path is not None
+        argv = [*spec.run_command(toolchain, path), str(program)]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    cold, _ = both(first, "cold")
+    served, _ = both(first, "resident")
+    plan = spec.build_plan(toolchain, tmp_path, ())  # type: ignore[misc]
+    assert plan.resident is not None
+    servers = f"{resident.server_name(plan.resident)}-*.pid"
+    pids = {p.read_text() for p in resident.home().glob(servers)}
+    assert len(pids) == 1
+    assert classes(served) == classes(cold)
+    assert [run(served, i) for i in range(3)] == [run(cold, i) for i in range(3)]
+    later, _ = both(second, "resident")
+    assert classes(later) == classes(both(second, "cold")[0])
+    assert (both(broken, "cold")[0], both(broken, "resident")[0]) == (None, None)
+    failed = both(broken, "resident")[1]
+    assert "no-such-fn" in failed and "main.clj" in failed
+    assert {p.read_text() for p in resident.home().glob(servers)} == pids
 
 
 def _programs(spec: TargetSpec, count: int, options: dict[str, object]) -> list[Program]:

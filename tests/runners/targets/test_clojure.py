@@ -150,6 +150,19 @@ def test_the_build_plan_aot_compiles_the_namespace_into_classes(tmp_path: Path) 
     assert plan.writes == ()
 
 
+def test_a_compiler_kept_running_compiles_the_namespace_with_a_full_jit(tmp_path: Path) -> None:
+    toolchain = dataclasses.replace(_toolchain(tmp_path), cds_archive=tmp_path / "compile.jsa")
+    work = tmp_path / "work"
+    plan = build_plan(toolchain, work, ["-Dflag"])
+    assert plan.resident is not None and plan.resident.tool == "ClojureCompiler"
+    assert plan.resident.args == (str(work / "classes"), str(work / "src"), "chanfuzz/main.clj",
+                                  NAMESPACE)  # fmt: skip
+    assert plan.resident.classpath == toolchain.compiler_classpath
+    flags = plan.resident.jvm_flags
+    assert "-XX:TieredStopAtLevel=1" in plan.argv and "-XX:TieredStopAtLevel=1" not in flags
+    assert f"-XX:SharedArchiveFile={tmp_path / 'compile.jsa'}" in flags and "-Dflag" in flags
+
+
 def test_a_compile_maps_the_compile_archive_when_the_release_has_one(tmp_path: Path) -> None:
     without = build_plan(_toolchain(tmp_path), tmp_path / "work", []).argv
     assert not any(arg.startswith("-XX:SharedArchiveFile=") for arg in without)
@@ -225,6 +238,27 @@ def test_a_generated_program_builds_and_runs_on_core_async(language: str, tmp_pa
         [*artifact.command, "0"], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
+    assert (artifact.path / "chanfuzz" / "main__init.class").is_file()
+
+
+@pytest.mark.slow
+def test_a_batch_of_the_most_programs_a_compile_takes_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """max_batch go-block programs of the default size: the namespace's initialiser, which
+    defines every program's vars, stays within the JVM's limit on a method (larger programs,
+    of settings asking for more processes, may not: such a batch splits)."""
+    monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
+    toolchain = require_toolchain("clojure-go")
+    target = get_target("clojure-go")
+    programs, seed = [], 0
+    while len(programs) < target.max_batch:
+        program = generate_program(seed, PRESETS["A"], target.capabilities).program
+        if target.supports(program, **target.renderer_options):
+            programs.append(program)
+        seed += 1
+    source = target.render_batch(programs, repetitions=1, **target.renderer_options)
+    artifact = build(toolchain, source, workdir=tmp_path / "w", use_cache=False)
     assert (artifact.path / "chanfuzz" / "main__init.class").is_file()
 
 

@@ -150,7 +150,7 @@ def test_the_sandbox_description_ends_with_how_compiles_are_contained(
     assert "per toolchain, jailed as other compiles, writing only to" in lines[-1]
 
 
-def test_the_description_says_whether_kotlin_compilers_are_kept_running(
+def test_the_description_says_whether_compilers_are_kept_running(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("CHANFUZZ_RESIDENT_IDLE_S", "60")
@@ -158,4 +158,4 @@ def test_the_description_says_whether_kotlin_compilers_are_kept_running(
     assert "2 per toolchain" in line and "after 60 s without a build" in line
     monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
     cold = compile_jail.describe_resident()
-    assert cold.startswith("Kotlin compiles: a cold kotlinc for every build")
+    assert cold.startswith("Kotlin and Clojure compiles: a cold compiler for every build")
