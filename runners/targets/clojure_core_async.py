@@ -685,8 +685,9 @@ def build_plan(toolchain: Toolchain, workdir: Path, flags: Sequence[str]) -> Bui
     env = clean_env(("CLOJURE_", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"))
     # Kept running (runners.engine.resident), the compiler's JVM is worth its full JIT:
     # the `go` macro's analyser, compiled by C2 after a few batches, expands go blocks
-    # faster than C1's code does (70 go-block programs on one core: 3.7–3.8 s a batch
-    # against 4.8–5.0 s, and about 6 s cold), which a cold compile never lives to see.
+    # faster than C1's code does (70 go-block programs a batch on one core, in memory:
+    # 2.8–3.3 s from the fourth batch on against 4.0–4.5 s, the first three 9.5, 6.9 and
+    # 5.7 s against 5.0, 4.0 and 4.4), which a cold compile never lives to see.
     resident = ResidentCompile(
         java=toolchain.executable,
         jvm_flags=(
