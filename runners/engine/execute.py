@@ -42,6 +42,7 @@ from generator.lambda_chan import Program
 from generator.render import GROUP_DONE
 from runners import config
 from runners.engine.build import Artifact, CompileError, build
+from runners.engine.culprit import named_program
 from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
 from runners.engine.schedule import threads_for
 from runners.engine.toolchains import Toolchain, find_toolchain
@@ -571,7 +572,10 @@ def execute_batch(
     workdir.chmod(0o755)
     options = dict(target.render_options)
 
-    def compile_group(indices: list[int]) -> None:
+    def compile_group(indices: list[int], *, by_name: bool = True) -> None:
+        """Build and run `indices`; a group that does not compile is split: around the
+        program the compiler's message names (runners.engine.culprit), else in halves, and
+        in halves only once a named program compiled alone (the name was wrong)."""
         started = time.perf_counter()
         source = target.spec.render_batch(
             [programs[i] for i in indices],
@@ -597,9 +601,21 @@ def execute_batch(
                 if on_result:
                     on_result(results[i])
                 return
+            named = named_program(exc.output, source, target.spec.source_file)
+            if by_name and named is not None and named < len(indices):
+                # In the batch's order (verdicts come in seed order): those before it, it
+                # alone, those after it.
+                before, culprit, after = indices[:named], indices[named], indices[named + 1 :]
+                if before:
+                    compile_group(before, by_name=True)
+                compile_group([culprit])
+                right = results[culprit].classification.outcome is Outcome.COMPILE_ERROR
+                if after:
+                    compile_group(after, by_name=right)
+                return
             half = len(indices) // 2
-            compile_group(indices[:half])
-            compile_group(indices[half:])
+            compile_group(indices[:half], by_name=by_name)
+            compile_group(indices[half:], by_name=by_name)
             return
         report.compiles += 1
         report.compile_s += artifact.compile_s

@@ -14,6 +14,7 @@ from generator.settings import PRESETS
 from runners.engine.execute import RunTarget, Triage, execute_batch, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
+from runners.targets.base import TargetSpec
 from tests.missing import unavailable
 from tests.runners.conftest import require_toolchain
 
@@ -177,6 +178,42 @@ def test_kotlin_hang_is_a_timeout_with_the_jvm_thread_dump(tmp_path: Path) -> No
     assert execution.hang_confirmed is True  # no re-run contradicted it
     assert "Full thread dump" in (execution.attempts[0].dump or "")
     assert execution.classification.signature.startswith("kotlin | hang")
+
+
+def test_the_program_a_compile_error_names_is_tried_alone_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One program of eight does not compile: the compiler names its line, so the batch
+    compiles as the three before it, it alone, and the four after it (halving would take
+    seven compiles), and the verdicts still come in the batch's order."""
+    target = _target("go")
+    programs = [generate_program(s, PRESETS["A"]).program for s in range(8)]
+    bad = programs[4]
+    render = TargetSpec.render_batch
+
+    def with_a_broken_program(spec: TargetSpec, group: list, **kwargs: object) -> str:
+        source = render(spec, group, **kwargs)
+        if bad in group:
+            at = group.index(bad)
+            source = source.replace(f"func prog{at}() {{", f"func prog{at}() {{\n\tnoSuchFunc()")
+        return source
+
+    monkeypatch.setattr(TargetSpec, "render_batch", with_a_broken_program)
+    order = []
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:  # reachable by runs
+        report = execute_batch(
+            programs,
+            target,
+            workdir=Path(workdir),
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=10),
+            on_result=lambda run: order.append(run.index),
+            use_cache=False,
+        )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 4 + [Outcome.COMPILE_ERROR] + [Outcome.TERMINATED] * 3
+    assert "noSuchFunc" in report.executions[4].compile_output
+    assert report.compiles == 4 and order == list(range(8))
 
 
 def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_path: Path) -> None:
