@@ -161,6 +161,7 @@ def test_a_compiler_kept_running_compiles_the_namespace_with_a_full_jit(tmp_path
     flags = plan.resident.jvm_flags
     assert "-XX:TieredStopAtLevel=1" in plan.argv and "-XX:TieredStopAtLevel=1" not in flags
     assert f"-XX:SharedArchiveFile={tmp_path / 'compile.jsa'}" in flags and "-Dflag" in flags
+    assert "-XX:SoftRefLRUPolicyMSPerMB=0" in flags  # a compile's classes can be unloaded
 
 
 def test_a_compile_maps_the_compile_archive_when_the_release_has_one(tmp_path: Path) -> None:
