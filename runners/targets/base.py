@@ -363,7 +363,7 @@ class TargetSpec:
     build writes the plan's files, and the plan made for a placeholder work
     directory is part of the artifact key); ``product`` names what a build
     keeps; ``run_command`` starts it; ``build_flags`` put the runtime on its
-    parallel scheduler;
+    parallel scheduler; ``max_batch`` is the most programs one compile takes;
     ``renderer_options`` are what the renderer is always told for this target,
     ``render_options(toolchain, settings)`` what a run on this toolchain adds
     (:meth:`run_options`; :meth:`source_options` for a program's pages);
