@@ -303,9 +303,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                 # What the next chunks of an auto-sized campaign are sized from.
                 costs = {
                     "cost_programs": len(to_run),
-                    "compile_s": report.stages.render_s
-                    + report.stages.compile_s
-                    - report.stages.compiler_start_s,
+                    "compile_s": report.stages.sizing_compile_s,
                     "run_s": report.stages.run_s,
                     "shared_run_size": shared_runs.size,
                 }

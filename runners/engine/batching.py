@@ -73,11 +73,7 @@ class BatchSizer:
     def observe(self, programs: int, stages: Stages) -> None:
         """Learn from a finished batch (nothing from an empty one)."""
         if programs > 0:
-            # A compiler server started in this batch serves the next ones too: its start
-            # is no cost of this batch's size (it made Clojure's first batch of 25 slower
-            # than the next of 50, a line of no per-program cost).
-            compile_s = stages.render_s + stages.compile_s - stages.compiler_start_s
-            self.costs.append(BatchCost(programs, compile_s, stages.run_s))
+            self.costs.append(BatchCost(programs, stages.sizing_compile_s, stages.run_s))
 
     def compile_line(self) -> tuple[float, float]:
         """(fixed, per-program) compile seconds: the Theil–Sen line (module docstring)

@@ -86,7 +86,7 @@ def _private(directory: Path) -> bool:
 def servable(workdir: Path) -> bool:
     """Whether a server can write `workdir`: its jail lets it write to the temporary and
     scratch directories only."""
-    places = (Path(tempfile.gettempdir()), config.scratch_dir())
+    places = compile_jail.resident_writes()
     return any(workdir.resolve().is_relative_to(place.resolve()) for place in places)
 
 

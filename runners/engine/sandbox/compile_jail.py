@@ -72,9 +72,9 @@ def describe_resident() -> str:
             "Kotlin and Clojure compiles: a cold compiler for every build "
             "(CHANFUZZ_RESIDENT_COMPILERS=0)"
         )
-    places = sorted({tempfile.gettempdir(), str(config.scratch_dir())})
+    places = " and ".join(sorted({str(place) for place in resident_writes()}))
     contained = (
-        f"jailed as other compiles, writing only to {' and '.join(places)}"
+        f"jailed as other compiles, writing only to {places}"
         if available() is None
         else "NOT jailed, as other compiles"
     )
@@ -82,6 +82,12 @@ def describe_resident() -> str:
         f"Kotlin and Clojure compiles: by compilers kept running, {slots} per toolchain, "
         f"{contained}; each ends after {config.resident_idle_s()} s without a build"
     )
+
+
+def resident_writes() -> tuple[Path, ...]:
+    """Where a compiler kept running may write: the directories its jail binds whatever
+    build it serves (the temporary and scratch directories)."""
+    return (Path(tempfile.gettempdir()), config.scratch_dir())
 
 
 def jail(
@@ -99,6 +105,8 @@ def jail(
         return list(argv)
     writable = [Path("/tmp"), config.scratch_dir(), workdir, config.cache_dir(),
                 config.toolchains_dir(), *writes]  # fmt: skip
+    # Once each: the scratch directory is /tmp itself where memory has no room for it.
+    writable = list(dict.fromkeys(path.resolve() for path in writable))
     args = [
         shutil.which("bwrap") or "bwrap",
         "--ro-bind", "/", "/",
@@ -109,7 +117,6 @@ def jail(
     if die_with_parent:
         args.append("--die-with-parent")
     for path in writable:
-        path = path.resolve()
         path.mkdir(parents=True, exist_ok=True)
         args += ["--bind", str(path), str(path)]
     args += ["--chdir", str((cwd or workdir).resolve()), "--", *argv]

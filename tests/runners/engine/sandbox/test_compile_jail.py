@@ -103,6 +103,27 @@ def test_a_build_plans_own_directories_are_writable_and_their_neighbours_are_not
     assert (declared / "x").is_file() and not (neighbour / "x").exists()
 
 
+def test_the_scratch_directory_is_writable_and_each_place_is_bound_once(
+    jailed: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = jailed["elsewhere"] / "scratch"
+    monkeypatch.setenv("CHANFUZZ_SCRATCH_DIR", str(scratch))
+    script = (
+        f"for path in ({str(scratch / 'x')!r}, {str(jailed['elsewhere'] / 'x')!r}):\n"
+        "    try:\n"
+        "        open(path, 'w').close(); print('written')\n"
+        "    except OSError as exc:\n"
+        "        print('refused', exc.errno)\n"
+    )
+    done = _run_jailed(script, jailed["work"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["written", "refused 30"]
+    monkeypatch.setenv("CHANFUZZ_SCRATCH_DIR", "/tmp")  # no room in memory
+    argv = compile_jail.jail(["true"], workdir=Path("/tmp"), cwd=None)
+    binds = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--bind"]
+    assert binds.count(str(Path("/tmp").resolve())) == 1 and len(binds) == len(set(binds))
+
+
 def test_a_jailed_compile_reaches_no_network(jailed: dict[str, Path]) -> None:
     with socket.create_server(("127.0.0.1", 0)) as server:
         server.settimeout(0.5)
