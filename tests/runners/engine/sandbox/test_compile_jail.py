@@ -50,6 +50,17 @@ def _run_jailed(
     return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
+def _writing(*paths: Path) -> str:
+    """A script that tries to create each of `paths`, printing "written" or "refused ERRNO"."""
+    return (
+        f"for path in {tuple(map(str, paths))!r}:\n"
+        "    try:\n"
+        "        open(path, 'w').close(); print('written')\n"
+        "    except OSError as exc:\n"
+        "        print('refused', exc.errno)\n"
+    )
+
+
 def test_a_jailed_compile_writes_only_to_its_work_cache_and_toolchain_directories(
     jailed: dict[str, Path],
 ) -> None:
@@ -90,14 +101,7 @@ def test_a_build_plans_own_directories_are_writable_and_their_neighbours_are_not
     # directory once $CHANFUZZ_TOOLCHAINS_DIR points elsewhere (as in the mutant tests).
     declared, neighbour = jailed["elsewhere"] / "home" / "target", jailed["elsewhere"] / "home"
     declared.mkdir(parents=True)
-    script = (
-        f"for path in ({str(declared / 'x')!r}, {str(neighbour / 'x')!r}):\n"
-        "    try:\n"
-        "        open(path, 'w').close(); print('written')\n"
-        "    except OSError as exc:\n"
-        "        print('refused', exc.errno)\n"
-    )
-    done = _run_jailed(script, jailed["work"], writes=(declared,))
+    done = _run_jailed(_writing(declared / "x", neighbour / "x"), jailed["work"], (declared,))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["written", "refused 30"]
     assert (declared / "x").is_file() and not (neighbour / "x").exists()
@@ -108,14 +112,7 @@ def test_the_scratch_directory_is_writable_and_each_place_is_bound_once(
 ) -> None:
     scratch = jailed["elsewhere"] / "scratch"
     monkeypatch.setenv("CHANFUZZ_SCRATCH_DIR", str(scratch))
-    script = (
-        f"for path in ({str(scratch / 'x')!r}, {str(jailed['elsewhere'] / 'x')!r}):\n"
-        "    try:\n"
-        "        open(path, 'w').close(); print('written')\n"
-        "    except OSError as exc:\n"
-        "        print('refused', exc.errno)\n"
-    )
-    done = _run_jailed(script, jailed["work"])
+    done = _run_jailed(_writing(scratch / "x", jailed["elsewhere"] / "x"), jailed["work"])
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["written", "refused 30"]
     monkeypatch.setenv("CHANFUZZ_SCRATCH_DIR", "/tmp")  # no room in memory
