@@ -183,17 +183,23 @@ DEFAULTS_PROGRAM = _program(DEFAULTS)
 @pytest.mark.parametrize("values", [False, True])
 @pytest.mark.parametrize("seed", range(6))
 def test_crossbeams_select_writes_a_default_as_its_default_arm(values: bool, seed: int) -> None:
-    """In the macro, a `default` arm; through the builder, `try_select()` and the default's
-    body when it gives no operation. The seeds render both forms."""
+    """In the macro, a `default` arm (in the helper of its shape, whose caller runs the
+    default's body on `Selected_::Default`); through the builder, `try_select()` and the
+    default's body when it gives no operation. The seeds render both forms."""
     text = render(DEFAULTS_PROGRAM, "rust", flavour="crossbeam", values=values, seed=seed)
     lines = [line.strip() for line in text.splitlines()]
     tried = lines.count("if let Ok(oper_) = sel_.try_select() {")
-    assert lines.count("default => {") + tried == 3
+    assert lines.count("Selected_::Default => {") + tried == 3
     assert "let oper_ = sel_.select();" not in lines  # every select here has a default
+    for shape in re.findall(r"^\s*match sel_(\w+?)_\(", text, re.M):
+        assert shape.endswith("d")
+        helper = text[text.index(f"fn sel_{shape}_(") :]
+        assert helper.index("default => Selected_::Default,") < helper.index("\n}")
     # The send nobody receives: its operation, then a default with nothing to do.
-    if "send(e_tx, " in text:
-        arm = next(i for i, line in enumerate(lines) if line.startswith("send(e_tx, "))
-        default = lines.index("default => {", arm)
+    calls = [i for i, line in enumerate(lines) if re.match(r"match sel_\w+_\(&e_tx, ", line)]
+    if calls:
+        arm = calls[0]
+        default = lines.index("Selected_::Default => {", arm)
     else:
         arm = next(
             i for i, line in enumerate(lines) if line.startswith("let res_ = oper_.send(&e_tx")
@@ -204,7 +210,8 @@ def test_crossbeams_select_writes_a_default_as_its_default_arm(values: bool, see
 
 def test_crossbeams_defaults_render_in_both_forms_over_these_seeds() -> None:
     texts = [render(DEFAULTS_PROGRAM, "rust", flavour="crossbeam", seed=s) for s in range(6)]
-    assert any("default => {" in t for t in texts) and any("try_select()" in t for t in texts)
+    assert any("Selected_::Default => {" in t for t in texts)
+    assert any("try_select()" in t for t in texts)
 
 
 @pytest.mark.parametrize("flavour", [f for f in FLAVOURS if f != "crossbeam"])

@@ -114,7 +114,8 @@ def test_values_must_be_true_or_false(value: object) -> None:
 
 _SEND = [
     re.compile(r"\b(\w+)_tx\.send(?:_async)?\((\w+)\)"),  # a send; a chan or tokio select arm
-    re.compile(r"\bsend\((\w+)_tx, (\d+)\) ->"),  # crossbeam's select! arm
+    # crossbeam's select! (in its shape's helper): each send case's end, then its value
+    re.compile(r"&(\w+)_tx, (\d+)(?=(?:, [^\n]*)?\) \{$)", re.M),
     re.compile(r"\.send\(&(\w+)_tx, (\d+), \|"),  # flume's Selector
     re.compile(r"\boper_\.send\(&(\w+)_tx, (\d+)\);"),  # crossbeam's Select builder
 ]

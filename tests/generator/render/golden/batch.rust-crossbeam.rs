@@ -602,28 +602,29 @@ fn prog3_once() {
             c1_tx.send(msg_(0)).unwrap();
         }))
     });
-    crossbeam_channel::select! {
-        recv(c2_rx) -> res_ => {
+    match sel_rss_(&c2_rx, &c5_tx, 0, &c3_tx, 0) {
+        Selected_::Recv(0, res_) => {
             res_.unwrap();
             c4_tx.send(msg_(0)).unwrap();
             c1_rx.recv().unwrap();
             c5_tx.send(msg_(0)).unwrap();
             c3_tx.send(msg_(0)).unwrap();
         }
-        send(c5_tx, msg_(0)) -> res_ => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
             c1_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
         }
-        send(c3_tx, msg_(0)) -> res_ => {
+        Selected_::Sent(2, res_) => {
             res_.unwrap();
             c1_rx.recv().unwrap();
             c2_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
             c5_tx.send(msg_(0)).unwrap();
         }
+        _ => unreachable!(),
     }
     for h_ in handles_ {
         h_.join().unwrap();
@@ -642,6 +643,22 @@ fn prog3() {
     for _ in 0..100 {
         prog3_once();
         quiet_dropped();
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
+}
+
+// Every select of shape rss (r receives, s sends, d a default).
+fn sel_rss_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Sender<Msg_>, v1: u32, c2: &crossbeam_channel::Sender<Msg_>, v2: u32) -> Selected_ {
+    crossbeam_channel::select! {
+        recv(c0) -> r => Selected_::Recv(0, r),
+        send(c1, msg_(v1)) -> r => Selected_::Sent(1, r),
+        send(c2, msg_(v2)) -> r => Selected_::Sent(2, r),
     }
 }
 
@@ -679,14 +696,15 @@ fn prog4_once() {
     } else {
         handles_.push(spawn_(Box::new(move || {})));
     }
-    crossbeam_channel::select! {
-        send(c3_tx, msg_(0)) -> res_ => {
+    match sel_ss_(&c3_tx, 0, &c3_tx, 0) {
+        Selected_::Sent(0, res_) => {
             res_.unwrap();
             handles_.push(spawn_(Box::new(move || {})));
         }
-        send(c3_tx, msg_(0)) -> res_ => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
         }
+        _ => unreachable!(),
     }
     for h_ in handles_ {
         h_.join().unwrap();
@@ -703,6 +721,14 @@ fn prog4() {
     for _ in 0..100 {
         prog4_once();
         quiet_dropped();
+    }
+}
+
+// Every select of shape ss (r receives, s sends, d a default).
+fn sel_ss_(c0: &crossbeam_channel::Sender<Msg_>, v0: u32, c1: &crossbeam_channel::Sender<Msg_>, v1: u32) -> Selected_ {
+    crossbeam_channel::select! {
+        send(c0, msg_(v0)) -> r => Selected_::Sent(0, r),
+        send(c1, msg_(v1)) -> r => Selected_::Sent(1, r),
     }
 }
 
@@ -740,15 +766,16 @@ fn prog5_once() {
     } else {
         handles_.push(spawn_(Box::new(move || {})));
     }
-    crossbeam_channel::select! {
-        recv(c3_rx) -> res_ => {
+    match sel_rr_(&c3_rx, &c3_rx) {
+        Selected_::Recv(0, res_) => {
             res_.unwrap();
             handles_.push(spawn_(Box::new(move || {})));
         }
-        recv(c3_rx) -> res_ => {
+        Selected_::Recv(1, res_) => {
             res_.unwrap();
             handles_.push(spawn_(Box::new(move || {})));
         }
+        _ => unreachable!(),
     }
     for h_ in handles_ {
         h_.join().unwrap();
@@ -765,6 +792,14 @@ fn prog5() {
     for _ in 0..100 {
         prog5_once();
         quiet_dropped();
+    }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Receiver<Msg_>) -> Selected_ {
+    crossbeam_channel::select! {
+        recv(c0) -> r => Selected_::Recv(0, r),
+        recv(c1) -> r => Selected_::Recv(1, r),
     }
 }
 
@@ -949,8 +984,8 @@ fn prog9_once() {
             fn2_tx.send(msg_(0)).unwrap();
         }))
     });
-    crossbeam_channel::select! {
-        recv(fn2_rx) -> match2 => {
+    match sel_rr_(&fn2_rx, &fn2_rx) {
+        Selected_::Recv(0, match2) => {
             match2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
@@ -959,7 +994,7 @@ fn prog9_once() {
                 }))
             });
         }
-        recv(fn2_rx) -> mod2 => {
+        Selected_::Recv(1, mod2) => {
             mod2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
@@ -968,6 +1003,7 @@ fn prog9_once() {
                 }))
             });
         }
+        _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
     for h_ in handles_ {

@@ -307,8 +307,8 @@ fn prog0_once() {
             fn2_tx.send(msg_(0)).unwrap();
         }))
     });
-    crossbeam_channel::select! {
-        recv(fn2_rx) -> match2 => {
+    match sel_rr_(&fn2_rx, &fn2_rx) {
+        Selected_::Recv(0, match2) => {
             match2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
@@ -317,7 +317,7 @@ fn prog0_once() {
                 }))
             });
         }
-        recv(fn2_rx) -> mod2 => {
+        Selected_::Recv(1, mod2) => {
             mod2.unwrap();
             handles_.push({
                 let loop2_tx = loop2_tx.clone();
@@ -326,6 +326,7 @@ fn prog0_once() {
                 }))
             });
         }
+        _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
     for h_ in handles_ {
@@ -342,6 +343,21 @@ fn prog0() {
     for _ in 0..1 {
         prog0_once();
         quiet_dropped();
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Receiver<Msg_>) -> Selected_ {
+    crossbeam_channel::select! {
+        recv(c0) -> r => Selected_::Recv(0, r),
+        recv(c1) -> r => Selected_::Recv(1, r),
     }
 }
 

@@ -355,28 +355,29 @@ fn prog0_once() {
             c1_tx.send(msg_(0)).unwrap();
         }))
     });
-    crossbeam_channel::select! {
-        recv(c2_rx) -> x1 => {
+    match sel_rss_(&c2_rx, &c5_tx, 0, &c3_tx, 0) {
+        Selected_::Recv(0, x1) => {
             x1.unwrap();
             c4_tx.send(msg_(0)).unwrap();
             c1_rx.recv().unwrap();
             c5_tx.send(msg_(0)).unwrap();
             c3_tx.send(msg_(0)).unwrap();
         }
-        send(c5_tx, msg_(0)) -> res_ => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
             c1_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
         }
-        send(c3_tx, msg_(0)) -> res_ => {
+        Selected_::Sent(2, res_) => {
             res_.unwrap();
             c1_rx.recv().unwrap();
             c2_rx.recv().unwrap();
             c4_tx.send(msg_(0)).unwrap();
             c5_tx.send(msg_(0)).unwrap();
         }
+        _ => unreachable!(),
     }
     for h_ in handles_ {
         h_.join().unwrap();
@@ -395,6 +396,22 @@ fn prog0() {
     for _ in 0..1 {
         prog0_once();
         quiet_dropped();
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
+}
+
+// Every select of shape rss (r receives, s sends, d a default).
+fn sel_rss_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Sender<Msg_>, v1: u32, c2: &crossbeam_channel::Sender<Msg_>, v2: u32) -> Selected_ {
+    crossbeam_channel::select! {
+        recv(c0) -> r => Selected_::Recv(0, r),
+        send(c1, msg_(v1)) -> r => Selected_::Sent(1, r),
+        send(c2, msg_(v2)) -> r => Selected_::Sent(2, r),
     }
 }
 

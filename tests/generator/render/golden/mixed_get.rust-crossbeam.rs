@@ -331,15 +331,16 @@ fn prog0_once() {
     } else {
         handles_.push(spawn_(Box::new(move || {})));
     }
-    crossbeam_channel::select! {
-        recv(c3_rx) -> m => {
+    match sel_rr_(&c3_rx, &c3_rx) {
+        Selected_::Recv(0, m) => {
             m.unwrap();
             handles_.push(spawn_(Box::new(move || {})));
         }
-        recv(c3_rx) -> m2 => {
+        Selected_::Recv(1, m2) => {
             m2.unwrap();
             handles_.push(spawn_(Box::new(move || {})));
         }
+        _ => unreachable!(),
     }
     for h_ in handles_ {
         h_.join().unwrap();
@@ -358,6 +359,21 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
         rep_ += 1;
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Receiver<Msg_>) -> Selected_ {
+    crossbeam_channel::select! {
+        recv(c0) -> r => Selected_::Recv(0, r),
+        recv(c1) -> r => Selected_::Recv(1, r),
     }
 }
 
