@@ -17,7 +17,7 @@ fn prog0_once() {
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
         spawn_(Box::new(move || {
-            c3_rx.lock().unwrap().recv().unwrap();
+            recv_(&c3_rx);
             c4_tx.send(()).unwrap();
         }))
     });
@@ -25,7 +25,7 @@ fn prog0_once() {
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
         spawn_(Box::new(move || {
-            c2_rx.lock().unwrap().recv().unwrap();
+            recv_(&c2_rx);
             c3_tx.send(()).unwrap();
         }))
     });
@@ -33,12 +33,12 @@ fn prog0_once() {
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
-            c1_rx.lock().unwrap().recv().unwrap();
+            recv_(&c1_rx);
             c2_tx.send(()).unwrap();
         }))
     });
     c1_tx.send(()).unwrap();
-    c4_rx.lock().unwrap().recv().unwrap();
+    recv_(&c4_rx);
     for h_ in handles_ {
         h_.join().unwrap();
     }
@@ -76,12 +76,12 @@ fn prog1_once() {
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
-            c1_rx.lock().unwrap().recv().unwrap();
+            recv_(&c1_rx);
             c2_tx.send(()).unwrap();
         }))
     });
-    c1_rx.lock().unwrap().recv().unwrap();
-    let got = c2_rx.lock().unwrap().recv().unwrap();
+    recv_(&c1_rx);
+    let got = recv_(&c2_rx);
     handles_.push({
         let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
@@ -93,18 +93,18 @@ fn prog1_once() {
                     c3_tx.send(()).unwrap();
                 }))
             });
-            c4_rx.lock().unwrap().recv().unwrap();
+            recv_(&c4_rx);
             for h_ in handles_ {
                 h_.join().unwrap();
             }
         }))
     });
     if 7 > 2 {
-        c3_rx.lock().unwrap().recv().unwrap();
+        recv_(&c3_rx);
         c4_tx.send(()).unwrap();
     } else {
         handles_.push(spawn_(Box::new(move || {})));
-        c3_rx.lock().unwrap().recv().unwrap();
+        recv_(&c3_rx);
         c4_tx.send(()).unwrap();
     }
     for h_ in handles_ {
@@ -132,11 +132,11 @@ fn prog2_once() {
             fn2_tx.send(()).unwrap();
         }))
     });
-    fn2_rx.lock().unwrap().recv().unwrap();
+    recv_(&fn2_rx);
     handles_.push({
         let move2_rx = move2_rx.clone();
         spawn_(Box::new(move || {
-            let impl2 = move2_rx.lock().unwrap().recv().unwrap();
+            let impl2 = recv_(&move2_rx);
         }))
     });
     move2_tx.send(()).unwrap();
@@ -146,7 +146,7 @@ fn prog2_once() {
             gen2_tx.send(()).unwrap();
         }))
     });
-    let dyn2 = gen2_rx.lock().unwrap().recv().unwrap();
+    let dyn2 = recv_(&gen2_rx);
     for h_ in handles_ {
         h_.join().unwrap();
     }
@@ -163,6 +163,12 @@ fn prog2() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every receive: the channel's receiver is shared, so it is locked for the receive.
+#[track_caller]
+fn recv_(rx: &std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>) -> () {
+    rx.lock().unwrap().recv().unwrap()
 }
 
 fn main() {

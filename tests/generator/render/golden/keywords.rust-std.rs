@@ -17,11 +17,11 @@ fn prog0_once() {
             fn2_tx.send(()).unwrap();
         }))
     });
-    let static2 = fn2_rx.lock().unwrap().recv().unwrap();
+    let static2 = recv_(&fn2_rx);
     handles_.push({
         let move2_rx = move2_rx.clone();
         spawn_(Box::new(move || {
-            let impl2 = move2_rx.lock().unwrap().recv().unwrap();
+            let impl2 = recv_(&move2_rx);
         }))
     });
     move2_tx.send(()).unwrap();
@@ -31,7 +31,7 @@ fn prog0_once() {
             gen2_tx.send(()).unwrap();
         }))
     });
-    gen2_rx.lock().unwrap().recv().unwrap();
+    recv_(&gen2_rx);
     for h_ in handles_ {
         h_.join().unwrap();
     }
@@ -46,6 +46,12 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every receive: the channel's receiver is shared, so it is locked for the receive.
+#[track_caller]
+fn recv_(rx: &std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>) -> () {
+    rx.lock().unwrap().recv().unwrap()
 }
 
 fn main() {

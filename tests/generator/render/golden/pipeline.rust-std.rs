@@ -17,7 +17,7 @@ fn prog0_once() {
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
         spawn_(Box::new(move || {
-            c3_rx.lock().unwrap().recv().unwrap();
+            recv_(&c3_rx);
             c4_tx.send(()).unwrap();
         }))
     });
@@ -25,7 +25,7 @@ fn prog0_once() {
         let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
         spawn_(Box::new(move || {
-            c2_rx.lock().unwrap().recv().unwrap();
+            recv_(&c2_rx);
             c3_tx.send(()).unwrap();
         }))
     });
@@ -33,12 +33,12 @@ fn prog0_once() {
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
-            c1_rx.lock().unwrap().recv().unwrap();
+            recv_(&c1_rx);
             c2_tx.send(()).unwrap();
         }))
     });
     c1_tx.send(()).unwrap();
-    c4_rx.lock().unwrap().recv().unwrap();
+    recv_(&c4_rx);
     for h_ in handles_ {
         h_.join().unwrap();
     }
@@ -53,6 +53,12 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every receive: the channel's receiver is shared, so it is locked for the receive.
+#[track_caller]
+fn recv_(rx: &std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>) -> () {
+    rx.lock().unwrap().recv().unwrap()
 }
 
 fn main() {

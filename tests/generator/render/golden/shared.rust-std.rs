@@ -29,12 +29,12 @@ fn prog0_once() {
         let c2_tx = c2_tx.clone();
         let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
-            c1_rx.lock().unwrap().recv().unwrap();
+            recv_(&c1_rx);
             c2_tx.send(()).unwrap();
         }))
     });
-    c1_rx.lock().unwrap().recv().unwrap();
-    let got = c2_rx.lock().unwrap().recv().unwrap();
+    recv_(&c1_rx);
+    let got = recv_(&c2_rx);
     handles_.push({
         let c4_rx = c4_rx.clone();
         let c3_tx = c3_tx.clone();
@@ -46,18 +46,18 @@ fn prog0_once() {
                     c3_tx.send(()).unwrap();
                 }))
             });
-            c4_rx.lock().unwrap().recv().unwrap();
+            recv_(&c4_rx);
             for h_ in handles_ {
                 h_.join().unwrap();
             }
         }))
     });
     if 2 < 7 {
-        c3_rx.lock().unwrap().recv().unwrap();
+        recv_(&c3_rx);
         c4_tx.send(()).unwrap();
     } else {
         handles_.push(spawn_(Box::new(move || {})));
-        c3_rx.lock().unwrap().recv().unwrap();
+        recv_(&c3_rx);
         c4_tx.send(()).unwrap();
     }
     for h_ in handles_ {
@@ -74,6 +74,12 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every receive: the channel's receiver is shared, so it is locked for the receive.
+#[track_caller]
+fn recv_(rx: &std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>) -> () {
+    rx.lock().unwrap().recv().unwrap()
 }
 
 fn main() {
