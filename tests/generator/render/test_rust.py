@@ -205,7 +205,9 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     opener = (
         "spawn_(Box::pin(async move {" if flavour == "flume-async" else "spawn_(Box::new(move || {"
     )
-    join = "h_.await.unwrap();" if flavour == "flume-async" else "h_.join().unwrap();"
+    # Tasks await each child in a loop; threads join theirs through one helper a file.
+    loop_ = ["for h_ in handles_ {", "h_.await.unwrap();", "}"]
+    joins = loop_ if flavour == "flume-async" else ["join_(handles_);"]
 
     # Spawns appear in the text in the statement tree's pre-order.
     spawns = [s for s in walk(lowered.body) if isinstance(s, SpawnS)]
@@ -233,13 +235,18 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     # One handle list per process that spawns, joined by its last statement.
     spawning = int(bool(spawn_sites(lowered.body))) + sum(1 for s in spawns if spawn_sites(s.body))
     lists = [i for i, line in enumerate(stripped) if line.startswith("let mut handles_:")]
-    loops = [i for i, line in enumerate(stripped) if line == "for h_ in handles_ {"]
+    loops = [i for i, line in enumerate(stripped) if line == joins[0]]
     assert len(lists) == len(loops) == spawning
+    if flavour != "flume-async" and spawning:
+        helper = "fn join_(handles: Vec<std::thread::JoinHandle<()>>) {"
+        assert lines.count(helper) == 1
+        after = lines[lines.index(helper) + 1 :][:3]
+        assert after == ["    for h_ in handles {", "        h_.join().unwrap();", "    }"]
     for i in loops:
-        assert stripped[i + 1] == join and stripped[i + 2] == "}"
+        assert stripped[i : i + len(joins)] == joins
         # The next line closes the process, one level out; a run's own process first
         # checks its channels quiet (test_rust_quiet.py).
-        k = i + 3
+        k = i + len(joins)
         while stripped[k].startswith("quiet_"):
             assert _indent(lines[k]) == _indent(lines[i])
             k += 1

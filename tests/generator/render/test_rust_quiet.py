@@ -66,7 +66,7 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
         first = next(i for i, line in enumerate(body) if CALL.match(line))
         before = "\n".join(body[:first])
         assert (
-            "h_.join().unwrap();" in before
+            "join_(handles_);" in before
             or "h_.await.unwrap();" in before
             or ("handles_" not in before)
         )

@@ -65,9 +65,7 @@ fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog0() {
@@ -121,9 +119,7 @@ fn prog1_once() {
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog1() {
@@ -180,9 +176,7 @@ fn prog2_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog2() {
@@ -266,9 +260,7 @@ fn prog3_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog3() {
@@ -296,9 +288,7 @@ fn prog4_once() {
                 }))
             });
             let got = c3_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     let x = c2_rx.recv().unwrap();
@@ -324,9 +314,7 @@ fn prog4_once() {
         1 => {}
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog4() {
@@ -354,9 +342,7 @@ fn prog5_once() {
                 }))
             });
             c3_tx.send(());
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     let x = c2_rx.recv().unwrap();
@@ -384,9 +370,7 @@ fn prog5_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog5() {
@@ -427,9 +411,7 @@ fn prog6_once() {
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog6() {
@@ -478,9 +460,7 @@ fn prog7_once() {
                 }))
             });
             c4_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     if 2 < 7 {
@@ -491,9 +471,7 @@ fn prog7_once() {
         c3_rx.recv().unwrap();
         c4_tx.send(());
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog7() {
@@ -530,9 +508,7 @@ fn prog8_once() {
         }))
     });
     gen2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog8() {
@@ -575,9 +551,7 @@ fn prog9_once() {
         _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog9() {
@@ -596,6 +570,14 @@ fn pick_(arms: &[usize]) -> usize {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -380,9 +380,7 @@ fn prog0_once() {
             _ => unreachable!(),
         }
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1"), (&c3_tx, &c3_rx, "c3")]);
     quiet_wait(&[(&c2_tx, &c2_rx, "c2", 0), (&c1_tx, &c1_rx, "c1", 0), (&c3_tx, &c3_rx, "c3", 0)]);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -447,9 +445,7 @@ fn prog1_once() {
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4")]);
     quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0), (&c3_tx, &c3_rx, "c3", 0), (&c4_tx, &c4_rx, "c4", 0)]);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -526,9 +522,7 @@ fn prog2_once() {
             _ => unreachable!(),
         }
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3")]);
     quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0), (&c3_tx, &c3_rx, "c3", 0)]);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
@@ -626,9 +620,7 @@ fn prog3_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4"), (&c5_tx, &c5_rx, "c5"), (&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1")]);
     quiet_wait(&[(&c3_tx, &c3_rx, "c3", 0), (&c4_tx, &c4_rx, "c4", 0), (&c5_tx, &c5_rx, "c5", 0), (&c2_tx, &c2_rx, "c2", 0), (&c1_tx, &c1_rx, "c1", 0)]);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -679,9 +671,7 @@ fn prog4_once() {
                 }))
             });
             c3_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     c2_rx.recv().unwrap();
@@ -706,9 +696,7 @@ fn prog4_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3")]);
     quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0), (&c3_tx, &c3_rx, "c3", 0)]);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -749,9 +737,7 @@ fn prog5_once() {
                 }))
             });
             c3_tx.send(msg_(0)).unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     let x = c2_rx.recv().unwrap();
@@ -777,9 +763,7 @@ fn prog5_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2")]);
     quiet_wait(&[(&c3_tx, &c3_rx, "c3", 0), (&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0)]);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
@@ -835,9 +819,7 @@ fn prog6_once() {
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2"), (&c3_tx, &c3_rx, "c3"), (&c4_tx, &c4_rx, "c4")]);
     quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0), (&c3_tx, &c3_rx, "c3", 0), (&c4_tx, &c4_rx, "c4", 0)]);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -894,9 +876,7 @@ fn prog7_once() {
                 }))
             });
             c4_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     if 2 < 7 {
@@ -907,9 +887,7 @@ fn prog7_once() {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c2_tx, &c2_rx, "c2"), (&c1_tx, &c1_rx, "c1"), (&c4_tx, &c4_rx, "c4")]);
     quiet_wait(&[(&c3_tx, &c3_rx, "c3", 0), (&c2_tx, &c2_rx, "c2", 0), (&c1_tx, &c1_rx, "c1", 0), (&c4_tx, &c4_rx, "c4", 0)]);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -954,9 +932,7 @@ fn prog8_once() {
         }))
     });
     let dyn2 = gen2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&gen2_tx, &gen2_rx, "gen2"), (&move2_tx, &move2_rx, "move2"), (&fn2_tx, &fn2_rx, "fn2")]);
     quiet_wait(&[(&gen2_tx, &gen2_rx, "gen2", 0), (&move2_tx, &move2_rx, "move2", 0), (&fn2_tx, &fn2_rx, "fn2", 0)]);
     quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, false, 0);
@@ -1006,9 +982,7 @@ fn prog9_once() {
         _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&fn2_tx, &fn2_rx, "fn2"), (&loop2_tx, &loop2_rx, "loop2")]);
     quiet_wait(&[(&fn2_tx, &fn2_rx, "fn2", 0), (&loop2_tx, &loop2_rx, "loop2", 0)]);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
@@ -1028,6 +1002,14 @@ fn prog9() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -312,9 +312,7 @@ fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
@@ -377,9 +375,7 @@ fn prog1_once() {
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -454,9 +450,7 @@ fn prog2_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -563,9 +557,7 @@ fn prog3_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
@@ -598,9 +590,7 @@ fn prog4_once() {
                 }))
             });
             let got = c3_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     let x = c2_rx.recv().unwrap();
@@ -632,9 +622,7 @@ fn prog4_once() {
         1 => {}
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -665,9 +653,7 @@ fn prog5_once() {
                 }))
             });
             c3_tx.send(msg_(0)).unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     c2_rx.recv().unwrap();
@@ -701,9 +687,7 @@ fn prog5_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
@@ -751,9 +735,7 @@ fn prog6_once() {
     });
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -810,9 +792,7 @@ fn prog7_once() {
                 }))
             });
             c4_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     if 2 < 7 {
@@ -823,9 +803,7 @@ fn prog7_once() {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -868,9 +846,7 @@ fn prog8_once() {
         }))
     });
     let dyn2 = gen2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, false, 0);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(move2_tx, move2_rx, "move2", 0, 0, false, 0);
@@ -924,9 +900,7 @@ fn prog9_once() {
         _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, true, 0);
 }
@@ -942,6 +916,14 @@ fn prog9() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -258,9 +258,7 @@ fn prog0_once() {
         }))
     });
     gen2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, true, 0);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(move2_tx, move2_rx, "move2", 0, 0, true, 0);
@@ -279,6 +277,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

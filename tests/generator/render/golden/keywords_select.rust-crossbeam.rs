@@ -329,9 +329,7 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     loop2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&fn2_tx, &fn2_rx, "fn2"), (&loop2_tx, &loop2_rx, "loop2")]);
     quiet_wait(&[(&fn2_tx, &fn2_rx, "fn2", 0), (&loop2_tx, &loop2_rx, "loop2", 0)]);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
@@ -364,6 +362,14 @@ fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Recei
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -272,9 +272,7 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     let unsafe2 = loop2_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, true, 0);
 }
@@ -290,6 +288,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -79,9 +79,7 @@ fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog0() {
@@ -100,6 +98,14 @@ fn pick_(arms: &[usize]) -> usize {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

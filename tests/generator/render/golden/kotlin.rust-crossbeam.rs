@@ -379,9 +379,7 @@ fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c5_tx, &c5_rx, "c5"), (&c2_tx, &c2_rx, "c2"), (&c4_tx, &c4_rx, "c4"), (&c3_tx, &c3_rx, "c3")]);
     quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c5_tx, &c5_rx, "c5", 0), (&c2_tx, &c2_rx, "c2", 0), (&c4_tx, &c4_rx, "c4", 0), (&c3_tx, &c3_rx, "c3", 0)]);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -418,6 +416,14 @@ fn sel_rss_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Send
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

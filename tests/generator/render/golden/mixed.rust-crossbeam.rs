@@ -314,9 +314,7 @@ fn prog0_once() {
                 }))
             });
             c3_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     let x = c2_rx.recv().unwrap();
@@ -349,9 +347,7 @@ fn prog0_once() {
             _ => unreachable!(),
         }
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2")]);
     quiet_wait(&[(&c3_tx, &c3_rx, "c3", 0), (&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0)]);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
@@ -372,6 +368,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -314,9 +314,7 @@ fn prog0_once() {
                 }))
             });
             c3_tx.send(msg_(0)).unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     c2_rx.recv().unwrap();
@@ -342,9 +340,7 @@ fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_same(&[(&c3_tx, &c3_rx, "c3"), (&c1_tx, &c1_rx, "c1"), (&c2_tx, &c2_rx, "c2")]);
     quiet_wait(&[(&c3_tx, &c3_rx, "c3", 0), (&c1_tx, &c1_rx, "c1", 0), (&c2_tx, &c2_rx, "c2", 0)]);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -380,6 +376,14 @@ fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Recei
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

@@ -38,9 +38,7 @@ fn prog0_once() {
     });
     c1_tx.send(());
     c4_rx.recv().unwrap();
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog0() {
@@ -52,6 +50,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {

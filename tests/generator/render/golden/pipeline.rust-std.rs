@@ -39,9 +39,7 @@ fn prog0_once() {
     });
     c1_tx.send(()).unwrap();
     recv_(&c4_rx);
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
 }
 
 fn prog0() {
@@ -53,6 +51,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 // Every receive: the channel's receiver is shared, so it is locked for the receive.

@@ -272,9 +272,7 @@ fn prog0_once() {
                 }))
             });
             c4_rx.recv().unwrap();
-            for h_ in handles_ {
-                h_.join().unwrap();
-            }
+            join_(handles_);
         }))
     });
     if 2 < 7 {
@@ -285,9 +283,7 @@ fn prog0_once() {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     }
-    for h_ in handles_ {
-        h_.join().unwrap();
-    }
+    join_(handles_);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -307,6 +303,14 @@ fn prog0() {
 // One spawn for every process: std's spawn is compiled once, not once per closure.
 fn spawn_(f: Box<dyn FnOnce() + Send + 'static>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+#[track_caller]
+fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.join().unwrap();
+    }
 }
 
 fn main() {
