@@ -23,9 +23,14 @@ import os
 import statistics
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from _site import fresh_site
+
+if TYPE_CHECKING:
+    from runners.campaigns.models import Campaign, Execution
 
 SETTINGS = {"heuristic": "E", "repetitions": 1000, "timeout_s": 30.0, "triage_retries": 0}
 
@@ -51,6 +56,8 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="chanfuzz-bench-cache-"))
     cache.chmod(0o755)
     os.environ["CHANFUZZ_CACHE_DIR"] = str(cache)
+    from django.utils import timezone
+
     from runners.campaigns import services, studies
     from runners.campaigns.local_workers import local_workers
     from runners.campaigns.models import Chunk, Execution
@@ -75,12 +82,17 @@ def main() -> None:
         for trial in range(args.trials):
             seed = args.seed + trial * 1_000_000
             began = time.perf_counter()
+            began_at = timezone.now()
             running = campaign(seed, args.max_programs)
             found = None
             while found is None:
                 rows = Execution.objects.filter(campaign=running, finding__isnull=False)
                 found = next(
-                    (e for e in rows.only("signature", "index") if is_select_overflow(e.signature)),
+                    (
+                        e
+                        for e in rows.only("signature", "index", "created_at", "duration_s")
+                        if is_select_overflow(e.signature)
+                    ),
                     None,
                 )
                 running.refresh_from_db()
@@ -99,12 +111,26 @@ def main() -> None:
             seconds.append(took)
             programs.append(ran)
             print(f"trial {trial + 1} (seeds from {seed}): overflow after {took:.1f} s, "
-                  f"{ran} programs recorded by then (program {found.index})")  # fmt: skip
+                  f"{ran} programs recorded by then (program {found.index}); "
+                  f"{_where_time_went(running, found, began_at)}")  # fmt: skip
     if seconds:
         print(
             f"overflow in {len(seconds)} of {args.trials} trials; median "
             f"{statistics.median(seconds):.1f} s and {statistics.median(programs):.0f} programs"
         )
+
+
+def _where_time_went(campaign: Campaign, found: Execution, began_at: datetime) -> str:
+    """When the first chunk started, how long the overflowing run took, and when its
+    execution was stored, all from the trial's start: what a faster first finding must cut."""
+    from runners.campaigns.models import Chunk
+
+    starts = Chunk.objects.filter(target__campaign=campaign, started_at__isnull=False)
+    first = min((c.started_at for c in starts), default=None)
+    started = f"{(first - began_at).total_seconds():.1f} s" if first else "?"
+    stored = (found.created_at - began_at).total_seconds()
+    took = f"{found.duration_s:.1f} s"
+    return f"first chunk started at {started}, the run took {took}, stored at {stored:.1f} s"
 
 
 if __name__ == "__main__":
