@@ -66,9 +66,9 @@ before each `move` closure the spawn clones exactly the channel ends its
 process and its descendants use, in a seeded order. Joins: a process that
 spawns collects its children's `JoinHandle`s in `handles_` and, as its last
 act, joins them all (`join_(handles_)`, one helper a file, for threads;
-`h_.await.unwrap()` for tasks). A child therefore ends only after its own children ended, and a run
-only after every process it spawned, transitively; a stuck process shows as a
-hang, never hidden by `main` returning. A panic anywhere ends the process
+`h_.await.unwrap()` for tasks). A child therefore ends only after its own
+children ended, and a run only after every process it spawned, transitively;
+a stuck process shows as a hang, never hidden by `main` returning. A panic anywhere ends the process
 once it has printed its message and backtrace (the manifest's `panic = "abort"`,
 runners.targets.rust_cargo; the `unwrap()` of a join would carry it to `main`
 as exit code 101 otherwise). Every channel end outlives all processes that use it
