@@ -65,8 +65,8 @@ and is repeated `repetitions` times by `progN`, each time with fresh channels
 before each `move` closure the spawn clones exactly the channel ends its
 process and its descendants use, in a seeded order. Joins: a process that
 spawns collects its children's `JoinHandle`s in `handles_` and, as its last
-act, joins them all (`join_(handles_)`, one helper a file, for threads;
-`h_.await.unwrap()` for tasks). A child therefore ends only after its own
+act, joins them all in order (`join_(handles_)`, one helper a file; tasks
+await `join_(handles_).await`). A child therefore ends only after its own
 children ended, and a run only after every process it spawned, transitively;
 a stuck process shows as a hang, never hidden by `main` returning. A panic anywhere ends the process
 once it has printed its message and backtrace (the manifest's `panic = "abort"`,
@@ -349,10 +349,9 @@ class _ProgramWriter:
         self.values = values
         self.uses_pick = False
         self.uses_spawn = False
-        # Shapes of crossbeam `select!` written through a helper (see _select_helper): those
-        # the current program asked for first, and every one the file has so far.
-        self.new_shapes: list[str] = []
-        self.shapes: set[str] = set()
+        # Shapes of crossbeam `select!` the file calls a helper for (see _select_helper), in
+        # the order of their first use.
+        self.shapes: list[str] = []
         self.puts = 0  # chan's merged send arms so far in this file: names their picks
 
     # ---- processes
@@ -367,13 +366,8 @@ class _ProgramWriter:
             )
             w.line(f"let mut handles_: Vec<{handle}> = Vec::new();")
         self.block(block)
-        if spawns and not self.is_async:
-            w.line("join_(handles_);")
-        elif spawns:
-            w.line("for h_ in handles_ {")
-            with w.indent():
-                w.line("h_.await.unwrap();")
-            w.line("}")
+        if spawns:
+            w.line("join_(handles_).await;" if self.is_async else "join_(handles_);")
 
     def spawn(self, s: SpawnS) -> None:
         w = self.w
@@ -423,11 +417,16 @@ class _ProgramWriter:
             return f"{tx}.send_async({msg}).await.unwrap()"
         return f"{tx}.send({msg}).unwrap()"
 
+    def payload(self, value: int) -> str | None:
+        """The number a send's message is made from: its value under the value oracle, 0
+        for a message with drop glue only, none for unit."""
+        if self.values:
+            return str(value)
+        return "0" if self.glue else None
+
     def message(self, value: int) -> str:
         """What a send (or a select's send case) offers: its value, or unit."""
-        if self.glue:
-            return f"msg_({value if self.values else 0})"
-        return str(value) if self.values else "()"
+        return _message(self.payload(value), glue=self.glue)
 
     def got(self, value: str, chan: str, sel: bool) -> str:
         """The oracle's report of a received value (see _ORACLE's `recv`)."""
@@ -505,16 +504,16 @@ class _ProgramWriter:
         w = self.w
         shape = select_shape(s)
         if shape not in self.shapes:
-            self.shapes.add(shape)
-            self.new_shapes.append(shape)
+            self.shapes.append(shape)
         args = []
         for case in s.cases:
             if case.direction == "get":
                 args.append(f"&{_rx(case.chan)}")
-            else:
-                args.append(f"&{_tx(case.chan)}")
-                if self.glue or self.values:  # the helper makes the message, if chosen
-                    args.append(str(case.value if self.values else 0))
+                continue
+            args.append(f"&{_tx(case.chan)}")
+            payload = self.payload(case.value)
+            if payload is not None:  # the helper makes the message, if that send is chosen
+                args.append(payload)
         w.line(f"match sel_{shape}_({', '.join(args)}) {{")
         with w.indent():
             for i, case in enumerate(s.cases):
@@ -1193,13 +1192,22 @@ fn pick_(arms: &[usize]) -> usize {
 
 
 # A process's loop joining its children, written once: it was a tenth of the compile of 100
-# programs (crossbeam 1.60 s -> 1.45 s, std 1.05 s -> 0.96 s; one core).
+# programs (crossbeam 1.60 s -> 1.45 s, std 1.05 s -> 0.96 s; one core). Tasks await theirs
+# the same way, in an `async fn` (where `track_caller` is not stable).
 _JOIN_THREADS = """\
 // Every process's end: it waits for each child it spawned, in order.
 #[track_caller]
 fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
     for h_ in handles {
         h_.join().unwrap();
+    }
+}"""
+
+_JOIN_TASKS = """\
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
     }
 }"""
 
@@ -1252,14 +1260,23 @@ enum Selected_ {
 }"""
 
 
+def _message(payload: str | None, *, glue: bool) -> str:
+    """A message made from its payload (see _ProgramWriter.payload): `Msg_` when messages
+    have drop glue, the number itself, or unit when there is none."""
+    if payload is None:
+        return "()"
+    return f"msg_({payload})" if glue else payload
+
+
 def select_shape(s: SelectS) -> str:
     """A crossbeam select's shape: `r` or `s` per case in order, `d` if it has a default."""
     cases = "".join("r" if case.direction == "get" else "s" for case in s.cases)
     return cases + ("d" if s.default is not None else "")
 
 
-def _select_helper(shape: str, element: str, *, glue: bool, values: bool) -> str:
-    """The helper holding `crossbeam_channel::select!` for every select of `shape`."""
+def _select_helper(shape: str, element: str, *, glue: bool, carries: bool) -> str:
+    """The helper holding `crossbeam_channel::select!` for every select of `shape`; with
+    `carries`, each send case takes its message's payload (see _ProgramWriter.payload)."""
     params: list[str] = []
     arms: list[str] = []
     for i, kind in enumerate(shape.rstrip("d")):
@@ -1268,10 +1285,9 @@ def _select_helper(shape: str, element: str, *, glue: bool, values: bool) -> str
             arms.append(f"recv(c{i}) -> r => Selected_::Recv({i}, r),")
             continue
         params.append(f"c{i}: &crossbeam_channel::Sender<{element}>")
-        message = "()"
-        if glue or values:
+        if carries:
             params.append(f"v{i}: u32")
-            message = f"msg_(v{i})" if glue else f"v{i}"
+        message = _message(f"v{i}" if carries else None, glue=glue)
         arms.append(f"send(c{i}, {message}) -> r => Selected_::Sent({i}, r),")
     if shape.endswith("d"):
         arms.append("default => Selected_::Default,")
@@ -1329,6 +1345,7 @@ def render_file(
         w.line()
         w.lines += _quiet_helpers(flavour)
     writer = _ProgramWriter(w, rng, flavour, values, glue=quiet)
+    written_shapes = 0
     for i, lw in enumerate(lowered):
         w.line()
         if values:
@@ -1382,14 +1399,14 @@ def render_file(
         w.line("}")
         # After the first program to use it: a helper the compiler rejects is then
         # blamed on a program that calls it (runners.engine.culprit).
-        if writer.new_shapes:
-            if writer.shapes == set(writer.new_shapes):
-                w.line()
-                w.lines += _SELECTED.replace("ELEMENT", element).split("\n")
-            for shape in writer.new_shapes:
-                w.line()
-                w.lines += _select_helper(shape, element, glue=quiet, values=values).split("\n")
-            writer.new_shapes = []
+        for shape in writer.shapes[written_shapes:]:
+            w.line()
+            carries = quiet or values
+            w.lines += _select_helper(shape, element, glue=quiet, carries=carries).split("\n")
+        written_shapes = len(writer.shapes)
+    if writer.shapes:
+        w.line()
+        w.lines += _SELECTED.replace("ELEMENT", element).split("\n")
     if writer.uses_pick:
         w.line()
         for line in _PICK.splitlines():
@@ -1397,9 +1414,8 @@ def render_file(
     if writer.uses_spawn:
         w.line()
         w.lines += (_SPAWN_TASK if is_async else _SPAWN_THREAD).split("\n")
-        if not is_async:
-            w.line()
-            w.lines += _JOIN_THREADS.split("\n")
+        w.line()
+        w.lines += (_JOIN_TASKS if is_async else _JOIN_THREADS).split("\n")
     if flavour == "std":
         w.line()
         w.lines += _RECV_STD.replace("ELEMENT", element).split("\n")

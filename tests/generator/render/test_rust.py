@@ -205,9 +205,9 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     opener = (
         "spawn_(Box::pin(async move {" if flavour == "flume-async" else "spawn_(Box::new(move || {"
     )
-    # Tasks await each child in a loop; threads join theirs through one helper a file.
-    loop_ = ["for h_ in handles_ {", "h_.await.unwrap();", "}"]
-    joins = loop_ if flavour == "flume-async" else ["join_(handles_);"]
+    # Every process joins its children through one helper a file (tasks await it).
+    is_async = flavour == "flume-async"
+    join = "join_(handles_).await;" if is_async else "join_(handles_);"
 
     # Spawns appear in the text in the statement tree's pre-order.
     spawns = [s for s in walk(lowered.body) if isinstance(s, SpawnS)]
@@ -235,18 +235,19 @@ def test_every_spawn_clones_its_ends_and_is_joined(flavour: str, name: str, seed
     # One handle list per process that spawns, joined by its last statement.
     spawning = int(bool(spawn_sites(lowered.body))) + sum(1 for s in spawns if spawn_sites(s.body))
     lists = [i for i, line in enumerate(stripped) if line.startswith("let mut handles_:")]
-    loops = [i for i, line in enumerate(stripped) if line == joins[0]]
+    loops = [i for i, line in enumerate(stripped) if line == join]
     assert len(lists) == len(loops) == spawning
-    if flavour != "flume-async" and spawning:
-        helper = "fn join_(handles: Vec<std::thread::JoinHandle<()>>) {"
+    if spawning:
+        handle = "tokio::task::JoinHandle<()>" if is_async else "std::thread::JoinHandle<()>"
+        helper = f"{'async fn' if is_async else 'fn'} join_(handles: Vec<{handle}>) {{"
         assert lines.count(helper) == 1
         after = lines[lines.index(helper) + 1 :][:3]
-        assert after == ["    for h_ in handles {", "        h_.join().unwrap();", "    }"]
+        wait = "h_.await.unwrap();" if is_async else "h_.join().unwrap();"
+        assert after == ["    for h_ in handles {", f"        {wait}", "    }"]
     for i in loops:
-        assert stripped[i : i + len(joins)] == joins
         # The next line closes the process, one level out; a run's own process first
         # checks its channels quiet (test_rust_quiet.py).
-        k = i + len(joins)
+        k = i + 1
         while stripped[k].startswith("quiet_"):
             assert _indent(lines[k]) == _indent(lines[i])
             k += 1

@@ -638,13 +638,6 @@ fn prog3() {
     }
 }
 
-// What a select completed: the case's index and its operation's result, or its default.
-enum Selected_ {
-    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
-    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
-    Default,
-}
-
 // Every select of shape rss (r receives, s sends, d a default).
 fn sel_rss_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Sender<Msg_>, v1: u32, c2: &crossbeam_channel::Sender<Msg_>, v2: u32) -> Selected_ {
     crossbeam_channel::select! {
@@ -997,6 +990,13 @@ fn prog9() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: std's spawn is compiled once, not once per closure.

@@ -312,9 +312,7 @@ async fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
@@ -377,9 +375,7 @@ async fn prog1_once() {
     });
     c1_tx.send_async(msg_(0)).await.unwrap();
     c4_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -454,9 +450,7 @@ async fn prog2_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -563,9 +557,7 @@ async fn prog3_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
@@ -598,9 +590,7 @@ async fn prog4_once() {
                 }))
             });
             let got = c3_rx.recv_async().await.unwrap();
-            for h_ in handles_ {
-                h_.await.unwrap();
-            }
+            join_(handles_).await;
         }))
     });
     let x = c2_rx.recv_async().await.unwrap();
@@ -632,9 +622,7 @@ async fn prog4_once() {
         1 => {}
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -665,9 +653,7 @@ async fn prog5_once() {
                 }))
             });
             c3_tx.send_async(msg_(0)).await.unwrap();
-            for h_ in handles_ {
-                h_.await.unwrap();
-            }
+            join_(handles_).await;
         }))
     });
     c2_rx.recv_async().await.unwrap();
@@ -701,9 +687,7 @@ async fn prog5_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
@@ -751,9 +735,7 @@ async fn prog6_once() {
     });
     c1_tx.send_async(msg_(0)).await.unwrap();
     c4_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
@@ -810,9 +792,7 @@ async fn prog7_once() {
                 }))
             });
             c4_rx.recv_async().await.unwrap();
-            for h_ in handles_ {
-                h_.await.unwrap();
-            }
+            join_(handles_).await;
         }))
     });
     if 2 < 7 {
@@ -823,9 +803,7 @@ async fn prog7_once() {
         c3_rx.recv_async().await.unwrap();
         c4_tx.send_async(msg_(0)).await.unwrap();
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
@@ -868,9 +846,7 @@ async fn prog8_once() {
         }))
     });
     let dyn2 = gen2_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, false, 0);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(move2_tx, move2_rx, "move2", 0, 0, false, 0);
@@ -924,9 +900,7 @@ async fn prog9_once() {
         _ => unreachable!(),
     }
     loop2_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, true, 0);
 }
@@ -944,6 +918,13 @@ fn spawn_(
     f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
+    }
 }
 
 fn main() {

@@ -258,9 +258,7 @@ async fn prog0_once() {
         }))
     });
     gen2_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, true, 0);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(move2_tx, move2_rx, "move2", 0, 0, true, 0);
@@ -281,6 +279,13 @@ fn spawn_(
     f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
+    }
 }
 
 fn main() {

@@ -344,19 +344,19 @@ fn prog0() {
     }
 }
 
-// What a select completed: the case's index and its operation's result, or its default.
-enum Selected_ {
-    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
-    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
-    Default,
-}
-
 // Every select of shape rr (r receives, s sends, d a default).
 fn sel_rr_(c0: &crossbeam_channel::Receiver<Msg_>, c1: &crossbeam_channel::Receiver<Msg_>) -> Selected_ {
     crossbeam_channel::select! {
         recv(c0) -> r => Selected_::Recv(0, r),
         recv(c1) -> r => Selected_::Recv(1, r),
     }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, crossbeam_channel::RecvError>),
+    Sent(usize, Result<(), crossbeam_channel::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: std's spawn is compiled once, not once per closure.

@@ -272,9 +272,7 @@ async fn prog0_once() {
         _ => unreachable!(),
     }
     let unsafe2 = loop2_rx.recv_async().await.unwrap();
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, true, 0);
 }
@@ -292,6 +290,13 @@ fn spawn_(
     f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
+    }
 }
 
 fn main() {

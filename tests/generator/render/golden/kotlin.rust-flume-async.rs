@@ -323,9 +323,7 @@ async fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -346,6 +344,13 @@ fn spawn_(
     f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
+    }
 }
 
 fn main() {

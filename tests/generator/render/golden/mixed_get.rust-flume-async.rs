@@ -249,9 +249,7 @@ async fn prog0_once() {
                 }))
             });
             c3_tx.send_async(msg_(0)).await.unwrap();
-            for h_ in handles_ {
-                h_.await.unwrap();
-            }
+            join_(handles_).await;
         }))
     });
     c2_rx.recv_async().await.unwrap();
@@ -285,9 +283,7 @@ async fn prog0_once() {
         }
         _ => unreachable!(),
     }
-    for h_ in handles_ {
-        h_.await.unwrap();
-    }
+    join_(handles_).await;
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
@@ -308,6 +304,13 @@ fn spawn_(
     f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(f)
+}
+
+// Every process's end: it waits for each child it spawned, in order.
+async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h_ in handles {
+        h_.await.unwrap();
+    }
 }
 
 fn main() {
