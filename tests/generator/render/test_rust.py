@@ -485,8 +485,16 @@ def test_std_refuses_selects() -> None:
 def test_std_shares_each_receiver_behind_a_mutex() -> None:
     text = render(SHARED, "rust", flavour="std", seed=3)
     for c in ("c1", "c2", "c3", "c4"):
-        assert f"let ({c}_tx, {c}_rx) = std::sync::mpsc::sync_channel::<()>(0);" in text
-        assert f"let {c}_rx = std::sync::Arc::new(std::sync::Mutex::new({c}_rx));" in text
+        assert f"let ({c}_tx, {c}_rx) = chan_(0);" in text
+    # Every channel is made by one helper: the sender, and the receiver behind its lock.
+    maker = (
+        "fn chan_(\n    capacity: usize,\n) -> (\n    std::sync::mpsc::SyncSender<()>,\n"
+        "    std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,\n) {\n"
+        "    let (tx, rx) = std::sync::mpsc::sync_channel::<()>(capacity);\n"
+        "    (tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))\n}"
+    )
+    assert maker in text
+    assert text.count("sync_channel") == 1
     assert "recv_(&c1_rx);" in text
     assert "c1_tx.send(()).unwrap();" in text
     # The one place that locks: the guard is a temporary of the helper's one expression,

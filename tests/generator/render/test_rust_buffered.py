@@ -33,7 +33,7 @@ MADE = {
     "flume": "flume::bounded::<{}>({})",
     "flume-async": "flume::bounded::<{}>({})",
     "chan": "chan::sync::<{}>({})",
-    "std": "std::sync::mpsc::sync_channel::<{}>({})",
+    "std": "chan_({1})",  # the element is the helper's (test_rust.py)
 }
 
 
@@ -83,8 +83,9 @@ def test_a_buffered_channel_is_made_with_its_capacity(flavour: str, values: bool
 
 def test_std_shares_a_buffered_receiver_behind_its_mutex_too() -> None:
     text = render(BUFFERED, "rust", flavour="std")
-    assert "let (c1_tx, c1_rx) = std::sync::mpsc::sync_channel::<()>(2);" in text
-    assert "let c1_rx = std::sync::Arc::new(std::sync::Mutex::new(c1_rx));" in text
+    assert "let (c1_tx, c1_rx) = chan_(2);" in text
+    assert "let (tx, rx) = std::sync::mpsc::sync_channel::<()>(capacity);" in text
+    assert "(tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))" in text
     assert "recv_(&c1_rx);" in text
 
 

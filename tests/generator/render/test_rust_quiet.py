@@ -35,9 +35,8 @@ def _buffered(seed: int, flavour: str):
 
 def _once_body(text: str, i: int = 0) -> list[str]:
     lines = text.splitlines()
-    start = lines.index(f"fn prog{i}_once() {{") if f"fn prog{i}_once() {{" in lines else None
-    if start is None:
-        start = lines.index(f"async fn prog{i}_once() {{")
+    header = re.compile(rf"(async )?fn prog{i}_once\((vals: &'static ValueCheck)?\) \{{$")
+    start = next(n for n, line in enumerate(lines) if header.match(line))
     end = lines.index("}", start)
     return lines[start + 1 : end]
 
@@ -70,8 +69,9 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
             # crossbeam's quiet_same and quiet_wait come between.
             assert body[first - 1 - 2 * (flavour == "crossbeam")].strip() == "vals.check();"
     # Every run of the program is followed by the check that no message is left alive.
-    assert text.count(f"prog0_once(){'.await' if flavour == 'flume-async' else ''};\n") == 1
-    assert re.search(r"prog0_once\(\)(\.await)?;\n\s*quiet_dropped\(\);", text)
+    args = "vals" if values else ""
+    assert text.count(f"prog0_once({args}){'.await' if flavour == 'flume-async' else ''};\n") == 1
+    assert re.search(rf"prog0_once\({args}\)(\.await)?;\n\s*quiet_dropped\(\);", text)
     # ...which also ends the program's first run; its runs start by saying it starts.
     assert re.search(r"quiet_program_starts\(\);\n\s*(for _ in|let mut rep_)", text)
     assert text.count("quiet_program_starts();") == 1

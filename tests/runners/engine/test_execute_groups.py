@@ -4,6 +4,7 @@ judged from a run of its own."""
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -261,12 +262,12 @@ def test_a_rust_panic_in_a_thread_aborts_the_shared_run_and_is_signed_by_its_mes
     still printed and read as the crash's signature."""
     require_toolchain("rust-crossbeam")
     # A thread of program 3 panics before its first run.
-    panics = 'fn prog3_once() {\n    std::thread::spawn(|| panic!("injected")).join().unwrap();'
+    panics = '\\g<0>\n    std::thread::spawn(|| panic!("injected")).join().unwrap();'
     report = _edited_batch(
         monkeypatch,
         tmp_path,
         "rust-crossbeam",
-        lambda source: source.replace("fn prog3_once() {", panics, 1),
+        lambda source: re.sub(r"fn prog3_once\([^)]*\) \{", panics, source, count=1),
         Limits(timeout_s=30),
     )
     outcomes = [e.outcome for e in report.executions]

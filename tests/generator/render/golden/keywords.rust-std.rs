@@ -4,12 +4,9 @@
 #![allow(non_snake_case)]
 
 fn prog0_once() {
-    let (gen2_tx, gen2_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let gen2_rx = std::sync::Arc::new(std::sync::Mutex::new(gen2_rx));
-    let (fn2_tx, fn2_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let fn2_rx = std::sync::Arc::new(std::sync::Mutex::new(fn2_rx));
-    let (move2_tx, move2_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let move2_rx = std::sync::Arc::new(std::sync::Mutex::new(move2_rx));
+    let (gen2_tx, gen2_rx) = chan_(0);
+    let (fn2_tx, fn2_rx) = chan_(0);
+    let (move2_tx, move2_rx) = chan_(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
@@ -52,6 +49,17 @@ fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
     for h_ in handles {
         h_.join().unwrap();
     }
+}
+
+// Every channel: std's Receiver is not Clone, so the processes share it behind a lock.
+fn chan_(
+    capacity: usize,
+) -> (
+    std::sync::mpsc::SyncSender<()>,
+    std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+) {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<()>(capacity);
+    (tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))
 }
 
 // Every receive: the channel's receiver is shared, so it is locked for the receive.

@@ -4,14 +4,10 @@
 #![allow(non_snake_case)]
 
 fn prog0_once() {
-    let (c1_tx, c1_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let c1_rx = std::sync::Arc::new(std::sync::Mutex::new(c1_rx));
-    let (c4_tx, c4_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let c4_rx = std::sync::Arc::new(std::sync::Mutex::new(c4_rx));
-    let (c3_tx, c3_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let c3_rx = std::sync::Arc::new(std::sync::Mutex::new(c3_rx));
-    let (c2_tx, c2_rx) = std::sync::mpsc::sync_channel::<()>(0);
-    let c2_rx = std::sync::Arc::new(std::sync::Mutex::new(c2_rx));
+    let (c1_tx, c1_rx) = chan_(0);
+    let (c4_tx, c4_rx) = chan_(0);
+    let (c3_tx, c3_rx) = chan_(0);
+    let (c2_tx, c2_rx) = chan_(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c4_tx = c4_tx.clone();
@@ -59,6 +55,17 @@ fn join_(handles: Vec<std::thread::JoinHandle<()>>) {
     for h_ in handles {
         h_.join().unwrap();
     }
+}
+
+// Every channel: std's Receiver is not Clone, so the processes share it behind a lock.
+fn chan_(
+    capacity: usize,
+) -> (
+    std::sync::mpsc::SyncSender<()>,
+    std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+) {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<()>(capacity);
+    (tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))
 }
 
 // Every receive: the channel's receiver is shared, so it is locked for the receive.
