@@ -9,8 +9,8 @@ process finished; otherwise the checker returns a counterexample: the events
 processes wait forever, and what each of them waits for.
 
 Why it is fast:
-- Effects are compiled to integer node ids (hash-consed, so equal sub-effects
-  share an id); a process is the tuple of node ids it still has to run, and a
+- Effects are compiled to integer node ids (`termination_core`, hash-consed, so
+  equal sub-effects share an id); a process is the tuple of node ids it still has to run, and a
   state is the sorted tuple of those (processes are interchangeable, so their
   names stay out of the state: a symmetry reduction).
 - Spawns, ε and sequencing are local steps that commute with everything, so
@@ -35,7 +35,6 @@ import time
 from generator import lambda_chan as lc
 from generator.effects import (
     ChanE,
-    Choice,
     Close,
     Effect,
     Eps,
@@ -44,15 +43,14 @@ from generator.effects import (
     Range,
     SelCase,
     Select,
-    Seq,
     Spawn,
     head_text,
     seq,
     uses_extension,
 )
 from generator.termination_buffered import check_extended
+from generator.termination_core import CHOICE, GET, SELECT, Compiled, Explorer, Proc
 from generator.termination_results import (
-    _CLOCK_EVERY,
     Blocked,
     ChannelEvent,
     ChoiceEvent,
@@ -67,76 +65,7 @@ from generator.termination_results import (
 
 DEFAULT_MAX_STATES = 200_000
 
-_NOP, _GET, _PUT, _SPAWN, _SEQ, _CHOICE, _SELECT = range(7)
-
-
-# ---------------------------------------------------------------- compilation
-
-
-class _Compiled:
-    """Effect nodes as integers: kind, channel bit, children, channel mask, display text."""
-
-    def __init__(self) -> None:
-        self.kind: list[int] = []
-        self.chan: list[int] = []  # GET/PUT: channel index
-        self.items: list[tuple[int, ...]] = []  # SEQ items, CHOICE options, SPAWN body
-        self.cases: list[tuple[tuple[int, int, int], ...]] = []  # SELECT: (is_get, chan, body)
-        self.mask: list[int] = []
-        self.effect: list[Effect] = []
-        self.chan_names: list[str] = []
-        self._chan_index: dict[str, int] = {}
-        self._ids: dict[Effect, int] = {}
-
-    def chan_id(self, name: str) -> int:
-        if name not in self._chan_index:
-            self._chan_index[name] = len(self.chan_names)
-            self.chan_names.append(name)
-        return self._chan_index[name]
-
-    def add(self, e: Effect) -> int:
-        found = self._ids.get(e)
-        if found is not None:
-            return found
-        chan, items, cases, mask = -1, (), (), 0
-        if isinstance(e, Eps | ChanE):
-            kind = _NOP
-        elif isinstance(e, Get | Put):
-            kind = _GET if isinstance(e, Get) else _PUT
-            chan = self.chan_id(e.chan)
-            mask = 1 << chan
-        elif isinstance(e, Spawn | Seq | Choice):
-            parts = (
-                (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
-            )
-            kind = _SPAWN if isinstance(e, Spawn) else _SEQ if isinstance(e, Seq) else _CHOICE
-            items = tuple(self.add(p) for p in parts)
-            for i in items:
-                mask |= self.mask[i]
-        elif isinstance(e, Select):
-            kind = _SELECT
-            built = []
-            for case in e.cases:
-                c, body = self.chan_id(case.chan), self.add(case.body)
-                built.append((case.direction == "get", c, body))
-                mask |= (1 << c) | self.mask[body]
-            cases = tuple(built)
-        else:
-            raise TypeError(f"not an effect: {e!r}")
-        node = len(self.kind)
-        self.kind.append(kind)
-        self.chan.append(chan)
-        self.items.append(items)
-        self.cases.append(cases)
-        self.mask.append(mask)
-        self.effect.append(e)
-        self._ids[e] = node
-        return node
-
-
 # ---------------------------------------------------------------- exploration
-
-# A process: (name, continuation as node ids, number of processes it has spawned).
-_Proc = tuple[str, tuple[int, ...], int]
 
 
 class _Deadlock(Exception):
@@ -145,47 +74,12 @@ class _Deadlock(Exception):
         self.blocked = blocked
 
 
-class _Explorer:
-    def __init__(self, compiled: _Compiled, max_states: int, deadline: float | None = None) -> None:
-        self.c = compiled
-        self.max_states = max_states
-        self.deadline = deadline
-        self.states = 0
+class _Explorer(Explorer):
+    def __init__(self, compiled: Compiled, max_states: int, deadline: float | None = None) -> None:
+        super().__init__(compiled, max_states, deadline)
         self.ok: set[tuple[tuple[int, ...], ...]] = set()
-        self._masks: dict[tuple[int, ...], int] = {}
 
-    def mask(self, cont: tuple[int, ...]) -> int:
-        m = self._masks.get(cont)
-        if m is None:
-            m = 0
-            for node in cont:
-                m |= self.c.mask[node]
-            self._masks[cont] = m
-        return m
-
-    def advance(self, proc: _Proc, out: list[_Proc], events: list[Event]) -> None:
-        """Run a process's local steps until it blocks, chooses or ends; spawns go to `out`."""
-        name, cont, spawned = proc
-        kind, items = self.c.kind, self.c.items
-        while cont:
-            head = cont[0]
-            k = kind[head]
-            if k == _NOP:
-                cont = cont[1:]
-            elif k == _SEQ:
-                cont = items[head] + cont[1:]
-            elif k == _SPAWN:
-                spawned += 1
-                child = f"p{spawned}" if name == "main" else f"{name}.{spawned}"
-                events.append(SpawnEvent(name, child))
-                self.advance((child, items[head], 0), out, events)
-                cont = cont[1:]
-            else:
-                break
-        if cont:
-            out.append((name, cont, spawned))
-
-    def solve(self, procs: list[_Proc]) -> None:
+    def solve(self, procs: list[Proc]) -> None:
         """Raise _Deadlock if some execution from here leaves a process blocked."""
         components = self.components(procs)
         for index, component in enumerate(components):
@@ -200,44 +94,20 @@ class _Explorer:
                             d.blocked += tuple(self.blocked(p) for p in other)
                 raise
 
-    def stuck_now(self, procs: list[_Proc]) -> bool:
-        if any(self.c.kind[p[1][0]] == _CHOICE for p in procs):
+    def stuck_now(self, procs: list[Proc]) -> bool:
+        if any(self.c.kind[p[1][0]] == CHOICE for p in procs):
             return False
         return not self.enabled(list(range(len(procs))), [self.offers(p[1]) for p in procs])
 
-    def components(self, procs: list[_Proc]) -> list[list[_Proc]]:
-        groups: list[tuple[int, list[_Proc]]] = []
-        for p in procs:
-            m = self.mask(p[1])
-            members = [p]
-            rest = []
-            for gm, gp in groups:
-                if gm & m:
-                    m |= gm
-                    members += gp
-                else:
-                    rest.append((gm, gp))
-            rest.append((m, members))
-            groups = rest
-        return [g for _, g in groups]
-
-    def solve_component(self, procs: list[_Proc]) -> None:
+    def solve_component(self, procs: list[Proc]) -> None:
         key = tuple(sorted(p[1] for p in procs))
         if key in self.ok:
             return
-        self.states += 1
-        if self.states > self.max_states:
-            raise _Undecided("state limit")
-        if (
-            self.deadline is not None
-            and self.states % _CLOCK_EVERY == 0
-            and time.monotonic() > self.deadline
-        ):
-            raise _Undecided("time limit")
+        self.count_state()
         kind = self.c.kind
         for index, (name, cont, spawned) in enumerate(procs):
             head = cont[0]
-            if kind[head] == _CHOICE:
+            if kind[head] == CHOICE:
                 options = self.c.items[head]
                 others = procs[:index] + procs[index + 1 :]
                 for i, option in enumerate(options):
@@ -259,7 +129,7 @@ class _Explorer:
             self._step(nxt, events)
         self.ok.add(key)
 
-    def _step(self, procs: list[_Proc], events: list[Event]) -> None:
+    def _step(self, procs: list[Proc], events: list[Event]) -> None:
         try:
             self.solve(procs)
         except _Deadlock as d:
@@ -270,13 +140,13 @@ class _Explorer:
         """What a blocked process offers: (is_get, channel, select case or None, continuation)."""
         head, rest = cont[0], cont[1:]
         k = self.c.kind[head]
-        if k == _SELECT:
+        if k == SELECT:
             return [
                 (g, ch, i, (body,) + rest) for i, (g, ch, body) in enumerate(self.c.cases[head])
             ]
-        return [(k == _GET, self.c.chan[head], None, rest)]
+        return [(k == GET, self.c.chan[head], None, rest)]
 
-    def persistent_syncs(self, procs: list[_Proc]) -> list[tuple]:
+    def persistent_syncs(self, procs: list[Proc]) -> list[tuple]:
         offers = [self.offers(p[1]) for p in procs]
         offered = [0] * len(procs)
         for i, off in enumerate(offers):
@@ -317,7 +187,7 @@ class _Explorer:
                             result.append((gi, gcase, gnext, pi, pcase, pnext, ch))
         return result
 
-    def blocked(self, proc: _Proc) -> Blocked:
+    def blocked(self, proc: Proc) -> Blocked:
         head = proc[1][0]
         chans = sorted({self.c.chan_names[ch] for _, ch, _, _ in self.offers(proc[1])})
         return Blocked(proc[0], head_text(self.c.effect[head]), tuple(chans))
@@ -339,7 +209,7 @@ def check_effect(
     deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
     if uses_extension(effect):
         return check_extended(effect, max_states=max_states, deadline=deadline)
-    compiled = _Compiled()
+    compiled = Compiled()
     root = compiled.add(effect)
     explorer = _Explorer(compiled, max_states, deadline)
     limit = sys.getrecursionlimit()
@@ -347,7 +217,7 @@ def check_effect(
     sys.setrecursionlimit(max(limit, 20_000))
     try:
         events: list[Event] = []
-        procs: list[_Proc] = []
+        procs: list[Proc] = []
         explorer.advance(("main", (root,), 0), procs, events)
         explorer.solve(procs)
     except _Deadlock as d:

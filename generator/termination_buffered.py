@@ -34,42 +34,36 @@ and generated programs of the default size stay small enough without it.
 from __future__ import annotations
 
 import sys
-import time
 
 from generator.effects import (
-    ChanE,
-    Choice,
-    Close,
     Effect,
-    Eps,
-    Get,
-    Put,
-    Range,
-    Select,
-    Seq,
-    Spawn,
     capacities,
     head_text,
 )
+from generator.termination_core import (
+    CHOICE,
+    GET,
+    PUT,
+    RANGE,
+    SELECT,
+    Compiled,
+    Explorer,
+    Proc,
+)
 from generator.termination_results import (
-    _CLOCK_EVERY,
     Blocked,
     ChannelEvent,
     ChoiceEvent,
     Counterexample,
     DefaultEvent,
     Event,
-    SpawnEvent,
     SyncEvent,
     Verdict,
     _Undecided,
 )
 
-_NOP, _GET, _PUT, _SPAWN, _SEQ, _CHOICE, _SELECT, _CLOSE, _RANGE = range(9)
-
 # A channel's state: (messages in its buffer, closed). Absent from a state's map: (0, False).
 _ChanState = tuple[int, bool]
-_Proc = tuple[str, tuple[int, ...], int]
 # An offer of a blocked process: (direction, channel, select case, continuation on a
 # message, continuation when the channel is closed and empty (gets only)).
 _Offer = tuple[str, int, int | None, tuple[int, ...], tuple[int, ...]]
@@ -84,119 +78,15 @@ class _Wrong(Exception):
         self.problem = problem
 
 
-class _Compiled:
-    def __init__(self, capacity: dict[str, int]) -> None:
-        self.kind: list[int] = []
-        self.chan: list[int] = []
-        self.items: list[tuple[int, ...]] = []
-        self.cases: list[tuple[tuple[bool, int, int], ...]] = []
-        self.mask: list[int] = []
-        self.effect: list[Effect] = []
-        self.chan_names: list[str] = []
-        self.capacity: list[int] = []
-        self._declared = capacity
-        self._chan_index: dict[str, int] = {}
-        self._ids: dict[Effect, int] = {}
-
-    def chan_id(self, name: str) -> int:
-        if name not in self._chan_index:
-            self._chan_index[name] = len(self.chan_names)
-            self.chan_names.append(name)
-            self.capacity.append(self._declared.get(name, 0))
-        return self._chan_index[name]
-
-    def add(self, e: Effect) -> int:
-        found = self._ids.get(e)
-        if found is not None:
-            return found
-        chan, items, cases, mask = -1, (), (), 0
-        if isinstance(e, Eps | ChanE):
-            kind = _NOP
-        elif isinstance(e, Get | Put | Close):
-            kind = _GET if isinstance(e, Get) else _PUT if isinstance(e, Put) else _CLOSE
-            chan = self.chan_id(e.chan)
-            mask = 1 << chan
-        elif isinstance(e, Range):
-            kind = _RANGE
-            chan = self.chan_id(e.chan)
-            items = (self.add(e.body),)
-            mask = (1 << chan) | self.mask[items[0]]
-        elif isinstance(e, Spawn | Seq | Choice):
-            parts = (
-                (e.body,) if isinstance(e, Spawn) else e.items if isinstance(e, Seq) else e.options
-            )
-            kind = _SPAWN if isinstance(e, Spawn) else _SEQ if isinstance(e, Seq) else _CHOICE
-            items = tuple(self.add(p) for p in parts)
-            for i in items:
-                mask |= self.mask[i]
-        elif isinstance(e, Select):
-            kind = _SELECT
-            built = []
-            for case in e.cases:
-                c, body = self.chan_id(case.chan), self.add(case.body)
-                built.append((case.direction == "get", c, body))
-                mask |= (1 << c) | self.mask[body]
-            cases = tuple(built)
-            if e.default is not None:
-                items = (self.add(e.default),)
-                mask |= self.mask[items[0]]
-        else:
-            raise TypeError(f"not an effect: {e!r}")
-        node = len(self.kind)
-        self.kind.append(kind)
-        self.chan.append(chan)
-        self.items.append(items)
-        self.cases.append(cases)
-        self.mask.append(mask)
-        self.effect.append(e)
-        self._ids[e] = node
-        return node
-
-
-class _Explorer:
-    def __init__(self, compiled: _Compiled, max_states: int, deadline: float | None) -> None:
-        self.c = compiled
-        self.max_states = max_states
-        self.deadline = deadline
-        self.states = 0
+class _Explorer(Explorer):
+    def __init__(self, compiled: Compiled, max_states: int, deadline: float | None) -> None:
+        super().__init__(compiled, max_states, deadline)
         self.ok: set[tuple] = set()
         self.on_path: set[tuple] = set()
-        self._masks: dict[tuple[int, ...], int] = {}
-
-    def mask(self, cont: tuple[int, ...]) -> int:
-        m = self._masks.get(cont)
-        if m is None:
-            m = 0
-            for node in cont:
-                m |= self.c.mask[node]
-            self._masks[cont] = m
-        return m
-
-    def advance(self, proc: _Proc, out: list[_Proc], events: list[Event]) -> None:
-        """Run a process's local steps until it blocks, chooses or ends; spawns go to `out`."""
-        name, cont, spawned = proc
-        kind, items = self.c.kind, self.c.items
-        while cont:
-            head = cont[0]
-            k = kind[head]
-            if k == _NOP:
-                cont = cont[1:]
-            elif k == _SEQ:
-                cont = items[head] + cont[1:]
-            elif k == _SPAWN:
-                spawned += 1
-                child = f"p{spawned}" if name == "main" else f"{name}.{spawned}"
-                events.append(SpawnEvent(name, child))
-                self.advance((child, items[head], 0), out, events)
-                cont = cont[1:]
-            else:
-                break
-        if cont:
-            out.append((name, cont, spawned))
 
     # ------------------------------------------------------------ search
 
-    def solve(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+    def solve(self, procs: list[Proc], chans: dict[int, _ChanState]) -> None:
         """Raise _Wrong if some execution from here goes wrong."""
         live = 0
         for p in procs:
@@ -212,34 +102,7 @@ class _Explorer:
             mine = {ch: st for ch, st in chans.items() if mask >> ch & 1}
             self.solve_component(component, mine)
 
-    def components(self, procs: list[_Proc]) -> list[list[_Proc]]:
-        groups: list[tuple[int, list[_Proc]]] = []
-        for p in procs:
-            m = self.mask(p[1])
-            members = [p]
-            rest = []
-            for gm, gp in groups:
-                if gm & m:
-                    m |= gm
-                    members += gp
-                else:
-                    rest.append((gm, gp))
-            rest.append((m, members))
-            groups = rest
-        return [g for _, g in groups]
-
-    def count_state(self) -> None:
-        self.states += 1
-        if self.states > self.max_states:
-            raise _Undecided("state limit")
-        if (
-            self.deadline is not None
-            and self.states % _CLOCK_EVERY == 0
-            and time.monotonic() > self.deadline
-        ):
-            raise _Undecided("time limit")
-
-    def solve_component(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+    def solve_component(self, procs: list[Proc], chans: dict[int, _ChanState]) -> None:
         key = (tuple(sorted(p[1] for p in procs)), tuple(sorted(chans.items())))
         if key in self.ok:
             return
@@ -253,10 +116,10 @@ class _Explorer:
             self.on_path.discard(key)
         self.ok.add(key)
 
-    def explore(self, procs: list[_Proc], chans: dict[int, _ChanState]) -> None:
+    def explore(self, procs: list[Proc], chans: dict[int, _ChanState]) -> None:
         kind = self.c.kind
         for index, (name, cont, spawned) in enumerate(procs):
-            if kind[cont[0]] == _CHOICE:
+            if kind[cont[0]] == CHOICE:
                 options = self.c.items[cont[0]]
                 others = procs[:index] + procs[index + 1 :]
                 for i, option in enumerate(options):
@@ -306,7 +169,7 @@ class _Explorer:
         for i, proc in enumerate(procs):
             head = proc[1][0]
             if (
-                kind[head] == _SELECT
+                kind[head] == SELECT
                 and self.c.items[head]
                 and not self.ready_alone(offers[i], chans)
             ):
@@ -328,7 +191,7 @@ class _Explorer:
         return False
 
     def check_safety(
-        self, procs: list[_Proc], offers: list[list[_Offer]], chans: dict[int, _ChanState]
+        self, procs: list[Proc], offers: list[list[_Offer]], chans: dict[int, _ChanState]
     ) -> None:
         for proc, offered in zip(procs, offers, strict=True):
             for direction, ch, case, _, _ in offered:
@@ -343,7 +206,7 @@ class _Explorer:
 
     def single(
         self,
-        procs: list[_Proc],
+        procs: list[Proc],
         i: int,
         cont: tuple[int, ...],
         chans: dict[int, _ChanState],
@@ -356,7 +219,7 @@ class _Explorer:
         self.step(nxt, chans, events)
 
     def rendezvous(
-        self, procs: list[_Proc], chans: dict[int, _ChanState], getter: tuple, putter: tuple
+        self, procs: list[Proc], chans: dict[int, _ChanState], getter: tuple, putter: tuple
     ) -> None:
         gi, gcase, gnext = getter
         pi, pcase, pnext = putter
@@ -374,7 +237,7 @@ class _Explorer:
             return self.c.chan[head]
         return self.c.cases[head][case][1]
 
-    def step(self, procs: list[_Proc], chans: dict[int, _ChanState], events: list[Event]) -> None:
+    def step(self, procs: list[Proc], chans: dict[int, _ChanState], events: list[Event]) -> None:
         try:
             self.solve(procs, chans)
         except _Wrong as wrong:
@@ -385,17 +248,17 @@ class _Explorer:
         head, rest = cont[0], cont[1:]
         k = self.c.kind[head]
         ch = self.c.chan[head]
-        if k == _SELECT:
+        if k == SELECT:
             return [
                 ("get" if g else "put", c, i, (body,) + rest, (body,) + rest)
                 for i, (g, c, body) in enumerate(self.c.cases[head])
             ]
-        if k == _RANGE:
+        if k == RANGE:
             return [("get", ch, None, (self.c.items[head][0], head) + rest, rest)]
-        direction = "get" if k == _GET else "put" if k == _PUT else "close"
+        direction = "get" if k == GET else "put" if k == PUT else "close"
         return [(direction, ch, None, rest, rest)]
 
-    def blocked(self, proc: _Proc) -> Blocked:
+    def blocked(self, proc: Proc) -> Blocked:
         head = proc[1][0]
         chans = sorted({self.c.chan_names[o[1]] for o in self.offers(proc[1])})
         return Blocked(proc[0], head_text(self.c.effect[head]), tuple(chans))
@@ -403,14 +266,14 @@ class _Explorer:
 
 def check_extended(effect: Effect, *, max_states: int, deadline: float | None) -> Verdict:
     """Explore every execution of `effect` (which may go beyond the paper) as main."""
-    compiled = _Compiled(capacities(effect))
+    compiled = Compiled(capacities(effect))
     root = compiled.add(effect)
     explorer = _Explorer(compiled, max_states, deadline)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 50_000))
     events: list[Event] = []
     try:
-        procs: list[_Proc] = []
+        procs: list[Proc] = []
         explorer.advance(("main", (root,), 0), procs, events)
         explorer.solve(procs, {})
     except _Wrong as wrong:
