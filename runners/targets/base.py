@@ -140,6 +140,33 @@ class Candidate:
     hint: str = ""  # how to install it when it is missing (e.g. an apt-get line)
 
 
+def installed_candidates(
+    target: str,
+    directories: Sequence[Path],
+    load: Callable[[Path], Toolchain],
+    *,
+    pattern: Path,
+    what: str,
+) -> Iterator[Candidate]:
+    """A candidate for each installed release's directory, in the order given (newest
+    first: find_toolchain prefers the first); with none installed, one at `pattern` whose
+    loading says how to install `what`."""
+    for directory in directories:
+        yield Candidate(target, "installed", directory, lambda d=directory: load(d))
+    if directories:
+        return
+
+    def missing() -> Toolchain:
+        raise ToolchainUnavailable(
+            f"no {what} release installed: run manage.py toolchains install "
+            f"{target} VERSION (toolchains list {target} shows them)"
+        )
+
+    yield Candidate(
+        target, "installed", pattern, missing, f"manage.py toolchains install {target} VERSION"
+    )
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """Numeric sort key of a dotted release version ("0.19" < "0.19.1" < "1.3.10")."""
     return tuple(int(part) for part in re.findall(r"\d+", version.split("-", 1)[0]))

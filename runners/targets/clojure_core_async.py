@@ -75,6 +75,7 @@ from runners.targets.base import (
     clear_failure,
     executable,
     failure_reason,
+    installed_candidates,
     known_from_status,
     record_failure,
     run_tool,
@@ -320,25 +321,13 @@ def candidates(flavour: ClojureFlavour) -> Callable[[], Iterator[Candidate]]:
             key=lambda d: version_key(_DIR.fullmatch(d.name).group(2)),  # type: ignore[union-attr]
             reverse=True,  # newest first: find_toolchain prefers it
         )
-        for directory in found:
-            yield Candidate(
-                flavour.target,
-                "installed",
-                directory,
-                lambda d=directory: installed_toolchain(flavour, d),
-            )
-        if not found:
-
-            def missing() -> Toolchain:
-                raise ToolchainUnavailable(
-                    f"no core.async release installed: run manage.py toolchains install "
-                    f"{flavour.target} VERSION (toolchains list {flavour.target} shows them)"
-                )
-
-            hint = f"manage.py toolchains install {flavour.target} VERSION"
-            yield Candidate(
-                flavour.target, "installed", base / "clojure-*-core.async-*", missing, hint
-            )
+        yield from installed_candidates(
+            flavour.target,
+            found,
+            lambda d: installed_toolchain(flavour, d),
+            pattern=base / "clojure-*-core.async-*",
+            what="core.async",
+        )
 
     return each
 

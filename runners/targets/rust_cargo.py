@@ -63,6 +63,7 @@ from runners.targets.base import (
     clear_failure,
     executable,
     failure_reason,
+    installed_candidates,
     known_from_status,
     mtime_ns,
     record_failure,
@@ -306,25 +307,13 @@ def candidates(library: RustLibrary) -> Callable[[], Iterator[Candidate]]:
             key=lambda d: version_key(d.name.rsplit("-", 1)[-1]),
             reverse=True,  # newest first: find_toolchain prefers it
         )  # fmt: skip
-        for directory in found:
-            yield Candidate(
-                library.target,
-                "installed",
-                directory,
-                lambda d=directory: _installed(library, d),
-            )
-        if not found:
-
-            def missing() -> Toolchain:
-                raise ToolchainUnavailable(
-                    f"no {library.crate} release installed: run manage.py toolchains install "
-                    f"{library.target} VERSION (toolchains list {library.target} shows them)"
-                )
-
-            hint = f"manage.py toolchains install {library.target} VERSION"
-            yield Candidate(
-                library.target, "installed", base / f"{library.target}-*", missing, hint
-            )
+        yield from installed_candidates(
+            library.target,
+            found,
+            lambda d: _installed(library, d),
+            pattern=base / f"{library.target}-*",
+            what=library.crate,
+        )
         # Mutants last: asked for by id, never chosen as "the newest release".
         yield from _mutant_candidates(library)
 

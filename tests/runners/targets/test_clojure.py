@@ -20,13 +20,14 @@ from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import known_toolchains
 from runners.engine.verdicts import Outcome, classify_run
 from runners.targets import get_target
-from runners.targets.base import InstallError, Toolchain
+from runners.targets.base import InstallError, Toolchain, ToolchainUnavailable
 from runners.targets.clojure_core_async import (
     DEFAULT_VERSIONS,
     NAMESPACE,
     NO_POM_CLOJURE,
     OLDEST_CLOJURE,
     build_plan,
+    candidates,
     clojure_pairing,
     close_note,
     core_async_releases,
@@ -38,6 +39,7 @@ from runners.targets.clojure_core_async import (
     run_command,
     threads_env,
 )
+from runners.targets.clojure_thread import FLAVOUR as THREADS
 from tests.runners.conftest import require_toolchain
 
 SAMPLES = Path(__file__).parents[1] / "samples"
@@ -327,3 +329,28 @@ def test_an_installed_release_on_another_clojure_says_why_in_the_listing() -> No
         + close_note(oldest.version)  # its puts return nil: programs that close are refused
     )
     assert rows[newest.version].note == ""  # on the Clojure its POM names
+
+
+def test_with_no_release_installed_the_one_candidate_says_how_to_install_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    (only,) = list(candidates(THREADS)())
+    assert only.hint == "manage.py toolchains install clojure-thread VERSION"
+    with pytest.raises(ToolchainUnavailable, match="no core.async release installed: run "):
+        only.locate()
+
+
+def test_installed_releases_are_candidates_newest_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    for name in ("clojure-1.11.1-core.async-1.3.610", "clojure-1.11.1-core.async-1.10.0"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "toolchain.json").write_text("{}")
+    found = list(candidates(THREADS)())
+    assert [c.location.name for c in found] == [
+        "clojure-1.11.1-core.async-1.10.0",
+        "clojure-1.11.1-core.async-1.3.610",
+    ]
+    assert {c.origin for c in found} == {"installed"} and not any(c.hint for c in found)
