@@ -10,9 +10,9 @@ processes wait forever, and what each of them waits for.
 
 Why it is fast:
 - Effects are compiled to integer node ids (`termination_core`, hash-consed, so
-  equal sub-effects share an id); a process is the tuple of node ids it still has to run, and a
-  state is the sorted tuple of those (processes are interchangeable, so their
-  names stay out of the state: a symmetry reduction).
+  equal sub-effects share an id); a process is the tuple of node ids it still
+  has to run, and a state is the sorted tuple of those (processes are
+  interchangeable, so their names stay out of the state: a symmetry reduction).
 - Spawns, ε and sequencing are local steps that commute with everything, so
   they are taken eagerly; a choice is local too, so one process's choice is
   explored on its own before any synchronisation (a persistent set of size one).

@@ -143,10 +143,11 @@ without a λ_chan name binds `val`; `val` and `vals` are reserved names, so no
 program variable is either). `vals` is the program's `&'static ValueCheck` (a
 `Vec<AtomicU32>` each for the values sent and received), made once for all its
 runs and cleared as each run starts (`vals.reset()`), so every spawned closure
-captures a plain reference (no counted clone for each process to compile), and
-checked with `vals.check()` after the run's joins. A select's send case reports `done` where
-its case's body starts (in crossbeam's arm, in the others' `match arm_`), since
-that is where the library says which case it took. chan's merged send arms pick
+captures a plain reference (no counted clone for each process to compile); it
+is checked with `vals.check()` after the run's joins. A select's send case
+reports `done` where its case's body starts (in crossbeam's arm, in the others'
+`match arm_`), since that is where the library says which case it took. chan's
+merged send arms pick
 their case before the macro (`put1_ = pick_(…)`, its value `val1_`): one send arm
 can offer only one value, and which case it stands for is the same random
 choice the arm made before. A violation is one `eprintln!` and
