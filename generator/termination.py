@@ -75,10 +75,6 @@ class _Deadlock(Exception):
 
 
 class _Explorer(Explorer):
-    def __init__(self, compiled: Compiled, max_states: int, deadline: float | None = None) -> None:
-        super().__init__(compiled, max_states, deadline)
-        self.ok: set[tuple[tuple[int, ...], ...]] = set()
-
     def solve(self, procs: list[Proc]) -> None:
         """Raise _Deadlock if some execution from here leaves a process blocked."""
         components = self.components(procs)

@@ -81,7 +81,6 @@ class _Wrong(Exception):
 class _Explorer(Explorer):
     def __init__(self, compiled: Compiled, max_states: int, deadline: float | None) -> None:
         super().__init__(compiled, max_states, deadline)
-        self.ok: set[tuple] = set()
         self.on_path: set[tuple] = set()
 
     # ------------------------------------------------------------ search

@@ -112,13 +112,15 @@ class Compiled:
 
 class Explorer:
     """The state-independent half of an explorer: channel masks of continuations,
-    local steps, components, and the budget (`count_state` raises `_Undecided`)."""
+    local steps, components, and the budget (`count_state` raises `_Undecided`).
+    `ok` holds the keys of the states the subclass's search has found fine."""
 
     def __init__(self, compiled: Compiled, max_states: int, deadline: float | None) -> None:
         self.c = compiled
         self.max_states = max_states
         self.deadline = deadline
         self.states = 0
+        self.ok: set[tuple] = set()
         self._masks: dict[tuple[int, ...], int] = {}
 
     def mask(self, cont: tuple[int, ...]) -> int:
