@@ -201,6 +201,13 @@ def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
     return [Bind(p) for p in outer if Path(p).exists()]
 
 
+def target_limits(spec: TargetSpec, limits: Limits) -> Limits:
+    """``limits`` with what the target asks of every run of its programs (its scheduling)."""
+    if spec.batch_scheduling and not limits.batch_scheduling:
+        return replace(limits, batch_scheduling=True)
+    return limits
+
+
 def run_one(
     target: RunTarget,
     artifact: Artifact,
@@ -222,6 +229,7 @@ def run_one(
     stages = stages if stages is not None else Stages()
     binds = _binds(target.toolchain, artifact)
     spec = target.spec
+    limits = target_limits(spec, limits)
     options = dict(target.render_options)
     env = dict(spec.run_env)
     threads: int | None = None
@@ -434,7 +442,7 @@ def run_group(
             artifact.argv(*positions),
             binds=_binds(target.toolchain, artifact),
             env=dict(target.spec.run_env) or None,
-            limits=limits,
+            limits=target_limits(target.spec, limits),
         )
     except SandboxError:
         return GroupRun({}, shareable=False)

@@ -400,7 +400,9 @@ class TargetSpec:
     panic, say); ``dump_signal`` asks the runtime for its own dump on timeout;
     ``dump_command(pid)`` dumps from outside a runtime that prints nothing on a
     signal; ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
-    describes what a hang's processes wait on.
+    describes what a hang's processes wait on. ``batch_scheduling`` runs the
+    programs under SCHED_BATCH (:class:`Limits`), for a runtime whose spin locks
+    otherwise turn a wake-up into a lost time slice (the target says why).
 
     Sandbox and bundles: ``dockerfile`` builds its image; ``bundle_script`` is the
     run script of a reproducer bundle (``$SRC`` is the source file).
@@ -446,6 +448,7 @@ class TargetSpec:
     # the argv of a tool that dumps every thread from outside (gdb -batch).
     dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
+    batch_scheduling: bool = False
     # How a perturbed run gets n runtime threads (runners.engine.schedule): the
     # environment that sets them, given the run's render options ({} when this
     # rendering has no pool to size); None: the target has no thread count to vary.

@@ -235,6 +235,29 @@ def test_bundle_go_script_reports_a_deadlock_as_a_crash(client: Client, tmp_path
     assert "given as an effect, not generated" in readme
 
 
+@pytest.mark.slow
+def test_bundle_crystal_script_runs_its_program_under_sched_batch(
+    client: Client, tmp_path: Path
+) -> None:
+    crystal = require_toolchain("crystal")
+    program = _program()
+    _bundle(client, program).extractall(tmp_path)
+    script = tmp_path / f"chanfuzz-{program.id}" / "run-crystal.sh"
+    # Built and run as chanfuzz does: the multi-threaded runtime, under SCHED_BATCH.
+    text = script.read_text()
+    assert "build --no-debug -Dpreview_mt" in text
+    assert 'timeout -k 5 "$TIMEOUT" $BATCH ./prog' in text
+    env = {
+        **os.environ,
+        "CRYSTAL": str(crystal.executable),
+        "CRYSTAL_CACHE_DIR": str(tmp_path / "crystal-cache"),
+        "TIMEOUT": "60",
+    }
+    done = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "terminated (exit 0): as expected" in done.stdout
+
+
 def test_reproduce_form_creates_a_reproduction(client: Client) -> None:
     go = require_toolchain("go")
     program = _program()

@@ -72,7 +72,9 @@ class Limits:
     ``quiet_witness``: watch as ``quiet_s`` says, but only note when the run
     went quiet (``SandboxResult.quiet_at_s``) and let it go on to ``timeout_s``:
     a run that then ends by itself was no hang, which is how bench/false_hangs.py
-    counts false hangs.
+    counts false hangs. ``batch_scheduling``: the program runs under SCHED_BATCH, so
+    that its threads preempt one another at the scheduler's tick and never on a
+    wake-up (the targets that ask for it say why: ``TargetSpec.batch_scheduling``).
     """
 
     timeout_s: float = 30.0
@@ -87,6 +89,7 @@ class Limits:
     dump_grace_s: float = 1.0
     quiet_s: float | None = None
     quiet_witness: bool = False
+    batch_scheduling: bool = False
 
     def __post_init__(self) -> None:
         if self.quiet_s is not None and not self.quiet_s > 0:

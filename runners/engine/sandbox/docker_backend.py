@@ -60,7 +60,7 @@ from runners.engine.sandbox.base import (
     SandboxUnavailable,
     program_env,
 )
-from runners.engine.sandbox.helper import ensure_helper, parse_status
+from runners.engine.sandbox.helper import ensure_helper, parse_status, sched_args
 from runners.engine.supervisor import (
     OutputCapture,
     QuietWatch,
@@ -245,6 +245,7 @@ class DockerSandbox:
                     "/.chanfuzz-stderr",
                     "--status-file",
                     "/.chanfuzz-status",
+                    *sched_args(limits),
                     "--",
                 ],  # fmt: skip
                 environment=program_env(env),

@@ -107,6 +107,11 @@ def rlimit_args(limits: Limits) -> list[str]:
     return args
 
 
+def sched_args(limits: Limits) -> list[str]:
+    """The helper's ``--sched`` option for ``limits`` (every backend), if it needs one."""
+    return ["--sched", "batch"] if limits.batch_scheduling else []
+
+
 def parse_status(text: str) -> tuple[int | None, int | None, str | None]:
     """Decode the helper's status line: (exit_code, signal, exec_error).
 

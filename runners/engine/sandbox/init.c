@@ -11,6 +11,10 @@
  *     bwrap set them up: RLIMIT_NPROC is counted per user namespace there, so
  *     each run gets its own process budget);
  *   - forks and execs the program, reporting an exec failure distinctly;
+ *   - with --sched batch, puts the program under SCHED_BATCH (allowed
+ *     unprivileged; inherited by its threads and children): its threads then
+ *     preempt one another at the scheduler's tick, never on a wake-up (why a
+ *     target asks for it: TargetSpec.batch_scheduling);
  *   - raises the program's oom_score_adj to 1000 (allowed unprivileged), so an
  *     OOM killer -- the container's memory cgroup, or the host's -- takes the
  *     program or its children, never this helper (without it, a fork bomb's
@@ -34,7 +38,7 @@
  * when the exec failed), for whoever cannot read the status line.
  *
  * Usage: chanfuzz-init [--status-fd N] [--status-file PATH]
- *                      [--stdout PATH] [--stderr PATH] [--seccomp deny]
+ *                      [--stdout PATH] [--stderr PATH] [--seccomp deny] [--sched batch]
  *                      [--rlimit NAME=SOFT[:HARD]]... -- PROGRAM [ARG]...
  * NAME is one of data, nproc, fsize, cpu, core, nofile, stack, as.
  * --stdout/--stderr reopen the helper's (and so the program's) stdout/stderr
@@ -52,6 +56,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +231,7 @@ int main(int argc, char **argv) {
     struct limit_opt limits[MAX_RLIMITS];
     int nlimits = 0;
     int seccomp = 0;
+    int sched_batch = 0;
     int i = 1;
 
     for (; i < argc; i++) {
@@ -242,6 +248,9 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--seccomp") == 0) {
             if (strcmp(argv[++i], "deny") != 0) usage("--seccomp takes: deny");
             seccomp = 1;
+        } else if (strcmp(argv[i], "--sched") == 0) {
+            if (strcmp(argv[++i], "batch") != 0) usage("--sched takes: batch");
+            sched_batch = 1;
         } else if (strcmp(argv[i], "--rlimit") == 0) {
             if (nlimits == MAX_RLIMITS) usage("too many --rlimit");
             parse_rlimit(argv[++i], &limits[nlimits++]);
@@ -292,6 +301,10 @@ int main(int argc, char **argv) {
         int err = 0;
         for (int l = 0; l < nlimits && !err; l++)
             if (setrlimit(limits[l].resource, &limits[l].value) != 0) err = errno;
+        if (!err && sched_batch) {
+            struct sched_param param = {.sched_priority = 0};
+            if (sched_setscheduler(0, SCHED_BATCH, &param) != 0) err = errno;
+        }
         if (!err && seccomp) err = install_seccomp();
         if (!err) {
             execvp(argv[i], &argv[i]);

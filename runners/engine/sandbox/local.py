@@ -52,7 +52,7 @@ from runners.engine.sandbox.base import (
     program_env,
 )
 from runners.engine.sandbox.cgroups import RunGroup
-from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args, sched_args
 from runners.engine.supervisor import (
     OutputCapture,
     QuietWatch,
@@ -246,7 +246,7 @@ class LocalSandbox:
         # read-only, so /tmp is the only place the program can write to.
         args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", workdir, "--"]
         args += [HELPER_PATH, "--status-fd", str(status_w), "--seccomp", "deny"]
-        args += [*rlimit_args(limits), "--"]
+        args += [*rlimit_args(limits), *sched_args(limits), "--"]
         args += list(argv)
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)

@@ -26,7 +26,7 @@ from runners.engine.sandbox.base import (
     SandboxResult,
     program_env,
 )
-from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args
+from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args, sched_args
 from runners.engine.supervisor import (
     OutputCapture,
     ProcessGroup,
@@ -71,7 +71,10 @@ class UnsandboxedRunner:
         # The helper (without namespaces around it) applies the rlimits and
         # says exactly how the program ended, as in the other backends.
         status_r, status_w = os.pipe2(os.O_CLOEXEC)
-        args = [str(ensure_helper()), "--status-fd", str(status_w), *rlimit_args(limits), "--"]
+        args = [
+            str(ensure_helper()), "--status-fd", str(status_w),
+            *rlimit_args(limits), *sched_args(limits), "--",
+        ]  # fmt: skip
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
         start = time.monotonic()
         try:

@@ -134,6 +134,36 @@ def test_crystal_hang_is_a_timeout_confirmed_by_reruns(tmp_path: Path) -> None:
     assert "hung again in 2 of 2 re-runs" in execution.classification.reason
 
 
+class _Watched:
+    """The local sandbox, noting whether each run asked for SCHED_BATCH."""
+
+    def __init__(self) -> None:
+        self.inner = get_sandbox("local")
+        self.name, self.safe = self.inner.name, self.inner.safe
+        self.batch: list[bool] = []
+
+    def run(self, argv: list[str], **kwargs: object):  # noqa: ANN201 - the sandbox's result
+        self.batch.append(kwargs["limits"].batch_scheduling)  # type: ignore[union-attr]
+        return self.inner.run(argv, **kwargs)  # type: ignore[arg-type]
+
+
+def test_every_crystal_run_shared_or_alone_is_under_sched_batch(tmp_path: Path) -> None:
+    good = [generate_program(seed, PRESETS["A"]).program for seed in range(3)]
+    box = _Watched()
+    report = execute_batch(
+        [*good, STUCK],
+        _target("crystal"),
+        workdir=tmp_path,
+        sandbox=box,  # type: ignore[arg-type]
+        limits=Limits(timeout_s=10, quiet_s=1),
+        triage=Triage(retries=1, factor=1.0),
+    )
+    outcomes = [e.outcome for e in report.executions]
+    assert outcomes == [Outcome.TERMINATED] * 3 + [Outcome.TIMEOUT]
+    # A shared run of the good ones, the hang's run alone and its re-run (at least).
+    assert len(box.batch) >= 3 and all(box.batch)
+
+
 def test_crystal_fiber_that_raises_is_a_crash_not_a_hang(tmp_path: Path) -> None:
     # The fiber dies of the exception, main waits for it until the limit: the run
     # times out, but the verdict is the exception, and no re-run is spent on it.
@@ -232,3 +262,4 @@ def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_pa
     assert "definitely-not-a-flag" in report.executions[0].compile_output
     # halves were tried before giving up on single programs: 3 → 1 + 2 → 1 + 1
     assert report.compiles == 5
+

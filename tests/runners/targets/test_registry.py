@@ -13,6 +13,8 @@ from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.pipeline import generate_program
 from generator.render import renderers
 from generator.settings import PRESETS
+from runners.engine.execute import target_limits
+from runners.engine.sandbox import Limits
 from runners.targets import all_targets, get_target, names, runnable_names, shared_capabilities
 from runners.targets.base import REPO_ROOT, TargetSpec
 
@@ -128,3 +130,10 @@ def test_targets_sharing_a_renderer_show_their_own_library_on_pages() -> None:
     for name, marker in markers.items():
         assert marker in sources[name], name
     assert len({sources[name] for name in markers}) == len(markers)
+
+
+def test_only_the_targets_that_ask_for_it_run_under_sched_batch() -> None:
+    asked = Limits(timeout_s=5)
+    assert [t.name for t in TARGETS if t.batch_scheduling] == ["crystal"]
+    assert target_limits(get_target("crystal"), asked) == Limits(timeout_s=5, batch_scheduling=True)
+    assert target_limits(get_target("go"), asked) is asked

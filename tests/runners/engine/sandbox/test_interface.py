@@ -4,6 +4,7 @@ only (it contains nothing, so no hostile program is ever run with it)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import tempfile
@@ -241,3 +242,26 @@ def test_a_dump_command_dumps_the_hung_program_from_outside(
     assert result.timed_out and len(seen) == 1
     assert result.dump is not None and result.dump.startswith("dumped\n")
     assert "sleeper" in result.dump  # the program's own pid, not the helper's
+
+
+def _policy_of_a_run(sandbox: Sandbox, limits: Limits) -> int:
+    """The scheduling policy of a process the program started (`cat`, reading its own stat)."""
+    result = sandbox.run(["/bin/sh", "-c", "cat /proc/self/stat"], limits=limits)
+    assert result.exit_code == 0, result.stderr
+    # Field 41 of stat(5); the fields after the command's name in parentheses start at 3.
+    return int(result.stdout.rsplit(")", 1)[1].split()[41 - 3])
+
+
+@pytest.mark.parametrize(
+    "backend", ["local", pytest.param("docker", marks=pytest.mark.slow), "none"]
+)
+def test_batch_scheduling_puts_the_program_and_its_children_under_sched_batch(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    sandbox = (
+        request.getfixturevalue(f"{backend}_sandbox")
+        if backend != "none"
+        else UnsandboxedRunner(quiet=True)
+    )
+    assert _policy_of_a_run(sandbox, Limits(batch_scheduling=True)) == os.SCHED_BATCH
+    assert _policy_of_a_run(sandbox, Limits()) == os.SCHED_OTHER
