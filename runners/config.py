@@ -173,6 +173,12 @@ VARIABLES: tuple[Variable, ...] = (
         "runs every program in a process of its own",
     ),
     Variable(
+        "CHANFUZZ_BATCH_SCHEDULING",
+        "`1`",
+        "run the programs of the targets that ask for it (Crystal) under SCHED_BATCH, where a "
+        "wake-up preempts no thread; `0` runs every program under the default policy",
+    ),
+    Variable(
         "CHANFUZZ_RESIDENT_COMPILERS",
         "`2`",
         "Kotlin compilers kept running per toolchain between builds (one compile at a time "
@@ -546,6 +552,11 @@ def shared_run_size() -> int:
     if size < 1:
         raise ConfigError("CHANFUZZ_SHARED_RUN_SIZE=0: at least 1 (1: no shared runs)")
     return size
+
+
+def batch_scheduling() -> bool:
+    """``CHANFUZZ_BATCH_SCHEDULING`` (default on): honour ``TargetSpec.batch_scheduling``."""
+    return flag("CHANFUZZ_BATCH_SCHEDULING", True)
 
 
 def resident_compilers() -> int:

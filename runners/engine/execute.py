@@ -202,8 +202,9 @@ def _binds(toolchain: Toolchain, artifact: Artifact) -> list[Bind]:
 
 
 def target_limits(spec: TargetSpec, limits: Limits) -> Limits:
-    """``limits`` with what the target asks of every run of its programs (its scheduling)."""
-    if spec.batch_scheduling and not limits.batch_scheduling:
+    """``limits`` with what the target asks of every run of its programs: its scheduling,
+    unless ``$CHANFUZZ_BATCH_SCHEDULING`` says no."""
+    if spec.batch_scheduling and not limits.batch_scheduling and config.batch_scheduling():
         return replace(limits, batch_scheduling=True)
     return limits
 

@@ -137,3 +137,9 @@ def test_only_the_targets_that_ask_for_it_run_under_sched_batch() -> None:
     assert [t.name for t in TARGETS if t.batch_scheduling] == ["crystal"]
     assert target_limits(get_target("crystal"), asked) == Limits(timeout_s=5, batch_scheduling=True)
     assert target_limits(get_target("go"), asked) is asked
+
+
+def test_batch_scheduling_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHANFUZZ_BATCH_SCHEDULING", "0")
+    asked = Limits(timeout_s=5)
+    assert target_limits(get_target("crystal"), asked) is asked
