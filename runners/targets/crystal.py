@@ -236,7 +236,7 @@ TARGET = TargetSpec(
     # the sleeper's spin lock (`Crystal::Scheduler#send_fiber`, 1.6). When the workers
     # outnumber the free cores the wake-up preempts the writer, lock held, and the
     # woken worker spins on that lock (`Intrinsics.pause`, never yielding) until the
-    # next tick: 96 % of a run's time on one core, ten times the programs' own work.
+    # next tick: 96 % of a run's time on one core, a hundred times the programs' own.
     # Under SCHED_BATCH a wake-up preempts nothing and the tick still does, so the
     # workers still run in parallel and interleave; only that spin is gone.
     batch_scheduling=True,
