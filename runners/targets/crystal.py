@@ -203,11 +203,13 @@ def _crystal_crash(text: str) -> tuple[str, str] | None:
 
 
 SOURCE_FILE = "main.cr"
+# The multi-threaded scheduler (SPEC §8a): races need parallel fibers.
+BUILD_FLAGS = ("-Dpreview_mt",)
 # The reproducer bundle's run script (chanfuzz_site/bundles.py wraps it).
-BUNDLE_SCRIPT = """CRYSTAL=${CRYSTAL:-crystal}
+BUNDLE_SCRIPT = f"""CRYSTAL=${{CRYSTAL:-crystal}}
 # As chanfuzz builds and runs it: the multi-threaded runtime, under SCHED_BATCH
 # (chanfuzz's runners/targets/crystal.py says why).
-"$CRYSTAL" build --no-debug -Dpreview_mt -o prog main.cr || exit 3
+"$CRYSTAL" build --no-debug {" ".join(BUILD_FLAGS)} -o prog main.cr || exit 3
 BATCH=$(chrt --batch 0 true 2>/dev/null && echo "chrt --batch 0")
 timeout -k 5 "$TIMEOUT" $BATCH ./prog
 """
@@ -228,8 +230,7 @@ TARGET = TargetSpec(
     no_bisection="one Crystal release is obtainable here (Debian's): nothing to bisect over",
     source_file=SOURCE_FILE,
     build_plan=_crystal_plan,
-    # The multi-threaded scheduler (SPEC §8a): races need parallel fibers.
-    build_flags=("-Dpreview_mt",),
+    build_flags=BUILD_FLAGS,
     # preview_mt's scheduler starts CRYSTAL_WORKERS threads (4 unless set).
     threads_env=lambda n, _options: {"CRYSTAL_WORKERS": str(n)},
     # A worker that sends a fiber to a sleeping one writes to its pipe while it holds

@@ -236,17 +236,23 @@ def test_bundle_go_script_reports_a_deadlock_as_a_crash(client: Client, tmp_path
 
 
 @pytest.mark.slow
-def test_bundle_crystal_script_runs_its_program_under_sched_batch(
+def test_bundle_crystal_script_builds_as_chanfuzz_and_runs_under_sched_batch(
     client: Client, tmp_path: Path
 ) -> None:
     crystal = require_toolchain("crystal")
     program = _program()
     _bundle(client, program).extractall(tmp_path)
     script = tmp_path / f"chanfuzz-{program.id}" / "run-crystal.sh"
-    # Built and run as chanfuzz does: the multi-threaded runtime, under SCHED_BATCH.
     text = script.read_text()
-    assert "build --no-debug -Dpreview_mt" in text
+    assert f"build --no-debug {' '.join(get_target('crystal').build_flags)} -o prog" in text
     assert 'timeout -k 5 "$TIMEOUT" $BATCH ./prog' in text
+    # The script's own choice of $BATCH, given a command that reports its policy.
+    (chooser,) = [line for line in text.splitlines() if line.startswith("BATCH=")]
+    policy = subprocess.run(
+        ["sh", "-c", f"{chooser}\n$BATCH cut -d' ' -f41 /proc/self/stat"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert int(policy.stdout) == os.SCHED_BATCH
     env = {
         **os.environ,
         "CRYSTAL": str(crystal.executable),

@@ -262,4 +262,3 @@ def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_pa
     assert "definitely-not-a-flag" in report.executions[0].compile_output
     # halves were tried before giving up on single programs: 3 → 1 + 2 → 1 + 1
     assert report.compiles == 5
-
