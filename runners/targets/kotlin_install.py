@@ -6,8 +6,10 @@ itself into ``kotlin-<kotlin>-coroutines-<version>/``: ``compiler/`` (the
 compiler's jars), ``lib/`` (a program's runtime classpath: coroutines + the
 compiler's kotlin-stdlib), class-data-sharing archives of the compiler
 (``kotlinc.jsa``) and of a program run (``runtime.jsa`` with ``training.jar``),
-and ``toolchain.json`` written last (its presence means "installed"). A failed
-install leaves nothing half-made and records why (``toolchains list`` shows it).
+the AOT cache of a program run on Java 25 (``runtime.aot``, see
+:mod:`runners.targets.run_java`), and ``toolchain.json`` written last (its presence
+means "installed"). A failed install leaves nothing half-made and records why
+(``toolchains list`` shows it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from runners import config
+from runners.targets import run_java
 from runners.targets.base import (
     InstallError,
     Log,
@@ -131,12 +134,15 @@ def _install_kotlin(
     manifest_path = dest / "toolchain.json"
     if not force and manifest_path.is_file():
         try:
-            if json.loads(manifest_path.read_text()).get("layout") == KOTLIN_LAYOUT:
-                log(f"{name} already installed")
-                clear_failure("kotlin", release.version)
-                return dest
+            manifest = json.loads(manifest_path.read_text())
         except ValueError:
-            pass
+            manifest = {}
+        if manifest.get("layout") == KOTLIN_LAYOUT:
+            log(f"{name} already installed")
+            if "runtime_aot_cache" not in manifest:
+                _add_run_cache(dest, manifest, log)
+            clear_failure("kotlin", release.version)
+            return dest
     java = find_java(pairing.java_major)
     started = time.monotonic()
     log(
@@ -185,10 +191,9 @@ def _install_kotlin(
             "cds_archive": "kotlinc.jsa",
             "runtime_cds_archive": "runtime.jsa",
             "runtime_cds_jar": "training.jar",
+            **_dump_run_cache(dest, log),
         }
-        tmp_manifest = dest / "toolchain.json.tmp"
-        tmp_manifest.write_text(json.dumps(manifest, indent=2) + "\n")
-        tmp_manifest.rename(manifest_path)
+        _write_manifest(dest, manifest)
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
@@ -263,6 +268,66 @@ def _train_kotlin(dest: Path, java: Path, pairing: KotlinPairing, name: str) -> 
                 f"{name}: the training program failed (exit {done.returncode}, "
                 f"printed {done.stdout.strip()[:200]!r}): {tail(done.stderr)}"
             )
+
+
+def _write_manifest(dest: Path, manifest: dict[str, object]) -> None:
+    tmp_manifest = dest / "toolchain.json.tmp"
+    tmp_manifest.write_text(json.dumps(manifest, indent=2) + "\n")
+    tmp_manifest.rename(dest / "toolchain.json")
+
+
+RUN_CACHE = "runtime.aot"
+
+
+def _dump_run_cache(dest: Path, log: Log) -> dict[str, str]:
+    """Dump the AOT cache a program's run maps on Java 25 (:mod:`runners.targets.run_java`)
+    from the training program's run; return what the manifest records of it. Without a
+    Java 25 (pip found no wheel, say) the toolchain is complete all the same: its programs
+    run on the compiler's Java with ``runtime.jsa``, so this logs why and returns nothing.
+
+    The cache holds no method profiles (``-AOTRecordTraining``): the JIT of a run works
+    as on Java 17, from nothing, which is what the rate of kotlinx.coroutines#504's race
+    was measured with (README), and with them replayed a run started no sooner here (a
+    2.2.20 program: 57–70 ms against 53–56)."""
+    try:
+        java = run_java.install(log)
+    except (InstallError, OSError, subprocess.TimeoutExpired) as error:
+        log(f"{dest.name}: programs will run on Java 17, no Java 25: {error}")
+        return {}
+    cache = dest / RUN_CACHE
+    runtime_cp = [*_sorted_jars(dest / "lib"), dest / "training.jar"]
+    done = run_tool(
+        [
+            str(java),
+            f"-XX:AOTCacheOutput={cache}",
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-AOTRecordTraining",
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr",
+            "-cp",
+            os.pathsep.join(map(str, runtime_cp)),
+            "TrainingKt",
+            "0",
+        ],
+        timeout=300,
+    )
+    if done.returncode != 0 or not cache.is_file():
+        cache.unlink(missing_ok=True)
+        log(f"{dest.name}: programs will run on Java 17, the AOT cache failed: {tail(done.stderr)}")
+        return {}
+    return {
+        "run_java": str(java),
+        "run_java_version": run_java.JAVA_VERSION,
+        "runtime_aot_cache": RUN_CACHE,
+    }
+
+
+def _add_run_cache(dest: Path, manifest: dict[str, object], log: Log) -> None:
+    """Give a toolchain installed before runs moved to Java 25 its AOT cache."""
+    entries = _dump_run_cache(dest, log)
+    if entries:
+        _write_manifest(dest, {**manifest, **entries})
+        log(f"{dest.name}: programs run on Java {run_java.JAVA_VERSION} with {RUN_CACHE}")
 
 
 _POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}

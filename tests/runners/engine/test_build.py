@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -298,21 +299,35 @@ def test_languages_cover_the_registry() -> None:
     assert set(programs.HELLO) == set(programs.BATCH) == set(programs.HANG) == set(LANGUAGES)
 
 
+def _class_loads_logged(argv: Sequence[str], log: str = "") -> list[str]:
+    """``argv`` of a Kotlin compile or run with its class loads logged (to ``log``, else
+    stdout) instead of its archive's messages silenced."""
+    option = f"-Xlog:class+load=info{f':file={log}' if log else ''}"
+    return [option if arg.startswith(("-Xlog:cds", "-Xlog:aot")) else arg for arg in argv]
+
+
 @pytest.mark.slow
-def test_kotlin_uses_its_class_data_archives(tmp_path: Path, artifact_cache: Path) -> None:
+@pytest.mark.parametrize("java25", [True, False], ids=["java25-aot-cache", "java17-cds"])
+def test_kotlin_uses_its_class_data_archives(
+    tmp_path: Path, artifact_cache: Path, monkeypatch: pytest.MonkeyPatch, java25: bool
+) -> None:
     """The install script, the registry and the builder agree on classpaths.
 
-    A class-data archive that does not map is silently ignored (only slower),
-    so check that classes really come from the archives, for the compiler and
-    for a program run.
+    An archive or AOT cache that does not map is silently ignored (only slower), so
+    check that classes really come from them, for the compiler and for a program run:
+    on Java 25 with the AOT cache (the default), and on the compiler's Java 17 with
+    ``runtime.jsa`` (``CHANFUZZ_JAVA25_RUNS=0``).
     """
+    monkeypatch.setenv("CHANFUZZ_JAVA25_RUNS", "1" if java25 else "0")
     kotlin = require_toolchain("kotlin")
     if kotlin.cds_archive is None or kotlin.runtime_cds_archive is None:
         pytest.fail(f"{kotlin.id} has no class-data archives: run scripts/install_toolchains.sh")
+    if java25 and kotlin.runtime_aot_cache is None:
+        pytest.fail(f"{kotlin.id} has no Java 25 AOT cache: run scripts/install_toolchains.sh")
     artifact = build(kotlin, programs.HELLO["kotlin"], tmp_path / "w", cache_dir=artifact_cache)
-    argv = [
-        "-Xlog:class+load=info" if arg.startswith("-Xlog:cds") else arg for arg in artifact.argv()
-    ]
+    java = Path(artifact.command[0])
+    assert (java == kotlin.run_executable) if java25 else (java == kotlin.executable)
+    argv = _class_loads_logged(artifact.argv())
     result = run_argv(argv, 30, output_limit=64 << 20)  # the log outgrows the default
     assert result.exit_code == 0, result
     shared = re.findall(r"kotlinx\.coroutines\.\S+ source: shared objects file", result.stdout)
@@ -322,7 +337,7 @@ def test_kotlin_uses_its_class_data_archives(tmp_path: Path, artifact_cache: Pat
     workdir.mkdir()
     (workdir / "Main.kt").write_text(programs.HELLO["kotlin"])
     plan = _kotlin_plan(kotlin, workdir, ())
-    argv = ["-Xlog:class+load=info" if a.startswith("-Xlog:cds") else a for a in plan.argv]
+    argv = _class_loads_logged(plan.argv)
     result = run_argv(argv, 120, env=plan.env, cwd=plan.cwd, output_limit=64 << 20)
     assert result.exit_code == 0, result.stderr
     shared = re.findall(r"org\.jetbrains\.kotlin\.\S+ source: shared objects file", result.stdout)
@@ -354,11 +369,7 @@ def test_kotlin_programs_find_their_library_classes_in_the_archive(
     artifact = build(toolchain, source, tmp_path / "w", flags=target.build_flags, use_cache=False)
     for index in range(len(batch)):
         log = tmp_path / f"classes-{index}.log"  # apart from what the program prints
-        command = [
-            f"-Xlog:class+load=info:file={log}" if a.startswith("-Xlog:cds") else a
-            for a in artifact.argv(index)
-        ]
-        result = run_argv(command, 60)
+        result = run_argv(_class_loads_logged(artifact.argv(index), str(log)), 60)
         assert result.exit_code == 0, result
         loads = re.findall(r"\[class,load\] (\S+) source: (.*)", log.read_text())
         assert len(loads) > 500, loads[-20:]

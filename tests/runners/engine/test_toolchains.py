@@ -18,7 +18,7 @@ from runners.engine.toolchains import (
     find_toolchain,
     snapshot,
 )
-from runners.targets import runnable_names
+from runners.targets import get_target, runnable_names
 from runners.targets.base import INSTALL_HINT
 from runners.targets.kotlin_releases import KOTLIN_VERSIONS_FILE, KotlinSpec, kotlin_specs
 
@@ -136,6 +136,76 @@ def test_installed_kotlin_toolchains_are_discovered(empty_toolchains_dir: Path) 
     assert find_toolchain("kotlin", "kotlin-1.3.72-coroutines-1.3.3") == old
     with pytest.raises(ToolchainUnavailable, match=r"kotlin 0\.26\.0 not installed \(installed: "):
         find_toolchain("kotlin", "0.26.0")
+
+
+def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
+    empty_toolchains_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = kotlin_specs()[0]
+    home = make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version)
+    java25 = empty_toolchains_dir / "java-25.0.2" / "bin" / "java"
+    java25.parent.mkdir(parents=True)
+    java25.write_bytes(b"")
+    for name in ("runtime.jsa", "training.jar", "runtime.aot"):
+        (home / name).write_bytes(b"")
+    manifest = json.loads((home / "toolchain.json").read_text())
+    manifest.update(
+        runtime_cds_archive="runtime.jsa",
+        runtime_cds_jar="training.jar",
+        run_java=str(java25),
+        run_java_version="25.0.2",
+        runtime_aot_cache="runtime.aot",
+    )
+    (home / "toolchain.json").write_text(json.dumps(manifest))
+    kotlin_target = get_target("kotlin")
+    product = empty_toolchains_dir / "classes"
+
+    kotlin = find_toolchain("kotlin")
+    assert (kotlin.run_executable, kotlin.runtime_aot_cache) == (java25, home / "runtime.aot")
+    assert kotlin.component("run-java") == "25.0.2"
+    command = kotlin_target.run_command(kotlin, product)
+    assert command[0] == str(java25)
+    assert f"-XX:AOTCache={home / 'runtime.aot'}" in command
+    assert not any(arg.startswith("-XX:SharedArchiveFile") for arg in command)
+    # The cache maps only for the classpath it was dumped with, the program's classes last.
+    classpath = command[command.index("-cp") + 1].split(os.pathsep)
+    runtime = [str(p) for p in kotlin.runtime_classpath]
+    assert classpath == [*runtime, str(home / "training.jar"), str(product)]
+    assert java25.parent.parent in kotlin_target.binds(kotlin)
+
+    monkeypatch.setenv("CHANFUZZ_JAVA25_RUNS", "0")
+    kotlin = find_toolchain("kotlin")
+    assert kotlin.run_executable is None and kotlin.component("run-java") is None
+    command = kotlin_target.run_command(kotlin, product)
+    assert command[0] == manifest["java"]
+    assert f"-XX:SharedArchiveFile={home / 'runtime.jsa'}" in command
+    assert java25.parent.parent not in kotlin_target.binds(kotlin)
+
+
+def test_kotlin_runs_on_the_compilers_java_when_the_aot_cache_is_gone(
+    empty_toolchains_dir: Path,
+) -> None:
+    spec = kotlin_specs()[0]
+    home = make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version)
+    java25 = empty_toolchains_dir / "java-25.0.2" / "bin" / "java"
+    java25.parent.mkdir(parents=True)
+    java25.write_bytes(b"")
+    (home / "training.jar").write_bytes(b"")
+    (home / "runtime.jsa").write_bytes(b"")
+    manifest = json.loads((home / "toolchain.json").read_text())
+    manifest.update(
+        runtime_cds_archive="runtime.jsa",
+        runtime_cds_jar="training.jar",
+        run_java=str(java25),
+        run_java_version="25.0.2",
+        runtime_aot_cache="runtime.aot",  # named, but not there
+    )
+    (home / "toolchain.json").write_text(json.dumps(manifest))
+    kotlin = find_toolchain("kotlin")
+    assert kotlin.run_executable is None and kotlin.runtime_aot_cache is None
+    command = get_target("kotlin").run_command(kotlin, home / "classes")
+    assert command[0] == "/bin/sh"  # the compiler's Java, as make_kotlin names it
+    assert f"-XX:SharedArchiveFile={home / 'runtime.jsa'}" in command
 
 
 def test_go_from_env_replaces_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
