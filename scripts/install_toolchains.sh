@@ -143,7 +143,9 @@ echo "  crystal   $(command -v crystal): $(first_line crystal --version)"
 echo "  racket    $(command -v racket): $(first_line racket --version)"
 echo "  java      $JAVA_BIN: $(first_line "$JAVA_BIN" -version)"
 for java25 in "$TOOLCHAINS_DIR"/java-*/bin/java; do  # Kotlin's runs (runners/targets/run_java.py)
-    [ -x "$java25" ] && echo "  java      $java25: $(first_line "$java25" -version) (runs Kotlin programs)"
+    if [ -x "$java25" ]; then
+        echo "  java      $java25: $(first_line "$java25" -version) (runs Kotlin programs)"
+    fi
 done
 echo "  maven     $(first_line mvn -B -v | sed 's/\x1b\[[0-9;]*m//g')"
 for k in "${KOTLIN_INSTALLED[@]}"; do

@@ -288,7 +288,7 @@ def _dump_run_cache(dest: Path, log: Log) -> dict[str, str]:
     The cache holds no method profiles (``-AOTRecordTraining``): the JIT of a run works
     as on Java 17, from nothing, which is what the rate of kotlinx.coroutines#504's race
     was measured with (README), and with them replayed a run started no sooner here (a
-    2.2.20 program: 57–70 ms against 53–56)."""
+    2.2.20 program: 57–70 ms against 53–65)."""
     try:
         java = run_java.install(log)
     except (InstallError, OSError, subprocess.TimeoutExpired) as error:
