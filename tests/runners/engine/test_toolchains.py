@@ -138,15 +138,15 @@ def test_installed_kotlin_toolchains_are_discovered(empty_toolchains_dir: Path) 
         find_toolchain("kotlin", "0.26.0")
 
 
-def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
-    empty_toolchains_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _kotlin_with_java25(base: Path, *files: str) -> tuple[Path, Path, dict[str, str]]:
+    """A Kotlin toolchain whose manifest names a Java 25 AOT cache, with ``files`` made
+    among runtime.jsa, training.jar and runtime.aot: its home, the Java 25, its manifest."""
     spec = kotlin_specs()[0]
-    home = make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version)
-    java25 = empty_toolchains_dir / "java-25.0.2" / "bin" / "java"
+    home = make_kotlin(base, spec.kotlin_version, spec.coroutines_version)
+    java25 = base / "java-25.0.2" / "bin" / "java"
     java25.parent.mkdir(parents=True)
     java25.write_bytes(b"")
-    for name in ("runtime.jsa", "training.jar", "runtime.aot"):
+    for name in files:
         (home / name).write_bytes(b"")
     manifest = json.loads((home / "toolchain.json").read_text())
     manifest.update(
@@ -157,6 +157,15 @@ def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
         runtime_aot_cache="runtime.aot",
     )
     (home / "toolchain.json").write_text(json.dumps(manifest))
+    return home, java25, manifest
+
+
+def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
+    empty_toolchains_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, java25, manifest = _kotlin_with_java25(
+        empty_toolchains_dir, "runtime.jsa", "training.jar", "runtime.aot"
+    )
     kotlin_target = get_target("kotlin")
     product = empty_toolchains_dir / "classes"
 
@@ -185,22 +194,7 @@ def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
 def test_kotlin_runs_on_the_compilers_java_when_the_aot_cache_is_gone(
     empty_toolchains_dir: Path,
 ) -> None:
-    spec = kotlin_specs()[0]
-    home = make_kotlin(empty_toolchains_dir, spec.kotlin_version, spec.coroutines_version)
-    java25 = empty_toolchains_dir / "java-25.0.2" / "bin" / "java"
-    java25.parent.mkdir(parents=True)
-    java25.write_bytes(b"")
-    (home / "training.jar").write_bytes(b"")
-    (home / "runtime.jsa").write_bytes(b"")
-    manifest = json.loads((home / "toolchain.json").read_text())
-    manifest.update(
-        runtime_cds_archive="runtime.jsa",
-        runtime_cds_jar="training.jar",
-        run_java=str(java25),
-        run_java_version="25.0.2",
-        runtime_aot_cache="runtime.aot",  # named, but not there
-    )
-    (home / "toolchain.json").write_text(json.dumps(manifest))
+    home, _, _ = _kotlin_with_java25(empty_toolchains_dir, "runtime.jsa", "training.jar")
     kotlin = find_toolchain("kotlin")
     assert kotlin.run_executable is None and kotlin.runtime_aot_cache is None
     command = get_target("kotlin").run_command(kotlin, home / "classes")
