@@ -72,13 +72,24 @@ def test_stages_count_every_attempt_of_a_hang(tmp_path: Path) -> None:
     assert report.stages.run_s >= sum(a.duration_s for a in execution.attempts)
 
 
-def test_a_rust_hang_is_declared_and_signed_alike_in_a_container(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("language", "signed"),
+    [
+        ("rust-crossbeam", "rust-crossbeam | hang | crossbeam_channel::"),
+        ("kotlin", "kotlin | hang | "),
+    ],
+)
+def test_a_hang_is_declared_and_signed_alike_in_a_container(
+    tmp_path: Path, language: str, signed: str
+) -> None:
     # Rust prints nothing on a signal: the sandbox runs gdb on the program from outside.
     # In a container that needs its processes as this machine sees them, as the quiet
-    # period does; then production (docker) and our machines (local) agree.
+    # period does; then production (docker) and our machines (local) agree. A Kotlin
+    # program runs on the Java 25 bound in from this machine (not the image's JRE), and
+    # dumps its threads on SIGQUIT there too.
     from runners.engine.sandbox import SandboxUnavailable
 
-    target = _target("rust-crossbeam")
+    target = _target(language)
     signatures = {}
     for backend in ("local", "docker"):
         try:
@@ -97,9 +108,11 @@ def test_a_rust_hang_is_declared_and_signed_alike_in_a_container(tmp_path: Path)
         (attempt,) = execution.attempts
         assert execution.outcome is Outcome.TIMEOUT and attempt.quiet, backend
         assert attempt.duration_s < 30, backend
+        if target.toolchain.run_executable is not None:
+            assert "Full thread dump OpenJDK 64-Bit Server VM (25." in (attempt.dump or ""), backend
         signatures[backend] = execution.classification.signature
     assert signatures["docker"] == signatures["local"]
-    assert signatures["local"].startswith("rust-crossbeam | hang | crossbeam_channel::")
+    assert signatures["local"].startswith(signed)
 
 
 def test_go_deadlock_among_good_programs_is_a_crash_with_its_own_index(tmp_path: Path) -> None:
