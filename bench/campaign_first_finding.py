@@ -12,13 +12,16 @@ first: what a user waits for from "create" to the first overflow on the campaign
 compiling included (new seeds and an artifact cache of its own: no artifact is cached).
 The trial's campaign is cancelled at its first overflow (or after `--max-programs`), and
 the next starts once its chunks have stopped. Chunks are sized from measured costs unless
-`--chunk-size` is given.
+`--chunk-size` is given. The median comes with the interval that holds it with 95 %
+confidence (bench/_stats.py): a race sets these times, and a few trials cannot tell a
+change of a second or two from the race's spread.
 Figures, not assertions.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import tempfile
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from _site import fresh_site
+from _stats import describe
 
 if TYPE_CHECKING:
     from runners.campaigns.models import Campaign, Execution
@@ -76,7 +80,8 @@ def main() -> None:
             seed=seed, chunk_size=args.chunk_size, hang_quiet_s=args.hang_quiet, **SETTINGS,
         )  # fmt: skip
 
-    seconds, programs = [], []
+    times: list[float] = []  # to the first overflow; a trial without one counts as infinite
+    programs: list[int] = []  # recorded by then, in the trials with one
     with local_workers(args.workers):
         studies.wait_for([campaign(args.seed - 1000, 4)], poll_s=0.5)  # warm-up
         for trial in range(args.trials):
@@ -105,19 +110,18 @@ def main() -> None:
             while Chunk.objects.filter(target__campaign=running, state="running").exists():
                 time.sleep(0.2)
             if found is None:
+                times.append(math.inf)
                 print(f"trial {trial + 1} (seeds from {seed}): no overflow in {ran} programs, "
                       f"{took:.1f} s")  # fmt: skip
                 continue
-            seconds.append(took)
+            times.append(took)
             programs.append(ran)
             print(f"trial {trial + 1} (seeds from {seed}): overflow after {took:.1f} s, "
                   f"{ran} programs recorded by then (program {found.index}); "
                   f"{_where_time_went(running, found, began_at)}")  # fmt: skip
-    if seconds:
-        print(
-            f"overflow in {len(seconds)} of {args.trials} trials; median "
-            f"{statistics.median(seconds):.1f} s and {statistics.median(programs):.0f} programs"
-        )
+    if times:
+        recorded = f", {statistics.median(programs):.0f} programs" if programs else ""
+        print(f"overflow in {len(programs)} of {args.trials} trials: {describe(times)}{recorded}")
 
 
 def _where_time_went(campaign: Campaign, found: Execution, began_at: datetime) -> str:

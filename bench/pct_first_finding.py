@@ -7,13 +7,15 @@ Each trial runs `manage.py fuzz --stop-at-first` twice on the same seeds, once p
 once with `--pct-depth D`, one batch at a time, compiling everything (artifact cache
 off), hangs declared after 2 s blocked; the two runs of a trial alternate which goes
 first, so that a machine that gets busier favours neither. Prints each trial's seconds
-and programs to the first finding (or "none" within `--count`), then the medians and
-their ratio. A figure, not an assertion (issue #15 item 4).
+and programs to the first finding (or "none" within `--count`), then the medians,
+their ratio and the interval that holds each median with 95 % confidence. A figure, not
+an assertion (issue #15 item 4).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _stats import describe
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST = re.compile(r"first\s+finding after ([\d.]+) s, at program (\d+)")
@@ -72,6 +76,8 @@ def main() -> None:
     print(f"{args.lang} {args.version}, heuristic {args.heuristic}, PCT depth {args.depth}, "
           f"{args.trials} trials of at most {args.count} programs")  # fmt: skip
     times: dict[str, list[float]] = {"plain": [], "pct": []}
+    # The same with no finding as infinite (`times` holds a lower bound): the intervals'.
+    found: dict[str, list[float]] = {"plain": [], "pct": []}
     for trial in range(args.trials):
         seed = args.seed + trial * 100_000
         order = [("plain", None), ("pct", args.depth)]
@@ -81,11 +87,14 @@ def main() -> None:
         for name, depth in order:
             seconds, programs = first_finding(args, seed, depth)
             times[name].append(seconds)
+            found[name].append(seconds if programs > 0 else math.inf)
             row.append(f"{name} {seconds:6.1f} s " + (f"@{programs}" if programs > 0 else "none"))
         print(f"trial {trial + 1} (seeds {seed}…): " + " | ".join(sorted(row)))
     plain, pct = statistics.median(times["plain"]), statistics.median(times["pct"])
     print(f"median seconds to the first finding: plain {plain:.1f}, PCT {pct:.1f}, "
           f"ratio PCT/plain {pct / plain:.2f}")  # fmt: skip
+    for name in found:
+        print(f"{name}: {describe(found[name])}")
 
 
 if __name__ == "__main__":
