@@ -2,9 +2,9 @@
 
 A crash is an exception nothing caught, signed by its class and top frames (a
 stack overflow by the frames of its recursion, wherever the stack ran out); a
-hang is signed by the states of the worker threads in the JVM's thread dump
-(SIGQUIT). A JVM that ran out of native memory hit the sandbox's limit: that is
-our limit, never a verdict on the runtime under test.
+hang is signed by the states of the program's threads in the JVM's thread dump
+(SIGQUIT), the JVM's own left out. A JVM that ran out of native memory hit the
+sandbox's limit: that is our limit, never a verdict on the runtime under test.
 """
 
 from __future__ import annotations
@@ -79,6 +79,25 @@ _JVM_FRAME = re.compile(r"^\s+at ([\w$.<>/]+)\(", re.M)
 
 _JVM_NATIVE_OOM = "There is insufficient memory for the Java Runtime Environment to continue."
 
+# A thread of the dump and its state: the header line, then at once the state line (the
+# JVM's own non-Java threads, GC and VM threads, have none).
+_DUMP_THREAD = re.compile(
+    r'^"(?P<name>[^"\n]*)"[^\n]*\n\s+java\.lang\.Thread\.State: (?P<state>\w+)'
+    r"(?: \((?P<how>[^)]*)\))?",
+    re.M,
+)
+# HotSpot's and the JDK's own threads, which a dump lists beside the program's. Which
+# there are changes with the JDK (Java 17's "Sweeper thread" is gone from 20 on), the
+# flags (Java 25 starts a "Training replay thread" with an AOT cache, JFR its own) and the
+# machine (compiler threads start and stop with the load, more of them on more cores), and
+# none of them waits on a channel, so a hang's shape leaves them out.
+_JVM_OWN_THREAD = re.compile(
+    r"Reference Handler|Finalizer|Signal Dispatcher|Service Thread|Monitor Deflation Thread"
+    r"|C[12] CompilerThread\d+|JVMCI(?:-native)? CompilerThread\d+|Sweeper thread"
+    r"|Notification Thread|Common-Cleaner|Attach Listener|Surrogate Locker Thread.*"
+    r"|Training replay thread|JFR .*"
+)
+
 
 def _jvm_crash(text: str) -> tuple[str, str] | None:
     m = _JVM_EXCEPTION.search(text)
@@ -98,10 +117,14 @@ def read_crash(text: str) -> tuple[str, str] | None:
 
 
 def hang_shape(dump: str) -> str:
-    """What the JVM's threads are parked in: coroutines are not threads, so this is the
-    best shape a JVM dump gives."""
-    states = re.findall(r"java\.lang\.Thread\.State: (\w+)(?: \(([^)]*)\))?", dump)
-    return shape([f"{s} {how}".strip() for s, how in states])
+    """What the program's threads are in, the JVM's own left out (`_JVM_OWN_THREAD`):
+    coroutines are not threads, so this is the best shape a JVM dump gives."""
+    states = [
+        f"{m['state']} {m['how'] or ''}".strip()
+        for m in _DUMP_THREAD.finditer(dump)
+        if not _JVM_OWN_THREAD.fullmatch(m["name"])
+    ]
+    return shape(states)
 
 
 def infra_error(text: str) -> str | None:

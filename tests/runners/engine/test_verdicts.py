@@ -2,8 +2,8 @@
 
 The samples came from running real programs: a Go select deadlock, a Go
 double close, a SIGQUIT dump of a hung Go program, a JVM stack overflow, and
-a Crystal send on a closed channel; and (samples/ next to this file) a SIGQUIT thread
-dump of a hung JVM.
+a Crystal send on a closed channel; and (samples/ next to this file) SIGQUIT thread
+dumps of hung JVMs, kotlinx.coroutines 0.19's lost wake-up on Java 17 and on Java 25 among them.
 """
 
 from pathlib import Path
@@ -19,10 +19,12 @@ from runners.engine.verdicts import (
     same_bug,
     wrong_value,
 )
+from runners.targets import jvm
 from runners.targets.go import go_blocked_shape
 from runners.targets.reading import normalise_frame
 
 SAMPLES = Path(__file__).parents[1] / "samples"
+DUMPS = Path(__file__).parent / "samples"
 
 
 def sample(name: str) -> str:
@@ -67,18 +69,41 @@ def test_go_hang_signature_comes_from_the_sigquit_dump_without_runtime_goroutine
 
 @pytest.mark.parametrize("language", ["kotlin", "flix"])
 def test_jvm_hang_signature_comes_from_the_thread_dump(language):
-    # A real SIGQUIT thread dump (OpenJDK 17): a thread parked in SynchronousQueue.take,
-    # one in Object.wait, the JVM's own threads runnable or waiting.
-    dump = (Path(__file__).parent / "samples" / "jvm_sigquit_dump.txt").read_text()
+    # A real SIGQUIT thread dump (OpenJDK 17): main and a worker in Object.wait, a worker
+    # parked in SynchronousQueue.take; the JVM's own threads, runnable or waiting, left out.
+    dump = (DUMPS / "jvm_sigquit_dump.txt").read_text()
     verdict = classify_run(
         language, exit_code=None, signal=None, timed_out=True, stdout="", stderr="", dump=dump
     )
     assert verdict.outcome is Outcome.TIMEOUT
-    assert verdict.signature == (
-        f"{language} | hang | RUNNABLE×8, TIMED_WAITING on object monitor,"
-        " WAITING on object monitor×3, WAITING parking"
-    )
+    assert verdict.signature == f"{language} | hang | WAITING on object monitor×2, WAITING parking"
     assert verdict.signature != hang_signature(language, None)
+
+
+def test_a_jvm_hang_signs_alike_on_java_17_and_25():
+    # Real dumps of kotlinx.coroutines 0.19's lost wake-up (runBlocking's main thread and the
+    # 8 pool threads parked), on Java 17 and on Java 25 with its AOT cache: the JVMs list
+    # different threads of their own (17's "Sweeper thread", 25's "Training replay thread").
+    signatures = {
+        classify_run(
+            "kotlin", exit_code=None, signal=None, timed_out=True, stdout="", stderr="",
+            dump=(DUMPS / f"jvm{java}_kotlinx019_hang_dump.txt").read_text(),
+        ).signature
+        for java in (17, 25)
+    }  # fmt: skip
+    assert signatures == {"kotlin | hang | TIMED_WAITING parking, WAITING parking×8"}
+
+
+def test_a_jvm_hang_shape_keeps_the_programs_threads_whatever_their_names():
+    dump = (
+        '"Reference Handler" #2 daemon prio=10\n   java.lang.Thread.State: RUNNABLE\n\n'
+        '"C2 CompilerThread1" #9 daemon prio=9\n   java.lang.Thread.State: RUNNABLE\n\n'
+        '"Training replay thread" #14 daemon\n   java.lang.Thread.State: RUNNABLE\n\n'
+        '"Finalizer worker" #12 prio=5\n   java.lang.Thread.State: WAITING (parking)\n\n'
+        '"VM Thread" os_prio=0 runnable\n\n'
+        '"main" #1 prio=5\n   java.lang.Thread.State: WAITING (on object monitor)\n'
+    )
+    assert jvm.hang_shape(dump) == "WAITING on object monitor, WAITING parking"
 
 
 def test_jvm_stack_overflow_signature_is_exception_and_top_three_frames():
