@@ -112,3 +112,19 @@ def test_a_finding_alone_with_its_new_signature_is_renamed(target: CampaignTarge
     assert stray.signature == NEW
     migration.resign(apps, None)  # again: nothing left to do
     assert list(Finding.objects.values_list("signature", flat=True)) == [NEW]
+
+
+def test_a_cut_dump_follows_its_finding_and_decides_nothing(target: CampaignTarget) -> None:
+    # A stored dump is cut at 64,000 characters (services._bounded): it may list fewer
+    # threads than the run had, so its finding is signed by the whole dumps only.
+    cut = JAVA17[:3000] + "\n… [61000 more characters dropped]"
+    assert migration.signature("kotlin", cut) != NEW
+    whole, only_cut = _finding(OLD_17, 3), _finding(OLD_25, 3)
+    _run(target, whole, 0, cut)
+    _run(target, whole, 1, JAVA17)
+    _run(target, only_cut, 2, cut)
+    migration.resign(apps, None)
+    assert set(whole.executions.values_list("signature", flat=True)) == {NEW}
+    assert Finding.objects.get(pk=whole.pk).signature == NEW
+    assert Finding.objects.get(pk=only_cut.pk).signature == OLD_25
+    assert set(only_cut.executions.values_list("signature", flat=True)) == {OLD_25}
