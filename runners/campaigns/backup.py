@@ -11,7 +11,9 @@ restores on PostgreSQL and the other way round.
 Restoring keeps nothing of the source database's numbering: the campaign, its targets,
 chunks and executions get new ids (the executions point at the new target and campaign);
 programs are found by their content-derived id and findings by their signature (natural
-keys), made when missing and shared when present. Each finding's figures (executions,
+keys), made when missing and shared when present; a hang's signature is the one today's
+rule gives its whole dumps (`_signed_today`: a backup made before a rule changed joins the
+findings its hangs have now). Each finding's figures (executions,
 programs, confirmed hangs) are then counted again over the rows this database holds. The
 campaign's owner is found by username (none when that user does not exist here). A
 campaign that was queued or running is restored paused, its unfinished chunks queued, with
@@ -22,6 +24,7 @@ button) queues what is left. Reproductions and reductions are not part of a back
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -42,6 +45,8 @@ from runners.campaigns.models import (
     OutcomeCount,
     Program,
 )
+from runners.campaigns.services import was_cut
+from runners.engine.verdicts import hang_signature, is_hang_signature
 
 FORMAT = "chanfuzz-campaign-backup"
 VERSION = 1
@@ -193,6 +198,26 @@ def _recount(finding_ids: list[int]) -> None:
         )
 
 
+def _signed_today(executions: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """The backup's hang signatures that today's rule gives otherwise, each from the whole
+    dumps of its executions (the most common, should they disagree), so that a campaign
+    backed up before a rule changed joins the findings its hangs have today: since
+    2026-12-01 a JVM hang's shape leaves the JVM's own threads out (migration 0014 did the
+    same to the rows stored then)."""
+    votes: dict[str, Counter[str]] = {}
+    for e in executions:
+        old, dump = e.get("finding") or "", e.get("dump") or ""
+        if not is_hang_signature(old) or not dump or was_cut(dump):
+            continue
+        try:
+            new = hang_signature(old.split(" | ")[0], dump)
+        except ValueError:  # a language this chanfuzz has no target for
+            continue
+        votes.setdefault(old, Counter())[new] += 1
+    renamed = {old: signed.most_common(1)[0][0] for old, signed in votes.items()}
+    return {old: new for old, new in renamed.items() if new != old}
+
+
 def restore(path: Path) -> tuple[Campaign, dict[str, int]]:
     """Read a backup into this database as a new campaign; returns it and the rows made
     (programs and findings: only those that were not here already). All or nothing."""
@@ -212,11 +237,13 @@ def restore(path: Path) -> tuple[Campaign, dict[str, int]]:
         Program.objects.bulk_create(new_programs, batch_size=BATCH)
         made["programs"] = len(new_programs)
 
-        findings: dict[str, int] = {}
+        findings: dict[str, int] = {}  # by the signature the backup wrote
+        renamed = _signed_today(data["executions"])
         for f in data["findings"]:
             values = _values(Finding, f, FINDING_FIELDS)
+            signature = values.pop("signature")
             finding, created = Finding.objects.get_or_create(
-                signature=values.pop("signature"), defaults=values
+                signature=renamed.get(signature, signature), defaults=values
             )
             if not created:
                 # Seen here too: the earliest first sighting and the latest last one.
@@ -260,12 +287,15 @@ def restore(path: Path) -> tuple[Campaign, dict[str, int]]:
         batch: list[Execution] = []
         for e in data["executions"]:
             target = targets[e["target"]]
+            values = _values(Execution, e, EXECUTION_FIELDS)
+            if e["finding"] in renamed:
+                values["signature"] = renamed[e["finding"]]
             batch.append(
                 Execution(
                     target=target,
                     campaign=campaign,
                     finding_id=findings[e["finding"]] if e["finding"] else None,
-                    **_values(Execution, e, EXECUTION_FIELDS),
+                    **values,
                 )
             )
             if len(batch) >= BATCH:

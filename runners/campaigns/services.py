@@ -25,6 +25,7 @@ runners.campaigns.selectors. Jobs are enqueued by dotted path
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -89,6 +90,14 @@ def _bounded(text: str | None, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n… [{len(text) - limit} more characters dropped]"
+
+
+_CUT = re.compile(r"\n… \[\d+ more characters dropped\]$")
+
+
+def was_cut(text: str) -> bool:
+    """Whether a stored output or dump was cut to its bound (`_bounded`)."""
+    return bool(_CUT.search(text))
 
 
 def _attempt_json(a: ex.Attempt) -> dict[str, Any]:

@@ -345,3 +345,33 @@ def test_a_backup_restores_on_the_other_kind_of_database(
             chunk["state"] = "queued"
     # Compared as JSON: datetimes as text, the same instants on both sides.
     assert result["snapshot"] == json.loads(json.dumps(before, default=str))
+
+
+def test_a_hang_backed_up_under_an_older_rule_joins_todays_finding(tmp_path: Path) -> None:
+    # Before 2026-12-01 a JVM hang's shape counted the JVM's own threads (migration 0014):
+    # a backup made then restores into the finding the same hang has today.
+    dump = (REPO / "tests/runners/engine/samples/jvm17_kotlinx019_hang_dump.txt").read_text()
+    old = (
+        "kotlin | hang | RUNNABLE×8, TIMED_WAITING on object monitor, TIMED_WAITING parking,"
+        " WAITING on object monitor, WAITING parking×8"
+    )
+    today = "kotlin | hang | TIMED_WAITING parking, WAITING parking×8"
+    campaign = _campaign()
+    hang = Finding.objects.get(outcome="timeout")
+    Finding.objects.filter(pk=hang.pk).update(signature=old)
+    Execution.objects.filter(finding=hang).update(signature=old, dump=dump)
+    out = tmp_path / "campaign.json"
+    backup.backup(campaign.pk, out)
+    _wipe()
+    found_today = Finding.objects.create(
+        signature=today, outcome="timeout", language="kotlin", title="parked",
+        first_seen=timezone.now(), last_seen=timezone.now(),
+    )  # fmt: skip
+    restored, made = backup.restore(out)
+    assert made["findings"] == 1  # the crash; the hang found its finding of today
+    assert not Finding.objects.filter(signature=old).exists()
+    rows = Execution.objects.filter(campaign=restored, outcome="timeout")
+    assert rows.count() == 3 and set(rows.values_list("signature", flat=True)) == {today}
+    assert set(rows.values_list("finding_id", flat=True)) == {found_today.pk}
+    found_today.refresh_from_db()
+    assert found_today.execution_count == 3 and found_today.confirmed_hangs == 3
