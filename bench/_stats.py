@@ -11,6 +11,7 @@ long tail would break.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 
 
@@ -39,18 +40,11 @@ def median_interval(
 def describe(values: Sequence[float], unit: str = "s") -> str:
     """'median 7.6 s, 95 % interval 6.2–14.4 s' (the coverage it has when lower)."""
     low, high, covered = median_interval(values)
-    median = _median(values)
+    median = statistics.median(values)  # infinite where a no-finding trial is in the middle
     return (
         f"median {_shown(median, unit)}, {covered * 100:.3g} % interval "
         f"{_shown(low, '')}–{_shown(high, unit)}"
     )
-
-
-def _median(values: Sequence[float]) -> float:
-    ordered = sorted(values)
-    n = len(ordered)
-    middle = ordered[(n - 1) // 2 : n // 2 + 1]
-    return sum(middle) / len(middle) if all(map(math.isfinite, middle)) else math.inf
 
 
 def _shown(value: float, unit: str) -> str:
