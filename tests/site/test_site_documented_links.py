@@ -1,5 +1,6 @@
 """Every /p/<id> link in README.md and docs/ resolves on a fresh database after
-`manage.py migrate` alone: migration 0005 loads the documented programs.
+`manage.py migrate` alone: migration 0005 loads the documented programs, and every full
+`migrate` loads those a database made before them lacks.
 
 The database is a file of its own, migrated by a `manage.py` process with the
 default environment (the suite's own test databases start empty)."""
@@ -81,3 +82,25 @@ def test_loading_twice_adds_nothing(fresh_site: dict[str, str], tmp_path: Path) 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "loaded 0 program(s) and 0 finding(s)" in done.stdout
+
+
+def test_migrate_loads_a_program_documented_after_the_database_was_made(
+    fresh_site: dict[str, str], tmp_path: Path
+) -> None:
+    older = tmp_path / "older.sqlite3"
+    newest = json.loads(documented.FIXTURE.read_text())["programs"][-1]["id"]
+    with sqlite3.connect(fresh_site["db"]) as source, sqlite3.connect(older) as copy:
+        source.backup(copy)
+    with sqlite3.connect(older) as conn:  # as a database migrated before that link was
+        conn.execute("DELETE FROM runners_finding WHERE example_id = ?", (newest,))
+        conn.execute("DELETE FROM runners_program WHERE id = ?", (newest,))
+    env = {k: v for k, v in fresh_site.items() if k != "db"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=REPO, env={**env, "DATABASE_URL": f"sqlite:///{older}"},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "loaded 1 documented program(s)" in done.stdout
+    with sqlite3.connect(older) as conn:
+        assert conn.execute("SELECT 1 FROM runners_program WHERE id = ?", (newest,)).fetchone()
