@@ -134,6 +134,8 @@ class Attempt:
     # Programs that ran in the same process, one after another (1: alone). A shared run's
     # duration is its share: the run's time over the programs it ran.
     group: int = 1
+    # CPU seconds it had used when the quiet watch last looked; None: not watched.
+    cpu_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -278,6 +280,7 @@ def run_one(
                 result.dump,
                 result.quiet,
                 threads,
+                cpu_s=result.cpu_s,
             ),
             verdict,
         )
@@ -299,17 +302,7 @@ def run_one(
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
     hung = sum(a.timed_out for a in attempts[1:])
-    if first.quiet:
-        first_how = (
-            f"every process blocked for {limits.quiet_s:g} s (no CPU used) before the"
-            f" {limits.timeout_s:g} s limit"
-        )
-    elif first.signal == SIGXCPU:
-        first_how = (
-            f"spun through its CPU-time limit (SIGXCPU) before the {limits.timeout_s:g} s limit"
-        )
-    else:
-        first_how = f"no exit within {limits.timeout_s:g} s"
+    first_how = how_it_ran_out(first, limits)
     reason = (
         f"{first_how}; hung again in {hung} of {reruns} re-runs with {longer.timeout_s:g} s"
         if reruns
@@ -321,6 +314,25 @@ def run_one(
         tuple(attempts),
         hang_confirmed=confirmed,
     )
+
+
+def how_it_ran_out(first: Attempt, limits: Limits) -> str:
+    """How a run that timed out under `limits` ran out of time, for its finding's title:
+    blocked (the quiet period), spinning (its CPU-time limit, or the quiet watch saw it
+    use CPU to the end: a livelock, or a program too slow), or just out of time."""
+    if first.quiet:
+        return (
+            f"every process blocked for {limits.quiet_s:g} s (no CPU used) before the"
+            f" {limits.timeout_s:g} s limit"
+        )
+    if first.signal == SIGXCPU:
+        return f"spun through its CPU-time limit (SIGXCPU) before the {limits.timeout_s:g} s limit"
+    if limits.quiet_s is not None and first.cpu_s is not None:
+        return (
+            f"no exit within {limits.timeout_s:g} s and never blocked for {limits.quiet_s:g} s"
+            f" ({first.cpu_s:.1f} s of CPU used)"
+        )
+    return f"no exit within {limits.timeout_s:g} s"
 
 
 Progress = Callable[[ProgramRun], None]

@@ -114,6 +114,8 @@ class Supervised:
     returncode: int | None = None
     quiet: bool = False  # timed out early: blocked for the quiet period
     quiet_at: float | None = None  # when it had been blocked for the quiet period
+    # CPU seconds its processes had used at the quiet watch's last look; None: not watched.
+    cpu_s: float | None = None
 
 
 @dataclass
@@ -136,9 +138,15 @@ class QuietWatch:
     tolerance: float = 0.02
     witness: bool = False
     ticks_per_s: int = field(default_factory=lambda: os.sysconf("SC_CLK_TCK"))
+    cpu_ticks: int | None = None  # what the last probe read: a run's CPU use so far
     _since: float | None = None
     _ticks: int = 0
     next_at: float = 0.0
+
+    @property
+    def cpu_s(self) -> float | None:
+        """CPU seconds the run had used at the last sample; None before one."""
+        return None if self.cpu_ticks is None else self.cpu_ticks / self.ticks_per_s
 
     def sample(self, now: float) -> bool:
         """Take a sample; True when the run has been quiet for ``quiet_s``."""
@@ -147,6 +155,7 @@ class QuietWatch:
             ticks, busy = self.probe()
         except OSError:  # the processes are going away: not for us to judge
             return False
+        self.cpu_ticks = ticks
         allowed = self.tolerance * self.ticks_per_s * (now - self._since if self._since else 0)
         if busy or self._since is None or ticks - self._ticks > max(allowed, 1):
             self._since, self._ticks = now, ticks
@@ -281,6 +290,7 @@ def supervise(
         aux={fd: bytes(buf) for fd, buf in aux.items()},
         quiet=went_quiet,
         quiet_at=quiet_at,
+        cpu_s=None if quiet is None else quiet.cpu_s,
     )
 
 

@@ -171,6 +171,10 @@ class SandboxResult:
     # Seconds from the start to when the run had been blocked for Limits.quiet_s,
     # whether that ended it or, with Limits.quiet_witness, it went on; None: never.
     quiet_at_s: float | None = None
+    # CPU seconds the run's processes had used when the quiet watch last looked (at most
+    # a quarter of a second before the run ended); None when no watch ran. A run that
+    # timed out with this near its duration spun: a livelock, or a program too slow.
+    cpu_s: float | None = None
 
     @property
     def ok(self) -> bool:

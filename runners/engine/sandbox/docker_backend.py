@@ -304,6 +304,7 @@ class DockerSandbox:
             backend=self.name,
             quiet=outcome.quiet,
             quiet_at_s=None if outcome.quiet_at is None else outcome.quiet_at - start,
+            cpu_s=outcome.cpu_s,
         )
 
 

@@ -339,6 +339,7 @@ class LocalSandbox:
             backend=self.name,
             quiet=outcome.quiet,
             quiet_at_s=None if outcome.quiet_at is None else outcome.quiet_at - start,
+            cpu_s=outcome.cpu_s,
         )
 
     @staticmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import signal
 import tempfile
 from pathlib import Path
 
@@ -11,7 +12,14 @@ import pytest
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
-from runners.engine.execute import RunTarget, Triage, execute_batch, make_target
+from runners.engine.execute import (
+    Attempt,
+    RunTarget,
+    Triage,
+    execute_batch,
+    how_it_ran_out,
+    make_target,
+)
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.targets.base import TargetSpec
@@ -275,3 +283,30 @@ def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_pa
     assert "definitely-not-a-flag" in report.executions[0].compile_output
     # halves were tried before giving up on single programs: 3 → 1 + 2 → 1 + 1
     assert report.compiles == 5
+
+
+def _timed_out(**fields: object) -> Attempt:
+    ran = {"timeout_s": 10.0, "outcome": Outcome.TIMEOUT, "exit_code": None, "signal": None}
+    ran |= {"timed_out": True, "duration_s": 10.2, "stdout": "", "stderr": "", "dump": "…"}
+    return Attempt(**(ran | fields))  # type: ignore[arg-type]
+
+
+def test_a_run_blocked_for_the_quiet_period_says_so() -> None:
+    how = how_it_ran_out(_timed_out(quiet=True, cpu_s=0.3), Limits(timeout_s=10, quiet_s=2))
+    assert how == "every process blocked for 2 s (no CPU used) before the 10 s limit"
+
+
+def test_a_run_the_quiet_watch_saw_spin_to_its_limit_says_how_much_cpu_it_used() -> None:
+    how = how_it_ran_out(_timed_out(cpu_s=9.33), Limits(timeout_s=10, quiet_s=2))
+    assert how == "no exit within 10 s and never blocked for 2 s (9.3 s of CPU used)"
+
+
+def test_a_run_no_quiet_watch_saw_is_only_out_of_time() -> None:
+    assert how_it_ran_out(_timed_out(), Limits(timeout_s=10)) == "no exit within 10 s"
+    # A backend that could not watch its processes reports no CPU use.
+    assert how_it_ran_out(_timed_out(), Limits(timeout_s=10, quiet_s=2)) == "no exit within 10 s"
+
+
+def test_a_run_its_cpu_limit_stopped_spun() -> None:
+    how = how_it_ran_out(_timed_out(signal=signal.SIGXCPU), Limits(timeout_s=10, quiet_s=2))
+    assert how.startswith("spun through its CPU-time limit (SIGXCPU)")

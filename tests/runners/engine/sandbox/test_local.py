@@ -136,6 +136,18 @@ def test_quiet_watch_counts_only_time_without_cpu_or_runnable_threads() -> None:
     # 50 ticks in 0.5 s restart the window at 1.0, a runnable thread at 2.0; from
     # there a tick of housekeeping in a second is still quiet: hung at 3.0.
     assert seen == [False, False, False, False, False, False, True]
+    assert watch.cpu_s == 1.51  # what the run had used at the last look
+
+
+def test_quiet_watch_knows_no_cpu_use_before_its_first_sample() -> None:
+    from runners.engine.supervisor import QuietWatch
+
+    def gone() -> tuple[int, bool]:
+        raise ProcessLookupError  # the processes already went away
+
+    watch = QuietWatch(gone, quiet_s=1.0, ticks_per_s=100)
+    assert watch.cpu_s is None
+    assert watch.sample(0.0) is False and watch.cpu_s is None
 
 
 def test_seccomp_refuses_what_a_channel_program_never_needs(

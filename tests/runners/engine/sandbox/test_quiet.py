@@ -25,6 +25,7 @@ def test_a_blocked_program_is_hung_after_the_quiet_period(sandbox: Sandbox) -> N
     result = sandbox.run(["/bin/sleep", "60"], limits=Limits(timeout_s=20, quiet_s=1.0))
     assert result.timed_out and result.quiet
     assert 1.0 <= time.monotonic() - started < 6
+    assert result.cpu_s is not None and result.cpu_s < 0.5
 
 
 @pytest.mark.slow  # waits out its whole limit, as a livelock must
@@ -32,6 +33,8 @@ def test_a_spinning_program_is_never_quiet(sandbox: Sandbox) -> None:
     spin = ["/bin/sh", "-c", "while :; do :; done"]
     result = sandbox.run(spin, limits=Limits(timeout_s=3, quiet_s=1.0))
     assert result.timed_out and not result.quiet and result.duration_s >= 3
+    # It used CPU to the end (a core to itself, less what a loaded machine takes).
+    assert result.cpu_s is not None and result.cpu_s >= 0.5
 
 
 def test_a_pause_shorter_than_the_quiet_period_is_not_a_hang(sandbox: Sandbox) -> None:
