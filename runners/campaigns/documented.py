@@ -7,8 +7,8 @@ so every documented program (and each finding it is the example of) is kept in
 (0005), by every full `manage.py migrate` after it (chanfuzz_site's `migrate`:
 links added after a database was made) and by `manage.py documented_programs
 load`. `manage.py documented_programs export` writes the file again from a
-database that has the programs; a test checks that every link in the committed Markdown and JSON
-resolves after `migrate` alone.
+database that has the programs; a test checks that every link in the committed
+Markdown and JSON resolves after `migrate` alone.
 
 `load` takes the model classes as arguments, so the migration can hand it its
 historical models.
