@@ -285,10 +285,11 @@ def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_pa
     assert report.compiles == 5
 
 
+TIMED_OUT = Attempt(10.0, Outcome.TIMEOUT, None, None, True, 10.2, "", "", "…")
+
+
 def _timed_out(**fields: object) -> Attempt:
-    ran = {"timeout_s": 10.0, "outcome": Outcome.TIMEOUT, "exit_code": None, "signal": None}
-    ran |= {"timed_out": True, "duration_s": 10.2, "stdout": "", "stderr": "", "dump": "…"}
-    return Attempt(**(ran | fields))  # type: ignore[arg-type]
+    return dataclasses.replace(TIMED_OUT, **fields)  # type: ignore[arg-type]
 
 
 def test_a_run_blocked_for_the_quiet_period_says_so() -> None:
