@@ -250,43 +250,32 @@ class LocalSandbox:
         args += list(argv)
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
-        group, gate = self._run_group(limits)
+        group, join_fds = self._run_group(limits)
         if group is not None:
-            # A shell waits on the gate until it is in the run's group, then becomes bwrap:
-            # every process of the run is born inside the group (see cgroups.py).
-            # The gate is the shell's stdin (an inherited fd needs no permission to read);
-            # bwrap gets /dev/null, as without a group.
-            args = ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "chanfuzz-run", *args]
+            # A shell moves itself into the run's group, then becomes bwrap: every process
+            # of the run is born inside the group (see cgroups.py). bash, because dash
+            # takes no descriptor above 9; --posix reads no start-up file ($BASH_ENV).
+            args = [_BASH, "--posix", "-c", _join_then_exec(join_fds), "chanfuzz-run", *args]
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
                 args,
-                stdin=gate[0] if group is not None else subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=program_env(env),
                 cwd="/",
-                pass_fds=(status_w, helper_fd, meminfo_fd),
+                pass_fds=(status_w, helper_fd, meminfo_fd, *join_fds),
                 start_new_session=True,  # bwrap gets its own process group to kill
                 **self._credentials(),
             )
         except OSError as exc:
             os.close(status_r)
-            self._close_group(group, gate)
+            self._close_group(group)
             raise SandboxError(f"cannot start {self._bwrap}: {exc}") from exc
         finally:
-            for fd in (status_w, helper_fd, meminfo_fd):
+            for fd in (status_w, helper_fd, meminfo_fd, *join_fds):
                 os.close(fd)
-        if group is not None:
-            try:
-                group.join(proc.pid)
-                os.write(gate[1], b"go\n")
-            except OSError as exc:
-                proc.kill()
-                proc.wait()
-                os.close(status_r)
-                self._close_group(group, gate)
-                raise SandboxError(f"cannot put the run in its cgroup: {exc}") from exc
         helper = _HelperHandle(proc)
         try:
             outcome = supervise_process(
@@ -315,10 +304,12 @@ class LocalSandbox:
         finally:
             helper.close()
             os.close(status_r)
-            self._close_group(group, gate)
+            self._close_group(group)
 
         exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
         stderr = capture.text("stderr")
+        if group is not None and proc.returncode == _JOIN_FAILED and _JOIN_FAILED_TEXT in stderr:
+            raise SandboxError(f"cannot put the run in its cgroup: {stderr.strip()[-2000:]}")
         if exec_error is not None:
             raise SandboxError(f"cannot start {argv[0]!r} in the sandbox: {exec_error}")
         if exit_code is None and sig is None and not outcome.timed_out:
@@ -343,11 +334,11 @@ class LocalSandbox:
         )
 
     @staticmethod
-    def _run_group(limits: Limits) -> tuple[RunGroup | None, tuple[int, ...]]:
-        """The run's cgroup and the gate pipe its first process waits on (none of either
+    def _run_group(limits: Limits) -> tuple[RunGroup | None, list[int]]:
+        """The run's cgroup and the files its first process joins it through (neither
         where this machine gives us no groups: the rlimits are then all there is)."""
         if not cgroups.support().version:
-            return None, ()
+            return None, []
         try:
             # bwrap itself, outside the run's namespaces, is one process more than the
             # helper and the program, which the rlimit counts.
@@ -356,15 +347,33 @@ class LocalSandbox:
             )
         except OSError as exc:
             raise SandboxError(f"cannot make the run's cgroup: {exc}") from exc
-        return group, os.pipe2(os.O_CLOEXEC)
+        try:
+            return group, group.open_join_files()
+        except OSError as exc:
+            group.close()
+            raise SandboxError(f"cannot put the run in its cgroup: {exc}") from exc
 
     @staticmethod
-    def _close_group(group: RunGroup | None, gate: tuple[int, ...]) -> None:
-        for fd in gate:
-            with contextlib.suppress(OSError):
-                os.close(fd)
+    def _close_group(group: RunGroup | None) -> None:
         if group is not None:
             group.close()
+
+
+_BASH = "/bin/bash"
+# How the run's first process (a shell, not yet bwrap) says it could not join its group.
+_JOIN_FAILED = 125
+_JOIN_FAILED_TEXT = "chanfuzz-run: cannot join the run's cgroup"
+
+
+def _join_then_exec(fds: Sequence[int]) -> str:
+    """The shell script that moves itself into the run's groups through `fds`, closes
+    them (the run must never hold a file opened by root), and becomes its arguments."""
+    joins = " && ".join(f"echo 0 >&{fd}" for fd in fds)
+    closes = " ".join(f"{fd}>&-" for fd in fds)
+    return (
+        f'{joins} || {{ echo "{_JOIN_FAILED_TEXT}" >&2; exit {_JOIN_FAILED}; }}; '
+        f'exec {closes}; exec "$@"'
+    )
 
 
 class _HelperHandle:

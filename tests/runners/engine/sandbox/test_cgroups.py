@@ -1,6 +1,8 @@
 """The local sandbox's per-run cgroup: a run's processes together are held to the group's
-memory, where one process's rlimit alone would let several of them take far more; groups
-are removed after each run; and the product says which limits are in force."""
+memory, where one process's rlimit alone would let several of them take far more; the run's
+first process joins the group itself and the program holds none of the files it joined
+through; a run that cannot join fails as the sandbox's error; groups are removed after each
+run; and the product says which limits are in force."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import os
 import pytest
 
 from runners.engine.sandbox import Limits, cgroups
-from runners.engine.sandbox.base import Sandbox
+from runners.engine.sandbox.base import Sandbox, SandboxError
 
 from .conftest import Programs, marker_env, unavailable
 
@@ -76,3 +78,43 @@ def test_a_stale_group_is_swept(groups: cgroups.Support) -> None:
     stale.mkdir()
     assert cgroups.sweep() >= 1
     assert not stale.exists()
+
+
+def test_the_program_holds_no_file_its_group_was_joined_through(
+    groups: cgroups.Support, local_sandbox: Sandbox
+) -> None:
+    result = local_sandbox.run(["/bin/ls", "/proc/self/fd"], limits=Limits(timeout_s=10))
+    # stdin, stdout, stderr and the directory ls reads: nothing opened by root outside.
+    assert result.stdout.split() == ["0", "1", "2", "3"], result.stdout
+
+
+def test_the_runs_memory_is_charged_to_its_group(
+    groups: cgroups.Support, local_sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if "memory" not in groups.controllers:
+        unavailable("no memory controller")
+    peaks: list[int | None] = []
+    close = cgroups.RunGroup.close
+
+    def note_peak_then_close(group: cgroups.RunGroup) -> None:
+        peaks.append(group.memory_peak())
+        close(group)
+
+    monkeypatch.setattr(cgroups.RunGroup, "close", note_peak_then_close)
+    result = local_sandbox.run(["/bin/true"], limits=Limits(timeout_s=10))
+    assert result.exit_code == 0
+    # Only a process inside the group is charged to it: the run joined before it ran.
+    assert peaks and peaks[0] is not None and peaks[0] > 0, peaks
+
+
+def test_a_run_that_cannot_join_its_group_is_the_sandboxs_error(
+    groups: cgroups.Support, local_sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_only(group: cgroups.RunGroup) -> list[int]:
+        return [os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) for _ in group.paths]
+
+    monkeypatch.setattr(cgroups.RunGroup, "open_join_files", read_only)
+    before = _runs_left(groups)
+    with pytest.raises(SandboxError, match="cannot put the run in its cgroup"):
+        local_sandbox.run(["/bin/true"], limits=Limits(timeout_s=10))
+    assert _runs_left(groups) <= before  # its group is gone all the same
