@@ -8,6 +8,12 @@ alternates bare runs (``subprocess.run`` with captured output, i.e. what any
 runner pays anyway) with sandboxed runs of the same file, so that machine load
 affects both alike, and prints the medians and their difference: the cost of
 the sandbox itself per run.
+
+Each run comes ``--gap-ms`` (default 50) after the one before, as a real program's run
+would: some of a run's cost is the kernel's, and depends on that. Moving a process into
+a cgroup from outside waited out an RCU grace period whenever the last move was more
+than a few milliseconds before (11–12 ms a run on our machines), which runs back to back
+(``--gap-ms 0``) never showed.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ def build_trivial(where: Path) -> Path:
     return binary
 
 
-def measure(backend: str, binary: Path, runs: int) -> dict[str, float]:
+def measure(backend: str, binary: Path, runs: int, gap_s: float = 0.05) -> dict[str, float]:
     """Median wall time (ms) of bare and sandboxed runs, and the overhead."""
     options = {"quiet": True} if backend == "none" else {}
     sandbox = get_sandbox(backend, **options)
@@ -48,9 +54,11 @@ def measure(backend: str, binary: Path, runs: int) -> dict[str, float]:
     bare: list[float] = []
     boxed: list[float] = []
     for _ in range(runs):
+        time.sleep(gap_s)
         t = time.perf_counter()
         subprocess.run([str(binary)], capture_output=True, check=True)
         bare.append(time.perf_counter() - t)
+        time.sleep(gap_s)
         t = time.perf_counter()
         result = sandbox.run(argv, binds=binds, limits=limits)
         boxed.append(time.perf_counter() - t)
@@ -65,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--backend", action="append", choices=["local", "docker", "none"])
+    parser.add_argument(
+        "--gap-ms", type=float, default=50.0, help="pause before each run (module docstring)"
+    )
     args = parser.parse_args(argv)
     backends = args.backend or ["local", "docker"]
     where = Path(tempfile.mkdtemp(prefix="chanfuzz-sandbox-bench-"))
@@ -72,10 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         where.chmod(0o755)
         binary = build_trivial(where)
         header = f"{'backend':8} {'bare ms':>9} {'sandboxed ms':>13} {'overhead ms':>12}"
-        print(f"{header}  (median of {args.runs})")
+        print(f"{header}  (median of {args.runs}, {args.gap_ms:g} ms between runs)")
         for backend in backends:
             try:
-                row = measure(backend, binary, args.runs)
+                row = measure(backend, binary, args.runs, args.gap_ms / 1000)
             except SandboxUnavailable as exc:
                 print(f"{backend:8} unavailable: {exc.reason}")
                 continue
