@@ -10,10 +10,11 @@ which controllers is found once per process (`support()`), and `describe()` says
 words for `manage.py sandbox` and the about page.
 
 A process joins its group before it runs anything: the sandbox starts a small shell
-that moves itself into the group, through files its parent opened (as root: the kernel
-checks the opener's rights), and then `exec`s bubblewrap, so every process of the run is
-born inside the group. Groups live under a parent named `chanfuzz` in each hierarchy and
-are removed after the run.
+that gets into the group and then `exec`s bubblewrap, so every process of the run is born
+inside the group. On v1 the shell moves itself, through files its parent opened (as root:
+the kernel checks the opener's rights); on v2 it waits on a pipe until its parent has
+moved it (`RunGroup.joins_itself` says why). Groups live under a parent named `chanfuzz`
+in each hierarchy and are removed after the run.
 """
 
 from __future__ import annotations
@@ -121,9 +122,9 @@ def describe() -> str:
 
 
 class RunGroup:
-    """One run's group in every hierarchy `support()` found; a process writing "0" to each
-    of `open_join_files()` moves itself in, `close()` removes the groups once their
-    processes are gone."""
+    """One run's group in every hierarchy `support()` found; a process gets in by writing
+    "0" to each of `open_join_files()` (v1) or is moved in by `join(pid)` (v2); `close()`
+    removes the groups once their processes are gone."""
 
     def __init__(self, *, memory_bytes: int, max_procs: int, cpus: float) -> None:
         found = support()
@@ -165,23 +166,34 @@ class RunGroup:
                 self._write("cpu", "cpu.cfs_period_us", str(CFS_PERIOD_US))
                 self._write("cpu", "cpu.cfs_quota_us", str(quota))
 
+    @property
+    def joins_itself(self) -> bool:
+        """Whether a run's first process moves itself in (`open_join_files`), rather than
+        being moved from outside by pid (`join`). On v1 it writes "0" to each group's
+        `tasks` file: a single thread moving itself skips the kernel's global threadgroup
+        lock, whose writer waits out an RCU grace period (11–12 ms a run on this
+        project's machines, against 0.04 ms). v2 has no such file and takes the lock
+        either way; and before Linux 5.16 it checked a move against the mover's own
+        rights, which the run's unprivileged shell lacks: there the engine moves it."""
+        return self.version == 1
+
     def open_join_files(self) -> list[int]:
-        """Descriptors (close-on-exec) through which a process moves itself into each of
-        the run's groups by writing "0". On v1 that is the group's `tasks` file: a
-        single-threaded process moving itself through it skips the kernel's global
-        threadgroup lock, whose writer waits out an RCU grace period (11–12 ms a run on
-        this project's machines, against 0.04 ms; moving the run's first process from
-        outside, by pid, always waits). v2 has no such file, and takes the lock either way."""
-        name = "tasks" if self.version == 1 else "cgroup.procs"
+        """Descriptors (close-on-exec), opened with our rights, through which a process
+        moves itself into each of the run's v1 groups by writing "0"."""
         fds: list[int] = []
         try:
             for path in self.paths:
-                fds.append(os.open(path / name, os.O_WRONLY | os.O_CLOEXEC))
+                fds.append(os.open(path / "tasks", os.O_WRONLY | os.O_CLOEXEC))
         except OSError:
             for fd in fds:
                 os.close(fd)
             raise
         return fds
+
+    def join(self, pid: int) -> None:
+        """Move process `pid` into every one of the run's groups (from outside)."""
+        for path in self.paths:
+            (path / "cgroup.procs").write_text(str(pid))
 
     def memory_peak(self) -> int | None:
         """The most memory the run's processes held together, in bytes, if known."""

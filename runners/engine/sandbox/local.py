@@ -250,17 +250,21 @@ class LocalSandbox:
         args += list(argv)
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
-        group, join_fds = self._run_group(limits)
-        if group is not None:
-            # A shell moves itself into the run's group, then becomes bwrap: every process
-            # of the run is born inside the group (see cgroups.py). bash, because dash
-            # takes no descriptor above 9; --posix reads no start-up file ($BASH_ENV).
+        group, join_fds, gate = self._run_group(limits)
+        # A shell gets into the run's group, then becomes bwrap: every process of the run
+        # is born inside the group (see cgroups.py).
+        if join_fds:
+            # It moves itself. bash, because dash takes no descriptor above 9; --posix
+            # reads no start-up file ($BASH_ENV).
             args = [_BASH, "--posix", "-c", _join_then_exec(join_fds), "chanfuzz-run", *args]
+        elif gate:
+            # It waits on the gate, its stdin, until we have moved it; bwrap gets /dev/null.
+            args = ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "chanfuzz-run", *args]
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
                 args,
-                stdin=subprocess.DEVNULL,
+                stdin=gate[0] if gate else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=program_env(env),
@@ -271,11 +275,21 @@ class LocalSandbox:
             )
         except OSError as exc:
             os.close(status_r)
-            self._close_group(group)
+            self._close_group(group, gate)
             raise SandboxError(f"cannot start {self._bwrap}: {exc}") from exc
         finally:
             for fd in (status_w, helper_fd, meminfo_fd, *join_fds):
                 os.close(fd)
+        if group is not None and gate:
+            try:
+                group.join(proc.pid)
+                os.write(gate[1], b"go\n")
+            except OSError as exc:
+                proc.kill()
+                proc.wait()
+                os.close(status_r)
+                self._close_group(group, gate)
+                raise SandboxError(f"cannot put the run in its cgroup: {exc}") from exc
         helper = _HelperHandle(proc)
         try:
             outcome = supervise_process(
@@ -304,7 +318,7 @@ class LocalSandbox:
         finally:
             helper.close()
             os.close(status_r)
-            self._close_group(group)
+            self._close_group(group, gate)
 
         exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
         stderr = capture.text("stderr")
@@ -334,11 +348,12 @@ class LocalSandbox:
         )
 
     @staticmethod
-    def _run_group(limits: Limits) -> tuple[RunGroup | None, list[int]]:
-        """The run's cgroup and the files its first process joins it through (neither
-        where this machine gives us no groups: the rlimits are then all there is)."""
+    def _run_group(limits: Limits) -> tuple[RunGroup | None, list[int], tuple[int, ...]]:
+        """The run's cgroup, and either the files its first process joins it through or
+        the gate pipe that process waits on until we have moved it (none of these where
+        this machine gives us no groups: the rlimits are then all there is)."""
         if not cgroups.support().version:
-            return None, []
+            return None, [], ()
         try:
             # bwrap itself, outside the run's namespaces, is one process more than the
             # helper and the program, which the rlimit counts.
@@ -348,13 +363,18 @@ class LocalSandbox:
         except OSError as exc:
             raise SandboxError(f"cannot make the run's cgroup: {exc}") from exc
         try:
-            return group, group.open_join_files()
+            if group.joins_itself:
+                return group, group.open_join_files(), ()
+            return group, [], os.pipe2(os.O_CLOEXEC)
         except OSError as exc:
             group.close()
             raise SandboxError(f"cannot put the run in its cgroup: {exc}") from exc
 
     @staticmethod
-    def _close_group(group: RunGroup | None) -> None:
+    def _close_group(group: RunGroup | None, gate: tuple[int, ...]) -> None:
+        for fd in gate:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if group is not None:
             group.close()
 
