@@ -214,10 +214,19 @@ def _paired_compiler(coroutines_version: str) -> str | None:
 
 # JVM flags for the Kotlin compiler: C1 only and the serial collector start and
 # finish a short compile fastest; a deep stack because generated programs can
-# nest selects and ifs deeply. Keep in step with scripts/install_toolchains.sh,
-# which dumps the class-data archive with these flags. The cds logging is off
-# because a stale archive is merely not used, which is no reason to print.
-KOTLINC_JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m")
+# nest selects and ifs deeply. C1 alone gets a 48 MB code cache, and a compiler
+# kept running fills it (2.2.20's needs about 50 MB): the JVM then flushed
+# thousands of compiled methods at a time and compiled them again, and a batch of
+# 100 programs took 7.9 s instead of 4 (one core); with room for them all, 3.1 s.
+# The install dumps the class-data archive with these flags (kotlin_install.py).
+# The cds logging is off because a stale archive is merely not used, which is no
+# reason to print.
+KOTLINC_JVM_FLAGS = (
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-Xss16m",
+    "-XX:ReservedCodeCacheSize=256m",
+)
 
 
 KOTLINC_MAIN = "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler"
