@@ -129,6 +129,7 @@ class LocalSandbox:
         self._bwrap = found
         ensure_helper()  # fail now, not at the first run, if it cannot be built
         self._as_root = os.geteuid() == 0
+        self._setpriv = shutil.which("setpriv")
         self._base = self._base_args()
         self._probe()
         if cgroups.support().version:
@@ -172,14 +173,15 @@ class LocalSandbox:
         # whose seccomp profile blocks unshare.)
         with _probe_lock:
             if self._bwrap not in _probed:
+                argv, credentials = self._unprivileged([*self._base, "--", "/usr/bin/true"])
                 try:
                     proc = subprocess.run(
-                        [*self._base, "--", "/usr/bin/true"],
+                        argv,
                         capture_output=True,
                         text=True,
                         timeout=30,
                         cwd="/",
-                        **self._credentials(),
+                        **credentials,
                     )
                 except (OSError, subprocess.TimeoutExpired) as exc:
                     _probed[self._bwrap] = f"cannot run {self._bwrap}: {exc}"
@@ -201,10 +203,18 @@ class LocalSandbox:
         if why is not None:
             raise SandboxUnavailable(why)
 
-    def _credentials(self) -> dict[str, object]:
-        if self._as_root:
-            return {"user": NOBODY, "group": NOBODY, "extra_groups": []}
-        return {}
+    def _unprivileged(self, argv: list[str]) -> tuple[list[str], dict[str, object]]:
+        """`argv` and Popen's keywords to start it as uid and gid 65534 when we are root:
+        through util-linux's setpriv where the machine has it, else by Popen's own switch.
+        Popen cannot vfork a process whose user it changes, so it then copies this whole
+        process first: 2.9 ms a run for a 50 MB worker, 10.6 ms at 300 MB, against 0.5 ms
+        without the switch (setpriv's exec costs about 1 ms)."""
+        if not self._as_root:
+            return argv, {}
+        if self._setpriv is not None:
+            ids = [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+            return [self._setpriv, *ids, "--", *argv], {}
+        return argv, {"user": NOBODY, "group": NOBODY, "extra_groups": []}
 
     # --- running ----------------------------------------------------------------
 
@@ -260,6 +270,7 @@ class LocalSandbox:
         elif gate:
             # It waits on the gate, its stdin, until we have moved it; bwrap gets /dev/null.
             args = ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "chanfuzz-run", *args]
+        args, credentials = self._unprivileged(args)
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -271,7 +282,7 @@ class LocalSandbox:
                 cwd="/",
                 pass_fds=(status_w, helper_fd, meminfo_fd, *join_fds),
                 start_new_session=True,  # bwrap gets its own process group to kill
-                **self._credentials(),
+                **credentials,
             )
         except OSError as exc:
             os.close(status_r)
