@@ -6,8 +6,9 @@ This module owns how a program is contained on the machine itself:
   nothing routed), IPC, UTS and cgroup namespaces; ``--disable-userns`` stops it
   making more user namespaces; ``--die-with-parent`` ties the sandbox's life to
   ours.
-- bwrap itself is started as uid 65534 (``nobody``) when we are root, and maps
-  that to uid 65534 inside. Measured here: a bwrap started *as root* with
+- bwrap itself is started as uid 65534 (``nobody``) when we are root (through
+  setpriv: ``LocalSandbox._unprivileged`` says why), and maps that to uid 65534
+  inside. Measured here: a bwrap started *as root* with
   ``--unshare-user --uid 65534`` maps the sandbox to kernel uid 0, which the
   kernel exempts from RLIMIT_NPROC, so a fork bomb is not stopped. Unprivileged,
   the process count is kept per user namespace, i.e. per run: one run's fork

@@ -4,6 +4,7 @@ binds uid 65534 cannot reach. Hangs declared once quiet: test_quiet.py, every ba
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import threading
@@ -82,6 +83,35 @@ def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker:
     assert etc <= {"passwd", "group", "ld.so.cache", "localtime", "alternatives"} | {
         name for name in etc if name.startswith("java-")
     }, etc
+
+
+def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, marker: str) -> None:
+    # Seen from outside: real, effective, saved and filesystem ids all 65534, no groups
+    # (the switch from root happens in setpriv, or in Popen where setpriv is missing).
+    if os.geteuid() != 0:
+        pytest.skip("only a sandbox started as root switches to nobody")
+    done = []
+    thread = threading.Thread(
+        target=lambda: done.append(
+            local_sandbox.run(["/bin/sleep", "2"], env=marker_env(marker), limits=Limits(5))
+        )
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not leftovers(marker) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        ids = {}
+        for pid in leftovers(marker):
+            with open(f"/proc/{pid}/status") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+            ids[pid] = [fields[k].split() for k in ("Uid", "Gid", "Groups")]
+    finally:
+        thread.join()
+    assert ids, "the run's processes were never seen"
+    for pid, (uids, gids, groups) in ids.items():
+        assert uids == ["65534"] * 4 and gids == ["65534"] * 4 and groups == [], (pid, ids)
+    assert done[0].exit_code == 0
 
 
 def test_proc_meminfo_shows_the_runs_own_memory_not_the_hosts(
