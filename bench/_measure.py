@@ -25,8 +25,10 @@ repeated run's batches, and the figure would not be a campaign's, whose programs
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -79,6 +81,7 @@ def pin_to_one_core() -> None:
 def _django_store() -> object:
     """`record_execution` on a fresh SQLite database of its own, or None without Django."""
     var = tempfile.mkdtemp(prefix="chanfuzz-bench-db-")
+    atexit.register(shutil.rmtree, var, ignore_errors=True)  # a throwaway database
     os.environ["CHANFUZZ_VAR_DIR"] = var
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chanfuzz_site.settings")
     os.environ.setdefault("CHANFUZZ_LOG_LEVEL", "WARNING")
