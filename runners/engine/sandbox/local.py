@@ -334,7 +334,7 @@ class LocalSandbox:
 
         exit_code, sig, exec_error = parse_status(outcome.aux[status_r].decode(errors="replace"))
         stderr = capture.text("stderr")
-        if group is not None and proc.returncode == _JOIN_FAILED and _JOIN_FAILED_TEXT in stderr:
+        if join_fds and proc.returncode == _JOIN_FAILED and _JOIN_FAILED_TEXT in stderr:
             raise SandboxError(f"cannot put the run in its cgroup: {stderr.strip()[-2000:]}")
         if exec_error is not None:
             raise SandboxError(f"cannot start {argv[0]!r} in the sandbox: {exec_error}")

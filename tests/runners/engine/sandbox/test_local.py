@@ -93,7 +93,9 @@ def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, ma
     done = []
     thread = threading.Thread(
         target=lambda: done.append(
-            local_sandbox.run(["/bin/sleep", "2"], env=marker_env(marker), limits=Limits(5))
+            local_sandbox.run(
+                ["/bin/sleep", "2"], env=marker_env(marker), limits=Limits(timeout_s=5)
+            )
         )
     )
     thread.start()
