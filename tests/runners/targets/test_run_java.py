@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runners.engine.supervisor import run_argv
-from runners.targets import kotlin_install, run_java
+from runners.targets import get_target, kotlin_install, run_java
 from runners.targets.base import InstallError
 from tests.runners.conftest import require_toolchain
 
@@ -146,3 +146,19 @@ def test_a_toolchain_installed_before_java_25_gets_its_aot_cache(tmp_path: Path)
     assert result.exit_code == 0, result
     shared = re.findall(r"kotlinx\.coroutines\.\S+ source: shared objects file", result.stdout)
     assert len(shared) > 50, result.stdout[-2000:]
+
+
+@pytest.mark.slow
+def test_a_run_maps_the_aot_cache_at_its_own_address() -> None:
+    """A run's JVM patches no pointer of the cache before it starts (jvm.aot_cache_flags):
+    the cache maps where it was dumped for, with the classpath a program's run has."""
+    kotlin = require_toolchain("kotlin")
+    if kotlin.run_executable is None or kotlin.runtime_aot_cache is None:
+        pytest.fail(f"{kotlin.id} has no Java 25 AOT cache: run scripts/install_toolchains.sh")
+    command = list(get_target("kotlin").run_command(kotlin, Path("/nonexistent/classes")))
+    # The program's command, asking the JVM where it mapped the cache instead of running.
+    logged = [*command[:-1], "-Xlog:aot=info", "-version"]
+    result = run_argv(logged, 60)
+    assert result.exit_code == 0, result
+    assert "Mapped static  region #0" in result.stdout, result.stdout[-2000:]
+    assert "alternative address" not in result.stdout, result.stdout[-2000:]
