@@ -2,7 +2,8 @@
 # Install what runners/sandbox needs, and print the DOCKER_HOST to use.
 #
 #   local backend   bubblewrap, and gcc + libc6-dev to build the sandbox's
-#                   PID-1 helper (runners/engine/sandbox/init.c, static) ahead of time.
+#                   PID-1 helper (runners/engine/sandbox/init.c, static) and the local
+#                   runs' launcher (launch.c, static) ahead of time.
 #   docker backend  (skipped with CHANFUZZ_SANDBOX_DOCKER=0, and when not root)
 #                   podman + Debian's runc, a podman API service that the
 #                   docker SDK talks to, the docker SDK in .venv, and the
@@ -94,13 +95,16 @@ if [ "$WANT_DOCKER" != "0" ]; then
 fi
 apt_install "${PACKAGES[@]}"
 
-# --- the PID-1 helper, both backends ----------------------------------------------
+# --- the PID-1 helper (both backends) and the local runs' launcher ----------------
 mkdir -p "$SANDBOX_DIR"
-helper="$(cd "$REPO_ROOT" && PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m runners.engine.sandbox.helper)" \
-    || die "building the sandbox helper failed"
-log "helper: $helper"
-# Helpers built from earlier versions of init.c are no longer used.
-find "$(dirname "$helper")" -maxdepth 1 -name 'chanfuzz-init-*' ! -name "$(basename "$helper")" -delete
+built="$(cd "$REPO_ROOT" && PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m runners.engine.sandbox.helper)" \
+    || die "building the sandbox helper and launcher failed"
+for path in $built; do
+    log "built: $path"
+    # Those built from earlier versions of init.c or launch.c are no longer used.
+    name="$(basename "$path")"
+    find "$(dirname "$path")" -maxdepth 1 -name "${name%-*}-*" ! -name "$name" -delete
+done
 
 if [ "$WANT_DOCKER" = "0" ]; then
     log "local backend ready (docker backend skipped)"

@@ -7,8 +7,8 @@ This module owns how a program is contained on the machine itself:
   making more user namespaces; ``--die-with-parent`` ties the sandbox's life to
   ours.
 - bwrap itself is started as uid 65534 (``nobody``) when we are root (through
-  setpriv: ``LocalSandbox._unprivileged`` says why), and maps that to uid 65534
-  inside. Measured here: a bwrap started *as root* with
+  ``chanfuzz-launch``, see ``launch.c`` and ``LocalSandbox._launch``), and maps that
+  to uid 65534 inside. Measured here: a bwrap started *as root* with
   ``--unshare-user --uid 65534`` maps the sandbox to kernel uid 0, which the
   kernel exempts from RLIMIT_NPROC, so a fork bomb is not stopped. Unprivileged,
   the process count is kept per user namespace, i.e. per run: one run's fork
@@ -53,7 +53,13 @@ from runners.engine.sandbox.base import (
     program_env,
 )
 from runners.engine.sandbox.cgroups import RunGroup
-from runners.engine.sandbox.helper import ensure_helper, parse_status, rlimit_args, sched_args
+from runners.engine.sandbox.helper import (
+    ensure_helper,
+    ensure_launcher,
+    parse_status,
+    rlimit_args,
+    sched_args,
+)
 from runners.engine.supervisor import (
     OutputCapture,
     QuietWatch,
@@ -129,8 +135,8 @@ class LocalSandbox:
             )
         self._bwrap = found
         ensure_helper()  # fail now, not at the first run, if it cannot be built
+        ensure_launcher()
         self._as_root = os.geteuid() == 0
-        self._setpriv = shutil.which("setpriv")
         self._base = self._base_args()
         self._probe()
         if cgroups.support().version:
@@ -174,16 +180,9 @@ class LocalSandbox:
         # whose seccomp profile blocks unshare.)
         with _probe_lock:
             if self._bwrap not in _probed:
-                argv, credentials = self._unprivileged([*self._base, "--", "/usr/bin/true"])
+                argv = self._launch([*self._base, "--", "/usr/bin/true"])
                 try:
-                    proc = subprocess.run(
-                        argv,
-                        capture_output=True,
-                        text=True,
-                        timeout=30,
-                        cwd="/",
-                        **credentials,
-                    )
+                    proc = subprocess.run(argv, capture_output=True, text=True, timeout=30, cwd="/")
                 except (OSError, subprocess.TimeoutExpired) as exc:
                     _probed[self._bwrap] = f"cannot run {self._bwrap}: {exc}"
                     raise SandboxUnavailable(_probed[self._bwrap]) from exc
@@ -204,18 +203,24 @@ class LocalSandbox:
         if why is not None:
             raise SandboxUnavailable(why)
 
-    def _unprivileged(self, argv: list[str]) -> tuple[list[str], dict[str, object]]:
-        """`argv` and Popen's keywords to start it as uid and gid 65534 when we are root:
-        through util-linux's setpriv where the machine has it, else by Popen's own switch.
-        Popen cannot vfork a process whose user it changes, so it then copies this whole
-        process first: 2.9 ms a run for a 50 MB worker, 10.6 ms at 300 MB, against 0.5 ms
-        without the switch (setpriv's exec costs about 1 ms)."""
-        if not self._as_root:
-            return argv, {}
-        if self._setpriv is not None:
-            ids = [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-            return [self._setpriv, *ids, "--", *argv], {}
-        return argv, {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    def _launch(
+        self, argv: list[str], *, join_fds: Sequence[int] = (), gate: bool = False
+    ) -> list[str]:
+        """`argv` started through ``chanfuzz-launch`` (``launch.c``): into the run's
+        cgroup (`join_fds` on v1, or the `gate` on v2), then as uid and gid 65534 when we
+        are root. One static program instead of setpriv and a shell: 1.9 ms against
+        5.6 ms to start ``/bin/true`` here. (Popen's own user switch cannot vfork: it
+        copies the whole worker first, 2.9 ms a run at 50 MB, 10.6 ms at 300 MB.)"""
+        options = ["--gate"] if gate else []
+        for fd in join_fds:
+            options += ["--join", str(fd)]
+        if self._as_root:
+            options += ["--user", f"{NOBODY}:{NOBODY}"]
+        if not options:
+            return argv
+        # ensure_launcher() each time, as ensure_helper(): the var directory may have been
+        # cleaned since.
+        return [str(ensure_launcher()), *options, "--", *argv]
 
     # --- running ----------------------------------------------------------------
 
@@ -262,16 +267,10 @@ class LocalSandbox:
 
         capture = OutputCapture(limits.output_bytes, limits.dump_bytes)
         group, join_fds, gate = self._run_group(limits)
-        # A shell gets into the run's group, then becomes bwrap: every process of the run
-        # is born inside the group (see cgroups.py).
-        if join_fds:
-            # It moves itself. bash, because dash takes no descriptor above 9; --posix
-            # reads no start-up file ($BASH_ENV).
-            args = [_BASH, "--posix", "-c", _join_then_exec(join_fds), "chanfuzz-run", *args]
-        elif gate:
-            # It waits on the gate, its stdin, until we have moved it; bwrap gets /dev/null.
-            args = ["/bin/sh", "-c", 'read -r _ && exec "$@" </dev/null', "chanfuzz-run", *args]
-        args, credentials = self._unprivileged(args)
+        # The launcher gets into the run's group, then becomes bwrap: every process of the
+        # run is born inside the group (see cgroups.py). On v1 it moves itself; on v2 it
+        # waits on the gate, its stdin, until we have moved it, and bwrap gets /dev/null.
+        args = self._launch(args, join_fds=join_fds, gate=bool(gate))
         start = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -283,7 +282,6 @@ class LocalSandbox:
                 cwd="/",
                 pass_fds=(status_w, helper_fd, meminfo_fd, *join_fds),
                 start_new_session=True,  # bwrap gets its own process group to kill
-                **credentials,
             )
         except OSError as exc:
             os.close(status_r)
@@ -391,21 +389,9 @@ class LocalSandbox:
             group.close()
 
 
-_BASH = "/bin/bash"
-# How the run's first process (a shell, not yet bwrap) says it could not join its group.
+# How the launcher says it could not join the run's group (launch.c).
 _JOIN_FAILED = 125
-_JOIN_FAILED_TEXT = "chanfuzz-run: cannot join the run's cgroup"
-
-
-def _join_then_exec(fds: Sequence[int]) -> str:
-    """The shell script that moves itself into the run's groups through `fds`, closes
-    them (the run must never hold a file opened by root), and becomes its arguments."""
-    joins = " && ".join(f"echo 0 >&{fd}" for fd in fds)
-    closes = " ".join(f"{fd}>&-" for fd in fds)
-    return (
-        f'{joins} || {{ echo "{_JOIN_FAILED_TEXT}" >&2; exit {_JOIN_FAILED}; }}; '
-        f'exec {closes}; exec "$@"'
-    )
+_JOIN_FAILED_TEXT = "chanfuzz-launch: cannot join the run's cgroup"
 
 
 class _HelperHandle:

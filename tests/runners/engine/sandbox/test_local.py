@@ -87,7 +87,7 @@ def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker:
 
 def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, marker: str) -> None:
     # Seen from outside: real, effective, saved and filesystem ids all 65534, no groups
-    # (the switch from root happens in setpriv, or in Popen where setpriv is missing).
+    # (the switch from root happens in chanfuzz-launch, launch.c).
     if os.geteuid() != 0:
         pytest.skip("only a sandbox started as root switches to nobody")
     done = []
