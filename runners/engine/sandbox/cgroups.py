@@ -9,11 +9,11 @@ run could hold six times the limit); a group bounds the run as a whole. Both cgr
 which controllers is found once per process (`support()`), and `describe()` says it in
 words for `manage.py sandbox` and the about page.
 
-A process joins its group before it runs anything: the sandbox starts a small shell
-that gets into the group and then `exec`s bubblewrap, so every process of the run is born
-inside the group. On v1 the shell moves itself, through files its parent opened (as root:
-the kernel checks the opener's rights); on v2 it waits on a pipe until its parent has
-moved it (`RunGroup.joins_itself` says why). Groups live under a parent named `chanfuzz`
+A process joins its group before it runs anything: the sandbox starts a small program of
+ours (`chanfuzz-launch`, `launch.c`) that gets into the group and then `exec`s bubblewrap,
+so every process of the run is born inside the group. On v1 it moves itself, through files
+its parent opened; on v2 it waits on a pipe until its parent has moved it
+(`RunGroup.joins_itself` says why). Groups live under a parent named `chanfuzz`
 in each hierarchy and are removed after the run.
 """
 
@@ -173,8 +173,7 @@ class RunGroup:
         `tasks` file: a single thread moving itself skips the kernel's global threadgroup
         lock, whose writer waits out an RCU grace period (11–12 ms a run on this
         project's machines, against 0.04 ms). v2 has no such file and takes the lock
-        either way; and before Linux 5.16 it checked a move against the mover's own
-        rights, which the run's unprivileged shell lacks: there the engine moves it."""
+        either way, so moving itself gains nothing there: the engine moves it."""
         return self.version == 1
 
     def open_join_files(self) -> list[int]:

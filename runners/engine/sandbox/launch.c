@@ -50,7 +50,7 @@ static int parse_int(const char *text, long *out) {
     char *end;
     errno = 0;
     long value = strtol(text, &end, 10);
-    if (errno || end == text || *end || value < 0)
+    if (errno || end == text || *end || value < 0 || value > 0x7fffffff)
         return -1;
     *out = value;
     return 0;

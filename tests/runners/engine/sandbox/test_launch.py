@@ -144,6 +144,8 @@ def test_a_gate_closed_without_its_line_starts_nothing(launcher: str, tmp_path: 
         (["--", "true"], "absolute path"),
         (["--join", "x", "--", "/bin/true"], "--join takes a descriptor"),
         (["--user", "65534", "--", "/bin/true"], "--user takes UID:GID"),
+        (["--user", "4294967296:0", "--", "/bin/true"], "--user takes UID:GID"),
+        (["--user", "-1:-1", "--", "/bin/true"], "--user takes UID:GID"),
         (["--frobnicate", "--", "/bin/true"], "usage:"),
         ([], "absolute path"),
     ],
