@@ -99,12 +99,12 @@ apt_install "${PACKAGES[@]}"
 mkdir -p "$SANDBOX_DIR"
 built="$(cd "$REPO_ROOT" && PYTHONPATH="$REPO_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m runners.engine.sandbox.helper)" \
     || die "building the sandbox helper and launcher failed"
-for path in $built; do
+while IFS= read -r path; do
     log "built: $path"
     # Those built from earlier versions of init.c or launch.c are no longer used.
     name="$(basename "$path")"
     find "$(dirname "$path")" -maxdepth 1 -name "${name%-*}-*" ! -name "$name" -delete
-done
+done <<<"$built"
 
 if [ "$WANT_DOCKER" = "0" ]; then
     log "local backend ready (docker backend skipped)"
