@@ -22,7 +22,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.gocheck.machine import RECOVERABLE, Machine, Pending, ProgramExit, State
+from generator.gocheck.machine import (
+    RECOVERABLE,
+    TIMER_OPS,
+    Machine,
+    Pending,
+    ProgramExit,
+    State,
+)
 from generator.gocheck.por import Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
 from generator.gocheck.values import (
@@ -106,8 +113,10 @@ def describe(st: State, p: Pending) -> str:
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
              "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
-             "cond_broadcast": "Cond.Broadcast",
-             "exit": "exit"}
+             "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
+             "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
+             "ticker_reset": "Ticker.Reset", "fire": "a timer firing",
+             "afterfunc_stop": "context.AfterFunc's stop", "exit": "exit"}
     return names.get(p.kind, p.kind)
 
 
@@ -310,6 +319,11 @@ class _Explorer:
             return [go(name.replace("sync/atomic.", "atomic.").replace("(*sync.Map).", "sync.Map."),
                        then=lambda s: m.complete(s, gid, m.atomic(s, name, list(p.arg2),
                                                                    p.line)))]
+        if kind == "fire":
+            return [go("fires: its function starts", then=lambda s: m.fire(s, gid))]
+        if kind == "afterfunc_stop":
+            return [go("context.AfterFunc's stop",
+                       then=lambda s: m.complete(s, gid, m.stop_after_func(s, p.arg)))]
         # The sync objects: the operand is a pointer to where the object lives.
         addr = p.arg
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
@@ -322,6 +336,9 @@ class _Explorer:
         def put(v: Value):
             return lambda s: m.store(s, addr, v, p.line)
 
+        if kind in TIMER_OPS:
+            return [go(describe(st, p),
+                       then=lambda s: m.complete(s, gid, m.timer_op(s, kind, obj, p.line)))]
         if kind in ("wg_add", "wg_wait", "wg_go"):
             if not (isinstance(obj, tuple) and obj[0] == "wg"):
                 self.unsupported[("a WaitGroup the checker cannot follow", p.line)] = None

@@ -12,7 +12,9 @@ The standard library is modelled where it synchronises (sync, context, time's ti
 other library calls are taken to return data the checker does not know, and calls that
 hand a channel, function or sync object to unmodelled library code are `Unsupported`.
 Timers and context propagation run as daemon goroutines that may fire at any moment; a
-daemon never counts as a leaked goroutine.
+daemon never counts as a leaked goroutine. A timer's Stop and Reset are steps others can
+see, as Go 1.23 and later have them (`timer_op`): Stop cancels a timer that has not fired
+and drops a value it sent that nobody received; Reset does that and arms it again.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ _EXITS = frozenset(
      "log.Panicln"}
 )
 _NOOPS = frozenset(
-    {"time.Sleep", "runtime.Gosched", "runtime.GC", "(*time.Ticker).Stop",
-     "(*time.Ticker).Reset", "runtime.LockOSThread", "runtime.UnlockOSThread"}
+    {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
+     "runtime.UnlockOSThread"}
 )
 _SYNC_OPS = {
     "(*sync.WaitGroup).Add": "wg_add",
@@ -56,7 +58,12 @@ _SYNC_OPS = {
     "(*sync.Cond).Wait": "cond_wait",
     "(*sync.Cond).Signal": "cond_signal",
     "(*sync.Cond).Broadcast": "cond_broadcast",
+    "(*time.Timer).Stop": "timer_stop",
+    "(*time.Timer).Reset": "timer_reset",
+    "(*time.Ticker).Stop": "ticker_stop",
+    "(*time.Ticker).Reset": "ticker_reset",
 }
+TIMER_OPS = frozenset({"timer_stop", "timer_reset", "ticker_stop", "ticker_reset"})
 
 
 class ProgramExit(Exception):
@@ -207,6 +214,8 @@ class State:
         # channels: a time.After in a loop that the other case won leaves one behind each
         # round, and those must not make the rounds' states differ.
         def reachable(g: G) -> bool:
+            if any(op[0] == "fire" for op in g.tail):
+                return True  # an AfterFunc runs its function whoever holds the timer
             return all(x[1] in chans for op in g.tail for x in op[1:]
                        if isinstance(x, tuple) and x[:1] == ("chan",))
 
@@ -491,8 +500,10 @@ class Machine:
         if isinstance(callee, tuple):
             if callee[0] == "builtin" and callee[1] == "close":
                 return "close"
-            if callee[0] == "model" and callee[1] == "cancel":
-                return "cancel"
+            if callee[0] == "model":
+                # context's cancel, context.AfterFunc's stop, sync.OnceFunc's function
+                return {"cancel": "cancel", "stop": "afterfunc_stop", "oncefunc": "once"}.get(
+                    callee[1])
             if callee[0] == "fn":
                 name = callee[1]
                 if name in _SYNC_OPS:
@@ -1027,18 +1038,32 @@ class Machine:
             return st.new_obj(("struct", (ch,)))
         if name == "time.AfterFunc":
             f = args[1]
-            if isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1]):
-                st.spawn([self._frame(self.program.function(f[1]), (), f[2], None)],
-                         f"g{len(st.gs)} (time.AfterFunc, line {line})")
-                self.run(st, len(st.gs) - 1)
-            return st.new_obj(("struct", (NIL,)))
+            self._known_fn(f, name, line)
+            # The timer's C is nil; `token`, a channel nobody communicates on, names the
+            # timer to its Stop and Reset (and makes them conflict with its firing).
+            token = st.new_chan(0, line)
+            fire = ("fire", token, f, line, name)
+            st.spawn([], f"timer ({name}, line {line})", tail=(fire,), daemon=True)
+            return st.new_obj(("struct", (NIL, fire)))
+        if name == "context.AfterFunc":
+            ctx, f = args[0], args[1]
+            if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
+                raise Unsupported("a context the checker cannot follow", line)
+            self._known_fn(f, name, line)
+            # Its function fires once the context is done (never for Background's, whose
+            # done channel is nil); `stop` takes that back while it has not fired.
+            token = st.new_chan(0, line)
+            st.spawn([], f"{name} (line {line})",
+                     tail=(("recv", ctx[1]), ("fire", token, f, line, name)), daemon=True)
+            return ("model", "stop", token)
+        if name == "sync.OnceFunc":
+            self._known_fn(args[0], name, line)
+            return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
         if name == "sync.NewCond":
             return st.new_obj(("cond", args[0], (), ()))
         if name in ("errors.New", "fmt.Errorf"):
             # Never nil: `if err != nil` after them must not go both ways.
             return ("iface", "*errors.errorString", UNKNOWN)
-        if name in ("(*time.Timer).Stop", "(*time.Timer).Reset"):
-            return UNKNOWN
         if name in ("context.Background", "context.TODO"):
             return ("ctx", NIL)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
@@ -1188,6 +1213,8 @@ class Machine:
                 return Pending("cancel", 0, arg=t[1])
             if t[0] == "wg_done":
                 return Pending("wg_add", 0, arg=t[1], arg2=-1)
+            if t[0] == "fire":
+                return Pending("fire", t[3], arg=t[1])
             raise AssertionError(t)
         fr = g.frames[-1]
         ins = fr.instr
@@ -1226,8 +1253,10 @@ class Machine:
         assert kind is not None
         if kind == "close":
             return Pending("close", ins.line, arg=args[0])
-        if kind == "cancel":
-            return Pending("cancel", ins.line, arg=callee[2])
+        if kind in ("cancel", "afterfunc_stop"):
+            return Pending(kind, ins.line, arg=callee[2])
+        if kind == "once" and callee[0] == "model":  # a call of sync.OnceFunc's function
+            return Pending("once", ins.line, arg=callee[2], arg2=callee[3])
         if kind == "wg_done":
             return Pending("wg_add", ins.line, arg=args[0], arg2=-1)
         if kind == "wg_add":
@@ -1256,6 +1285,57 @@ class Machine:
             fr.pc += 1
         if run:
             self.run(st, gid)
+
+    def _known_fn(self, f: Value, what: str, line: int) -> None:
+        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
+            raise Unsupported(f"{what} of a function the checker cannot tell", line)
+
+    def stop_after_func(self, st: State, token: Value) -> bool:
+        """context.AfterFunc's stop: whether it kept the function from running."""
+        st.chans[token[1]]  # noqa: B018 -- read, so that it conflicts with the firing
+        for g in st.gs:
+            if g.daemon and any(op[0] == "fire" and op[1] == token for op in g.tail):
+                g.tail = ()
+                return True
+        return False
+
+    def fire(self, st: State, gid: int) -> None:
+        """Daemon `gid` fires its time.AfterFunc or context.AfterFunc: the function starts in
+        a goroutine of its own."""
+        _, token, f, line, what = st.gs[gid].tail[0]
+        st.chans[token[1]]  # noqa: B018 -- read, so that a Stop of this timer conflicts
+        self.complete(st, gid, run=False)
+        st.spawn([self._frame(self.program.function(f[1]), (), f[2], None)],
+                 f"g{len(st.gs)} ({what}, line {line})")
+        self.run(st, len(st.gs) - 1)
+
+    def timer_op(self, st: State, kind: str, timer: Value, line: int) -> bool:
+        """A Timer's or Ticker's Stop or Reset (`kind`, one of TIMER_OPS) on the timer
+        struct `timer`, as Go 1.23 and later have them: whether the timer was still to fire
+        or its value still unreceived. Either way that firing or value is gone (no stale
+        value is received after the call); Reset then arms the timer again."""
+        fields = timer[1] if isinstance(timer, tuple) and timer[0] == "struct" else ()
+        ch = fields[0] if fields else None
+        fire = fields[1] if len(fields) > 1 else None
+        if isinstance(ch, tuple) and ch[0] == "chan":
+            token, op = ch, ("send", ch, UNKNOWN, kind.startswith("ticker"))
+        elif ch == NIL and isinstance(fire, tuple) and fire[0] == "fire":
+            token, op = fire[1], fire
+        else:
+            raise Unsupported("a timer the checker cannot follow", line)
+        cap, buf, closed = st.chans[token[1]]
+        was = bool(buf)
+        if buf:
+            st.chans[token[1]] = (cap, (), closed)
+        armed = [g for g in st.gs if g.daemon and g.tail and g.tail[0][:2] == op[:2]]
+        for g in armed:
+            g.tail = ()
+        if kind.endswith("reset"):
+            if armed:
+                armed[0].tail = (op,)
+            else:
+                st.spawn([], f"timer (reset at line {line})", tail=(op,), daemon=True)
+        return was or bool(armed)
 
     def call_in(self, st: State, gid: int, f: Value, line: int) -> None:
         """Push a call of `f` on goroutine `gid` (sync.Once.Do's function)."""
