@@ -198,12 +198,19 @@ class State:
                 return v
             return tuple(ren(x) for x in v)
 
+        def still_read(f: Frame, kind: str, values: tuple) -> tuple:
+            if f.unwinding:
+                return ren(values)
+            live = f.live()
+            return tuple(ren(v) if f"{kind}:{i}" in live else None
+                         for i, v in enumerate(values))
+
         def gkey(g: G) -> tuple:
             return (tuple((f.fn.name, f.block, f.pc,
                            tuple((k, ren(f.regs[k])) for k in sorted(
                                f.live() & f.regs.keys())),
-                           ren(f.params), ren(f.free), ren(f.defers), f.ret, f.unwinding,
-                           f.recovers)
+                           still_read(f, "param", f.params), still_read(f, "free", f.free),
+                           ren(f.defers), f.ret, f.unwinding, f.recovers)
                           for f in g.frames),
                     ren(g.tail), g.gid == 0, g.panic)
 

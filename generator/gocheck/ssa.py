@@ -34,6 +34,8 @@ def _regs_in(x: Any, out: set[str]) -> None:
     if isinstance(x, Mapping):
         if x.get("k") == "reg":
             out.add(x["n"])
+        elif x.get("k") in ("param", "free"):
+            out.add(f"{x['k']}:{x['i']}")  # parameters and free variables live like registers
         else:
             for v in x.values():
                 _regs_in(v, out)
@@ -73,7 +75,8 @@ class Function:
         return self.name.replace("command-line-arguments.", "")
 
     def live_at(self, block: int, pc: int) -> frozenset[str]:
-        """The registers still to be read from instruction `pc` of `block` on.
+        """The registers still to be read from instruction `pc` of `block` on, with the
+        parameters and free variables still to be read (as `param:I`, `free:I`).
 
         Only these belong in a state's key: a register a loop wrote last time round and
         will not read again must not tell two otherwise equal states apart.
@@ -115,8 +118,7 @@ class Function:
                 if ins.op != "Phi":
                     break
                 for pred, arg in zip(b.preds, ins.args, strict=False):
-                    if arg.get("k") == "reg":
-                        phi_from[pred].setdefault(bi, set()).add(arg["n"])
+                    _regs_in(arg, phi_from[pred].setdefault(bi, set()))
         live_in: list[set[str]] = [set() for _ in range(n)]
         live_out: list[set[str]] = [set() for _ in range(n)]
         changed = True
