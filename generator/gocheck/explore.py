@@ -116,7 +116,8 @@ def describe(st: State, p: Pending) -> str:
              "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
              "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
              "ticker_reset": "Ticker.Reset", "fire": "a timer firing",
-             "afterfunc_stop": "context.AfterFunc's stop", "exit": "exit"}
+             "afterfunc_stop": "context.AfterFunc's stop",
+             "oncefunc": "sync.OnceFunc's function", "exit": "exit"}
     return names.get(p.kind, p.kind)
 
 
@@ -361,23 +362,31 @@ class _Explorer:
                 return bad("WaitGroup counter goes negative", "negative WaitGroup counter")
             text = "WaitGroup.Done" if d == -1 else f"WaitGroup.Add({d})"
             return [go(text, put(("wg", n + d)))]
-        if kind == "once":
+        if kind in ("once", "oncefunc"):
             # ("once", 0) not run, ("once", 1, runner, depth) its function running in
             # goroutine `runner` called at frame depth `depth`, ("once", 2) done. Another Do
             # — in another goroutine, or inside the function itself — waits until done.
+            # What sync.OnceValue(s) return keep the function's results last:
+            # ("once", 1, runner, depth, results) once it returned, ("once", 2, results).
             if not (isinstance(obj, tuple) and obj[0] == "once"):
                 self.unsupported[("a sync.Once the checker cannot follow", p.line)] = None
                 return []
             depth = len(g.frames)
+            what = "Once.Do" if kind == "once" else "sync.OnceFunc's function"
             if obj[1] == 2:
-                return [go("Once.Do (already done)")]
+                return [go(f"{what} (already done)", None, obj[2] if len(obj) > 2 else None)]
             if obj[1] == 1:
                 if obj[2] == gid and obj[3] == depth:
-                    return [go("Once.Do's function returned", put(("once", 2)))]
+                    if kind == "once":
+                        return [go("Once.Do's function returned", put(("once", 2)))]
+                    value = obj[4] if len(obj) > 4 else None
+                    return [go(f"{what} returned", put(("once", 2, value)), value)]
                 return []
             f = p.arg2
-            return [go("Once.Do runs its function", put(("once", 1, gid, depth)),
-                       then=lambda s: m.call_in(s, gid, f, p.line))]
+            result_to = addr if kind == "oncefunc" else None
+            runs = "Once.Do runs its function" if kind == "once" else f"{what} runs"
+            return [go(runs, put(("once", 1, gid, depth)),
+                       then=lambda s: m.call_in(s, gid, f, p.line, result_to))]
         if kind.startswith("cond_"):
             return self._cond(st, gid, p, addr, obj, go, bad)
         if not (isinstance(obj, tuple) and obj[0] in ("mu", "rw")):

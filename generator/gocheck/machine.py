@@ -210,7 +210,7 @@ class State:
                            tuple((k, ren(f.regs[k])) for k in sorted(
                                f.live() & f.regs.keys())),
                            still_read(f, "param", f.params), still_read(f, "free", f.free),
-                           ren(f.defers), f.ret, f.unwinding, f.recovers)
+                           ren(f.defers), ren(f.ret), f.unwinding, f.recovers)
                           for f in g.frames),
                     ren(g.tail), g.gid == 0, g.panic)
 
@@ -509,8 +509,8 @@ class Machine:
                 return "close"
             if callee[0] == "model":
                 # context's cancel, context.AfterFunc's stop, sync.OnceFunc's function
-                return {"cancel": "cancel", "stop": "afterfunc_stop", "oncefunc": "once"}.get(
-                    callee[1])
+                return {"cancel": "cancel", "stop": "afterfunc_stop",
+                        "oncefunc": "oncefunc"}.get(callee[1])
             if callee[0] == "fn":
                 name = callee[1]
                 if name in _SYNC_OPS:
@@ -835,9 +835,13 @@ class Machine:
     def _op_Return(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         results = self.args(st, fr, ins)
         g.frames.pop()
-        if fr.ret is not None and g.frames:
+        value = results[0] if len(results) == 1 else ("tuple", tuple(results))
+        if isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
+            once = self.load(st, fr.ret[1], ins.line, "other")
+            self.store(st, fr.ret[1], (*once[:4], value), ins.line)
+        elif fr.ret is not None and g.frames:
             caller = g.frames[-1]
-            caller.regs[fr.ret] = results[0] if len(results) == 1 else ("tuple", tuple(results))
+            caller.regs[fr.ret] = value
 
     def _op_Go(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         callee, args, static = self._callee(st, fr, ins)
@@ -902,7 +906,7 @@ class Machine:
         if kind == "invoke":
             _, method, recv, iface, escapes = callee
             if isinstance(recv, tuple) and recv[0] == "ctx":
-                done(self._ctx_method(recv, method, rtype))
+                done(self._ctx_method(st, recv, method, rtype))
                 return
             if isinstance(recv, tuple) and recv[0] == "iface":
                 table = self.program.methods.get(recv[1], {})
@@ -948,10 +952,21 @@ class Machine:
             return True
         return any(method in table for table in self.program.methods.values())
 
-    def _ctx_method(self, ctx: Value, method: str, rtype: str) -> Value:
+    def _ctx_method(self, st: State, ctx: Value, method: str, rtype: str) -> Value:
         if method == "Done":
             return ctx[1]
-        if method in ("Err", "Value"):
+        if method == "Err":
+            # Not an error for a context that is never cancelled; an error once it is (a
+            # cancel is for ever). Before that it goes both ways: this local step stands
+            # for a call that may come after another goroutine's cancel.
+            if ctx[1] == NIL:
+                return NIL
+            if not (isinstance(ctx[1], tuple) and ctx[1][0] == "chan"):
+                return UNKNOWN
+            if st.chans[ctx[1][1]][2]:
+                return ("iface", "*errors.errorString", UNKNOWN)
+            return UNKNOWN
+        if method == "Value":
             return UNKNOWN
         return _unknown_of(rtype)
 
@@ -1063,8 +1078,9 @@ class Machine:
             st.spawn([], f"{name} (line {line})",
                      tail=(("recv", ctx[1]), ("fire", token, f, line, name)), daemon=True)
             return ("model", "stop", token)
-        if name == "sync.OnceFunc":
-            self._known_fn(args[0], name, line)
+        if name == "sync.OnceFunc" or name.startswith(("sync.OnceValue[", "sync.OnceValues[")):
+            # A Once of its own; OnceValue(s) keep the function's results in it.
+            self._known_fn(args[0], name.split("[")[0], line)
             return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
         if name == "sync.NewCond":
             return st.new_obj(("cond", args[0], (), ()))
@@ -1262,8 +1278,8 @@ class Machine:
             return Pending("close", ins.line, arg=args[0])
         if kind in ("cancel", "afterfunc_stop"):
             return Pending(kind, ins.line, arg=callee[2])
-        if kind == "once" and callee[0] == "model":  # a call of sync.OnceFunc's function
-            return Pending("once", ins.line, arg=callee[2], arg2=callee[3])
+        if kind == "oncefunc":  # a call of what sync.OnceFunc or OnceValue(s) returned
+            return Pending(kind, ins.line, arg=callee[2], arg2=callee[3])
         if kind == "wg_done":
             return Pending("wg_add", ins.line, arg=args[0], arg2=-1)
         if kind == "wg_add":
@@ -1344,12 +1360,15 @@ class Machine:
                 st.spawn([], f"timer (reset at line {line})", tail=(op,), daemon=True)
         return was or bool(armed)
 
-    def call_in(self, st: State, gid: int, f: Value, line: int) -> None:
-        """Push a call of `f` on goroutine `gid` (sync.Once.Do's function)."""
+    def call_in(self, st: State, gid: int, f: Value, line: int,
+                result_to: Value = None) -> None:
+        """Push a call of `f` on goroutine `gid` (sync.Once.Do's function); its results go
+        into the Once at `result_to`, if given (sync.OnceValue's)."""
         g = st.gs[gid]
         if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
             raise Unsupported("a function value the checker cannot tell", line)
-        g.frames.append(self._frame(self.program.function(f[1]), (), f[2], None))
+        ret = None if result_to is None else ("once", result_to)
+        g.frames.append(self._frame(self.program.function(f[1]), (), f[2], ret))
         self.run(st, gid)
 
     def spawn_fn(self, st: State, f: Value, line: int, tail: tuple) -> None:

@@ -18,6 +18,7 @@ from generator.gocheck.explore import (
     DEFAULT_MAX_STATES,
     DEFAULT_TIME_LIMIT,
     Result,
+    Step,
     check,
 )
 from runners.gocheck import frontend
@@ -78,14 +79,19 @@ def report_lines(checked: Checked) -> list[str]:
         return lines
     r = checked.result
     assert r is not None
+    def step(s: Step) -> str:
+        # A timer's firing, and a branch Go's SSA gives no position, have no line.
+        where = f"line {s.line}: " if s.line else ""
+        return f"    {s.goroutine}: {where}{s.text}"
+
     for f in r.findings:
         lines.append(f"{f.kind}: {f.message}")
         if f.trace:
             lines.append("  trace:")
-            lines.extend(f"    {s.goroutine}: line {s.line}: {s.text}" for s in f.trace)
+            lines.extend(map(step, f.trace))
         if f.stuck:
             lines.append("  at the end:")
-            lines.extend(f"    {s.goroutine}: line {s.line}: {s.text}" for s in f.stuck)
+            lines.extend(map(step, f.stuck))
     for what, line in r.unsupported:
         where = f"line {line}: " if line else ""
         lines.append(f"unsupported: {where}{what}")

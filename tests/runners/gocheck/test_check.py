@@ -746,3 +746,56 @@ def test_a_parameter_read_by_a_phi_after_a_step_stays_in_the_state(bad: str):
         }}
         """)
     assert c.verdict == "channel-safety"
+
+
+@pytest.mark.parametrize(
+    ("cancel", "verdict"), [("cancel()", "ok"), ("go cancel()", "global-deadlock")]
+)
+def test_ctx_err_is_an_error_once_the_context_is_cancelled(cancel: str, verdict: str):
+    # After a cancel that has happened, Err is not nil; while the cancel may still come
+    # (another goroutine's), Err goes both ways.
+    c = check(f"""
+        package main
+
+        import "context"
+
+        func main() {{
+            ctx, cancel := context.WithCancel(context.Background())
+            {cancel}
+            block := make(chan int)
+            if ctx.Err() == nil {{
+                <-block
+            }}
+        }}
+        """)
+    assert c.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("make", "verdict"),
+    [
+        ("sync.OnceValue(func() chan int { return make(chan int, 1) })", "ok"),
+        ("func() chan int { return make(chan int, 1) }", "global-deadlock"),
+    ],
+)
+def test_sync_once_value_returns_its_functions_result_to_every_call(make: str, verdict: str):
+    # Through sync.OnceValue both calls get the same channel; a plain function makes two.
+    c = check(f"""
+        package main
+
+        import "sync"
+
+        var _ sync.Mutex // the import is used either way
+
+        func main() {{
+            get := {make}
+            done := make(chan bool)
+            go func() {{
+                get() <- 1
+                done <- true
+            }}()
+            <-get()
+            <-done
+        }}
+        """)
+    assert c.verdict == verdict
