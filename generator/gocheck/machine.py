@@ -624,7 +624,7 @@ class Machine:
     def _op_IndexAddr(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, i = self.args(st, fr, ins)
         if isinstance(x, tuple) and x[0] == "slice":
-            _, oid, path, lo, hi = x
+            oid, path, lo, hi = x[1:5]
             if isinstance(i, int) and not isinstance(i, bool):
                 if not 0 <= i < hi - lo:
                     raise ProgramExit("index out of range", ins.line)
@@ -647,6 +647,9 @@ class Machine:
     def _op_Slice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, lo, hi = self.args(st, fr, ins)
         lo = 0 if lo is None else lo
+        # A slice's capacity ends where its array does, or at a 3-index slice's max (a
+        # sixth item, an index into the array): an append within it writes in place.
+        top = self.operand(st, fr, ins.x["max"]) if "max" in ins.x else None
         result: Value = UNKNOWN
         if isinstance(x, tuple) and x[0] == "addr" and isinstance(lo, int):
             arr = V.get_path(st.objs.get(x[1], UNKNOWN), x[2])
@@ -654,22 +657,31 @@ class Machine:
                 hi = len(arr[1]) if hi is None else hi
                 if isinstance(hi, int):
                     result = ("slice", x[1], x[2], lo, hi)
+                    if isinstance(top, int):
+                        result += (top,)
         elif isinstance(x, tuple) and x[0] == "slice" and isinstance(lo, int):
-            _, oid, path, lo0, hi0 = x
+            oid, path, lo0, hi0 = x[1:5]
             hi = hi0 - lo0 if hi is None else hi
             if isinstance(hi, int):
-                result = ("slice", oid, path, lo0 + lo, lo0 + hi)
+                result = ("slice", oid, path, lo0 + lo, lo0 + hi, *x[5:])
+                if isinstance(top, int):
+                    result = result[:5] + (lo0 + top,)
         elif x == NIL and lo == 0 and hi in (None, 0):
             result = NIL
+        if top is not None and not isinstance(top, int) and isinstance(result, tuple) \
+                and result[0] == "slice":
+            result = UNKNOWN  # a capacity the checker cannot tell
         if V.is_unknown(result) and _holds_sync(ins.x.get("base", "")):
             raise Unsupported("a slice of channels the checker cannot follow", ins.line)
         self._set(fr, ins, result)
 
     def _op_MakeSlice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        n, _cap = self.args(st, fr, ins)
+        n, cap = self.args(st, fr, ins)
         elem = ins.x["elem"]
         if isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 256:
-            addr = st.new_obj(("array", (V.zero(elem),) * n))
+            # The array holds the capacity: appends within it write in place, as in Go.
+            size = cap if isinstance(cap, int) and n <= cap <= 256 else n
+            addr = st.new_obj(("array", (V.zero(elem),) * size))
             self._set(fr, ins, ("slice", addr[1], (), 0, n))
             return
         if _holds_sync(elem):
@@ -978,6 +990,8 @@ class Machine:
             x = args[0]
             if isinstance(x, tuple) and x[0] == "chan":
                 return st.chans[x[1]][0]
+            if isinstance(x, tuple) and x[0] == "slice" and self._array_of(st, x) is not None:
+                return self._cap_end(st, x) - x[3]
             return self._len(st, x)
         if name == "delete":
             m, k = args
@@ -987,7 +1001,10 @@ class Machine:
                     vague = True
                 st.objs[m[1]] = ("mapv", tuple(e for e in entries if e[0] != k), vague)
             return ("tuple", ())
-        if name in ("print", "println", "clear"):
+        if name in ("print", "println"):
+            return ("tuple", ())
+        if name == "clear":
+            self._clear(st, args[0], line)
             return ("tuple", ())
         if name == "recover":
             return NIL
@@ -998,7 +1015,7 @@ class Machine:
         if name == "append":
             return self._append(st, args, line)
         if name == "copy":
-            return UNKNOWN
+            return self._copy(st, args[0], args[1], line)
         if name == "panic":
             raise ProgramExit("panic", line)
         raise Unsupported(f"the builtin {name}", line)
@@ -1020,26 +1037,83 @@ class Machine:
                 return UNKNOWN if vague else len(entries)
         return UNKNOWN
 
+    def _array_of(self, st: State, s: Value) -> tuple | None:
+        """The items of the whole array under slice `s`, None if the checker cannot tell."""
+        if isinstance(s, tuple) and s[0] == "slice":
+            arr = V.get_path(st.objs.get(s[1], UNKNOWN), s[2])
+            if isinstance(arr, tuple) and arr[0] == "array":
+                return arr[1]
+        return None
+
+    def _items(self, st: State, s: Value) -> tuple | None:
+        if s == NIL:
+            return ()
+        arr = self._array_of(st, s)
+        return None if arr is None else arr[s[3] : s[4]]
+
+    def _cap_end(self, st: State, s: tuple) -> int:
+        arr = self._array_of(st, s)
+        assert arr is not None
+        return min(s[5], len(arr)) if len(s) > 5 else len(arr)
+
+    def _write_items(self, st: State, s: tuple, at: int, new: tuple) -> None:
+        """Write `new` into slice `s`'s array from index `at` of the array."""
+        arr = self._array_of(st, s)
+        assert arr is not None
+        items = arr[:at] + new + arr[at + len(new):]
+        st.objs[s[1]] = V.set_path(st.objs[s[1]], s[2], ("array", items))
+
     def _append(self, st: State, args: list[Value], line: int) -> Value:
         base, extra = args[0], args[1]
-
-        def items(s: Value) -> tuple | None:
-            if s == NIL:
-                return ()
-            if isinstance(s, tuple) and s[0] == "slice":
-                arr = V.get_path(st.objs.get(s[1], UNKNOWN), s[2])
-                if isinstance(arr, tuple) and arr[0] == "array":
-                    return arr[1][s[3] : s[4]]
-            return None
-
-        a, b = items(base), items(extra)
+        a, b = self._items(st, base), self._items(st, extra)
         if a is None or b is None or len(a) + len(b) > 256:
             if value_holds_sync(extra) or value_holds_sync(base):
                 raise Unsupported("an append to a slice of channels the checker cannot "
                                   "follow", line)
             return UNKNOWN
+        if base != NIL and base[4] + len(b) <= self._cap_end(st, base):
+            # Room in the array: Go writes there, and every slice of it sees the items.
+            self._write_items(st, base, base[4], b)
+            return ("slice", base[1], base[2], base[3], base[4] + len(b), *base[5:])
         addr = st.new_obj(("array", a + b))
         return ("slice", addr[1], (), 0, len(a) + len(b))
+
+    def _copy(self, st: State, dst: Value, src: Value, line: int) -> Value:
+        """copy(dst, src): the items copied into dst's array; how many."""
+        if dst == NIL:
+            return 0
+        d = self._items(st, dst)
+        s = self._items(st, src) if not isinstance(src, str) else None
+        if d is None:
+            if value_holds_sync(src):
+                raise Unsupported("a copy of channels into a slice the checker cannot follow",
+                                  line)
+            return UNKNOWN
+        if s is None:
+            if any(value_holds_sync(x) for x in d) or value_holds_sync(src):
+                raise Unsupported("a copy of channels from a slice the checker cannot follow",
+                                  line)
+            if isinstance(src, str):
+                n = min(len(d), len(src))
+                self._write_items(st, dst, dst[3], (UNKNOWN,) * n)
+                return n
+            self._write_items(st, dst, dst[3], (UNKNOWN,) * len(d))
+            return UNKNOWN
+        n = min(len(d), len(s))
+        self._write_items(st, dst, dst[3], s[:n])
+        return n
+
+    def _clear(self, st: State, x: Value, line: int) -> None:
+        """clear(m) empties a map; clear(s) sets a slice's items to their zero values."""
+        if isinstance(x, tuple) and x[0] == "map":
+            st.objs[x[1]] = ("mapv", (), False)
+            return
+        if x in (NIL, UNKNOWN):
+            return
+        items = self._items(st, x)
+        if items is None:
+            raise Unsupported("clear of a map or slice the checker cannot follow", line)
+        self._write_items(st, x, x[3], tuple(_zero_like(v) for v in items))
 
     def _library(self, st: State, name: str, args: list[Value], line: int, rtype: str,
                  ins: Instr | None) -> Value:
@@ -1378,6 +1452,24 @@ class Machine:
         st.spawn([self._frame(fn, (), f[2], None)],
                  f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
         self.run(st, len(st.gs) - 1)
+
+
+def _zero_like(v: Value) -> Value:
+    """The zero value of the type a value has (clear), as far as the value shows it."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return 0
+    if isinstance(v, str):
+        return ""
+    if not (isinstance(v, tuple) and v) or v == UNKNOWN:
+        return v
+    tag = v[0]
+    if tag in ("struct", "array"):
+        return (tag, tuple(_zero_like(x) for x in v[1]))
+    zeros = {"wg": ("wg", 0), "mu": ("mu", False), "rw": ("rw", False, 0, -1),
+             "once": ("once", 0), "cond": ("cond", NIL, (), ())}
+    return zeros.get(tag, NIL)
 
 
 def _holds_sync(type_class: str) -> bool:

@@ -383,6 +383,9 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		}
 		out.Args = args
 		out.Extra = map[string]any{"base": typeClass(in.X.Type())}
+		if in.Max != nil { // s[lo:hi:max]: the capacity an append may fill in place
+			out.Extra["max"] = e.operand(in.Max)
+		}
 	case *ssa.MakeSlice:
 		out.Op = "MakeSlice"
 		out.Args = e.operands([]ssa.Value{in.Len, in.Cap})
