@@ -198,21 +198,21 @@ class State:
                 return v
             return tuple(ren(x) for x in v)
 
-        def still_read(f: Frame, kind: str, values: tuple) -> tuple:
-            if f.unwinding:
-                return ren(values)
+        def fkey(f: Frame) -> tuple:
             live = f.live()
-            return tuple(ren(v) if f"{kind}:{i}" in live else None
-                         for i, v in enumerate(values))
+
+            def still_read(kind: str, values: tuple) -> tuple:
+                # While unwinding, `live` is every register; parameters all count too.
+                return tuple(ren(v) if f.unwinding or f"{kind}:{i}" in live else None
+                             for i, v in enumerate(values))
+
+            return (f.fn.name, f.block, f.pc,
+                    tuple((k, ren(f.regs[k])) for k in sorted(live & f.regs.keys())),
+                    still_read("param", f.params), still_read("free", f.free),
+                    ren(f.defers), ren(f.ret), f.unwinding, f.recovers)
 
         def gkey(g: G) -> tuple:
-            return (tuple((f.fn.name, f.block, f.pc,
-                           tuple((k, ren(f.regs[k])) for k in sorted(
-                               f.live() & f.regs.keys())),
-                           still_read(f, "param", f.params), still_read(f, "free", f.free),
-                           ren(f.defers), ren(f.ret), f.unwinding, f.recovers)
-                          for f in g.frames),
-                    ren(g.tail), g.gid == 0, g.panic)
+            return (tuple(fkey(f) for f in g.frames), ren(g.tail), g.gid == 0, g.panic)
 
         gkeys = [gkey(g) for g in self.gs if not g.daemon and (g.frames or g.tail)]
         globs = tuple((k, ren(v)) for k, v in sorted(
@@ -1134,7 +1134,7 @@ class Machine:
             return st.new_obj(("struct", (ch,)))
         if name == "time.AfterFunc":
             f = args[1]
-            self._known_fn(f, name, line)
+            self._known_fn(f, line, f"{name} of a function")
             # The timer's C is nil; `token`, a channel nobody communicates on, names the
             # timer to its Stop and Reset (and makes them conflict with its firing).
             token = st.new_chan(0, line)
@@ -1145,16 +1145,16 @@ class Machine:
             ctx, f = args[0], args[1]
             if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
                 raise Unsupported("a context the checker cannot follow", line)
-            self._known_fn(f, name, line)
+            self._known_fn(f, line, f"{name} of a function")
             # Its function fires once the context is done (never for Background's, whose
             # done channel is nil); `stop` takes that back while it has not fired.
             token = st.new_chan(0, line)
             st.spawn([], f"{name} (line {line})",
                      tail=(("recv", ctx[1]), ("fire", token, f, line, name)), daemon=True)
-            return ("model", "stop", token)
+            return ("model", "stop", ("fire", token, f, line, name))
         if name == "sync.OnceFunc" or name.startswith(("sync.OnceValue[", "sync.OnceValues[")):
             # A Once of its own; OnceValue(s) keep the function's results in it.
-            self._known_fn(args[0], name.split("[")[0], line)
+            self._known_fn(args[0], line, f"{name.split('[')[0]} of a function")
             return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
         if name == "sync.NewCond":
             return st.new_obj(("cond", args[0], (), ()))
@@ -1383,18 +1383,11 @@ class Machine:
         if run:
             self.run(st, gid)
 
-    def _known_fn(self, f: Value, what: str, line: int) -> None:
-        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
-            raise Unsupported(f"{what} of a function the checker cannot tell", line)
-
-    def stop_after_func(self, st: State, token: Value) -> bool:
-        """context.AfterFunc's stop: whether it kept the function from running."""
-        st.chans[token[1]]  # noqa: B018 -- read, so that it conflicts with the firing
-        for g in st.gs:
-            if g.daemon and any(op[0] == "fire" and op[1] == token for op in g.tail):
-                g.tail = ()
-                return True
-        return False
+    def _known_fn(self, f: Value, line: int, what: str = "a function value") -> Function:
+        fn = self.program.function(f[1]) if isinstance(f, tuple) and f[0] == "fn" else None
+        if fn is None:
+            raise Unsupported(f"{what} the checker cannot tell", line)
+        return fn
 
     def fire(self, st: State, gid: int) -> None:
         """Daemon `gid` fires its time.AfterFunc or context.AfterFunc: the function starts in
@@ -1415,40 +1408,48 @@ class Machine:
         ch = fields[0] if fields else None
         fire = fields[1] if len(fields) > 1 else None
         if isinstance(ch, tuple) and ch[0] == "chan":
-            token, op = ch, ("send", ch, UNKNOWN, kind.startswith("ticker"))
+            op = ("send", ch, UNKNOWN, kind.startswith("ticker"))
         elif ch == NIL and isinstance(fire, tuple) and fire[0] == "fire":
-            token, op = fire[1], fire
+            op = fire
         else:
             raise Unsupported("a timer the checker cannot follow", line)
-        cap, buf, closed = st.chans[token[1]]
-        was = bool(buf)
-        if buf:
-            st.chans[token[1]] = (cap, (), closed)
-        armed = [g for g in st.gs if g.daemon and g.tail and g.tail[0][:2] == op[:2]]
-        for g in armed:
-            g.tail = ()
+        was, armed = self._disarm(st, op)
         if kind.endswith("reset"):
             if armed:
                 armed[0].tail = (op,)
             else:
                 st.spawn([], f"timer (reset at line {line})", tail=(op,), daemon=True)
-        return was or bool(armed)
+        return was
+
+    def stop_after_func(self, st: State, fire: tuple) -> bool:
+        """context.AfterFunc's stop: whether it kept the function from running."""
+        return self._disarm(st, fire)[0]
+
+    def _disarm(self, st: State, op: tuple) -> tuple[bool, list[G]]:
+        """Take back a timer's firing `op` (its send, or an AfterFunc's "fire"), and a value
+        it sent that nobody received: whether either was there, and the daemons that were
+        to fire it. Its channel (an AfterFunc's token) is read, so the step conflicts with
+        the firing."""
+        token = op[1]
+        cap, buf, closed = st.chans[token[1]]
+        if buf:
+            st.chans[token[1]] = (cap, (), closed)
+        armed = [g for g in st.gs if g.daemon and any(t[:2] == op[:2] for t in g.tail)]
+        for g in armed:
+            g.tail = ()
+        return bool(buf) or bool(armed), armed
 
     def call_in(self, st: State, gid: int, f: Value, line: int,
                 result_to: Value = None) -> None:
         """Push a call of `f` on goroutine `gid` (sync.Once.Do's function); its results go
         into the Once at `result_to`, if given (sync.OnceValue's)."""
-        g = st.gs[gid]
-        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
-            raise Unsupported("a function value the checker cannot tell", line)
+        fn = self._known_fn(f, line)
         ret = None if result_to is None else ("once", result_to)
-        g.frames.append(self._frame(self.program.function(f[1]), (), f[2], ret))
+        st.gs[gid].frames.append(self._frame(fn, (), f[2], ret))
         self.run(st, gid)
 
     def spawn_fn(self, st: State, f: Value, line: int, tail: tuple) -> None:
-        if not (isinstance(f, tuple) and f[0] == "fn" and self.program.function(f[1])):
-            raise Unsupported("a function value the checker cannot tell", line)
-        fn = self.program.function(f[1])
+        fn = self._known_fn(f, line)
         st.spawn([self._frame(fn, (), f[2], None)],
                  f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
         self.run(st, len(st.gs) - 1)
@@ -1467,9 +1468,9 @@ def _zero_like(v: Value) -> Value:
     tag = v[0]
     if tag in ("struct", "array"):
         return (tag, tuple(_zero_like(x) for x in v[1]))
-    zeros = {"wg": ("wg", 0), "mu": ("mu", False), "rw": ("rw", False, 0, -1),
-             "once": ("once", 0), "cond": ("cond", NIL, (), ())}
-    return zeros.get(tag, NIL)
+    sync = {"wg": "sync.WaitGroup", "mu": "sync.Mutex", "rw": "sync.RWMutex",
+            "once": "sync.Once", "cond": "sync.Cond"}
+    return V.zero(sync[tag]) if tag in sync else NIL
 
 
 def _holds_sync(type_class: str) -> bool:
