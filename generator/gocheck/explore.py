@@ -237,12 +237,26 @@ class _Explorer:
         only if the panic reaches the goroutine's first frame."""
         if why not in RECOVERABLE or not self.m.can_recover(st.gs[gid]):
             return _Succ((step,), frozenset({gid}), violation=why)
+        return self._panics(st, gid, step, why)
+
+    def _panics(self, st: State, gid: int, step: Step, why: str) -> _Succ:
+        """Goroutine `gid`'s pending call panics with `why`, and its frames unwind."""
 
         def unwind(s: State) -> None:
             self.m.panic_at_pending(s, gid, why)
             self.m.run(s, gid)
 
         return self._guarded((step,), frozenset({gid}), st.copy(), unwind)
+
+    def _repanic(self, st: State, gid: int, step: Step, why: str) -> list[_Succ]:
+        """Goroutine `gid` panics with `why` at its pending call (a function of
+        sync.OnceFunc's whose first call panicked): a violation if `why` is one and nothing
+        recovers it, the program's end if it is not, else its frames unwind."""
+        if why in RECOVERABLE:
+            return [self._violation(st, gid, step, why)]
+        if not self.m.can_recover(st.gs[gid]):
+            return [_Succ((step,), frozenset({gid}), exit="exit")]
+        return [self._panics(st, gid, step, why)]
 
     def _apply(self, st: State, pend: dict[int, Pending | None],
                parts: list[tuple[int, int, Value, bool]], ch: Value,
@@ -363,11 +377,14 @@ class _Explorer:
             text = "WaitGroup.Done" if d == -1 else f"WaitGroup.Add({d})"
             return [go(text, put(("wg", n + d)))]
         if kind in ("once", "oncefunc"):
-            # ("once", 0) not run, ("once", 1, runner, depth) its function running in
-            # goroutine `runner` called at frame depth `depth`, ("once", 2) done. Another Do
-            # — in another goroutine, or inside the function itself — waits until done.
-            # What sync.OnceValue(s) return keep the function's results last:
-            # ("once", 1, runner, depth, results) once it returned, ("once", 2, results).
+            # ("once", 0) not run; ("once", 1, runner, depth, repanics) its function
+            # running in goroutine `runner` called at frame depth `depth`; ("once", 2)
+            # done; ("once", 3, why) its function panicked with `why`, which what
+            # sync.OnceFunc and OnceValue(s) return panic with again at every call
+            # (`repanics`), where a plain Once is done. Another call — in another goroutine,
+            # or inside the function itself — waits until done. What sync.OnceValue(s)
+            # return keep the function's results last: ("once", 1, runner, depth, True,
+            # results) once it returned, ("once", 2, results).
             if not (isinstance(obj, tuple) and obj[0] == "once"):
                 self.unsupported[("a sync.Once the checker cannot follow", p.line)] = None
                 return []
@@ -375,17 +392,19 @@ class _Explorer:
             what = "Once.Do" if kind == "once" else "sync.OnceFunc's function"
             if obj[1] == 2:
                 return [go(f"{what} (already done)", None, obj[2] if len(obj) > 2 else None)]
+            if obj[1] == 3:
+                return self._repanic(st, gid, Step(who, p.line, f"{what} panics again"), obj[2])
             if obj[1] == 1:
                 if obj[2] == gid and obj[3] == depth:
                     if kind == "once":
                         return [go("Once.Do's function returned", put(("once", 2)))]
-                    value = obj[4] if len(obj) > 4 else None
+                    value = obj[5] if len(obj) > 5 else None
                     return [go(f"{what} returned", put(("once", 2, value)), value)]
                 return []
             f = p.arg2
             result_to = addr if kind == "oncefunc" else None
             runs = "Once.Do runs its function" if kind == "once" else f"{what} runs"
-            return [go(runs, put(("once", 1, gid, depth)),
+            return [go(runs, put(("once", 1, gid, depth, kind == "oncefunc")),
                        then=lambda s: m.call_in(s, gid, f, p.line, result_to))]
         if kind.startswith("cond_"):
             return self._cond(st, gid, p, addr, obj, go, bad)
@@ -461,8 +480,19 @@ class _Explorer:
         if not (isinstance(lock, tuple) and lock[0] in ("mu", "rw")):
             self.unsupported[("a sync.Cond whose Locker is not a Mutex", p.line)] = None
             return []
-        held = ("rw", True, 0, -1) if lock[0] == "rw" else ("mu", True)
-        free = ("rw", False, 0, -1) if lock[0] == "rw" else ("mu", False)
+        if locker[:2] == ("iface", "*sync.rlocker"):  # L is an RWMutex's RLocker()
+            _, writer, readers, pending = lock
+            holds = readers > 0
+            relock = None if writer or pending != -1 else ("rw", False, readers + 1, -1)
+            release = ("rw", writer, readers - 1, pending)
+        elif lock[0] == "rw":
+            holds = lock[1]
+            relock = ("rw", True, 0, -1) if lock == ("rw", False, 0, -1) else None
+            release = ("rw", False, lock[2], lock[3])
+        else:
+            holds = lock[1]
+            relock = None if lock[1] else ("mu", True)
+            release = ("mu", False)
 
         def put(*changes):
             def change(s: State) -> None:
@@ -472,19 +502,19 @@ class _Explorer:
 
         if p.kind == "cond_wait":
             if gid in woken:
-                if lock != free:
+                if relock is None:
                     return []
                 return [go("Cond.Wait wakes and locks L",
                            put((addr, ("cond", locker, waiting, tuple(x for x in woken
                                                                      if x != gid))),
-                               (lock_addr, held)))]
+                               (lock_addr, relock)))]
             if gid in waiting:
                 return []
-            if lock != held:
+            if not holds:
                 return bad("Cond.Wait without holding L", "unlock of unlocked mutex")
             return [go("Cond.Wait unlocks L and sleeps",
                        put((addr, ("cond", locker, waiting + (gid,), woken)),
-                           (lock_addr, free)),
+                           (lock_addr, release)),
                        then=lambda s: None)]
         if not waiting:
             return [go(f"Cond.{'Signal' if p.kind == 'cond_signal' else 'Broadcast'} "

@@ -54,6 +54,9 @@ _SYNC_OPS = {
     "(*sync.RWMutex).RLock": "rlock",
     "(*sync.RWMutex).RUnlock": "runlock",
     "(*sync.RWMutex).TryRLock": "tryrlock",
+    # What RWMutex.RLocker returns: a Locker whose Lock and Unlock read-lock.
+    "(*sync.rlocker).Lock": "rlock",
+    "(*sync.rlocker).Unlock": "runlock",
     "(*sync.Once).Do": "once",
     "(*sync.Cond).Wait": "cond_wait",
     "(*sync.Cond).Signal": "cond_signal",
@@ -468,10 +471,38 @@ class Machine:
         g.frames.pop()
         if not g.frames:
             raise ProgramExit(why, 0, why if why in RECOVERABLE else None)
+        if not g.frames[-1].unwinding:
+            self._once_panicked(st, g, why)
         # Reaching a frame that was unwinding for an older panic aborts that one: the
         # newer panic goes on in its place (Go's runtime does the same).
         g.panic = (*(e for e in g.panic[:-1] if e[1] < depth - 1), (why, depth - 1))
         g.frames[-1].unwinding = True
+
+    def _once_panicked(self, st: State, g: G, why: str) -> None:
+        """A panic left a function its caller called: when that was a Once's function,
+        Once.Do counts it done (Go's Do marks done in a deferred call), and what
+        sync.OnceFunc or OnceValue(s) returned panics again with the same value at every
+        later call: ("once", 3, why)."""
+        depth = len(g.frames)
+
+        def settle(v: Value) -> Value:
+            if type(v) is not tuple or not v:
+                return v
+            if v[0] == "once":
+                if v[1] == 1 and v[2] == g.gid and v[3] == depth:
+                    return ("once", 3, why) if v[4] else ("once", 2)
+                return v
+            if v[0] == "struct":
+                return ("struct", tuple(settle(f) for f in v[1]))
+            if v[0] == "array":
+                return ("array", tuple(settle(i) for i in v[1]))
+            return v
+
+        for oid, obj in st.objs.items():
+            new = settle(obj)
+            if new != obj:
+                st.objs[oid] = new
+                return
 
     def _recover(self, g: G, fr: Frame) -> Value:
         """`recover()`: stops the newest panic when called by a call it deferred."""
@@ -850,7 +881,7 @@ class Machine:
         value = results[0] if len(results) == 1 else ("tuple", tuple(results))
         if isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
             once = self.load(st, fr.ret[1], ins.line, "other")
-            self.store(st, fr.ret[1], (*once[:4], value), ins.line)
+            self.store(st, fr.ret[1], (*once[:5], value), ins.line)
         elif fr.ret is not None and g.frames:
             caller = g.frames[-1]
             caller.regs[fr.ret] = value
@@ -1156,6 +1187,8 @@ class Machine:
             # A Once of its own; OnceValue(s) keep the function's results in it.
             self._known_fn(args[0], line, f"{name.split('[')[0]} of a function")
             return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
+        if name == "(*sync.RWMutex).RLocker":
+            return ("iface", "*sync.rlocker", args[0])
         if name == "sync.NewCond":
             return st.new_obj(("cond", args[0], (), ()))
         if name in ("errors.New", "fmt.Errorf"):

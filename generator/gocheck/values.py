@@ -14,7 +14,7 @@ function value the checker models (a context's cancel), `("iface", dynamic type,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
 `("map", object)`, `("tuple", items)`, `("ctx", done channel)`, and the sync objects
 `("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
-`("once", 0 | 1 running | 2 done, …)`,
+`("once", 0 | 1 running | 2 done | 3 panicked, …)`,
 `("cond", locker, waiting goroutines, woken goroutines)`.
 """
 

@@ -637,6 +637,65 @@ def test_a_recursive_rlock_deadlocks_against_a_waiting_writer():
     assert any("Lock waits for 1 reader(s)" in t for _, t in steps(c))
 
 
+def test_rlocker_lock_is_a_read_lock_that_deadlocks_behind_a_waiting_writer():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var mu sync.RWMutex
+            r := mu.RLocker()
+            done := make(chan bool)
+            r.Lock()
+            go func() {
+                mu.Lock()
+                mu.Unlock()
+                done <- true
+            }()
+            r.Lock()
+            r.Unlock()
+            r.Unlock()
+            <-done
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert any("Lock waits for 1 reader(s)" in t for _, t in steps(c))
+
+
+@pytest.mark.parametrize("broadcast, want", [(True, "ok"), (False, "partial-deadlock")])
+def test_cond_on_an_rlocker_waits_as_a_reader_and_wakes_on_broadcast(broadcast, want):
+    c = check(f"""
+        package main
+
+        import "sync"
+
+        func main() {{
+            var mu sync.RWMutex
+            c := sync.NewCond(mu.RLocker())
+            ready := false
+            var wg sync.WaitGroup
+            for range 2 {{
+                wg.Add(1)
+                go func() {{
+                    defer wg.Done()
+                    c.L.Lock()
+                    for !ready {{
+                        c.Wait()
+                    }}
+                    c.L.Unlock()
+                }}()
+            }}
+            mu.Lock()
+            ready = true
+            mu.Unlock()
+            {"c.Broadcast()" if broadcast else "c.Signal()"}
+            {"wg.Wait()" if broadcast else ""}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
 def test_a_nil_slice_grown_by_append_is_followed():
     c = check("""
         package main

@@ -153,3 +153,101 @@ def test_deferred_unlock_runs_while_a_panic_unwinds_to_the_recovering_caller():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_once_whose_function_panicked_counts_as_done():
+    # Go's Once.Do marks itself done even when its function panics: a later Do never runs
+    # its own function, so the send to nobody below never happens.
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var once sync.Once
+            done := make(chan int)
+            func() {
+                defer func() { recover() }()
+                once.Do(func() { panic("boom") })
+            }()
+            go func() {
+                once.Do(func() { done <- 1 })
+                close(done)
+            }()
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("second_call_fails, want", [(True, "global-deadlock"), (False, "ok")])
+def test_oncefunc_panics_again_at_every_call_after_its_function_panicked(
+        second_call_fails, want):
+    test = "!call()" if second_call_fails else "call()"
+    c = check(f"""
+        package main
+
+        import "sync"
+
+        func main() {{
+            ch := make(chan int)
+            f := sync.OnceFunc(func() {{ panic("boom") }})
+            call := func() (ok bool) {{
+                defer func() {{
+                    if recover() != nil {{
+                        ok = false
+                    }}
+                }}()
+                f()
+                return true
+            }}
+            call()
+            if {test} {{
+                <-ch
+            }}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
+def test_oncefunc_repeating_a_close_of_a_closed_channel_is_a_violation_when_unrecovered():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            ch := make(chan int)
+            close(ch)
+            f := sync.OnceFunc(func() { close(ch) })
+            func() {
+                defer func() { recover() }()
+                f()
+            }()
+            f()
+        }
+        """)
+    assert c.verdict == "channel-safety", report_lines(c)
+
+
+def test_once_inside_a_struct_whose_function_panicked_counts_as_done():
+    c = check("""
+        package main
+
+        import "sync"
+
+        type lazy struct {
+            name string
+            once sync.Once
+        }
+
+        func main() {
+            l := &lazy{name: "x"}
+            func() {
+                defer func() { recover() }()
+                l.once.Do(func() { panic("boom") })
+            }()
+            l.once.Do(func() {})
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
