@@ -1,14 +1,15 @@
 """gocheck on its evaluation corpus: accuracy per verdict class and time per program.
 
-    .venv/bin/python bench/gocheck_corpus.py [--time-limit S] [--no-reduce] [--json OUT]
-        [NAME_PREFIX…]
+    .venv/bin/python bench/gocheck_corpus.py [--time-limit S] [--no-reduce] [--no-symmetry]
+        [--json OUT] [NAME_PREFIX…]
 
 Runs `runners.gocheck.check.check_file` on every program of tests/gocheck/corpus (or the
 ones whose names start with a prefix given) and prints one row a program (known verdict,
 gocheck's, seconds: front end + search, states) and then, per known verdict, how many
 gocheck got right and what it said instead. The front end's SSA cache is bypassed so that
 the times include Go's type checking, as Godel's Table 3 times include its SSA build.
-`--no-reduce` turns partial-order reduction off, to compare state counts with it.
+`--no-reduce` turns partial-order reduction off, `--no-symmetry` the merging of states that
+differ only in which of alike goroutines is which, to compare state counts with them.
 docs/gocheck-report.md quotes a run of this.
 """
 
@@ -32,6 +33,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--no-reduce", action="store_true")
+    parser.add_argument("--no-symmetry", action="store_true")
     parser.add_argument("--json", type=Path)
     parser.add_argument("prefixes", nargs="*")
     args = parser.parse_args()
@@ -56,7 +58,8 @@ def main() -> int:
         for prog in programs:
             start = time.monotonic()
             checked = check_file(prog.path, time_limit=args.time_limit,
-                                 reduce=not args.no_reduce)
+                                 reduce=not args.no_reduce,
+                                 symmetry=not args.no_symmetry)
             seconds = time.monotonic() - start
             r = checked.result
             rows.append({

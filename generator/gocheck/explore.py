@@ -123,11 +123,12 @@ def describe(st: State, p: Pending) -> str:
 
 class _Explorer:
     def __init__(self, program: Program, max_states: int, time_limit: float,
-                 reduce: bool = True) -> None:
+                 reduce: bool = True, symmetry: bool = True) -> None:
         self.m = Machine(program)
         self.max_states = max_states
         self.time_limit = time_limit
         self.reduce = reduce
+        self.symmetry = symmetry
         self.reduced = 0  # states expanded with a reduced set
         self._pending: dict[int, Pending | None] = {}
         self.unsupported: dict[tuple[str, int], None] = {}
@@ -557,9 +558,13 @@ class _Explorer:
             return Result("ok", states=1, seconds=time.monotonic() - start,
                           notes=("the program exits before any goroutine starts",))
         states: list[State] = [init]
-        index = {init.key(): 0}
+        init_key, init_order = init.canon(self.symmetry)
+        index = {init_key: 0}
+        # Each state's goroutines in its key's order; an edge to a state found before
+        # under another order of alike goroutines carries the renaming of their ids.
+        orders: list[tuple[int, ...]] = [init_order]
         parent: list[tuple[int, tuple[Step, ...]]] = [(-1, ())]
-        edges: list[list[tuple[int, frozenset[int]]]] = [[]]
+        edges: list[list[tuple[int, frozenset[int], dict[int, int] | None]]] = [[]]
         found: dict[str, Finding] = {}
         complete = True
         queue = deque([0])
@@ -587,16 +592,18 @@ class _Explorer:
                 if s.violation is not None and "channel-safety" not in found:
                     found["channel-safety"] = Finding(
                         "channel-safety", s.violation, trace(i, s.steps))
-            for s, k in self._expand(st, succs, index):
+            for s, (k, order) in self._expand(st, succs, index):
                 j = index.get(k)
                 if j is None:
                     j = len(states)
                     index[k] = j
                     states.append(s.state)
+                    orders.append(order)
                     parent.append((i, s.steps))
                     edges.append([])
                     queue.append(j)
-                edges[i].append((j, s.moved))
+                perm = None if order == orders[j] else dict(zip(order, orders[j], strict=True))
+                edges[i].append((j, s.moved, perm))
         if self.too_large:
             complete = False
         if complete and not found:
@@ -617,8 +624,10 @@ class _Explorer:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
-    def _expand(self, st: State, succs: list[_Succ], index: dict) -> list[tuple[_Succ, tuple]]:
-        """The successor states to follow, with their keys: those of a persistent set of
+    def _expand(self, st: State, succs: list[_Succ],
+                index: dict) -> list[tuple[_Succ, tuple[tuple, tuple[int, ...]]]]:
+        """The successor states to follow, with their keys and goroutine orders
+        (`State.canon`): those of a persistent set of
         goroutines (`por`), or all of them.
 
         The cycle proviso: a state is expanded in full when one of the reduced set's
@@ -633,13 +642,13 @@ class _Explorer:
         too, and each such goroutine of the full graph shows in a reduced bottom SCC;
         violations reachable in full are reached as well (every goroutine's violating
         steps are recorded at each state expanded, left out or not)."""
-        keyed = [(s, s.state.key()) for s in succs if s.state is not None]
+        keyed = [(s, s.state.canon(self.symmetry)) for s in succs if s.state is not None]
         enabled = {g for s, _ in keyed for g in s.moved}
         if not self.reduce or len(enabled) <= 1:
             return keyed
         chosen = persistent(enabled, self._footprints(st, succs), Reach(st))
         some = [(s, k) for s, k in keyed if s.moved & chosen]
-        if len(some) == len(keyed) or any(k in index for _, k in some):
+        if len(some) == len(keyed) or any(k in index for _, (k, _o) in some):
             return keyed
         self.reduced += 1
         return some
@@ -674,18 +683,13 @@ class _Explorer:
         for comp in _bottom_sccs(edges):
             if len(comp) == 1:
                 (only,) = comp
-                if not any(j == only for j, _ in edges[only]):
+                if not any(e[0] == only for e in edges[only]):
                     continue  # a terminal state: judged already
             members = set(comp)
-            moved: set[int] = set()
-            for i in comp:
-                for j, who in edges[i]:
-                    if j in members:
-                        moved |= who
             i = min(comp)
             st = states[i]
             live = [g.gid for g in st.gs if not g.done and not g.daemon]
-            never = [gid for gid in live if gid not in moved]
+            never = [gid for gid in live if _never_moves(edges, members, i, gid)]
             if not never:
                 continue
             stuck = tuple(s for s in self.stuck(st)
@@ -695,6 +699,28 @@ class _Explorer:
                 found[kind] = Finding(
                     kind, f"{len(never)} goroutine(s) blocked for ever while the rest loops",
                     trace(i), stuck)
+
+
+def _never_moves(edges, members: set[int], start: int, gid: int) -> bool:
+    """Whether goroutine `gid` of state `start` takes no step on any path within
+    `members` (a bottom SCC). Its id may differ from state to state: an edge into a state
+    found first with alike goroutines in another order renames them."""
+    seen = {(start, gid)}
+    todo = [(start, gid)]
+    while todo:
+        i, g = todo.pop()
+        for j, who, perm in edges[i]:
+            if j not in members:
+                continue
+            if g in who:
+                return False
+            h = g if perm is None else perm.get(g)
+            if h is None:
+                return False  # it ended (a step of its own, but be safe)
+            if (j, h) not in seen:
+                seen.add((j, h))
+                todo.append((j, h))
+    return True
 
 
 def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int]]:
@@ -747,16 +773,19 @@ def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int
                 low[u] = min(low[u], low[v])
     bottom = []
     for c, comp in enumerate(comps):
-        if all(comp_of[j] == c for i in comp for j, _ in edges[i]):
+        if all(comp_of[e[0]] == c for i in comp for e in edges[i]):
             bottom.append(comp)
     return bottom
 
 
 def check(program: Program, *, max_states: int = DEFAULT_MAX_STATES,
-          time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Result:
+          time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
+          symmetry: bool = True) -> Result:
     """Explore `program` and return its verdict with the findings that justify it;
-    `reduce=False` explores every interleaving (no partial-order reduction)."""
-    return _Explorer(program, max_states, time_limit, reduce).run()
+    `reduce=False` explores every interleaving (no partial-order reduction), and
+    `symmetry=False` keeps states apart that differ only in which of alike goroutines is
+    which (`State.canon`)."""
+    return _Explorer(program, max_states, time_limit, reduce, symmetry).run()
 
 
 __all__ = ["VERDICTS", "Finding", "Result", "Step", "check", "UNKNOWN"]

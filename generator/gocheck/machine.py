@@ -157,6 +157,20 @@ class Chan:
     closed: bool = False
 
 
+def _place(g: G) -> tuple:
+    """What orders goroutines in a state's key: main first, then where each is and the
+    plain data its frames hold (a reference counts by its kind only: its number depends
+    on the order being made), then the goroutine's id."""
+
+    def plain(v: Value) -> str:
+        return repr(v) if type(v) is not tuple else v[0]
+
+    return (g.gid != 0, tuple((f.fn.name, f.block, f.pc, f.unwinding,
+                               tuple((k, plain(f.regs[k]))
+                                     for k in sorted(f.live() & f.regs.keys())))
+                              for f in g.frames), repr(g.tail), g.gid)
+
+
 @dataclass
 class State:
     gs: list[G]
@@ -166,16 +180,27 @@ class State:
     chan_lines: dict[int, int] = field(default_factory=dict)
 
     def key(self) -> tuple:
-        """The state up to renaming of objects and channels, unreachable ones left out.
+        return self.canon()[0]
+
+    def canon(self, symmetry: bool = True) -> tuple[tuple, tuple[int, ...]]:
+        """The state up to renaming of objects, channels and goroutines, unreachable ones
+        left out; and the goroutines' ids in the order the key lists them.
 
         Objects and channels get numbers in the order a walk from the goroutines and the
         globals meets them, so two runs that allocated in different orders, or a loop that
         allocates each time round (a varargs array for fmt.Println), reach equal keys.
+        Goroutines are listed by where they are and the plain data they hold, not by id
+        (ties keep the order of their ids), so two states that differ only in which of
+        two alike workers holds which job meet at one key (symmetry reduction); a
+        goroutine named inside a sync object (a Once's runner, a writer waiting on an
+        RWMutex, a Cond's waiters) is named by its place in that order. Without
+        `symmetry` they are listed by id.
         """
         objs: dict[Any, int] = {}
         chans: dict[int, int] = {}
         obj_vals: list = []
         chan_vals: list = []
+        pos: dict[int, int] = {}
 
         def ren(v: Any) -> Any:
             if type(v) is not tuple or not v:
@@ -199,6 +224,13 @@ class State:
                 return (tag, n) + v[2:]
             if tag in ("?", "nil"):
                 return v
+            if tag == "once" and v[1] == 1:
+                return ("once", 1, pos.get(v[2], -2), *v[3:5], *(ren(x) for x in v[5:]))
+            if tag == "rw":
+                return ("rw", v[1], v[2], pos.get(v[3], -2) if v[3] != -1 else -1)
+            if tag == "cond":
+                return ("cond", ren(v[1]), tuple(sorted(pos.get(x, -2) for x in v[2])),
+                        tuple(sorted(pos.get(x, -2) for x in v[3])))
             return tuple(ren(x) for x in v)
 
         def fkey(f: Frame) -> tuple:
@@ -217,9 +249,6 @@ class State:
         def gkey(g: G) -> tuple:
             return (tuple(fkey(f) for f in g.frames), ren(g.tail), g.gid == 0, g.panic)
 
-        gkeys = [gkey(g) for g in self.gs if not g.daemon and (g.frames or g.tail)]
-        globs = tuple((k, ren(v)) for k, v in sorted(
-            (k, v) for k, v in self.objs.items() if isinstance(k, str)))
         # A timer or context daemon matters only while someone can still reach its
         # channels: a time.After in a loop that the other case won leaves one behind each
         # round, and those must not make the rounds' states differ.
@@ -229,11 +258,20 @@ class State:
             return all(x[1] in chans for op in g.tail for x in op[1:]
                        if isinstance(x, tuple) and x[:1] == ("chan",))
 
+        order = [g for g in self.gs if not g.daemon and (g.frames or g.tail)]
+        if symmetry:
+            order.sort(key=_place)
+        for n, g in enumerate(order):
+            pos[g.gid] = n
+        gkeys = [gkey(g) for g in order]
+        globs = tuple((k, ren(v)) for k, v in sorted(
+            (k, v) for k, v in self.objs.items() if isinstance(k, str)))
         for g in self.gs:
             if g.daemon and g.tail and reachable(g):
                 gkeys.append(gkey(g))
-        gkeys = tuple(gkeys)
-        return (gkeys, globs, tuple(obj_vals), tuple(chan_vals))
+                order.append(g)
+        return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals)),
+                tuple(g.gid for g in order))
 
     def copy(self) -> State:
         return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
@@ -901,9 +939,23 @@ class Machine:
             st.spawn([], f"g{len(st.gs)} (WaitGroup.Done, spawned at line {ins.line})",
                      tail=(("wg_done", args[0]),))
             return
+        if isinstance(callee, tuple) and (callee[:2] == ("model", "cancel")
+                                          or callee[:2] == ("builtin", "close")):
+            # `go cancel()`, `go close(ch)`: a goroutine that does that one step.
+            kind, ch = ("cancel", callee[2]) if callee[0] == "model" else ("close", args[0])
+            st.spawn([], f"g{len(st.gs)} ({kind}, spawned at line {ins.line})",
+                     tail=((kind, ch),))
+            return
+        if isinstance(callee, tuple) and callee[0] in ("model", "builtin"):
+            raise Unsupported(f"a goroutine running {static or callee[1]}", ins.line)
+        if isinstance(callee, tuple) and callee[0] == "invoke" and not ins.x.get("escapes") \
+                and not self._program_has_method(callee[1]):
+            return  # a library method through an interface, handed nothing of ours
+        if not (isinstance(callee, tuple) and callee[0] == "fn"):
+            raise Unsupported("a goroutine running a function value the checker cannot tell",
+                              ins.line)
         # A goroutine running library code: its effects on channels are not modelled.
-        if ins.x.get("escapes") or (isinstance(callee, tuple) and callee[0] == "fn"
-                                    and callee[2]):
+        if ins.x.get("escapes") or callee[2]:
             raise Unsupported(f"a goroutine running {static or 'library code'} with a channel",
                               ins.line)
 
@@ -1210,6 +1262,13 @@ class Machine:
                 st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
                          daemon=True)
             return ("tuple", (("ctx", done), ("model", "cancel", done)))
+        if name == "context.Cause":
+            # Nil until the context is done, then its cause or its Err: nil exactly when
+            # Err is.
+            ctx = args[0]
+            if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
+                raise Unsupported("a context the checker cannot follow", line)
+            return self._ctx_method(st, ctx, "Err", rtype)
         if name in ("context.WithValue", "context.WithoutCancel"):
             return args[0] if name == "context.WithValue" else ("ctx", NIL)
         if name == "runtime.Goexit":
@@ -1239,6 +1298,11 @@ class Machine:
                 addr = ("addr", addr[1], addr[2] + (len(shape[1]) - 1,))
             if boolean:
                 args = [addr, *(bool(a) if isinstance(a, int) else a for a in args[1:])]
+                # A Bool never stored holds its field's zero, the uint32 0: a bool from
+                # now on, or CompareAndSwap(false, …) would find 0 != false.
+                held = self.load(st, addr, line, "int")
+                if isinstance(held, int) and not isinstance(held, bool):
+                    self.store(st, addr, held != 0, line)
         v = self._atomic_op(st, op, name, addr, args, line)
         if boolean and isinstance(v, int) and not isinstance(v, bool):
             v = v != 0
@@ -1339,8 +1403,8 @@ class Machine:
                 return Pending("comm", 0, (Case("send", t[1], t[2]),), repeat=t[3])
             if t[0] == "recv":
                 return Pending("comm", 0, (Case("recv", t[1], None, "other"),))
-            if t[0] == "cancel":
-                return Pending("cancel", 0, arg=t[1])
+            if t[0] in ("cancel", "close"):
+                return Pending(t[0], 0, arg=t[1])
             if t[0] == "wg_done":
                 return Pending("wg_add", 0, arg=t[1], arg2=-1)
             if t[0] == "fire":

@@ -49,23 +49,30 @@ class Checked:
 
 
 def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
-               time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
-    return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit, reduce)
+               time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
+               symmetry: bool = True) -> Checked:
+    return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit, reduce,
+                  symmetry)
 
 
 def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
-                 time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True) -> Checked:
-    return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit, reduce)
+                 time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
+                 symmetry: bool = True) -> Checked:
+    return _check(lambda: frontend.ssa_of_source(source), max_states, time_limit, reduce,
+                  symmetry)
 
 
 def _check(load: Callable[[], dict], max_states: int, time_limit: float,
-           reduce: bool) -> Checked:
-    """`reduce=False` turns partial-order reduction off (to compare state counts)."""
+           reduce: bool, symmetry: bool) -> Checked:
+    """`reduce=False` turns partial-order reduction off, `symmetry=False` the merging of
+    states that differ only in which of alike goroutines is which (to compare state
+    counts)."""
     try:
         program = ssa.load(load())
     except frontend.BadInput as e:
         return Checked("bad-input", None, str(e))
-    result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce)
+    result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
+                   symmetry=symmetry)
     return Checked(result.verdict, result, program=program)
 
 

@@ -858,3 +858,84 @@ def test_sync_once_value_returns_its_functions_result_to_every_call(make: str, v
         }}
         """)
     assert c.verdict == verdict
+
+
+def test_compare_and_swap_on_an_atomic_bool_never_stored_finds_it_false():
+    # Only the first closer wins: the zero Bool is false, so exactly one swap succeeds.
+    c = check("""
+        package main
+
+        import "sync/atomic"
+
+        type notifier struct {
+            closed atomic.Bool
+            done   chan struct{}
+        }
+
+        func (n *notifier) stop() {
+            if n.closed.CompareAndSwap(false, true) {
+                close(n.done)
+            }
+        }
+
+        func main() {
+            n := &notifier{done: make(chan struct{})}
+            go n.stop()
+            go n.stop()
+            <-n.done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("cancelled, want", [(True, "ok"), (False, "global-deadlock")])
+def test_context_cause_is_nil_until_the_context_is_done(cancelled, want):
+    first = 'cancel(errors.New("stop"))' if cancelled else "_ = errors.New"
+    c = check(f"""
+        package main
+
+        import (
+            "context"
+            "errors"
+        )
+
+        func main() {{
+            ctx, cancel := context.WithCancelCause(context.Background())
+            {first}
+            if context.Cause(ctx) == nil {{
+                block := make(chan int)
+                <-block
+            }}
+            cancel(nil)
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
+def test_go_cancel_and_go_close_run_as_goroutines_of_their_own():
+    ok = check("""
+        package main
+
+        import "context"
+
+        func main() {
+            ch := make(chan int)
+            go close(ch)
+            <-ch
+            ctx, cancel := context.WithCancel(context.Background())
+            go cancel()
+            <-ctx.Done()
+        }
+        """)
+    assert ok.verdict == "ok", report_lines(ok)
+    twice = check("""
+        package main
+
+        func main() {
+            d := make(chan int)
+            go close(d)
+            go close(d)
+            <-d
+        }
+        """)
+    assert twice.verdict == "channel-safety", report_lines(twice)
