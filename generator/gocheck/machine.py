@@ -40,6 +40,9 @@ _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
 )
+# The standard library's iterators over a map or a slice (`Machine._seq_items`).
+_SEQS = ("maps.Keys[", "maps.Values[", "maps.All[", "slices.All[", "slices.Values[",
+         "slices.Backward[")
 _SYNC_OPS = {
     "(*sync.WaitGroup).Add": "wg_add",
     "(*sync.WaitGroup).Done": "wg_done",
@@ -917,7 +920,9 @@ class Machine:
         results = self.args(st, fr, ins)
         g.frames.pop()
         value = results[0] if len(results) == 1 else ("tuple", tuple(results))
-        if isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
+        if isinstance(fr.ret, tuple) and fr.ret[0] == "seq":
+            self._yielded(st, g, fr.ret, value, ins.line)
+        elif isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
             once = self.load(st, fr.ret[1], ins.line, "other")
             self.store(st, fr.ret[1], (*once[:5], value), ins.line)
         elif fr.ret is not None and g.frames:
@@ -1023,6 +1028,9 @@ class Machine:
         if kind == "builtin" and callee[1] == "recover":
             done(self._recover(g, fr))
             return
+        if kind == "model" and callee[1] == "seq" and len(args) == 1:
+            self._range_seq(st, g, fr, callee, args[0], line, res, advance)
+            return
         if kind == "builtin":
             done(self._builtin(st, callee[1], args, line, rtype))
             return
@@ -1127,6 +1135,68 @@ class Machine:
             if isinstance(arr, tuple) and arr[0] == "array":
                 return arr[1]
         return None
+
+    # Iterators of the standard library (maps.Keys, slices.All, …): a range over one
+    # calls the loop body's `yield` once for each item, in the order a range over the
+    # map or slice itself takes, until `yield` returns false. The frame of each call of
+    # `yield` returns into ("seq", yield, the items still to come, the caller's register).
+
+    def _seq_items(self, st: State, seq: tuple, line: int) -> tuple[tuple, ...]:
+        """The arguments of each call of `yield` a range over iterator `seq` makes."""
+        _, _, kind, src = seq
+        if kind.startswith("maps."):
+            mv = self._map(st, src, line, True)
+            if mv is None or mv[2]:
+                raise Unsupported(f"{kind} of a map whose keys the checker cannot tell", line)
+            entries = mv[1]
+            pick = {"maps.Keys": lambda k, v: (k,), "maps.Values": lambda k, v: (v,),
+                    "maps.All": lambda k, v: (k, v)}[kind]
+            return tuple(pick(k, v) for k, v in entries)
+        items = self._items(st, src)
+        if items is None:
+            raise Unsupported(f"{kind} of a slice the checker cannot follow", line)
+        if kind == "slices.Values":
+            return tuple((v,) for v in items)
+        pairs = tuple(enumerate(items))
+        return pairs[::-1] if kind == "slices.Backward" else pairs
+
+    def _range_seq(self, st: State, g: G, fr: Frame, seq: tuple, yield_: Value, line: int,
+                   res: str | None, advance: bool) -> None:
+        fn = self._known_fn(yield_, line, "a range over an iterator with a loop body")
+        items = self._seq_items(st, seq, line)
+        if advance:
+            fr.pc += 1
+        if not items:
+            if res:
+                fr.regs[res] = ("tuple", ())
+            return
+        g.frames.append(self._frame(fn, items[0], yield_[2], ("seq", yield_, items[1:], res)))
+
+    def _yielded(self, st: State, g: G, ret: tuple, more: Value, line: int) -> None:
+        """A call of `yield` returned `more`: call it on the next item, or end the range."""
+        _, yield_, rest, res = ret
+        if more is not True and more is not False:
+            raise Unsupported("a loop body over an iterator whose result the checker cannot "
+                              "tell", line)
+        if more and rest:
+            fn = self._known_fn(yield_, line, "a range over an iterator with a loop body")
+            g.frames.append(self._frame(fn, rest[0], yield_[2], ("seq", yield_, rest[1:], res)))
+        elif res and g.frames:
+            g.frames[-1].regs[res] = ("tuple", ())
+
+    def _collect(self, st: State, seq: tuple, sort: bool, line: int) -> Value:
+        """slices.Collect or slices.Sorted of an iterator: a new slice of its items."""
+        items = tuple(args[-1] for args in self._seq_items(st, seq, line))
+        if sort:
+            if all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in items) \
+                    and len({type(v) for v in items}) <= 1:
+                items = tuple(sorted(items))
+            elif any(value_holds_sync(v) for v in items):
+                raise Unsupported("slices.Sorted of channels or sync objects", line)
+            else:
+                items = (UNKNOWN,) * len(items)  # an order the checker cannot tell
+        addr = st.new_obj(("array", items))
+        return ("slice", addr[1], (), 0, len(items))
 
     def _items(self, st: State, s: Value) -> tuple | None:
         if s == NIL:
@@ -1239,6 +1309,13 @@ class Machine:
             # A Once of its own; OnceValue(s) keep the function's results in it.
             self._known_fn(args[0], line, f"{name.split('[')[0]} of a function")
             return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
+        if name.startswith(_SEQS):
+            # An iterator over a map or slice: it yields what the map or slice holds when
+            # it is ranged over (`_seq_items`).
+            return ("model", "seq", name.split("[")[0], args[0])
+        if name.startswith(("slices.Collect[", "slices.Sorted[")) and args \
+                and isinstance(args[0], tuple) and args[0][:2] == ("model", "seq"):
+            return self._collect(st, args[0], name.startswith("slices.Sorted["), line)
         if name == "(*sync.RWMutex).RLocker":
             return ("iface", "*sync.rlocker", args[0])
         if name == "sync.NewCond":

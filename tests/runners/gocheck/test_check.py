@@ -939,3 +939,50 @@ def test_go_cancel_and_go_close_run_as_goroutines_of_their_own():
         }
         """)
     assert twice.verdict == "channel-safety", report_lines(twice)
+
+
+ITERATORS = """
+    package main
+
+    import (
+        "maps"
+        "slices"
+        "sync"
+    )
+
+    func main() {
+        chans := map[string]chan int{"a": make(chan int), "b": make(chan int)}
+        var wg sync.WaitGroup
+        for _, name := range slices.Sorted(maps.Keys(chans)) {
+            wg.Add(1)
+            go func() {
+                defer wg.Done()
+                <-chans[name]
+            }()
+        }
+        for ch := range maps.Values(chans) {
+            close(ch)
+        }
+        wg.Wait()
+        list := []chan int{make(chan int, 1), make(chan int, 1)}
+        for i, ch := range slices.Backward(list) {
+            ch <- i
+        }
+        for _, ch := range slices.All(list) {
+            <-ch
+        }
+        for ch := range slices.Values(list) {
+            ch <- 1
+            break
+        }
+        <-list[0]
+        LAST
+    }
+    """
+
+
+@pytest.mark.parametrize("last, want", [("", "ok"), ("<-list[1]", "global-deadlock")])
+def test_ranges_over_the_standard_librarys_iterators_yield_each_item_until_a_break(
+        last, want):
+    c = check(ITERATORS.replace("LAST", last))
+    assert c.verdict == want, report_lines(c)

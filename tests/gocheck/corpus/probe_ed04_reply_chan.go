@@ -1,0 +1,68 @@
+// want: partial-deadlock
+// source: written for chanfuzz as a held-out probe of language and library edges (2026-12-01; run and confirmed with Go 1.26; see docs/gocheck-report.md)
+// what: Clients send a request carrying an unbuffered reply channel to a server loop whose lookup is a closure in a
+//   struct field; main cancels after the first answer, a client whose request was taken gives up, and the server leaks on the reply.
+
+package main
+
+import "fmt"
+
+type request struct {
+	key   string
+	reply chan int
+}
+
+type server struct {
+	reqs   chan request
+	quit   chan struct{}
+	lookup func(string) int
+}
+
+func (s *server) serve() {
+	for {
+		select {
+		case r := <-s.reqs:
+			r.reply <- s.lookup(r.key)
+		case <-s.quit:
+			return
+		}
+	}
+}
+
+func ask(reqs chan<- request, key string, cancel <-chan struct{}) (int, bool) {
+	r := request{key: key, reply: make(chan int)}
+	select {
+	case reqs <- r:
+	case <-cancel:
+		return 0, false
+	}
+	select {
+	case v := <-r.reply:
+		return v, true
+	case <-cancel:
+		return 0, false
+	}
+}
+
+func main() {
+	data := map[string]int{"a": 1, "b": 2}
+	s := &server{reqs: make(chan request), quit: make(chan struct{}),
+		lookup: func(k string) int { return data[k] }}
+	go s.serve()
+	cancel := make(chan struct{})
+	results := make(chan int, 2)
+	for _, k := range []string{"a", "b"} {
+		go func() {
+			v, ok := ask(s.reqs, k, cancel)
+			if !ok {
+				v = -1
+			}
+			results <- v
+		}()
+	}
+	first := <-results
+	close(cancel) // the first answer is enough
+	<-results
+	close(s.quit)
+	fmt.Println("first:", first)
+}
