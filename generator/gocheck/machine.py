@@ -170,7 +170,9 @@ def _place(g: G) -> tuple:
 
     return (g.gid != 0, tuple((f.fn.name, f.block, f.pc, f.unwinding,
                                tuple((k, plain(f.regs[k]))
-                                     for k in sorted(f.live() & f.regs.keys())))
+                                     for k in (sorted(f.regs) if f.unwinding else
+                                               f.fn.key_plan(f.block, f.pc)[0])
+                                     if k in f.regs))
                               for f in g.frames), repr(g.tail), g.gid)
 
 
@@ -237,17 +239,16 @@ class State:
             return tuple(ren(x) for x in v)
 
         def fkey(f: Frame) -> tuple:
-            live = f.live()
-
-            def still_read(kind: str, values: tuple) -> tuple:
-                # While unwinding, `live` is every register; parameters all count too.
-                return tuple(ren(v) if f.unwinding or f"{kind}:{i}" in live else None
-                             for i, v in enumerate(values))
-
+            regs = f.regs
+            if f.unwinding:  # every register and parameter counts (`Frame.live`)
+                return (f.fn.name, f.block, f.pc, tuple((k, ren(regs[k])) for k in sorted(regs)),
+                        ren(f.params), ren(f.free), ren(f.defers), ren(f.ret), True, f.recovers)
+            live, params, free = f.fn.key_plan(f.block, f.pc)
             return (f.fn.name, f.block, f.pc,
-                    tuple((k, ren(f.regs[k])) for k in sorted(live & f.regs.keys())),
-                    still_read("param", f.params), still_read("free", f.free),
-                    ren(f.defers), ren(f.ret), f.unwinding, f.recovers)
+                    tuple((k, ren(regs[k])) for k in live if k in regs),
+                    tuple(ren(v) if i in params else None for i, v in enumerate(f.params)),
+                    tuple(ren(v) if i in free else None for i, v in enumerate(f.free)),
+                    ren(f.defers), ren(f.ret), False, f.recovers)
 
         def gkey(g: G) -> tuple:
             return (tuple(fkey(f) for f in g.frames), ren(g.tail), g.gid == 0, g.panic)

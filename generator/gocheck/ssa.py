@@ -96,6 +96,20 @@ class Function:
             self._live[key] = live
         return live
 
+    def key_plan(self, block: int, pc: int) -> tuple[tuple[str, ...], frozenset[int],
+                                                     frozenset[int]]:
+        """`live_at` as a state's key reads it: the live registers sorted, and the indices
+        of the live parameters and free variables."""
+        key = ("plan", block, pc)
+        plan = self._live.get(key)
+        if plan is None:
+            live = self.live_at(block, pc)
+            plan = (tuple(sorted(r for r in live if not r.startswith(("param:", "free:")))),
+                    frozenset(int(r[6:]) for r in live if r.startswith("param:")),
+                    frozenset(int(r[5:]) for r in live if r.startswith("free:")))
+            self._live[key] = plan
+        return plan
+
     def _live_out(self) -> list[set[str]]:
         n = len(self.blocks)
         gen: list[set[str]] = []
