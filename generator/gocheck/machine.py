@@ -1045,9 +1045,34 @@ class Machine:
                     fr.pc += 1
                 g.frames.append(self._frame(fn, tuple(args), callee[2], res))
                 return
+            printed = self._printed_methods(st, name, args)
             done(self._library(st, name, args, line, rtype, ins))
+            # fmt and log call the Error or String method of what they print; those
+            # calls run after the library's result is in, in the order of the arguments.
+            for method, recv in reversed(printed):
+                g.frames.append(self._frame(method, (recv,), (), None))
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
+
+    def _printed_methods(self, st: State, name: str, args: list[Value]
+                         ) -> list[tuple[Function, Value]]:
+        """The program's Error or String methods a call of fmt or log runs on what it
+        prints (a value's Error first, as fmt prefers it), with their receivers."""
+        if name.split(".")[0].lstrip("(*") not in ("fmt", "log"):
+            return []
+        out = []
+        for a in args:
+            items = self._items(st, a) if isinstance(a, tuple) and a[0] == "slice" else (a,)
+            for v in items or ():
+                if not (isinstance(v, tuple) and v[0] == "iface"):
+                    continue
+                table = self.program.methods.get(v[1], {})
+                for method in ("Error", "String"):
+                    fn = self.program.function(table[method]) if method in table else None
+                    if fn is not None and fn.blocks:
+                        out.append((fn, v[2]))
+                        break
+        return out
 
     def _program_has_method(self, method: str) -> bool:
         """Whether some type of the program (or a sync lock) has a method of this name:
@@ -1076,6 +1101,11 @@ class Machine:
 
     def _builtin(self, st: State, name: str, args: list[Value], line: int,
                  rtype: str) -> Value:
+        if name == "ssa:wrapnilchk":
+            # A wrapper of a value method called through a pointer checks it for nil.
+            if args[0] == NIL:
+                raise ProgramExit("value method called through a nil pointer", line)
+            return args[0]
         if name == "len":
             return self._len(st, args[0])
         if name == "cap":

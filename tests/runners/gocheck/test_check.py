@@ -986,3 +986,47 @@ def test_ranges_over_the_standard_librarys_iterators_yield_each_item_until_a_bre
         last, want):
     c = check(ITERATORS.replace("LAST", last))
     assert c.verdict == want, report_lines(c)
+
+
+STRINGER = """
+    package main
+
+    import (
+        "fmt"
+        "sync"
+    )
+
+    type T struct {
+        mu *sync.Mutex
+    }
+
+    func (t T) String() string {
+        t.mu.Lock()
+        defer t.mu.Unlock()
+        return "t"
+    }
+
+    type E struct{ ch chan int }
+
+    func (e *E) Error() string {
+        e.ch <- 1
+        return "e"
+    }
+
+    func main() {
+        t := T{mu: &sync.Mutex{}}
+        fmt.Printf("%v %s\\n", t, &t)
+        var err error = &E{ch: make(chan int, 1)}
+        fmt.Println("x", err)
+        <-err.(*E).ch
+        HOLD
+        _ = fmt.Sprint(&t)
+    }
+    """
+
+
+@pytest.mark.parametrize("hold, want", [("", "ok"), ("t.mu.Lock()", "global-deadlock")])
+def test_fmt_runs_the_string_and_error_methods_of_what_it_prints(hold, want):
+    # GoBench's cockroach#6181: a String method takes the read lock its caller holds.
+    c = check(STRINGER.replace("HOLD", hold))
+    assert c.verdict == want, report_lines(c)
