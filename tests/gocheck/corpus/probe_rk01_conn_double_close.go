@@ -1,0 +1,62 @@
+// want: channel-safety
+// source: written for chanfuzz as a held-out probe of real-world bug kernels (2026-12-01; run and confirmed with Go 1.26; see docs/gocheck-report.md)
+// what: (syncthing-style) a protocol connection has two shutdown paths: the reader loop closes
+//   the connection on a protocol error and the user calls Close(); both reach internalClose,
+//   which closes c.closed unguarded, so when the reader sees the bad message it is closed twice
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+type conn struct {
+	inbox  chan string
+	closed chan struct{}
+	wg     sync.WaitGroup
+}
+
+func newConn() *conn {
+	return &conn{inbox: make(chan string, 2), closed: make(chan struct{})}
+}
+
+func (c *conn) start() {
+	c.wg.Add(1)
+	go c.readerLoop()
+}
+
+func (c *conn) readerLoop() {
+	defer c.wg.Done()
+	for {
+		select {
+		case msg := <-c.inbox:
+			if msg == "bad" {
+				c.internalClose(errors.New("protocol error"))
+				return
+			}
+			fmt.Println("recv", msg)
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+func (c *conn) internalClose(err error) {
+	fmt.Println("closing:", err)
+	close(c.closed) // BUG: reached from both shutdown paths
+}
+
+func (c *conn) Close() {
+	c.internalClose(errors.New("closed by user"))
+	c.wg.Wait()
+}
+
+func main() {
+	c := newConn()
+	c.start()
+	c.inbox <- "hello"
+	c.inbox <- "bad"
+	c.Close()
+}
