@@ -584,7 +584,7 @@ class _Explorer:
             i = queue.popleft()
             st = states[i]
             succs = self.successors(st)
-            if not succs:
+            if not succs or self._only_unseen_timers(st, succs):
                 self._terminal(st, trace(i), found)
                 if "global-deadlock" in found:
                     break
@@ -662,6 +662,16 @@ class _Explorer:
                 out.setdefault(gid, set()).update(s.touched)
         return out
 
+    def _only_unseen_timers(self, st: State, succs: list[_Succ]) -> bool:
+        """Whether every step left is a timer firing that changes nothing anyone can see
+        (a time.After whose channel nobody holds any more): such a state is as stuck as
+        one with no step at all."""
+        if not all(s.state is not None and s.violation is None and s.moved
+                   and all(st.gs[g].daemon for g in s.moved) for s in succs):
+            return False
+        key = st.key()
+        return all(s.state.key() == key for s in succs)
+
     def _terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not g.done and not g.daemon]
         if not live:
@@ -694,7 +704,9 @@ class _Explorer:
                 continue
             stuck = tuple(s for s in self.stuck(st)
                           if any(st.gs[gid].label == s.goroutine for gid in never))
-            kind = "global-deadlock" if len(never) == len(live) else "partial-deadlock"
+            # Only timers move on: a global deadlock if main is among the blocked.
+            kind = "global-deadlock" if len(never) == len(live) and not st.gs[0].done \
+                else "partial-deadlock"
             if kind not in found:
                 found[kind] = Finding(
                     kind, f"{len(never)} goroutine(s) blocked for ever while the rest loops",

@@ -1030,3 +1030,30 @@ def test_fmt_runs_the_string_and_error_methods_of_what_it_prints(hold, want):
     # GoBench's cockroach#6181: a String method takes the read lock its caller holds.
     c = check(STRINGER.replace("HOLD", hold))
     assert c.verdict == want, report_lines(c)
+
+
+def test_a_leak_is_found_while_an_unseen_timer_could_still_fire():
+    # GoBench's moby#33781, reduced: main returns through the ready stop case and leaves
+    # its time.After armed; that timer's firing changes nothing anyone sees, so the state
+    # is as stuck as one with no step: a leak, not a global deadlock (main has returned).
+    c = check("""
+        package main
+
+        import "time"
+
+        func main() {
+            results := make(chan bool)
+            stop := make(chan bool, 1)
+            go func() {
+                results <- true
+            }()
+            stop <- true
+            select {
+            case <-stop:
+            case <-results:
+            case <-time.After(time.Second):
+            }
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    assert c.result.findings[0].message.startswith("main returns"), report_lines(c)
