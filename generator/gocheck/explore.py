@@ -328,6 +328,7 @@ class _Explorer:
 
             def close(s: State) -> None:
                 s.chans[ch[1]] = (cap, buf, True)
+                m.retire_cancellers(s, ch, but=gid)
 
             return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
         if kind == "atomic":

@@ -1054,6 +1054,22 @@ class Machine:
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
 
+    def _no_communicating_methods(self, st: State, name: str, args: list[Value],
+                                  line: int) -> None:
+        """A library function handed an interface value whose dynamic type has a method
+        of the program that may communicate (io.ReadFull and a Read that receives) may
+        call it unseen: unsupported."""
+        for a in args:
+            items = self._items(st, a) if isinstance(a, tuple) and a[0] == "slice" else (a,)
+            for v in items or ():
+                if not (isinstance(v, tuple) and v[0] == "iface"):
+                    continue
+                for method, target in self.program.methods.get(v[1], {}).items():
+                    if self.program.communicates(target):
+                        what = v[1].replace(self.program.package + ".", "")
+                        raise Unsupported(f"{name} is handed a {what} whose method {method} "
+                                          "communicates", line)
+
     def _printed_methods(self, st: State, name: str, args: list[Value]
                          ) -> list[tuple[Function, Value]]:
         """The program's Error or String methods a call of fmt or log runs on what it
@@ -1387,6 +1403,8 @@ class Machine:
             raise Unsupported(f"{name} (not modelled)", line)
         if x.get("escapes") and pkg not in _PRINTERS:
             raise Unsupported(f"{name} is handed a channel, function or sync object", line)
+        if pkg not in _PRINTERS:
+            self._no_communicating_methods(st, name, args, line)
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return _unknown_of(rtype)
@@ -1593,6 +1611,17 @@ class Machine:
         if fn is None:
             raise Unsupported(f"{what} the checker cannot tell", line)
         return fn
+
+    def retire_cancellers(self, st: State, done: Value, *, but: int) -> None:
+        """A context's done channel `done` is closed: its deadline and the wait for its
+        parent's cancel can only cancel it again, which changes nothing, so they end
+        here (all but goroutine `but`, the one closing it). Kept, they would stay steps
+        of every later state (a loop that makes and cancels a context each round would
+        pile them up)."""
+        for g in st.gs:
+            if g.gid != but and g.daemon and g.tail and g.tail[-1] == ("cancel", done) and (
+                    len(g.tail) == 1 or len(g.tail) == 2 and g.tail[0][0] == "recv"):
+                g.tail = ()
 
     def fire(self, st: State, gid: int) -> None:
         """Daemon `gid` fires its time.AfterFunc or context.AfterFunc: the function starts in

@@ -158,8 +158,57 @@ class Program:
     globals: Mapping[str, str]
     package: str = "command-line-arguments"
 
+    _communicating: set = field(default_factory=set, compare=False, repr=False)
+
     def function(self, name: str) -> Function | None:
         return self.functions.get(name)
+
+    def communicates(self, name: str) -> bool:
+        """Whether function `name` of the program may communicate: a channel operation,
+        a `go`, a call into sync, context, time or sync/atomic, a call it cannot resolve
+        statically (a method through an interface, a function value), or a call of a
+        function of the program that may. A library that calls a method of the program's
+        (io.ReadFull calling Read) runs it unseen, so a method that may communicate must
+        not be handed to one."""
+        if not self._communicating:
+            self._communicating.update(_communicating(self))
+            self._communicating.add("")  # worked out, even if nothing communicates
+        return name in self._communicating
+
+
+_SYNCHRONISING = frozenset({"sync", "context", "time", "sync/atomic", "runtime"})
+
+
+def _communicating(program: Program) -> set[str]:
+    """The program's functions that may communicate (`Program.communicates`)."""
+    direct: set[str] = set()
+    callers: dict[str, set[str]] = {}
+    for name, fn in program.functions.items():
+        for block in fn.blocks:
+            for ins in block.instrs:
+                x = ins.x
+                if ins.op in ("Send", "Select", "Go") or ins.op == "UnOp" and x.get("op") == "<-":
+                    direct.add(name)
+                if ins.op not in ("Call", "Defer", "Go"):
+                    continue
+                callee = x.get("callee") or {}
+                static = x.get("static")
+                if callee.get("k") == "builtin":
+                    if callee.get("n") == "close":
+                        direct.add(name)
+                elif x.get("mode") == "invoke" or not static or \
+                        x.get("external") and x.get("pkg") in _SYNCHRONISING:
+                    direct.add(name)
+                elif static in program.functions:
+                    callers.setdefault(static, set()).add(name)
+    found = set(direct)
+    todo = list(direct)
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                todo.append(caller)
+    return found
 
 
 def _instr(raw: Mapping[str, Any]) -> Instr:

@@ -1057,3 +1057,53 @@ def test_a_leak_is_found_while_an_unseen_timer_could_still_fire():
         """)
     assert c.verdict == "partial-deadlock", report_lines(c)
     assert c.result.findings[0].message.startswith("main returns"), report_lines(c)
+
+
+def test_a_library_handed_a_value_whose_method_communicates_is_unsupported():
+    # GoBench's grpc#1275, reduced: io.ReadFull calls a Read that blocks on a channel.
+    c = check("""
+        package main
+
+        import "io"
+
+        type reader struct{ c chan bool }
+
+        func (r *reader) Read(p []byte) (int, error) {
+            <-r.c
+            return 0, nil
+        }
+
+        func main() {
+            var rd io.Reader = &reader{c: make(chan bool)}
+            go func() {
+                io.ReadFull(rd, make([]byte, 1))
+            }()
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert "io.ReadFull is handed a *reader whose method Read communicates" in \
+        report_lines(c)[0]
+
+
+def test_a_library_handed_a_value_whose_methods_only_compute_runs_as_before():
+    c = check("""
+        package main
+
+        import "sort"
+
+        type byLen []string
+
+        func (b byLen) Len() int           { return len(b) }
+        func (b byLen) Less(i, j int) bool { return len(b[i]) < len(b[j]) }
+        func (b byLen) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+        func main() {
+            done := make(chan bool)
+            go func() {
+                sort.Sort(byLen{"ccc", "a", "bb"})
+                done <- true
+            }()
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
