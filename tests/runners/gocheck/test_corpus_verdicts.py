@@ -46,13 +46,23 @@ TIME_LIMIT_S = 90.0
 MISS_TIME_LIMIT_S = 3.0
 
 
+# Decided, but near a minute of search alone: CI's two shared cores could take it past the
+# limit, so CI leaves it to the bench (and the developer's full run).
+SLOW = {
+    "probe_sv07_lease": "ok in 38,372 states, 55 s here: a context's deadline may fire at "
+    "any step of two electors on tickers",
+}
+
+
 def _corpus():
-    """The whole corpus, or under CI=true every other program and every known miss: CI's
-    hour is short, and `bench/gocheck_corpus.py` (docs/gocheck-report.md) covers all."""
+    """The whole corpus, or under CI=true every other program and every known miss, none
+    of the SLOW ones: CI's hour is short, and `bench/gocheck_corpus.py`
+    (docs/gocheck-report.md) covers all."""
     programs = load_corpus()
     if os.environ.get("CI") != "true" or os.environ.get("CHANFUZZ_THOROUGH") == "1":
         return programs
-    return [p for i, p in enumerate(programs) if i % 2 == 0 or p.name in KNOWN_MISSES]
+    return [p for i, p in enumerate(programs)
+            if (i % 2 == 0 or p.name in KNOWN_MISSES) and p.name not in SLOW]
 
 
 def _params():
@@ -73,3 +83,4 @@ def test_corpus_program_gets_its_known_verdict(prog):
 def test_every_known_miss_is_a_corpus_program():
     names = {p.name for p in load_corpus()}
     assert set(KNOWN_MISSES) <= names
+    assert set(SLOW) <= names
