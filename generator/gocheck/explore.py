@@ -628,8 +628,7 @@ class _Explorer:
     def _expand(self, st: State, succs: list[_Succ],
                 index: dict) -> list[tuple[_Succ, tuple[tuple, tuple[int, ...]]]]:
         """The successor states to follow, with their keys and goroutine orders
-        (`State.canon`): those of a persistent set of
-        goroutines (`por`), or all of them.
+        (`State.canon`): those of a persistent set of goroutines (`por`), or all of them.
 
         The cycle proviso: a state is expanded in full when one of the reduced set's
         successors was found before this expansion. Then along every reduced edge the
