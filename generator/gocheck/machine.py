@@ -19,6 +19,7 @@ and drops a value it sent that nobody received; Reset does that and arms it agai
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1059,16 +1060,21 @@ class Machine:
         """A library function handed an interface value whose dynamic type has a method
         of the program that may communicate (io.ReadFull and a Read that receives) may
         call it unseen: unsupported."""
+        for v in self._ifaces(st, args):
+            for method, target in self.program.methods.get(v[1], {}).items():
+                if self.program.communicates(target):
+                    what = v[1].replace(self.program.package + ".", "")
+                    raise Unsupported(f"{name} is handed a {what} whose method {method} "
+                                      "communicates", line)
+
+    def _ifaces(self, st: State, args: list[Value]) -> Iterator[Value]:
+        """The interface values among a library call's arguments, those of a variadic
+        slice (fmt.Println's ...any) included."""
         for a in args:
             items = self._items(st, a) if isinstance(a, tuple) and a[0] == "slice" else (a,)
             for v in items or ():
-                if not (isinstance(v, tuple) and v[0] == "iface"):
-                    continue
-                for method, target in self.program.methods.get(v[1], {}).items():
-                    if self.program.communicates(target):
-                        what = v[1].replace(self.program.package + ".", "")
-                        raise Unsupported(f"{name} is handed a {what} whose method {method} "
-                                          "communicates", line)
+                if isinstance(v, tuple) and v[0] == "iface":
+                    yield v
 
     def _printed_methods(self, st: State, name: str, args: list[Value]
                          ) -> list[tuple[Function, Value]]:
@@ -1077,17 +1083,13 @@ class Machine:
         if name.split(".")[0].lstrip("(*") not in ("fmt", "log"):
             return []
         out = []
-        for a in args:
-            items = self._items(st, a) if isinstance(a, tuple) and a[0] == "slice" else (a,)
-            for v in items or ():
-                if not (isinstance(v, tuple) and v[0] == "iface"):
-                    continue
-                table = self.program.methods.get(v[1], {})
-                for method in ("Error", "String"):
-                    fn = self.program.function(table[method]) if method in table else None
-                    if fn is not None and fn.blocks:
-                        out.append((fn, v[2]))
-                        break
+        for v in self._ifaces(st, args):
+            table = self.program.methods.get(v[1], {})
+            for method in ("Error", "String"):
+                fn = self.program.function(table[method]) if method in table else None
+                if fn is not None and fn.blocks:
+                    out.append((fn, v[2]))
+                    break
         return out
 
     def _program_has_method(self, method: str) -> bool:
