@@ -4,11 +4,13 @@ Breadth first over the states of `machine` (so each trace found is a shortest on
 every state kept once by its key. A state where nothing can move and some goroutine has
 not finished is a deadlock: *global* when `main` is among the blocked (Go's "all
 goroutines are asleep"), *partial* when `main` has returned and others wait for ever (a
-leak: main's return would end them unseen). Sending on a closed channel, closing a
-closed or nil channel, a negative WaitGroup counter and unlocking an unlocked mutex are
-*channel-safety* violations (each a panic or fatal error in Go). After the search, each
-bottom strongly connected component of the state graph (where the run can loop for ever)
-is checked for goroutines that never move in it: blocked for ever while others go on.
+leak: main's return would end them unseen); in a test file, each test is checked on its
+own and plays main's part (`merged` gives the file's verdict). Sending on a closed
+channel, closing a closed or nil channel, a negative WaitGroup counter and unlocking an
+unlocked mutex are *channel-safety* violations (each a panic or fatal error in Go).
+After the search, each bottom strongly connected component of the state graph (where the
+run can loop for ever) is checked for goroutines that never move in it: blocked for ever
+while others go on.
 
 A violation found is a real execution of the model, reported even when some other path
 reached something unsupported; "ok" is said only when the whole space was explored and
@@ -680,12 +682,14 @@ class _Explorer:
         if not st.gs[0].done:
             if "global-deadlock" not in found:
                 found["global-deadlock"] = Finding(
-                    "global-deadlock", "every goroutine is blocked (main included)", path,
+                    "global-deadlock",
+                    f"every goroutine is blocked ({st.gs[0].label} included)", path,
                     stuck)
         elif "partial-deadlock" not in found:
             found["partial-deadlock"] = Finding(
                 "partial-deadlock",
-                f"main returns while {len(live)} goroutine(s) stay blocked for ever", path,
+                f"{st.gs[0].label} returns while {len(live)} goroutine(s) stay blocked "
+                "for ever", path,
                 stuck)
 
     def _cycles(self, states: list[State], edges, trace, found: dict[str, Finding]) -> None:
@@ -790,6 +794,32 @@ def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int
     return bottom
 
 
+def merged(named: list[tuple[str, Result]]) -> Result:
+    """One verdict for the tests of a file, each checked alone: every finding, each
+    named by its test, the gravest first (in the order of the tests among equals); then
+    unsupported, undecided, ok, as for one program."""
+    def named_finding(test: str, f: Finding) -> Finding:
+        message = f.message if test in f.message else f"{test}: {f.message}"
+        return Finding(f.kind, message, f.trace, f.stuck)
+
+    findings = tuple(sorted((named_finding(t, f) for t, r in named for f in r.findings),
+                            key=lambda f: _PRIORITY.index(f.kind)))
+    unsupported = tuple((f"{t}: {what}", line) for t, r in named for what, line in r.unsupported)
+    complete = all(r.complete for _, r in named)
+    if findings:
+        verdict = findings[0].kind
+    elif unsupported:
+        verdict = "unsupported"
+    elif not complete:
+        verdict = "undecided"
+    else:
+        verdict = "ok"
+    notes = tuple(f"{t}: {r.verdict} ({r.states} states, {r.seconds:.2f} s)" for t, r in named)
+    notes += tuple(f"{t}: {n}" for t, r in named for n in r.notes)
+    return Result(verdict, findings, unsupported, sum(r.states for _, r in named),
+                  sum(r.seconds for _, r in named), complete, notes)
+
+
 def check(program: Program, *, max_states: int = DEFAULT_MAX_STATES,
           time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
           symmetry: bool = True) -> Result:
@@ -800,4 +830,4 @@ def check(program: Program, *, max_states: int = DEFAULT_MAX_STATES,
     return _Explorer(program, max_states, time_limit, reduce, symmetry).run()
 
 
-__all__ = ["VERDICTS", "Finding", "Result", "Step", "check", "UNKNOWN"]
+__all__ = ["VERDICTS", "Finding", "Result", "Step", "check", "merged", "UNKNOWN"]

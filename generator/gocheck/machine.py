@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.gocheck import gotest
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
@@ -91,6 +92,10 @@ RECOVERABLE = frozenset({"send on closed channel", "close of closed channel",
                          "nil sync object"})
 # What `recover()` returns while a panic unwinds: some non-nil value of a type unknown.
 PANIC_VALUE = ("iface", "?panic", UNKNOWN)
+# runtime.Goexit unwinds a goroutine's frames as a panic does, running its deferred calls,
+# but `recover()` does not stop it, and at the goroutine's first frame the goroutine just
+# ends (a test that called t.FailNow is over).
+GOEXIT = "runtime.Goexit"
 
 
 @dataclass
@@ -346,19 +351,31 @@ class Machine:
     # --- set-up
 
     def initial(self) -> State:
+        """The state after `init`: the first goroutine at the start of main, or of the
+        test the program is checked for (`Program.entry`, else its first test) with a
+        fresh *testing.T."""
         pkg = self.program.package
-        main = self.program.function(f"{pkg}.main")
-        if main is None:
-            raise Unsupported("package main has no func main")
-        frames = [self._frame(main, (), (), None)]
+        st = State([G(0, [], "main")])
+        entry = self.program.entry or (self.program.tests[0] if self.program.tests else "")
+        if entry:
+            test = self.program.function(entry)
+            if test is None:
+                raise Unsupported(f"no test {entry}")
+            t = st.new_obj(gotest.FRESH)
+            st.gs[0].frames.append(self.frame(test, (t,), (), ("test", t)))
+            st.gs[0].label = test.short_name
+        else:
+            main = self.program.function(f"{pkg}.main")
+            if main is None:
+                raise Unsupported("package main has no func main")
+            st.gs[0].frames.append(self.frame(main, (), (), None))
         init = self.program.function(f"{pkg}.init")
         if init is not None:
-            frames.append(self._frame(init, (), (), None))
-        st = State([G(0, frames, "main")])
+            st.gs[0].frames.append(self.frame(init, (), (), None))
         self.run(st, 0)
         return st
 
-    def _frame(self, fn: Function, params: tuple, free: tuple, ret: str | None) -> Frame:
+    def frame(self, fn: Function, params: tuple, free: tuple, ret: Any) -> Frame:
         if not fn.blocks:
             raise Unsupported(f"{fn.short_name} has no body")
         fr = Frame(fn, 0, 0, {}, params, free, (), ret)
@@ -479,6 +496,13 @@ class Machine:
         fn = self.program.function(callee[1])
         return fn is not None and fn.calls_recover
 
+    def start_goexit(self, st: State, g: G) -> None:
+        """runtime.Goexit (t.FailNow's end of a test) in goroutine `g`'s top frame."""
+        if g.gid == 0 and not self.program.tests:
+            raise Unsupported("runtime.Goexit in main", line_of(g))
+        g.panic = (*g.panic, (GOEXIT, len(g.frames)))
+        g.frames[-1].unwinding = True
+
     def start_panic(self, st: State, gid: int, why: str) -> None:
         """Goroutine `gid` panics in its top frame: from now on its frames unwind."""
         g = st.gs[gid]
@@ -511,9 +535,14 @@ class Machine:
             fr.block, fr.pc = fr.fn.recover, 0
             return
         why = g.panic[-1][0]
-        g.frames.pop()
+        popped = g.frames.pop()
         if not g.frames:
-            raise ProgramExit(why, 0, why if why in RECOVERABLE else None)
+            if why != GOEXIT:
+                raise ProgramExit(why, 0, why if why in RECOVERABLE else None)
+            g.panic = ()
+            if isinstance(popped.ret, tuple) and popped.ret[0] == "test":
+                gotest.ended(self, st, g, popped.ret[1])
+            return
         if not g.frames[-1].unwinding:
             self._once_panicked(st, g, why)
         # Reaching a frame that was unwinding for an older panic aborts that one: the
@@ -549,7 +578,7 @@ class Machine:
 
     def _recover(self, g: G, fr: Frame) -> Value:
         """`recover()`: stops the newest panic when called by a call it deferred."""
-        if g.panic and fr.recovers:
+        if g.panic and fr.recovers and g.panic[-1][0] != GOEXIT:
             g.panic = g.panic[:-1]
             fr.recovers = False
             return PANIC_VALUE
@@ -850,7 +879,7 @@ class Machine:
                 return
         if _holds_sync(ins.type):
             raise Unsupported("a range over a map holding channels", ins.line)
-        self._set(fr, ins, _unknown_of(ins.type))
+        self._set(fr, ins, unknown_of(ins.type))
 
     def _op_Extract(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         t = self.operand(st, fr, ins.args[0])
@@ -896,7 +925,7 @@ class Machine:
             if _holds_sync(ins.type):
                 raise Unsupported("a type assertion on a value the checker cannot tell",
                                   ins.line)
-            self._set(fr, ins, _unknown_of(ins.type))
+            self._set(fr, ins, unknown_of(ins.type))
             return
         if commaok:
             self._set(fr, ins, ("tuple", (v, ok)))
@@ -924,6 +953,8 @@ class Machine:
         value = results[0] if len(results) == 1 else ("tuple", tuple(results))
         if isinstance(fr.ret, tuple) and fr.ret[0] == "seq":
             self._yielded(st, g, fr.ret, value, ins.line)
+        elif isinstance(fr.ret, tuple) and fr.ret[0] == "test":
+            gotest.ended(self, st, g, fr.ret[1])
         elif isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
             once = self.load(st, fr.ret[1], ins.line, "other")
             self.store(st, fr.ret[1], (*once[:5], value), ins.line)
@@ -938,7 +969,7 @@ class Machine:
             fn = self.program.function(callee[1])
             if fn is not None:
                 label = f"g{len(st.gs)} ({fn.short_name}, spawned at line {ins.line})"
-                st.spawn([self._frame(fn, tuple(args), callee[2], None)], label)
+                st.spawn([self.frame(fn, tuple(args), callee[2], None)], label)
                 self.run(st, len(st.gs) - 1)
                 return
         if static == "(*sync.WaitGroup).Done" or (
@@ -1010,6 +1041,10 @@ class Machine:
             if isinstance(recv, tuple) and recv[0] == "ctx":
                 done(self._ctx_method(st, recv, method, rtype))
                 return
+            if isinstance(recv, tuple) and recv[0] == "iface" and recv[1] == "*testing.T":
+                self._invoke(st, g, fr, ("fn", f"(*testing.T).{method}", ()),
+                             [recv[2], *args], None, line, ins, advance=advance)
+                return
             if isinstance(recv, tuple) and recv[0] == "iface":
                 table = self.program.methods.get(recv[1], {})
                 target = table.get(method)
@@ -1025,7 +1060,7 @@ class Machine:
             if escapes or _holds_sync(rtype) or self._program_has_method(method):
                 raise Unsupported(f"a call of {method} through an interface the checker "
                                   "cannot resolve", line)
-            done(_unknown_of(rtype))
+            done(unknown_of(rtype))
             return
         if kind == "builtin" and callee[1] == "recover":
             done(self._recover(g, fr))
@@ -1044,14 +1079,22 @@ class Machine:
                     raise Unsupported("recursion deeper than the checker follows", line)
                 if advance:
                     fr.pc += 1
-                g.frames.append(self._frame(fn, tuple(args), callee[2], res))
+                g.frames.append(self.frame(fn, tuple(args), callee[2], res))
+                return
+            if name == "runtime.Goexit":
+                self.start_goexit(st, g)
                 return
             printed = self._printed_methods(st, name, args)
-            done(self._library(st, name, args, line, rtype, ins))
+            if gotest.is_t_method(name):
+                go_on, v = gotest.call(self, st, g, name, args, line, rtype)
+                if go_on:
+                    done(v)
+            else:
+                done(self._library(st, name, args, line, rtype, ins))
             # fmt and log call the Error or String method of what they print; those
             # calls run after the library's result is in, in the order of the arguments.
             for method, recv in reversed(printed):
-                g.frames.append(self._frame(method, (recv,), (), None))
+                g.frames.append(self.frame(method, (recv,), (), None))
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
 
@@ -1080,7 +1123,7 @@ class Machine:
                          ) -> list[tuple[Function, Value]]:
         """The program's Error or String methods a call of fmt or log runs on what it
         prints (a value's Error first, as fmt prefers it), with their receivers."""
-        if name.split(".")[0].lstrip("(*") not in ("fmt", "log"):
+        if name.split(".")[0].lstrip("(*") not in ("fmt", "log", "testing"):
             return []
         out = []
         for v in self._ifaces(st, args):
@@ -1115,7 +1158,7 @@ class Machine:
             return UNKNOWN
         if method == "Value":
             return UNKNOWN
-        return _unknown_of(rtype)
+        return unknown_of(rtype)
 
     def _builtin(self, st: State, name: str, args: list[Value], line: int,
                  rtype: str) -> Value:
@@ -1211,7 +1254,7 @@ class Machine:
 
     def _range_seq(self, st: State, g: G, fr: Frame, seq: tuple, yield_: Value, line: int,
                    res: str | None, advance: bool) -> None:
-        fn = self._known_fn(yield_, line, "a range over an iterator with a loop body")
+        fn = self.known_fn(yield_, line, "a range over an iterator with a loop body")
         items = self._seq_items(st, seq, line)
         if advance:
             fr.pc += 1
@@ -1219,7 +1262,7 @@ class Machine:
             if res:
                 fr.regs[res] = ("tuple", ())
             return
-        g.frames.append(self._frame(fn, items[0], yield_[2], ("seq", yield_, items[1:], res)))
+        g.frames.append(self.frame(fn, items[0], yield_[2], ("seq", yield_, items[1:], res)))
 
     def _yielded(self, st: State, g: G, ret: tuple, more: Value, line: int) -> None:
         """A call of `yield` returned `more`: call it on the next item, or end the range."""
@@ -1228,8 +1271,8 @@ class Machine:
             raise Unsupported("a loop body over an iterator whose result the checker cannot "
                               "tell", line)
         if more and rest:
-            fn = self._known_fn(yield_, line, "a range over an iterator with a loop body")
-            g.frames.append(self._frame(fn, rest[0], yield_[2], ("seq", yield_, rest[1:], res)))
+            fn = self.known_fn(yield_, line, "a range over an iterator with a loop body")
+            g.frames.append(self.frame(fn, rest[0], yield_[2], ("seq", yield_, rest[1:], res)))
         elif res and g.frames:
             g.frames[-1].regs[res] = ("tuple", ())
 
@@ -1336,7 +1379,7 @@ class Machine:
             return st.new_obj(("struct", (ch,)))
         if name == "time.AfterFunc":
             f = args[1]
-            self._known_fn(f, line, f"{name} of a function")
+            self.known_fn(f, line, f"{name} of a function")
             # The timer's C is nil; `token`, a channel nobody communicates on, names the
             # timer to its Stop and Reset (and makes them conflict with its firing).
             token = st.new_chan(0, line)
@@ -1347,7 +1390,7 @@ class Machine:
             ctx, f = args[0], args[1]
             if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
                 raise Unsupported("a context the checker cannot follow", line)
-            self._known_fn(f, line, f"{name} of a function")
+            self.known_fn(f, line, f"{name} of a function")
             # Its function fires once the context is done (never for Background's, whose
             # done channel is nil); `stop` takes that back while it has not fired.
             token = st.new_chan(0, line)
@@ -1356,7 +1399,7 @@ class Machine:
             return ("model", "stop", ("fire", token, f, line, name))
         if name == "sync.OnceFunc" or name.startswith(("sync.OnceValue[", "sync.OnceValues[")):
             # A Once of its own; OnceValue(s) keep the function's results in it.
-            self._known_fn(args[0], line, f"{name.split('[')[0]} of a function")
+            self.known_fn(args[0], line, f"{name.split('[')[0]} of a function")
             return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
         if name.startswith(_SEQS):
             # An iterator over a map or slice: it yields what the map or slice holds when
@@ -1397,8 +1440,6 @@ class Machine:
             return self._ctx_method(st, ctx, "Err", rtype)
         if name in ("context.WithValue", "context.WithoutCancel"):
             return args[0] if name == "context.WithValue" else ("ctx", NIL)
-        if name == "runtime.Goexit":
-            raise Unsupported("runtime.Goexit", line)
         x = ins.x if ins is not None else {}
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
@@ -1409,7 +1450,7 @@ class Machine:
             self._no_communicating_methods(st, name, args, line)
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
-        return _unknown_of(rtype)
+        return unknown_of(rtype)
 
     def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:
         """A sync/atomic function or method: a visible step, so that a goroutine spinning
@@ -1608,7 +1649,7 @@ class Machine:
         if run:
             self.run(st, gid)
 
-    def _known_fn(self, f: Value, line: int, what: str = "a function value") -> Function:
+    def known_fn(self, f: Value, line: int, what: str = "a function value") -> Function:
         fn = self.program.function(f[1]) if isinstance(f, tuple) and f[0] == "fn" else None
         if fn is None:
             raise Unsupported(f"{what} the checker cannot tell", line)
@@ -1631,7 +1672,7 @@ class Machine:
         _, token, f, line, what = st.gs[gid].tail[0]
         st.chans[token[1]]  # noqa: B018 -- read, so that a Stop of this timer conflicts
         self.complete(st, gid, run=False)
-        st.spawn([self._frame(self.program.function(f[1]), (), f[2], None)],
+        st.spawn([self.frame(self.program.function(f[1]), (), f[2], None)],
                  f"g{len(st.gs)} ({what}, line {line})")
         self.run(st, len(st.gs) - 1)
 
@@ -1679,14 +1720,14 @@ class Machine:
                 result_to: Value = None) -> None:
         """Push a call of `f` on goroutine `gid` (sync.Once.Do's function); its results go
         into the Once at `result_to`, if given (sync.OnceValue's)."""
-        fn = self._known_fn(f, line)
+        fn = self.known_fn(f, line)
         ret = None if result_to is None else ("once", result_to)
-        st.gs[gid].frames.append(self._frame(fn, (), f[2], ret))
+        st.gs[gid].frames.append(self.frame(fn, (), f[2], ret))
         self.run(st, gid)
 
     def spawn_fn(self, st: State, f: Value, line: int, tail: tuple) -> None:
-        fn = self._known_fn(f, line)
-        st.spawn([self._frame(fn, (), f[2], None)],
+        fn = self.known_fn(f, line)
+        st.spawn([self.frame(fn, (), f[2], None)],
                  f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
         self.run(st, len(st.gs) - 1)
 
@@ -1735,7 +1776,7 @@ def _first_class(type_class: str) -> str:
     return type_class
 
 
-def _unknown_of(type_class: str) -> Value:
+def unknown_of(type_class: str) -> Value:
     if type_class.startswith("tuple("):
         return ("tuple", tuple(UNKNOWN for _ in V.split_class(type_class, "(", ")")))
     return UNKNOWN

@@ -157,6 +157,10 @@ class Program:
     methods: Mapping[str, Mapping[str, str]]
     globals: Mapping[str, str]
     package: str = "command-line-arguments"
+    # A test file's `func TestXxx(t *testing.T)` functions, in source order, and the one
+    # a check runs (`entry`; the first when empty). A package main program has none.
+    tests: tuple[str, ...] = ()
+    entry: str = ""
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
 
@@ -250,4 +254,5 @@ def load(raw: Mapping[str, Any]) -> Program:
         functions=MappingProxyType(functions),
         methods=MappingProxyType({k: MappingProxyType(v) for k, v in raw["methods"].items()}),
         globals=MappingProxyType(dict(raw.get("globals") or {})),
+        tests=tuple(raw.get("tests") or ()),
     )

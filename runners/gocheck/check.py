@@ -1,5 +1,7 @@
 """Check a Go file or source text: front end, then the model checker, then the report.
 
+The file is a `package main` program, or a test file whose tests are checked one by one.
+
 `check_source`/`check_file` are what `manage.py gocheck` and the playground call. The
 report's last line is the verdict, as `verdict: KIND`; `EXIT_CODES` maps verdicts to the
 command's exit status (0 ok, 1 a violation, 2 bad input, 3 undecided, 4 unsupported).
@@ -7,8 +9,9 @@ command's exit status (0 ok, 1 a violation, 2 bad input, 3 undecided, 4 unsuppor
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.effects import to_text
@@ -20,6 +23,7 @@ from generator.gocheck.explore import (
     Result,
     Step,
     check,
+    merged,
 )
 from runners.gocheck import frontend
 
@@ -71,8 +75,20 @@ def _check(load: Callable[[], dict], max_states: int, time_limit: float,
         program = ssa.load(load())
     except frontend.BadInput as e:
         return Checked("bad-input", None, str(e))
-    result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
-                   symmetry=symmetry)
+    if not program.tests:
+        result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
+                       symmetry=symmetry)
+        return Checked(result.verdict, result, program=program)
+    # A test file: each test alone, as `go test` runs them one after the other; the time
+    # left is shared among the tests still to check, so a quick one leaves its share over.
+    named = []
+    deadline = time.monotonic() + time_limit
+    for n, test in enumerate(program.tests):
+        share = (deadline - time.monotonic()) / (len(program.tests) - n)
+        named.append((test.replace(program.package + ".", ""),
+                      check(replace(program, entry=test), max_states=max_states,
+                            time_limit=max(share, 0.0), reduce=reduce, symmetry=symmetry)))
+    result = merged(named)
     return Checked(result.verdict, result, program=program)
 
 

@@ -1,7 +1,8 @@
 // Command gocheck-ssa is chanfuzz's Go front end for `manage.py gocheck`: it loads one
-// `package main` file with Go's own parser and type checker (go/packages), builds its SSA
-// form (golang.org/x/tools/go/ssa), and prints the functions of the main package as JSON on
-// stdout. The model checker that decides the verdict is in Python
+// Go file with Go's own parser and type checker (go/packages), builds its SSA form
+// (golang.org/x/tools/go/ssa), and prints the functions of its package as JSON on stdout.
+// The file is a `package main` program, or a test file whose `func TestXxx(t *testing.T)`
+// functions are the entries (as GoBench and most bug reports give a deadlock). The model checker that decides the verdict is in Python
 // (generator/gocheck); this program only translates, so that no Go is parsed by hand.
 //
 // Usage: gocheck-ssa [-from-source] FILE.go
@@ -14,11 +15,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
@@ -57,6 +61,8 @@ type Output struct {
 	Functions map[string]*Function         `json:"functions"`
 	Methods   map[string]map[string]string `json:"methods"`
 	Globals   map[string]string            `json:"globals"`
+	// The test functions to run, in source order; empty for a package main program.
+	Tests []string `json:"tests,omitempty"`
 }
 
 var fset *token.FileSet
@@ -496,19 +502,30 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	if len(pkgs) != 1 || pkgs[0].Name != "main" {
-		fmt.Fprintln(os.Stderr, "not a package main program")
+	if len(pkgs) != 1 {
+		fmt.Fprintln(os.Stderr, "not one Go package")
 		os.Exit(2)
+	}
+	var tests []string
+	if pkgs[0].Name != "main" {
+		if tests = testFuncs(pkgs[0]); len(tests) == 0 {
+			fmt.Fprintln(os.Stderr, "neither a package main program nor a test file "+
+				"(no func TestXxx(t *testing.T))")
+			os.Exit(2)
+		}
 	}
 	prog, spkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics|ssa.GlobalDebug)
 	prog.Build()
 	mainPkg := spkgs[0]
-	if mainPkg.Func("main") == nil {
+	if tests == nil && mainPkg.Func("main") == nil {
 		fmt.Fprintln(os.Stderr, "package main has no func main")
 		os.Exit(2)
 	}
 	out := Output{File: file, Functions: map[string]*Function{},
 		Methods: map[string]map[string]string{}, Globals: map[string]string{}}
+	for _, name := range tests {
+		out.Tests = append(out.Tests, funcName(mainPkg.Func(name)))
+	}
 	for f := range ssautil.AllFunctions(prog) {
 		if f.Pkg == mainPkg || (f.Pkg == nil && f.Origin() != nil && f.Origin().Pkg == mainPkg) ||
 			(f.Parent() != nil) && inMain(f, mainPkg) {
@@ -601,6 +618,42 @@ func varName(v ssa.Value) string {
 		}
 	}
 	return ""
+}
+
+// testFuncs are the file's tests as `go test` finds them: functions named Test, or Test
+// then a name not starting with a lower-case letter, taking one *testing.T and returning
+// nothing; in source order, which is the order `go test` runs them in.
+func testFuncs(pkg *packages.Package) []string {
+	var names []string
+	for _, file := range pkg.Syntax {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) {
+				continue
+			}
+			fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.TypeParams().Len() == 0 && sig.Params().Len() == 1 && sig.Results().Len() == 0 &&
+				types.TypeString(sig.Params().At(0).Type(), nil) == "*testing.T" {
+				names = append(names, fd.Name.Name)
+			}
+		}
+	}
+	return names
+}
+
+func isTestName(name string) bool {
+	if !strings.HasPrefix(name, "Test") {
+		return false
+	}
+	if len(name) == 4 {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[4:])
+	return !unicode.IsLower(r)
 }
 
 func inMain(f *ssa.Function, mainPkg *ssa.Package) bool {

@@ -1,0 +1,190 @@
+"""What `go test` does around a test function: the `*testing.T` it is handed, its methods,
+subtests and cleanups, as far as they decide whether a test blocks.
+
+A test file is checked one `func TestXxx(t *testing.T)` at a time, run by the first
+goroutine as `main` would be: when it returns (or `t.FailNow` ends it through
+`runtime.Goexit`) and its cleanups have run, the test is over, and goroutines still
+blocked have leaked, as GoBench and goleak count them.
+
+Subtests (`t.Run`) run in goroutines of their own while the caller waits, as tRunner has
+them; a subtest that calls `t.Parallel` lets its caller go on and waits for the parent's
+function to end; the parent then waits for its parallel subtests before its cleanups.
+
+A T is an object `("struct", (common,))` whose field 0, the `common` its promoted methods
+are called on, is `("tcommon", *fields)` with the `_FIELDS` below: whether the test failed;
+the functions `t.Cleanup` registered (run last first when the test ends); the done channel
+of `t.Context()` once asked for (closed as the test ends, before its cleanups); the
+parent's `common` (nil for a top-level test); `signal`, closed when a subtest ends or
+calls Parallel (its parent's `t.Run` waits on it); `done`, closed when it has ended;
+`barrier`, closed when its function has returned (its parallel subtests wait on it); and
+the done channels of its parallel subtests.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from generator.gocheck.ssa import Block, Function, Instr
+from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
+
+if TYPE_CHECKING:
+    from generator.gocheck.machine import G, Machine, State
+
+_T_TYPES = ("(*testing.T).", "(*testing.common).")
+# Methods that only print or look (their printed values' Error/String methods run as
+# fmt's would, `Machine._printed_methods`), those that mark the test failed, and those
+# that end it through runtime.Goexit.
+_QUIET = frozenset({"Log", "Logf", "Helper", "Setenv", "Chdir", "Attr", "Output",
+                    "Name", "TempDir", "Deadline", "Skipped", "ArtifactDir"})
+_FAILS = frozenset({"Error", "Errorf", "Fail"})
+_ENDS = frozenset({"Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow"})
+_FIELDS = ("failed", "cleanups", "ctx", "parent", "signal", "done", "barrier", "subs")
+FRESH = ("struct", (("tcommon", False, (), NIL, NIL, NIL, NIL, NIL, ()),))
+
+
+def _get(common: tuple, name: str) -> Value:
+    return common[1 + _FIELDS.index(name)]
+
+
+def _with(common: tuple, **changed: Value) -> tuple:
+    return ("tcommon", *(changed.get(f, common[1 + i]) for i, f in enumerate(_FIELDS)))
+
+
+def is_t_method(name: str) -> bool:
+    return name.startswith(_T_TYPES)
+
+
+def _wait_fn() -> Function:
+    """A receive on its parameter, a channel tRunner closes: what `t.Run` leaves its
+    caller running until the subtest signals, a parallel subtest until its parent's
+    function returns, a test until its parallel subtests end."""
+    recv = Instr("UnOp", "t0", "other", 0, ({"k": "param", "i": 0},),
+                 {"op": "<-", "commaok": False, "elem": "other"})
+    ret = Instr("Return", "", "", 0, (), {})
+    return Function("testing.tRunner", ("ch",), (), (Block((recv, ret), (), ()),), 0, -1)
+
+
+_WAIT = _wait_fn()
+
+
+def _common(t: Value, name: str) -> Value:
+    """The address of T's `common` from what a method got: `&t.common` for a promoted
+    method, the T for one of T's own."""
+    if isinstance(t, tuple) and t[0] == "addr" and name.startswith("(*testing.T)."):
+        return ("addr", t[1], (*t[2], 0))
+    return t
+
+
+def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
+         rtype: str) -> tuple[bool, Value]:
+    """Run T's method `name` on goroutine `g`: (whether the goroutine goes on with the
+    instruction after the call, the call's result). A method that ends the test starts
+    `runtime.Goexit`; `Run` and `Parallel` push a wait above the caller's frame."""
+    from generator.gocheck.machine import unknown_of
+
+    method = name.rsplit(".", 1)[1]
+    if method in _QUIET:
+        return True, unknown_of(rtype)
+    at = _common(args[0] if args else UNKNOWN, name)
+    common = m.load(st, at, line, "other") if at != UNKNOWN else UNKNOWN
+    known = isinstance(common, tuple) and common[:1] == ("tcommon",)
+    if known and (method in _FAILS or method in ("Fatal", "Fatalf", "FailNow")):
+        m.store(st, at, common := _with(common, failed=True), line)
+    if method in _FAILS:
+        return True, None
+    if method in _ENDS:
+        m.start_goexit(st, g)
+        return False, None
+    if not known:
+        raise Unsupported(f"t.{method} on a T the checker cannot follow", line)
+    if method == "Failed":
+        return True, _get(common, "failed")
+    if method == "Cleanup":
+        f = args[1]
+        m.known_fn(f, line, "a cleanup function")
+        m.store(st, at, _with(common, cleanups=(*_get(common, "cleanups"), f)), line)
+        return True, None
+    if method == "Context":
+        done = _get(common, "ctx")
+        if done == NIL:
+            done = st.new_chan(0, line, "t.Context()")
+            m.store(st, at, _with(common, ctx=done), line)
+        return True, ("ctx", done)
+    if method == "Run":
+        return True, _run(m, st, g, at, args[2], line)
+    if method == "Parallel":
+        _parallel(m, st, g, at, common, line)
+        return True, None
+    raise Unsupported(f"t.{method} (not modelled)", line)
+
+
+def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int) -> Value:
+    """`t.Run(name, f)`: f runs in a goroutine of its own with a T of its own, and the
+    caller waits until it signals (it ended, or called Parallel). Whether it passed the
+    checker does not know."""
+    fn = m.known_fn(f, line, "a subtest function")
+    signal = st.new_chan(0, line, "t.Run's signal")
+    done = st.new_chan(0, line, "subtest done")
+    sub = st.new_obj(("struct", (_with(FRESH[1][0], parent=parent, signal=signal,
+                                       done=done),)))
+    st.spawn([m.frame(fn, (sub,), f[2], ("test", sub))],
+             f"g{len(st.gs)} (subtest at line {line})")
+    m.run(st, len(st.gs) - 1)
+    g.frames.append(m.frame(_WAIT, (signal,), (), None))
+    return UNKNOWN
+
+
+def _parallel(m: Machine, st: State, g: G, at: Value, common: tuple, line: int) -> None:
+    """`t.Parallel()` in a subtest: the parent's Run returns, and the subtest waits until
+    the parent's function has returned. A top-level test checked alone has nobody to
+    wait for."""
+    parent_at = _get(common, "parent")
+    if parent_at == NIL or _closed(st, _get(common, "signal")):
+        return
+    parent = m.load(st, parent_at, line, "other")
+    barrier = _get(parent, "barrier")
+    if barrier == NIL:
+        barrier = st.new_chan(0, line, "the parent's barrier")
+    m.store(st, parent_at, _with(parent, barrier=barrier,
+                                 subs=(*_get(parent, "subs"), _get(common, "done"))), line)
+    _close(st, _get(common, "signal"))
+    g.frames.append(m.frame(_WAIT, (barrier,), (), None))
+
+
+def _closed(st: State, ch: Value) -> bool:
+    return ch != NIL and st.chans[ch[1]][2]
+
+
+def _close(st: State, ch: Value) -> None:
+    """Close a channel tRunner closes (it is never closed twice)."""
+    if ch != NIL and not st.chans[ch[1]][2]:
+        cap, buf, _closed = st.chans[ch[1]]
+        st.chans[ch[1]] = (cap, buf, True)
+
+
+def ended(m: Machine, st: State, g: G, t: Value) -> None:
+    """Goroutine `g`'s test function, a cleanup, or the wait for its parallel subtests
+    has returned: what tRunner does next. It releases the parallel subtests and waits for
+    them; cancels the test's context; runs the next cleanup, last registered first;
+    and, once nothing is left, signals the parent."""
+    at = ("addr", t[1], (*t[2], 0))
+    common = m.load(st, at, 0, "other")
+    if not (isinstance(common, tuple) and common[:1] == ("tcommon",)):
+        return
+    subs = _get(common, "subs")
+    if subs:
+        _close(st, _get(common, "barrier"))
+        m.store(st, at, _with(common, subs=()), 0)
+        # The last wait to run brings tRunner back here.
+        g.frames.extend(m.frame(_WAIT, (sub,), (), ("test", t) if n == 0 else None)
+                        for n, sub in enumerate(subs))
+        return
+    _close(st, _get(common, "ctx"))
+    cleanups = _get(common, "cleanups")
+    if cleanups:
+        m.store(st, at, _with(common, cleanups=cleanups[:-1]), 0)
+        f = cleanups[-1]
+        g.frames.append(m.frame(m.known_fn(f, 0, "a cleanup function"), (), f[2], ("test", t)))
+        return
+    _close(st, _get(common, "signal"))
+    _close(st, _get(common, "done"))

@@ -1,0 +1,302 @@
+"""Test files in gocheck (generator/gocheck/gotest.py): each `func TestXxx(t *testing.T)`
+is checked as `go test` runs it, with t.Fatal ending the test through runtime.Goexit,
+cleanups, t.Context, and subtests (sequential and parallel) as tRunner orders them.
+The Go behaviour each case asserts was seen with `go test` (Go 1.26)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+def test_goroutine_left_blocked_when_the_test_returns_is_a_leak_named_by_its_test():
+    c = check("""
+        package leak
+
+        import "testing"
+
+        func TestLeak(t *testing.T) {
+            ch := make(chan int)
+            go func() { ch <- 1 }()
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    assert "TestLeak returns while 1 goroutine(s) stay blocked" in "\n".join(report_lines(c))
+
+
+def test_fatal_runs_the_tests_deferred_calls_before_it_ends():
+    c = check("""
+        package fatal
+
+        import "testing"
+
+        func TestFatal(t *testing.T) {
+            done := make(chan struct{})
+            go func() { <-done }()
+            defer close(done)
+            t.Fatal("stop")
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_fatal_skips_the_rest_of_the_test():
+    c = check("""
+        package fatal
+
+        import "testing"
+
+        func TestFatalThenSend(t *testing.T) {
+            ch := make(chan int)
+            t.Fatalf("stop %d", 1)
+            ch <- 1
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_fatal_in_a_helper_ends_the_test_goroutine_not_just_the_helper():
+    c = check("""
+        package fatal
+
+        import "testing"
+
+        func must(t testing.TB, ok bool) {
+            t.Helper()
+            if !ok {
+                t.FailNow()
+            }
+        }
+
+        func TestHelper(t *testing.T) {
+            ch := make(chan int)
+            must(t, false)
+            <-ch
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_goexit_in_a_goroutine_runs_its_deferred_calls_and_recover_does_not_stop_it():
+    c = check("""
+        package main
+
+        import (
+            "runtime"
+            "sync"
+        )
+
+        func main() {
+            var wg sync.WaitGroup
+            ch := make(chan int)
+            wg.Add(1)
+            go func() {
+                defer wg.Done()
+                defer func() { recover() }()
+                runtime.Goexit()
+                ch <- 1
+            }()
+            wg.Wait()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_goexit_in_main_is_unsupported():
+    c = check("""
+        package main
+
+        import "runtime"
+
+        func main() {
+            go func() {}()
+            runtime.Goexit()
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+
+
+def test_failed_is_known_after_errorf():
+    c = check("""
+        package failed
+
+        import "testing"
+
+        func TestFailed(t *testing.T) {
+            ch := make(chan int)
+            t.Errorf("bad %d", 1)
+            if !t.Failed() {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_cleanups_run_after_the_test_last_registered_first():
+    c = check("""
+        package cleanup
+
+        import "testing"
+
+        func TestCleanup(t *testing.T) {
+            first, second := make(chan int), make(chan int)
+            go func() { <-first }()
+            t.Cleanup(func() { close(first) })
+            t.Cleanup(func() { second <- 1 })
+            go func() { <-second }()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_cleanup_that_waits_for_what_the_test_never_sends_blocks_the_test():
+    c = check("""
+        package cleanup
+
+        import "testing"
+
+        func TestCleanupBlocks(t *testing.T) {
+            ch := make(chan int)
+            t.Cleanup(func() { <-ch })
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_t_context_is_cancelled_when_the_test_ends():
+    c = check("""
+        package ctx
+
+        import "testing"
+
+        func TestContext(t *testing.T) {
+            ctx := t.Context()
+            go func() { <-ctx.Done() }()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_run_waits_for_its_subtest():
+    c = check("""
+        package sub
+
+        import "testing"
+
+        func TestRun(t *testing.T) {
+            ch := make(chan int)
+            t.Run("send", func(t *testing.T) { ch <- 1 })
+            <-ch
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_fatal_in_a_subtest_ends_only_the_subtest():
+    c = check("""
+        package sub
+
+        import "testing"
+
+        func TestSubFatal(t *testing.T) {
+            ch := make(chan int, 1)
+            t.Run("fails", func(t *testing.T) { t.Fatal("no") })
+            ch <- 1
+            <-ch
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_parallel_subtest_waits_until_its_parent_returns():
+    c = check("""
+        package par
+
+        import "testing"
+
+        func TestParallel(t *testing.T) {
+            ch := make(chan int)
+            t.Run("sub", func(t *testing.T) {
+                t.Parallel()
+                ch <- 1
+            })
+            <-ch
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_parent_waits_for_its_parallel_subtests_before_its_cleanups():
+    c = check("""
+        package par
+
+        import "testing"
+
+        func TestParallelThenCleanup(t *testing.T) {
+            ch := make(chan int)
+            t.Cleanup(func() { close(ch) })
+            for i := 0; i < 2; i++ {
+                t.Run("sub", func(t *testing.T) {
+                    t.Parallel()
+                    <-ch
+                })
+            }
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+
+
+def test_parallel_subtests_run_together_once_the_parent_returns():
+    c = check("""
+        package par
+
+        import "testing"
+
+        func TestPingPong(t *testing.T) {
+            ch := make(chan int)
+            t.Run("ping", func(t *testing.T) { t.Parallel(); ch <- 1 })
+            t.Run("pong", func(t *testing.T) { t.Parallel(); <-ch })
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_every_test_of_a_file_is_checked_and_the_buggy_one_gives_the_verdict():
+    c = check("""
+        package two
+
+        import "testing"
+
+        func TestFine(t *testing.T) {
+            ch := make(chan int, 1)
+            ch <- 1
+        }
+
+        func TestStuck(t *testing.T) {
+            var ch chan int
+            <-ch
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+    text = "\n".join(report_lines(c))
+    assert "TestFine: ok" in text and "TestStuck: global-deadlock" in text
+
+
+def test_a_package_with_neither_main_nor_tests_is_bad_input():
+    c = check("""
+        package lib
+
+        func Helper() {}
+        """)
+    assert c.verdict == "bad-input"
+    assert "neither a package main program nor a test file" in c.error
