@@ -1,6 +1,6 @@
 """The playground's "Check Go code" tab: the services its views call.
 
-A user pastes one `package main` program; `check` runs `runners.gocheck.check`
+A user pastes one `package main` program or test file; `check` runs `runners.gocheck.check`
 on it (in a child process under the playground's budgets:
 `chanfuzz_site.gocheck_bounded`) and lays out what it found for the page: the
 verdict, Go's error for a program that does not load, each finding's trace in
@@ -144,7 +144,7 @@ def clean_source(raw: str | None) -> str:
             f"the program is {len(text):,} characters long; the playground checks at most {most:,}"
         )
     if not text.strip():
-        raise GoCheckError("the program is empty: paste one `package main` Go file")
+        raise GoCheckError("the program is empty: paste one `package main` Go file or test file")
     if "\x00" in text:
         raise GoCheckError("the program contains a NUL character")
     return text

@@ -19,6 +19,7 @@ nothing unsupported was met.
 
 from __future__ import annotations
 
+import random
 import time
 from collections import deque
 from collections.abc import Callable
@@ -44,9 +45,14 @@ from generator.gocheck.values import (
     is_unknown,
     zero,
 )
+from generator.gocheck.walk import walk_for
 
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_TIME_LIMIT = 60.0
+# The search lends time to random walks (`walk`) once it has this many states, then each
+# time it has four times as many: a share of the time it has spent so far.
+WALKS_FROM = 2_000
+WALK_SHARE = 0.25
 
 VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety", "unsupported",
             "undecided")
@@ -571,6 +577,9 @@ class _Explorer:
         found: dict[str, Finding] = {}
         complete = True
         queue = deque([0])
+        walks_at = WALKS_FROM
+        walks = 0
+        rng = random.Random(0)
 
         def trace(i: int, last: tuple[Step, ...] = ()) -> tuple[Step, ...]:
             parts: list[tuple[Step, ...]] = [last]
@@ -581,14 +590,22 @@ class _Explorer:
             return tuple(s for steps in reversed(parts) for s in steps)
 
         while queue:
+            spent = time.monotonic() - start
+            if len(states) >= walks_at or len(states) > self.max_states:
+                walks_at *= 4
+                walks += walk_for(self, init, found, rng,
+                                  min(WALK_SHARE * spent, self.time_limit - spent))
+                if "global-deadlock" in found:
+                    complete = False
+                    break
             if len(states) > self.max_states or time.monotonic() - start > self.time_limit:
                 complete = False
                 break
             i = queue.popleft()
             st = states[i]
             succs = self.successors(st)
-            if not succs or self._only_unseen_timers(st, succs):
-                self._terminal(st, trace(i), found)
+            if not succs or self.only_unseen_timers(st, succs):
+                self.terminal(st, trace(i), found)
                 if "global-deadlock" in found:
                     break
             for s in succs:
@@ -622,9 +639,11 @@ class _Explorer:
             verdict = "undecided"
         else:
             verdict = "ok"
-        notes = ()
+        notes: tuple[str, ...] = ()
         if self.too_large:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
+        if walks:
+            notes += (f"{walks} random walks beside the search",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _expand(self, st: State, succs: list[_Succ],
@@ -664,7 +683,7 @@ class _Explorer:
                 out.setdefault(gid, set()).update(s.touched)
         return out
 
-    def _only_unseen_timers(self, st: State, succs: list[_Succ]) -> bool:
+    def only_unseen_timers(self, st: State, succs: list[_Succ]) -> bool:
         """Whether every step left is a timer firing that changes nothing anyone can see
         (a time.After whose channel nobody holds any more): such a state is as stuck as
         one with no step at all."""
@@ -674,7 +693,7 @@ class _Explorer:
         key = st.key()
         return all(s.state.key() == key for s in succs)
 
-    def _terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
+    def terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not g.done and not g.daemon]
         if not live:
             return

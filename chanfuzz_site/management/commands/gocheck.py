@@ -28,10 +28,11 @@ MAX_FILE_BYTES = 1024 * 1024
 
 
 class Command(BaseCommand):
-    help = "Check a Go program (one package main file) for deadlocks and channel misuse."
+    help = ("Check a Go program (one package main file, or a test file: each TestXxx as "
+            "go test runs it) for deadlocks and channel misuse.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="a .go file holding package main")
+        parser.add_argument("file", help="a .go file holding package main or tests")
         parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES,
                             help=f"state budget (default {DEFAULT_MAX_STATES})")
         parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT,

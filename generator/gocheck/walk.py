@@ -1,0 +1,84 @@
+"""Random walks through a program's states: a bug hunt beside the exhaustive search.
+
+The breadth-first search decides a program once it has seen every state; a program of
+fifty goroutines that each lock ten times (GoBench's hugo#3251 as written) has far more
+than any budget allows, and the search would end undecided though a deadlock is a few
+steps away on many paths. So when the search grows past a few thousand states, it lends
+part of its time to walks from the first state, each taking a successor at random until
+nothing can move (judged as the search judges a state with no step) or a violation is
+met. Walks take turns between two ways of choosing: uniformly among the successors, and
+as PCT does (Burckhardt et al., ASPLOS 2010: each goroutine gets a random priority, the
+highest that can move moves, and at a few random steps the one that moved drops to the
+lowest), which reaches bugs that need a few goroutines in one order with a probability
+that does not shrink with the length of the run. Whatever a walk finds is a real run of
+the model, reported with its trace; walks never make a verdict "ok". The choices come
+from one `random.Random` seeded per check, so a check given the same time repeats itself.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.gocheck.explore import Finding, Step, _Explorer, _Succ
+    from generator.gocheck.machine import State
+
+# Steps a walk takes at most (a program whose tickers fire for ever never stops).
+MAX_STEPS = 5_000
+# PCT's priority change points: how many in a walk (bugs of depth up to this plus one).
+CHANGES = 3
+
+
+def walk_for(explorer: _Explorer, init: State, found: dict[str, Finding],
+             rng: random.Random, seconds: float) -> int:
+    """Walk from `init` for `seconds` or until a global deadlock is found; findings go
+    into `found` as the search's do. Returns how many walks were made."""
+    end = time.monotonic() + seconds
+    walks = 0
+    length = 100  # PCT spreads its change points over a walk's expected length
+    while time.monotonic() < end and "global-deadlock" not in found:
+        walks += 1
+        pct = walks % 2 == 0
+        changes = {rng.randrange(length) for _ in range(CHANGES)} if pct else None
+        steps = _walk(explorer, init, found, rng, end, changes)
+        length = max(length, steps)
+    return walks
+
+
+def _walk(explorer: _Explorer, st: State, found: dict[str, Finding], rng: random.Random,
+          end: float, changes: set[int] | None) -> int:
+    """One walk; with `changes`, PCT's (the steps where priorities change). Returns its
+    number of steps."""
+    from generator.gocheck.explore import Finding
+
+    path: list[Step] = []
+    priority: dict[int, float] = {}
+    for n in range(MAX_STEPS):
+        if time.monotonic() > end:
+            return n
+        succs = explorer.successors(st)
+        if not succs or explorer.only_unseen_timers(st, succs):
+            explorer.terminal(st, tuple(path), found)
+            return n
+        for s in succs:
+            if s.violation is not None and "channel-safety" not in found:
+                found["channel-safety"] = Finding("channel-safety", s.violation,
+                                                  (*path, *s.steps))
+        going = [s for s in succs if s.state is not None]
+        if not going:
+            return n
+        if changes is None:
+            s = rng.choice(going)
+        else:
+            def rank(s: _Succ) -> float:
+                return max(priority.setdefault(g, rng.random()) for g in s.moved)
+            top = max(rank(s) for s in going)
+            s = rng.choice([s for s in going if rank(s) == top])
+            if n in changes:
+                for g in s.moved:
+                    priority[g] = -n - 1.0  # below every other, and below earlier drops
+        path.extend(s.steps)
+        st = s.state
+    return MAX_STEPS
