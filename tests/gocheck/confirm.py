@@ -26,6 +26,11 @@ What a run can show:
 * ok: every run of both binaries exits 0 within the timeout, prints no deadlock or panic, and
   the leak profile finds no leaked goroutine.
 
+A test file (a package other than main: its tests are the program, as gocheck checks it)
+is built with ``go test -c`` and run without the test timeout (whose alarm would hide a
+deadlock from the runtime); its leak check is a ``TestMain`` in a second file that takes
+the profile once the tests have returned, and a test that fails is an ordinary exit.
+
 A program's row is ``confirmed`` (the runs show its want), ``contradicted`` (a run shows that
 the want is wrong: a ``want: ok`` program that deadlocks, panics, leaks or times out, or any
 program that crashes for another reason, e.g. an index out of range) or ``not confirmed``
@@ -59,23 +64,22 @@ DEADLOCK = "all goroutines are asleep - deadlock!"
 SAFETY = ("send on closed channel", "close of closed channel", "close of nil channel")
 MAIN_LINE = re.compile(r"^func main\(\) \{", re.MULTILINE)
 
-LEAKCHECK_GO = """\
-package main
-
-// Added by tests/gocheck/confirm.py: runs the program's main (renamed main0), then takes
-// Go's goroutine leak profile (GOEXPERIMENT=goroutineleakprofile) when it has returned.
-
+_IMPORTS = """
 import (
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"testing"
 	"time"
 )
+"""
 
-func main() {
-	main0()
+# Waits for goroutines that can still run, then prints the leak profile's count and the
+# states of the goroutines still there.
+_LEAKCHECK_FUNC = """
+func leakcheck() {
 	time.Sleep(20 * time.Millisecond)
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -100,6 +104,26 @@ func main() {
 	fmt.Fprintf(os.Stderr, "LEAKCHECK: leaked=%d blocked=%s\\n", n, strings.Join(blocked, ","))
 }
 """
+
+LEAKCHECK_GO = (
+    "package main\n\n"
+    "// Added by tests/gocheck/confirm.py: runs the program's main (renamed main0), then takes\n"
+    "// Go's goroutine leak profile (GOEXPERIMENT=goroutineleakprofile) when it has returned.\n"
+    + _IMPORTS.replace('\t"testing"\n', "")
+    + "\nfunc main() {\n\tmain0()\n\tleakcheck()\n}\n"
+    + _LEAKCHECK_FUNC
+)
+
+# For a test file: a TestMain of the same package runs the tests, then the leak check.
+LEAKCHECK_TEST_GO = (
+    "package PACKAGE\n\n"
+    "// Added by tests/gocheck/confirm.py: runs the file's tests, then takes Go's goroutine\n"
+    "// leak profile (GOEXPERIMENT=goroutineleakprofile) before the test binary exits.\n"
+    + _IMPORTS
+    + "\nfunc TestMain(m *testing.M) {\n\tcode := m.Run()\n\tleakcheck()\n\tos.Exit(code)\n}\n"
+    + _LEAKCHECK_FUNC
+)
+PACKAGE_LINE = re.compile(r"^package (\w+)", re.MULTILINE)
 
 
 @dataclasses.dataclass
@@ -129,21 +153,34 @@ def _env(procs: int | None = None, leak: bool = False) -> dict[str, str]:
     return env
 
 
+def is_test_file(src: str) -> bool:
+    """A test file (its tests are the program) rather than a package main program."""
+    match = PACKAGE_LINE.search(src)
+    return bool(match) and match.group(1) != "main"
+
+
 def build(program: CorpusProgram, workdir: Path, leak: bool) -> tuple[Path | None, str]:
-    """Build the program (or its leak-check copy); the binary's path, or None and Go's error."""
+    """Build the program (or its leak-check copy); the binary's path, or None and Go's error.
+    A test file is built as a test binary (`go test -c`)."""
     src = program.path.read_text(encoding="utf-8")
     pkg = workdir / (program.name + ("-leak" if leak else ""))
     pkg.mkdir(parents=True, exist_ok=True)
-    if leak:
+    tests = is_test_file(src)
+    if leak and tests:
+        name = PACKAGE_LINE.search(src).group(1)
+        (pkg / "zz_leakcheck_test.go").write_text(
+            LEAKCHECK_TEST_GO.replace("PACKAGE", name, 1), encoding="utf-8")
+    elif leak:
         if len(MAIN_LINE.findall(src)) != 1:
             return None, "no single `func main() {` line to rename"
         src = MAIN_LINE.sub("func main0() {", src)
         (pkg / "zz_leakcheck.go").write_text(LEAKCHECK_GO, encoding="utf-8")
-    (pkg / "main.go").write_text(src, encoding="utf-8")
+    (pkg / ("prog_test.go" if tests else "main.go")).write_text(src, encoding="utf-8")
     (pkg / "go.mod").write_text("module corpusprog\n\ngo 1.26\n", encoding="utf-8")
     binary = pkg / "prog"
+    command = ["test", "-c"] if tests else ["build"]
     proc = subprocess.run(
-        [GO, "build", "-o", str(binary), "."],
+        [GO, *command, "-o", str(binary), "."],
         cwd=pkg,
         env=_env(leak=leak),
         capture_output=True,
@@ -155,10 +192,13 @@ def build(program: CorpusProgram, workdir: Path, leak: bool) -> tuple[Path | Non
     return binary, ""
 
 
-def run_once(binary: Path, procs: int) -> Run:
+def run_once(binary: Path, procs: int, *, tests: bool = False) -> Run:
+    """One run. A test binary runs without `go test`'s timeout, whose alarm would keep the
+    runtime from seeing a deadlock; a test that merely fails (t.Fatal, t.Error) is an
+    ordinary exit."""
     try:
         proc = subprocess.run(
-            [str(binary)],
+            [str(binary), *(["-test.timeout=0", "-test.count=1"] if tests else [])],
             env=_env(procs),
             capture_output=True,
             text=True,
@@ -177,7 +217,8 @@ def run_once(binary: Path, procs: int) -> Run:
     for message in SAFETY:
         if f"panic: {message}" in err:
             return Run(procs, "safety", detail=message)
-    if proc.returncode != 0:
+    failed = tests and proc.returncode == 1 and "--- FAIL" in proc.stdout and "panic:" not in err
+    if proc.returncode != 0 and not failed:
         first = next((ln for ln in err.splitlines() if ln.strip()), f"exit {proc.returncode}")
         return Run(procs, "crash", detail=first[:120])
     return Run(procs, "exit0", leaked=leaked, blocked=blocked)
@@ -187,7 +228,8 @@ def confirm(program: CorpusProgram, runs: int, workdir: Path) -> Result:
     binary, error = build(program, workdir, leak=False)
     if binary is None:
         return Result(program, "contradicted", f"does not build: {error[:200]}")
-    plain = [run_once(binary, PROCS[i % len(PROCS)]) for i in range(runs)]
+    tests = is_test_file(program.path.read_text(encoding="utf-8"))
+    plain = [run_once(binary, PROCS[i % len(PROCS)], tests=tests) for i in range(runs)]
     leak_runs: list[Run] = []
     leak_note = ""
     if program.want in ("partial-deadlock", "ok"):
@@ -195,7 +237,8 @@ def confirm(program: CorpusProgram, runs: int, workdir: Path) -> Result:
         if leak_binary is None:
             leak_note = f"leak check not built: {error[:120]}"
         else:
-            leak_runs = [run_once(leak_binary, PROCS[i % len(PROCS)]) for i in range(runs)]
+            leak_runs = [run_once(leak_binary, PROCS[i % len(PROCS)], tests=tests)
+                         for i in range(runs)]
     return judge(program, plain, leak_runs, leak_note)
 
 
