@@ -50,7 +50,9 @@ from generator.gocheck.walk import walk_for
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_TIME_LIMIT = 60.0
 # The search lends time to random walks (`walk`) once it has this many states, then each
-# time it has four times as many: a share of the time it has spent so far.
+# time it has four times as many: at the k-th time, WALK_SHARE / k of the time it has spent
+# so far. A correct program the search can finish pays less the longer it takes (about a
+# tenth at 30,000 states); a buggy one too large to explore has its walks early.
 WALKS_FROM = 2_000
 WALK_SHARE = 0.25
 
@@ -578,7 +580,7 @@ class _Explorer:
         complete = True
         queue = deque([0])
         walks_at = WALKS_FROM
-        walks = 0
+        walks = rounds = 0
         rng = random.Random(0)
 
         def trace(i: int, last: tuple[Step, ...] = ()) -> tuple[Step, ...]:
@@ -593,8 +595,9 @@ class _Explorer:
             spent = time.monotonic() - start
             if len(states) >= walks_at or len(states) > self.max_states:
                 walks_at *= 4
+                rounds += 1
                 walks += walk_for(self, init, found, rng,
-                                  min(WALK_SHARE * spent, self.time_limit - spent))
+                                  min(WALK_SHARE / rounds * spent, self.time_limit - spent))
                 if "global-deadlock" in found:
                     complete = False
                     break
