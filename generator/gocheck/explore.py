@@ -612,9 +612,8 @@ class _Explorer:
                 if "global-deadlock" in found:
                     break
             for s in succs:
-                if s.violation is not None and "channel-safety" not in found:
-                    found["channel-safety"] = Finding(
-                        "channel-safety", s.violation, trace(i, s.steps))
+                if s.violation is not None:
+                    self.violation_found(found, s.violation, trace(i, s.steps))
             for s, (k, order) in self._expand(st, succs, index):
                 j = index.get(k)
                 if j is None:
@@ -695,6 +694,12 @@ class _Explorer:
             return False
         key = st.key()
         return all(s.state.key() == key for s in succs)
+
+    def violation_found(self, found: dict[str, Finding], why: str,
+                        path: tuple[Step, ...]) -> None:
+        """A step of `path` (its last) panics with a channel-safety violation `why`."""
+        if "channel-safety" not in found:
+            found["channel-safety"] = Finding("channel-safety", why, path)
 
     def terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not g.done and not g.daemon]

@@ -22,13 +22,26 @@ the done channels of its parallel subtests.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from generator.gocheck.ssa import Block, Function, Instr
-from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
+from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value, unknown_of
 
-if TYPE_CHECKING:
-    from generator.gocheck.machine import G, Machine, State
+# The state and goroutine are machine.State and machine.G; machine imports this module, so
+# they are not named here.
+State = Any
+G = Any
+
+
+class Machine(Protocol):
+    """What this module needs of machine.Machine."""
+
+    def load(self, st: State, addr: Value, line: int, type_class: str) -> Value: ...
+    def store(self, st: State, addr: Value, value: Value, line: int) -> None: ...
+    def known_fn(self, f: Value, line: int, what: str = ...) -> Function: ...
+    def frame(self, fn: Function, params: tuple, free: tuple, ret: Any) -> Any: ...
+    def run(self, st: State, gid: int) -> None: ...
+    def start_goexit(self, st: State, g: G) -> None: ...
 
 _T_TYPES = ("(*testing.T).", "(*testing.common).")
 # Methods that only print or look (their printed values' Error/String methods run as
@@ -80,8 +93,6 @@ def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
     """Run T's method `name` on goroutine `g`: (whether the goroutine goes on with the
     instruction after the call, the call's result). A method that ends the test starts
     `runtime.Goexit`; `Run` and `Parallel` push a wait above the caller's frame."""
-    from generator.gocheck.machine import unknown_of
-
     method = name.rsplit(".", 1)[1]
     if method in _QUIET:
         return True, unknown_of(rtype)

@@ -223,7 +223,7 @@ class State:
                     n = chans[v[1]] = len(chans)
                     chan_vals.append(None)
                     cap, buf, closed = self.chans[v[1]]
-                    chan_vals[n] = (cap, tuple(ren(x) for x in buf), closed)
+                    chan_vals[n] = (cap, ren_all(buf), closed)
                 return ("chan", n)
             if tag in ("addr", "slice", "map", "iter") and v[1] is not None:
                 oid = v[1]
@@ -242,22 +242,30 @@ class State:
             if tag == "cond":
                 return ("cond", ren(v[1]), tuple(sorted(pos.get(x, -2) for x in v[2])),
                         tuple(sorted(pos.get(x, -2) for x in v[3])))
-            return tuple(ren(x) for x in v)
+            return V.map_children(v, ren)
+
+        def ren_all(vs: tuple) -> tuple:
+            return tuple(ren(v) for v in vs)
+
+        def ren_defers(defers: tuple) -> tuple:
+            return tuple((ren(callee), ren_all(args), static, line)
+                         for callee, args, static, line in defers)
 
         def fkey(f: Frame) -> tuple:
             regs = f.regs
             if f.unwinding:  # every register and parameter counts (`Frame.live`)
                 return (f.fn.name, f.block, f.pc, tuple((k, ren(regs[k])) for k in sorted(regs)),
-                        ren(f.params), ren(f.free), ren(f.defers), ren(f.ret), True, f.recovers)
+                        ren_all(f.params), ren_all(f.free), ren_defers(f.defers), ren(f.ret),
+                        True, f.recovers)
             live, params, free = f.fn.key_plan(f.block, f.pc)
             return (f.fn.name, f.block, f.pc,
                     tuple((k, ren(regs[k])) for k in live if k in regs),
                     tuple(ren(v) if i in params else None for i, v in enumerate(f.params)),
                     tuple(ren(v) if i in free else None for i, v in enumerate(f.free)),
-                    ren(f.defers), ren(f.ret), False, f.recovers)
+                    ren_defers(f.defers), ren(f.ret), False, f.recovers)
 
         def gkey(g: G) -> tuple:
-            return (tuple(fkey(f) for f in g.frames), ren(g.tail), g.gid == 0, g.panic)
+            return (tuple(fkey(f) for f in g.frames), ren_all(g.tail), g.gid == 0, g.panic)
 
         # A timer or context daemon matters only while someone can still reach its
         # channels: a time.After in a loop that the other case won leaves one behind each
@@ -879,7 +887,7 @@ class Machine:
                 return
         if _holds_sync(ins.type):
             raise Unsupported("a range over a map holding channels", ins.line)
-        self._set(fr, ins, unknown_of(ins.type))
+        self._set(fr, ins, V.unknown_of(ins.type))
 
     def _op_Extract(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         t = self.operand(st, fr, ins.args[0])
@@ -925,7 +933,7 @@ class Machine:
             if _holds_sync(ins.type):
                 raise Unsupported("a type assertion on a value the checker cannot tell",
                                   ins.line)
-            self._set(fr, ins, unknown_of(ins.type))
+            self._set(fr, ins, V.unknown_of(ins.type))
             return
         if commaok:
             self._set(fr, ins, ("tuple", (v, ok)))
@@ -1060,7 +1068,7 @@ class Machine:
             if escapes or _holds_sync(rtype) or self._program_has_method(method):
                 raise Unsupported(f"a call of {method} through an interface the checker "
                                   "cannot resolve", line)
-            done(unknown_of(rtype))
+            done(V.unknown_of(rtype))
             return
         if kind == "builtin" and callee[1] == "recover":
             done(self._recover(g, fr))
@@ -1158,7 +1166,7 @@ class Machine:
             return UNKNOWN
         if method == "Value":
             return UNKNOWN
-        return unknown_of(rtype)
+        return V.unknown_of(rtype)
 
     def _builtin(self, st: State, name: str, args: list[Value], line: int,
                  rtype: str) -> Value:
@@ -1450,7 +1458,7 @@ class Machine:
             self._no_communicating_methods(st, name, args, line)
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
-        return unknown_of(rtype)
+        return V.unknown_of(rtype)
 
     def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:
         """A sync/atomic function or method: a visible step, so that a goroutine spinning
@@ -1759,24 +1767,14 @@ _SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "
 
 def value_holds_sync(v: Value) -> bool:
     """Whether a value holds a channel, function or sync object anywhere inside it."""
-    if not (isinstance(v, tuple) and v):
+    if not (type(v) is tuple and v):
         return False
-    if isinstance(v[0], str):
-        if v[0] in _SYNC_TAGS:
-            return True
-        items = v[1:]
-    else:  # a bare tuple of values: a struct's fields, a slice's items
-        items = v
-    return any(value_holds_sync(x) for x in items if isinstance(x, tuple))
+    if v[0] in _SYNC_TAGS:
+        return True
+    return any(value_holds_sync(x) for x in V.children(v) if type(x) is tuple)
 
 
 def _first_class(type_class: str) -> str:
     if type_class.startswith("tuple("):
         return V.split_class(type_class, "(", ")")[0]
     return type_class
-
-
-def unknown_of(type_class: str) -> Value:
-    if type_class.startswith("tuple("):
-        return ("tuple", tuple(UNKNOWN for _ in V.split_class(type_class, "(", ")")))
-    return UNKNOWN

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from generator.gocheck.machine import Pending, State
+from generator.gocheck.values import children
 
 # A footprint holding this conflicts with every goroutine: something the checker cannot
 # place (a channel it cannot tell, a global).
@@ -68,13 +69,10 @@ def _refs(v: Any) -> Iterator[Any]:
         if type(v) is not tuple or not v:
             continue
         tag = v[0]
-        if tag == "chan":
+        if tag == "chan" or tag in ("addr", "slice", "map", "iter") and v[1] is not None:
             yield v[1]
-        elif tag in ("addr", "slice", "map", "iter") and v[1] is not None:
-            yield v[1]
-            todo.extend(v[2:])
         elif tag not in ("?", "nil"):
-            todo.extend(v)
+            todo.extend(children(v))
 
 
 class Reach:
@@ -96,7 +94,8 @@ class Reach:
             if isinstance(k, str) or k in st.objs:
                 todo.extend(_refs(st.objs.get(k)))
             elif k in st.chans:
-                todo.extend(_refs(st.chans[k][1]))
+                for v in st.chans[k][1]:
+                    todo.extend(_refs(v))
         return seen
 
     def of_goroutine(self, gid: int) -> set:
@@ -104,9 +103,14 @@ class Reach:
         roots: list[Any] = []
         for f in g.frames:
             live = f.live()
-            roots.extend(_refs(tuple(v for k, v in f.regs.items() if k in live)))
-            roots.extend(_refs((f.params, f.free, f.defers)))
-        roots.extend(_refs(g.tail))
+            values = [v for k, v in f.regs.items() if k in live]
+            values += [*f.params, *f.free]
+            for callee, args, _static, _line in f.defers:
+                values += [callee, *args]
+            for v in values:
+                roots.extend(_refs(v))
+        for op in g.tail:
+            roots.extend(_refs(op))
         return self.closure(roots)
 
 

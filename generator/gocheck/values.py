@@ -20,6 +20,7 @@ function value the checker models (a context's cancel), `("iface", dynamic type,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -107,6 +108,14 @@ def zero(type_class: str) -> Value:
     return UNKNOWN
 
 
+def unknown_of(type_class: str) -> Value:
+    """A value the checker does not know, shaped as a result of this type class (a tuple
+    of unknowns for a call with several results)."""
+    if type_class.startswith("tuple("):
+        return ("tuple", tuple(UNKNOWN for _ in split_class(type_class, "(", ")")))
+    return UNKNOWN
+
+
 def clamp(n: int) -> Value:
     """`n`, or UNKNOWN when it is too large to keep (data such as durations)."""
     return n if -INT_LIMIT <= n <= INT_LIMIT else UNKNOWN
@@ -121,11 +130,54 @@ def count(n: int, a: int, b: int) -> Value:
     return UNKNOWN
 
 
+# Where a tagged value holds plain tuples rather than values: a struct's fields, an
+# array's items, a call's results, a closure's free variables, a T's cleanups and parallel
+# subtests (each a plain tuple of values); a map's entries (a plain tuple of (key, value)
+# pairs); a range over an iterator's items still to yield (a tuple of argument tuples).
+# Go data may be any string, so the first item of a plain tuple may read like a tag
+# ("chan", "map", "?"): every walk over values goes through `children`, never guesses.
+_PLAIN = {"struct": (1,), "array": (1,), "tuple": (1,), "fn": (2,), "tcommon": (2, 8)}
+_PAIRS = {"mapv": 1, "seq": 2}
+
+
+def children(v: tuple) -> Iterator[Value]:
+    """The values directly inside tagged value `v`."""
+    tag = v[0]
+    plain = _PLAIN.get(tag, ())
+    pairs = _PAIRS.get(tag)
+    for i in range(1, len(v)):
+        x = v[i]
+        if i in plain:
+            yield from x
+        elif i == pairs:
+            for pair in x:
+                yield from pair
+        else:
+            yield x
+
+
+def map_children(v: tuple, f: Callable[[Value], Value]) -> tuple:
+    """Tagged value `v` with `f` applied to each value directly inside it."""
+    tag = v[0]
+    plain = _PLAIN.get(tag, ())
+    pairs = _PAIRS.get(tag)
+    out: list = [tag]
+    for i in range(1, len(v)):
+        x = v[i]
+        if i in plain:
+            out.append(tuple(f(y) for y in x))
+        elif i == pairs:
+            out.append(tuple(tuple(f(y) for y in pair) for pair in x))
+        else:
+            out.append(f(x))
+    return tuple(out)
+
+
 def contains_unknown(v: Value) -> bool:
     if is_unknown(v):
         return True
-    if isinstance(v, tuple):
-        return any(contains_unknown(x) for x in v)
+    if type(v) is tuple and v:
+        return any(contains_unknown(x) for x in children(v))
     return False
 
 

@@ -19,11 +19,22 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from generator.gocheck.explore import Finding, Step, _Explorer, _Succ
-    from generator.gocheck.machine import State
+from generator.gocheck.machine import State
+
+# explore imports this module: its successors (explore._Succ), findings and steps are not
+# named here.
+Succ = Any
+
+
+class Search(Protocol):
+    """What the walks need of explore's search."""
+
+    def successors(self, st: State) -> list[Succ]: ...
+    def only_unseen_timers(self, st: State, succs: list[Succ]) -> bool: ...
+    def terminal(self, st: State, path: tuple, found: dict[str, Any]) -> None: ...
+    def violation_found(self, found: dict[str, Any], why: str, path: tuple) -> None: ...
 
 # Steps a walk takes at most (a program whose tickers fire for ever never stops).
 MAX_STEPS = 5_000
@@ -31,7 +42,7 @@ MAX_STEPS = 5_000
 CHANGES = 3
 
 
-def walk_for(explorer: _Explorer, init: State, found: dict[str, Finding],
+def walk_for(explorer: Search, init: State, found: dict[str, Any],
              rng: random.Random, seconds: float) -> int:
     """Walk from `init` for `seconds` or until a global deadlock is found; findings go
     into `found` as the search's do. Returns how many walks were made."""
@@ -47,13 +58,11 @@ def walk_for(explorer: _Explorer, init: State, found: dict[str, Finding],
     return walks
 
 
-def _walk(explorer: _Explorer, st: State, found: dict[str, Finding], rng: random.Random,
+def _walk(explorer: Search, st: State, found: dict[str, Any], rng: random.Random,
           end: float, changes: set[int] | None) -> int:
     """One walk; with `changes`, PCT's (the steps where priorities change). Returns its
     number of steps."""
-    from generator.gocheck.explore import Finding
-
-    path: list[Step] = []
+    path: list[Any] = []
     priority: dict[int, float] = {}
     for n in range(MAX_STEPS):
         if time.monotonic() > end:
@@ -63,16 +72,15 @@ def _walk(explorer: _Explorer, st: State, found: dict[str, Finding], rng: random
             explorer.terminal(st, tuple(path), found)
             return n
         for s in succs:
-            if s.violation is not None and "channel-safety" not in found:
-                found["channel-safety"] = Finding("channel-safety", s.violation,
-                                                  (*path, *s.steps))
+            if s.violation is not None:
+                explorer.violation_found(found, s.violation, (*path, *s.steps))
         going = [s for s in succs if s.state is not None]
         if not going:
             return n
         if changes is None:
             s = rng.choice(going)
         else:
-            def rank(s: _Succ) -> float:
+            def rank(s: Succ) -> float:
                 return max(priority.setdefault(g, rng.random()) for g in s.moved)
             top = max(rank(s) for s in going)
             s = rng.choice([s for s in going if rank(s) == top])

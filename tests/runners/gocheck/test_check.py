@@ -1107,3 +1107,60 @@ def test_a_library_handed_a_value_whose_methods_only_compute_runs_as_before():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+# Go strings are plain Python strings in the checker's values, and a slice's items or a
+# struct's fields a plain tuple: a first item "chan" or "map" must not read as a tag.
+
+
+def test_strings_that_read_like_internal_tags_are_data():
+    c = check("""
+        package main
+
+        func main() {
+            words := []string{"chan", "select"}
+            ch := make(chan string)
+            go func() { ch <- words[0] }()
+            <-ch
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_change_to_a_slice_whose_first_item_reads_like_a_tag_is_seen():
+    c = check("""
+        package main
+
+        func main() {
+            words := []string{"map", "a"}
+            tick, stop := make(chan int), make(chan int)
+            go func() {
+                for {
+                    tick <- 0
+                }
+            }()
+            for {
+                <-tick
+                if words[1] == "b" {
+                    go func() { stop <- 1 }()
+                    return
+                }
+                words[1] = "b"
+            }
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+
+
+def test_a_map_keyed_by_a_string_that_reads_like_a_tag_holds_its_channel():
+    c = check("""
+        package main
+
+        func main() {
+            chans := map[string]chan int{"chan": make(chan int, 1), "?": make(chan int)}
+            chans["chan"] <- 1
+            go func() { chans["?"] <- <-chans["chan"] }()
+            <-chans["?"]
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
