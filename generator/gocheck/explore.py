@@ -55,6 +55,9 @@ DEFAULT_TIME_LIMIT = 60.0
 # tenth at 30,000 states); a buggy one too large to explore has its walks early.
 WALKS_FROM = 2_000
 WALK_SHARE = 0.25
+# Once something is found, the search goes on for a graver finding (a global deadlock
+# outranks the others) only until it has run this many times as long, plus a second.
+FOUND_GRACE = 2.0
 
 VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety", "unsupported",
             "undecided")
@@ -581,6 +584,7 @@ class _Explorer:
         queue = deque([0])
         walks_at = WALKS_FROM
         walks = rounds = 0
+        found_after: float | None = None
         rng = random.Random(0)
 
         def trace(i: int, last: tuple[Step, ...] = ()) -> tuple[Step, ...]:
@@ -593,6 +597,13 @@ class _Explorer:
 
         while queue:
             spent = time.monotonic() - start
+            if found and found_after is None:
+                found_after = spent
+            if found_after is not None and spent > FOUND_GRACE * found_after + 1.0:
+                # A violation is in hand; a graver one, if any, is usually near. The rest
+                # of the budget would make the user wait for a verdict already shown.
+                complete = False
+                break
             if len(states) >= walks_at or len(states) > self.max_states:
                 walks_at *= 4
                 rounds += 1

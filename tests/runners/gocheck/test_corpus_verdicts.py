@@ -38,6 +38,16 @@ KNOWN_MISSES = {
     "since a partner may not have arrived at any poll, the loop runs past the unroll limit",
     "gotest_chan_select8": "partial-deadlock: an endless producer is left blocked when main "
     "returns; the corpus counts it ok because its channel is a global",
+    # Fixed versions of bug kernels at the scale real ones have: correct, but too many
+    # states that differ (docs/gocheck-report.md, seventh round).
+    "probe_tk01_sd_reload_cancel_fixed": "undecided: 8 providers share one mutex and "
+    "trigger channel, so no reduction applies",
+    "probe_tk02_local_state_trigger_fixed": "undecided: 30 services under keys made by "
+    "fmt.Sprintf, which the checker does not know, so len and range of the map are unknown",
+    "probe_tk03_erasure_wg_add_inside_fixed": "undecided: 16 disk writers, 8 blocks",
+    "probe_tk04_shard_writer_no_close_fixed": "undecided: 8 shards, 50 batches",
+    "probe_tk08_peerset_recursive_rlock_fixed": "undecided: 10 syncers read-locking 50 "
+    "rounds; read locks are taken as conflicting",
 }
 
 # Most decided programs take under 2 s (dinephil3: 1.5 s here), but own_close_race steps
@@ -53,6 +63,14 @@ MISS_TIME_LIMIT_S = 3.0
 SLOW = {
     "probe_sv07_lease": "ok in 38,372 states, 55 s here: a context's deadline may fire at "
     "any step of two electors on tickers",
+    # Bug kernels at the scale real ones have, and fixed ones decided near the budget.
+    "probe_tk01_sd_reload_cancel": "partial-deadlock after 15 s",
+    "probe_tk03_erasure_wg_add_inside": "channel-safety after 39 s",
+    "probe_tk04_shard_writer_no_close": "partial-deadlock after 49 s",
+    "probe_tk05_raft_shutdown_double_close": "channel-safety after 19 s",
+    "probe_tk05_raft_shutdown_double_close_fixed": "ok in 12,530 states, 40-50 s",
+    "probe_tk06_odr_first_answer_leak_fixed": "ok in 18,969 states, 25-35 s",
+    "probe_tk07_cop_iterator_cond_lost_fixed": "ok in 52,160 states, 40-49 s",
 }
 
 
