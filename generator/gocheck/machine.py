@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.gocheck import gotest
+from generator.gocheck import formatting, gotest
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
@@ -1448,6 +1448,10 @@ class Machine:
             return self._ctx_method(st, ctx, "Err", rtype)
         if name in ("context.WithValue", "context.WithoutCancel"):
             return args[0] if name == "context.WithValue" else ("ctx", NIL)
+        if name in ("fmt.Sprintf", "fmt.Sprint", "strconv.Itoa"):
+            text = self._formatted(st, name, args)
+            if text is not None:
+                return text
         x = ins.x if ins is not None else {}
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
@@ -1459,6 +1463,19 @@ class Machine:
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return V.unknown_of(rtype)
+
+    def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
+        """fmt.Sprintf, fmt.Sprint or strconv.Itoa of operands all known, else None."""
+        if name == "strconv.Itoa":
+            return formatting.itoa(args[0])
+        items = self._items(st, args[-1]) if isinstance(args[-1], tuple) and \
+            args[-1][0] == "slice" else () if args[-1] == NIL else None
+        if items is None:
+            return None
+        operands = [formatting.operand(v) for v in items]
+        if name == "fmt.Sprint":
+            return formatting.sprint(operands)
+        return formatting.sprintf(args[0], operands) if isinstance(args[0], str) else None
 
     def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:
         """A sync/atomic function or method: a visible step, so that a goroutine spinning

@@ -1164,3 +1164,27 @@ def test_a_map_keyed_by_a_string_that_reads_like_a_tag_holds_its_channel():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_map_keys_made_by_sprintf_and_itoa_are_known():
+    c = check("""
+        package main
+
+        import (
+            "fmt"
+            "strconv"
+        )
+
+        func main() {
+            m := map[string]int{}
+            for i := 0; i < 3; i++ {
+                m[fmt.Sprintf("web-%d", i)] = i
+                m["db-"+strconv.Itoa(i)] = i
+            }
+            ch := make(chan int)
+            if len(m) != 6 {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)

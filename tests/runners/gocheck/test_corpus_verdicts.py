@@ -42,8 +42,6 @@ KNOWN_MISSES = {
     # states that differ (docs/gocheck-report.md, seventh round).
     "probe_tk01_sd_reload_cancel_fixed": "undecided: 8 providers share one mutex and "
     "trigger channel, so no reduction applies",
-    "probe_tk02_local_state_trigger_fixed": "undecided: 30 services under keys made by "
-    "fmt.Sprintf, which the checker does not know, so len and range of the map are unknown",
     "probe_tk03_erasure_wg_add_inside_fixed": "undecided: 16 disk writers, 8 blocks",
     "probe_tk04_shard_writer_no_close_fixed": "undecided: 8 shards, 50 batches",
     "probe_tk08_peerset_recursive_rlock_fixed": "undecided: 10 syncers read-locking 50 "
