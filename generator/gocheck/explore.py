@@ -149,7 +149,9 @@ class _Explorer:
 
     # --- successors
 
-    def successors(self, st: State) -> list[_Succ]:
+    def successors(self, st: State, only: frozenset[int] | None = None) -> list[_Succ]:
+        """Every step from `st`; with `only`, just the steps those goroutines take part in
+        (a random walk's choice, without making every other successor state)."""
         m = self.m
         out: list[_Succ] = []
         pend = {gid: m.pending(st, gid) for gid in range(len(st.gs))}
@@ -167,6 +169,7 @@ class _Explorer:
         for gid, p in pend.items():
             if p is None or p.kind != "comm":
                 continue
+            mine = only is None or gid in only
             for ci, c in enumerate(p.cases):
                 ch = c.chan
                 if ch == NIL:
@@ -178,12 +181,14 @@ class _Explorer:
                 name = _chan_name(st, ch)
                 if c.dir == "send":
                     if closed:
+                        if not mine:
+                            continue
                         ready.add(gid)
                         out.append(self._violation(
                             st, gid, Step(label(gid), p.line, f"send on closed {name}"),
                             "send on closed channel"))
                     elif cap > 0:
-                        if len(buf) < cap:
+                        if mine and len(buf) < cap:
                             ready.add(gid)
                             out.append(self._apply(st, pend, [(gid, ci, None, True)], ch,
                                                    buf + (c.value,), closed,
@@ -191,7 +196,8 @@ class _Explorer:
                                                          f"send on {name} (buffered)"),)))
                     else:
                         for hid, q in pend.items():
-                            if hid == gid or q is None or q.kind != "comm":
+                            if hid == gid or q is None or q.kind != "comm" or \
+                                    not (mine or hid in only):
                                 continue
                             for cj, d in enumerate(q.cases):
                                 if d.dir == "recv" and d.chan == ch:
@@ -202,7 +208,7 @@ class _Explorer:
                                     out.append(self._apply(
                                         st, pend, [(gid, ci, None, True), (hid, cj, c.value, True)],
                                         None, None, None, steps))
-                else:
+                elif mine:
                     if buf:
                         ready.add(gid)
                         out.append(self._apply(st, pend, [(gid, ci, buf[0], True)], ch, buf[1:],
@@ -214,7 +220,7 @@ class _Explorer:
                             st, pend, [(gid, ci, zero(c.elem), False)], None, None, None,
                             (Step(label(gid), p.line, f"receive from closed {name}"),)))
         for gid, p in pend.items():
-            if p is None:
+            if p is None or only is not None and gid not in only:
                 continue
             if p.kind == "comm":
                 if not p.blocking and gid not in ready:

@@ -31,8 +31,7 @@ Succ = Any
 class Search(Protocol):
     """What the walks need of explore's search."""
 
-    def successors(self, st: State) -> list[Succ]: ...
-    def only_unseen_timers(self, st: State, succs: list[Succ]) -> bool: ...
+    def successors(self, st: State, only: frozenset[int] | None = None) -> list[Succ]: ...
     def terminal(self, st: State, path: tuple, found: dict[str, Any]) -> None: ...
     def violation_found(self, found: dict[str, Any], why: str, path: tuple) -> None: ...
 
@@ -67,26 +66,43 @@ def _walk(explorer: Search, st: State, found: dict[str, Any], rng: random.Random
     for n in range(MAX_STEPS):
         if time.monotonic() > end:
             return n
-        succs = explorer.successors(st)
-        if not succs or explorer.only_unseen_timers(st, succs):
+        live = [g.gid for g in st.gs if not g.done]
+        if changes is None:
+            rng.shuffle(live)  # the first that can move is one chosen uniformly
+        else:
+            live.sort(key=lambda gid: -priority.setdefault(gid, rng.random()))
+        going = _first_moves(explorer, st, live, found, path)
+        if going is None:
             explorer.terminal(st, tuple(path), found)
             return n
+        if not going:
+            return n  # every step left ends the path (an exit, something unsupported)
+        s = rng.choice(going)
+        if changes is not None and n in changes:
+            for g in s.moved:
+                priority[g] = -n - 1.0  # below every other, and below earlier drops
+        path.extend(s.steps)
+        st = s.state
+    return MAX_STEPS
+
+
+def _first_moves(explorer: Search, st: State, order: list[int], found: dict[str, Any],
+                 path: list[Any]) -> list[Succ] | None:
+    """The steps of the first goroutine in `order` that can move, made for it alone (a
+    state of many goroutines would cost a successor each); None when none can. A timer
+    whose firing changes nothing anyone can see counts as not moving, as in the search."""
+    key = None
+    ended = False
+    for gid in order:
+        succs = explorer.successors(st, frozenset((gid,)))
         for s in succs:
             if s.violation is not None:
                 explorer.violation_found(found, s.violation, (*path, *s.steps))
         going = [s for s in succs if s.state is not None]
-        if not going:
-            return n
-        if changes is None:
-            s = rng.choice(going)
-        else:
-            def rank(s: Succ) -> float:
-                return max(priority.setdefault(g, rng.random()) for g in s.moved)
-            top = max(rank(s) for s in going)
-            s = rng.choice([s for s in going if rank(s) == top])
-            if n in changes:
-                for g in s.moved:
-                    priority[g] = -n - 1.0  # below every other, and below earlier drops
-        path.extend(s.steps)
-        st = s.state
-    return MAX_STEPS
+        if going and st.gs[gid].daemon:
+            key = key or st.key()
+            going = [s for s in going if s.state.key() != key]
+        if going:
+            return going
+        ended = ended or any(s.state is None for s in succs)
+    return [] if ended else None
