@@ -650,14 +650,7 @@ class _Explorer:
         seconds = time.monotonic() - start
         unsupported = tuple(self.unsupported)
         findings = tuple(found[k] for k in _PRIORITY if k in found)
-        if findings:
-            verdict = findings[0].kind
-        elif unsupported:
-            verdict = "unsupported"
-        elif not complete:
-            verdict = "undecided"
-        else:
-            verdict = "ok"
+        verdict = _verdict(findings, unsupported, complete)
         notes: tuple[str, ...] = ()
         if self.too_large:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
@@ -838,6 +831,16 @@ def _bottom_sccs(edges: list[list[tuple[int, frozenset[int]]]]) -> list[list[int
     return bottom
 
 
+def _verdict(findings: tuple[Finding, ...], unsupported: tuple, complete: bool) -> str:
+    """The gravest finding (they come gravest first); else unsupported if anything was,
+    undecided if the search did not finish, ok."""
+    if findings:
+        return findings[0].kind
+    if unsupported:
+        return "unsupported"
+    return "ok" if complete else "undecided"
+
+
 def merged(named: list[tuple[str, Result]]) -> Result:
     """One verdict for the tests of a file, each checked alone: every finding, each
     named by its test, the gravest first (in the order of the tests among equals); then
@@ -850,14 +853,7 @@ def merged(named: list[tuple[str, Result]]) -> Result:
                             key=lambda f: _PRIORITY.index(f.kind)))
     unsupported = tuple((f"{t}: {what}", line) for t, r in named for what, line in r.unsupported)
     complete = all(r.complete for _, r in named)
-    if findings:
-        verdict = findings[0].kind
-    elif unsupported:
-        verdict = "unsupported"
-    elif not complete:
-        verdict = "undecided"
-    else:
-        verdict = "ok"
+    verdict = _verdict(findings, unsupported, complete)
     notes = tuple(f"{t}: {r.verdict} ({r.states} states, {r.seconds:.2f} s)" for t, r in named)
     notes += tuple(f"{t}: {n}" for t, r in named for n in r.notes)
     return Result(verdict, findings, unsupported, sum(r.states for _, r in named),
