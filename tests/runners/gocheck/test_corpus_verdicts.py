@@ -62,9 +62,9 @@ SLOW = {
     "probe_sv07_lease": "ok in 38,372 states, 55 s here: a context's deadline may fire at "
     "any step of two electors on tickers",
     # Bug kernels at the scale real ones have, and fixed ones decided near the budget.
-    "probe_tk01_sd_reload_cancel": "partial-deadlock after 15 s",
-    "probe_tk03_erasure_wg_add_inside": "channel-safety after 39 s",
-    "probe_tk04_shard_writer_no_close": "partial-deadlock after 49 s",
+    "probe_tk01_sd_reload_cancel": "partial-deadlock after 17 s",
+    "probe_tk03_erasure_wg_add_inside": "channel-safety after 12 s",
+    "probe_tk04_shard_writer_no_close": "partial-deadlock after 12 s",
     "probe_tk05_raft_shutdown_double_close": "channel-safety after 19 s",
     "probe_tk05_raft_shutdown_double_close_fixed": "ok in 12,530 states, 40-50 s",
     "probe_tk06_odr_first_answer_leak_fixed": "ok in 18,969 states, 25-35 s",
