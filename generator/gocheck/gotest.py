@@ -43,6 +43,7 @@ class Machine(Protocol):
     def run(self, st: State, gid: int) -> None: ...
     def start_goexit(self, st: State, g: G) -> None: ...
 
+
 _T_TYPES = ("(*testing.T).", "(*testing.common).")
 # Methods that only print or look (their printed values' Error/String methods run as
 # fmt's would, `Machine._printed_methods`), those that mark the test failed, and those

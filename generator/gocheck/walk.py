@@ -6,13 +6,14 @@ than any budget allows, and the search would end undecided though a deadlock is 
 steps away on many paths. So when the search grows past a few thousand states, it lends
 part of its time to walks from the first state, each taking a successor at random until
 nothing can move (judged as the search judges a state with no step) or a violation is
-met. Walks take turns between two ways of choosing: uniformly among the successors, and
-as PCT does (Burckhardt et al., ASPLOS 2010: each goroutine gets a random priority, the
-highest that can move moves, and at a few random steps the one that moved drops to the
-lowest), which reaches bugs that need a few goroutines in one order with a probability
-that does not shrink with the length of the run. Whatever a walk finds is a real run of
-the model, reported with its trace; walks never make a verdict "ok". The choices come
-from one `random.Random` seeded per check, so a check given the same time repeats itself.
+met. Walks take turns between two ways of choosing who moves: uniformly among the
+goroutines that can, and as PCT does (Burckhardt et al., ASPLOS 2010: each goroutine gets
+a random priority, the highest that can move moves, and at a few random steps the one
+that moved drops to the lowest), which reaches bugs that need a few goroutines in one
+order with a probability that does not shrink with the length of the run. Whatever a
+walk finds is a real run of the model, reported with its trace; walks never make a
+verdict "ok". The choices come from one `random.Random` seeded per check, so a check
+given the same time repeats itself.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Search(Protocol):
     def successors(self, st: State, only: frozenset[int] | None = None) -> list[Succ]: ...
     def terminal(self, st: State, path: tuple, found: dict[str, Any]) -> None: ...
     def violation_found(self, found: dict[str, Any], why: str, path: tuple) -> None: ...
+
 
 # Steps a walk takes at most (a program whose tickers fire for ever never stops).
 MAX_STEPS = 5_000
