@@ -1528,6 +1528,18 @@ class Machine:
                 op, ("tuple", old))
             if op == "LoadOrStore" and old[1] is not True:
                 result = ("tuple", (UNKNOWN if V.is_unknown(old[1]) else args[1], old[1]))
+        elif op in ("CompareAndSwap", "CompareAndDelete"):
+            # Swaps (deletes) when the key is there with a value == old; when the checker
+            # cannot tell, either may have happened: the map turns vague.
+            cur, there = self._sync_map_get(entries, vague, key)
+            result = False if there is False else V.binop("==", cur, args[1])
+            if result is True and op == "CompareAndSwap":
+                entries, vague = self._sync_map_put(entries, vague, key, args[2], line,
+                                                    keep=False)
+            elif result is True:
+                entries = tuple(e for e in entries if e[0] != key)
+            elif result is not False:
+                result, vague = UNKNOWN, True
         else:
             raise Unsupported(f"sync.Map.{op} (not modelled)", line)
         self.store(st, addr, ("mapv", entries, vague), line)

@@ -93,3 +93,77 @@ def test_sync_map_range_is_unsupported():
         """)
     assert c.verdict == "unsupported", report_lines(c)
     assert any("Range" in line for line in report_lines(c))
+
+
+def test_compare_and_swap_hands_over_only_once():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            m.Store("state", "idle")
+            done := make(chan int, 1)
+            var wg sync.WaitGroup
+            for i := 0; i < 2; i++ {
+                wg.Add(1)
+                go func() {
+                    defer wg.Done()
+                    if m.CompareAndSwap("state", "idle", "busy") {
+                        done <- 1 // one buffered slot: a second winner would block for ever
+                    }
+                }()
+            }
+            wg.Wait()
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_compare_and_delete_of_a_missing_key_fails():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            ch := make(chan int)
+            if m.CompareAndDelete("k", 1) {
+                <-ch
+            }
+            m.Store("k", 1)
+            if m.CompareAndDelete("k", 2) {
+                <-ch
+            }
+            if !m.CompareAndDelete("k", 1) {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_compare_and_swap_that_loses_leaves_a_waiter():
+    c = check("""
+        package main
+
+        import "sync"
+
+        func main() {
+            var m sync.Map
+            m.Store("state", "idle")
+            started := make(chan int)
+            for i := 0; i < 2; i++ {
+                go func() {
+                    if m.CompareAndSwap("state", "idle", "busy") {
+                        return
+                    }
+                    started <- 1 // the loser waits for a receiver that never comes
+                }()
+            }
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
