@@ -149,12 +149,17 @@ class _Explorer:
 
     # --- successors
 
-    def successors(self, st: State, only: frozenset[int] | None = None) -> list[_Succ]:
+    def pending(self, st: State) -> dict[int, Pending | None]:
+        """What each goroutine of `st` waits to do."""
+        return {gid: self.m.pending(st, gid) for gid in range(len(st.gs))}
+
+    def successors(self, st: State, only: frozenset[int] | None = None,
+                   pend: dict[int, Pending | None] | None = None) -> list[_Succ]:
         """Every step from `st`; with `only`, just the steps those goroutines take part in
-        (a random walk's choice, without making every other successor state)."""
-        m = self.m
+        (a random walk's choice, without making every other successor state); `pend`,
+        the goroutines' pending operations when already known."""
         out: list[_Succ] = []
-        pend = {gid: m.pending(st, gid) for gid in range(len(st.gs))}
+        pend = self.pending(st) if pend is None else pend
         self._pending = pend
         # Goroutines with a case ready by the channel's own state (a buffer, a close): a
         # non-blocking select cannot take default then. A case ready only because a partner

@@ -1468,8 +1468,7 @@ class Machine:
         """fmt.Sprintf, fmt.Sprint or strconv.Itoa of operands all known, else None."""
         if name == "strconv.Itoa":
             return formatting.itoa(args[0])
-        items = self._items(st, args[-1]) if isinstance(args[-1], tuple) and \
-            args[-1][0] == "slice" else () if args[-1] == NIL else None
+        items = self._items(st, args[-1])  # the ...any slice: () when nil
         if items is None:
             return None
         operands = [formatting.operand(v) for v in items]

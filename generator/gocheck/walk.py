@@ -32,7 +32,9 @@ Succ = Any
 class Search(Protocol):
     """What the walks need of explore's search."""
 
-    def successors(self, st: State, only: frozenset[int] | None = None) -> list[Succ]: ...
+    def pending(self, st: State) -> dict[int, Any]: ...
+    def successors(self, st: State, only: frozenset[int] | None = None,
+                   pend: dict[int, Any] | None = None) -> list[Succ]: ...
     def terminal(self, st: State, path: tuple, found: dict[str, Any]) -> None: ...
     def violation_found(self, found: dict[str, Any], why: str, path: tuple) -> None: ...
 
@@ -95,8 +97,11 @@ def _first_moves(explorer: Search, st: State, order: list[int], found: dict[str,
     whose firing changes nothing anyone can see counts as not moving, as in the search."""
     key = None
     ended = False
+    pend = explorer.pending(st)  # once a step, whichever goroutines are tried
     for gid in order:
-        succs = explorer.successors(st, frozenset((gid,)))
+        if pend[gid] is None:
+            continue
+        succs = explorer.successors(st, frozenset((gid,)), pend)
         for s in succs:
             if s.violation is not None:
                 explorer.violation_found(found, s.violation, (*path, *s.steps))
