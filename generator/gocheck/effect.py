@@ -62,11 +62,14 @@ class _Inferer:
             p = self.m.pending(st, gid)
             if p is None:
                 return seq(*parts) if parts else Eps()
-            if p.kind == "choice":
+            if p.kind in ("choice", "order"):
                 branches = []
-                for which in (True, False):
+                for which in (True, False) if p.kind == "choice" else p.arg:
                     s = st.copy()
-                    self.m.take_branch(s, gid, which)
+                    if p.kind == "choice":
+                        self.m.take_branch(s, gid, which)
+                    else:
+                        self.m.take_order(s, gid, which)
                     self._run(s, gid)
                     branches.append(self.effect(s, gid, seen, depth + 1))
                 return seq(*parts, choice(*branches))

@@ -114,6 +114,17 @@ def _chan_name(st: State, ch: Value) -> str:
     return "a channel"
 
 
+def _keys(keys: tuple) -> str:
+    """A map's keys in the order a range takes them, as a trace shows them."""
+    def one(k: Value) -> str:
+        if isinstance(k, tuple) and k[0] == "iface":  # a key of type any
+            return one(k[2])
+        if isinstance(k, str):
+            return '"' + k.replace('"', '\\"') + '"'
+        return str(k) if isinstance(k, int) else "a key"
+    return ", ".join(one(k) for k in keys)
+
+
 def describe(st: State, p: Pending) -> str:
     """What a stopped goroutine waits for, in words."""
     if p.kind == "comm":
@@ -125,6 +136,7 @@ def describe(st: State, p: Pending) -> str:
     names = {"wg_wait": "WaitGroup.Wait", "wg_add": "WaitGroup.Add", "lock": "Lock",
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
+             "order": "a map range's order",
              "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
              "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
              "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
@@ -331,6 +343,10 @@ class _Explorer:
         if kind == "choice":
             return [go("branch taken", then=lambda s: self._branch(s, gid, True)),
                     go("branch not taken", then=lambda s: self._branch(s, gid, False))]
+        if kind == "order":
+            return [go(f"range over a map in the order {_keys(keys)}",
+                       then=lambda s, keys=keys: self._ordered(s, gid, keys))
+                    for keys in p.arg]
         if kind == "exit":
             return [_Succ((Step(who, p.line, "the program exits (panic or exit)"),),
                           frozenset({gid}), exit="exit")]
@@ -357,9 +373,19 @@ class _Explorer:
             return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
         if kind == "atomic":
             name = p.arg
-            return [go(name.replace("sync/atomic.", "atomic.").replace("(*sync.Map).", "sync.Map."),
-                       then=lambda s: m.complete(s, gid, m.atomic(s, name, list(p.arg2),
-                                                                   p.line)))]
+            text = name.replace("sync/atomic.", "atomic.").replace("(*sync.Map).", "sync.Map.")
+            if name == "(*sync.Map).Range":
+                try:
+                    orders = m.sync_map_orders(st, p.arg2[0], p.line)
+                except Unsupported:
+                    # Raised again in the step, whose path then ends as unsupported.
+                    return [go(text, then=lambda s: m.sync_map_orders(s, p.arg2[0], p.line))]
+                return [go(f"{text} in the order {_keys(keys)}" if len(orders) > 1 else text,
+                           then=lambda s, keys=keys: m.sync_map_range(s, gid, p.arg2, keys,
+                                                                      p.line))
+                        for keys in orders]
+            return [go(text, then=lambda s: m.complete(s, gid, m.atomic(s, name, list(p.arg2),
+                                                                        p.line)))]
         if kind == "fire":
             return [go("fires: its function starts", then=lambda s: m.fire(s, gid))]
         if kind == "afterfunc_stop":
@@ -554,6 +580,10 @@ class _Explorer:
 
     def _branch(self, st: State, gid: int, which: bool) -> None:
         self.m.take_branch(st, gid, which)
+        self.m.run(st, gid)
+
+    def _ordered(self, st: State, gid: int, keys: tuple) -> None:
+        self.m.take_order(st, gid, keys)
         self.m.run(st, gid)
 
     # --- the search

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 from generator.gocheck import formatting, gotest
@@ -30,6 +31,11 @@ from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
 
 MAX_FRAMES = 64
 MAX_LOCAL_STEPS = 200_000
+# A range over a map (or sync.Map.Range) of 2 to this many entries tries every order of
+# them, each a branch of the search: Go's order is random, and a loop that breaks at the
+# first match, or sends to each entry's channel in turn, can leak in one order only.
+# Over a larger map one order (by key) is explored: n! orders would swamp the search.
+MAP_ORDERS_UP_TO = 4
 
 # Library packages whose functions may be given channels or functions without running
 # them: formatting and errors only look at a value.
@@ -232,6 +238,8 @@ class State:
                     n = objs[oid] = len(objs)
                     obj_vals.append(None)
                     obj_vals[n] = ren(self.objs.get(oid))
+                if tag == "iter":
+                    return (tag, n, ren_all(v[2]))
                 return (tag, n) + v[2:]
             if tag in ("?", "nil"):
                 return v
@@ -332,7 +340,7 @@ class Pending:
     """What a stopped goroutine waits to do next."""
 
     kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
-    #          | runlock | trylock | tryrlock | once | choice | exit
+    #          | runlock | trylock | tryrlock | once | choice | order | exit
     line: int
     cases: tuple[Case, ...] = ()
     blocking: bool = True
@@ -603,6 +611,8 @@ class Machine:
             if cond == V.BIG:
                 raise V.TooLarge(ins.line)
             return not isinstance(cond, bool)
+        if op == "Range":
+            return self.range_orders(st, fr, ins) is not None
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None
         if op == "RunDefers":
@@ -802,7 +812,7 @@ class Machine:
     # Maps: an object ("mapv", entries, vague) with entries sorted by key. A key the
     # checker cannot tell makes the map vague: lookups then give UNKNOWN, which is
     # unsupported when the values are channels or sync objects. Ranging visits the
-    # known entries in key order (Go's order is random; here one order is explored).
+    # known entries in every order for a small map, else in key order (MAP_ORDERS_UP_TO).
 
     def _op_MakeMap(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         addr = st.new_obj(("mapv", (), False))
@@ -862,25 +872,45 @@ class Machine:
             self._set(fr, ins, self._lookup(st, m, k, ins.type, ins.line)[0])
 
     def _op_Range(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
+        # The iterator: ("iter", map object, the keys still to visit, in the order taken).
         x = self.operand(st, fr, ins.args[0])
         if isinstance(x, tuple) and x[0] == "map":
-            self._set(fr, ins, ("iter", x[1], 0))
+            self._set(fr, ins, ("iter", x[1], tuple(k for k, _ in st.objs[x[1]][1])))
         elif x == NIL:
-            self._set(fr, ins, ("iter", None, 0))
+            self._set(fr, ins, ("iter", None, ()))
         else:
             self._set(fr, ins, UNKNOWN)
+
+    def range_orders(self, st: State, fr: Frame, ins: Instr) -> list[tuple] | None:
+        """The orders a range over a map at `ins` may visit its keys in, when there is a
+        choice (MAP_ORDERS_UP_TO); None when the range runs locally."""
+        x = self.operand(st, fr, ins.args[0])
+        if not (isinstance(x, tuple) and x[0] == "map"):
+            return None
+        orders = key_orders(tuple(k for k, _ in st.objs[x[1]][1]))
+        return orders if len(orders) > 1 else None
+
+    def take_order(self, st: State, gid: int, keys: tuple) -> None:
+        """Resolve a choice: goroutine `gid`'s range over a map visits `keys` in this order."""
+        fr = st.gs[gid].frames[-1]
+        ins = fr.instr
+        self._set(fr, ins, ("iter", self.operand(st, fr, ins.args[0])[1], keys))
 
     def _op_Next(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         it = self.operand(st, fr, ins.args[0])
         parts = V.split_class(ins.type, "(", ")") if ins.type.startswith("tuple(") else []
         if isinstance(it, tuple) and it[0] == "iter":
-            _, oid, pos = it
+            _, oid, keys = it
             _, entries, vague = st.objs[oid] if oid is not None else ("mapv", (), False)
-            if pos < len(entries):
-                k, v = entries[pos]
+            now = dict(entries)
+            # Go visits an entry deleted before it was reached not at all, and one added
+            # during the range perhaps: here, not.
+            while keys and keys[0] not in now:
+                keys = keys[1:]
+            if keys:
                 if ins.args[0]["k"] == "reg":
-                    fr.regs[ins.args[0]["n"]] = ("iter", oid, pos + 1)
-                self._set(fr, ins, ("tuple", (True, k, v)))
+                    fr.regs[ins.args[0]["n"]] = ("iter", oid, keys[1:])
+                self._set(fr, ins, ("tuple", (True, keys[0], now[keys[0]])))
                 return
             if not vague:
                 self._set(fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
@@ -1501,16 +1531,45 @@ class Machine:
             v = v != 0
         return v
 
-    def _sync_map(self, st: State, op: str, addr: Value, args: list[Value], line: int
-                  ) -> Value:
-        """A sync.Map method, on a map kept like a Go map: ("mapv", entries, vague). A key
-        the checker cannot tell makes it vague, and then every lookup is unknown."""
+    def _sync_map_value(self, st: State, addr: Value, line: int) -> tuple:
+        """The ("mapv", entries, vague) a *sync.Map points to."""
         mv = self.load(st, addr, line, "other")
         if isinstance(mv, tuple) and mv[0] == "struct":
             mv = ("mapv", (), False)  # the zero sync.Map: library code never ran on it
         if not (isinstance(mv, tuple) and mv[0] == "mapv"):
             raise Unsupported("a sync.Map the checker cannot follow", line)
-        _, entries, vague = mv
+        return mv
+
+    def sync_map_orders(self, st: State, addr: Value, line: int) -> list[tuple]:
+        """The orders a sync.Map.Range may visit the keys in (MAP_ORDERS_UP_TO)."""
+        _, entries, vague = self._sync_map_value(st, addr, line)
+        if vague:
+            raise Unsupported("sync.Map.Range over a map whose keys the checker cannot tell",
+                              line)
+        return key_orders(tuple(k for k, _ in entries))
+
+    def sync_map_range(self, st: State, gid: int, args: tuple, keys: tuple, line: int
+                       ) -> None:
+        """sync.Map.Range(f) visiting `keys` in this order: f is called on each entry
+        still there, until it returns false (`_yielded`). The step itself reads nothing
+        more: each call of f runs on the goroutine as its own code, and a Store or Delete
+        by f or by others meanwhile is a step of its own (Range is no snapshot in Go
+        either; an entry deleted before it is reached is not visited here)."""
+        addr, f = args
+        fn = self.known_fn(f, line, "a sync.Map.Range function")
+        entries = dict(self._sync_map_value(st, addr, line)[1])
+        items = tuple((k, entries[k]) for k in keys if k in entries)
+        self.complete(st, gid, ("tuple", ()), run=False)
+        if items:
+            g = st.gs[gid]
+            g.frames.append(self.frame(fn, items[0], f[2], ("seq", f, items[1:], None)))
+        self.run(st, gid)
+
+    def _sync_map(self, st: State, op: str, addr: Value, args: list[Value], line: int
+                  ) -> Value:
+        """A sync.Map method, on a map kept like a Go map: ("mapv", entries, vague). A key
+        the checker cannot tell makes it vague, and then every lookup is unknown."""
+        _, entries, vague = self._sync_map_value(st, addr, line)
         key = args[0] if args else None
         if op == "Clear":
             entries, vague, result = (), False, ("tuple", ())
@@ -1637,6 +1696,8 @@ class Machine:
                            select=True)
         if op == "If":
             return Pending("choice", ins.line)
+        if op == "Range":
+            return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         if op == "Panic":
             return Pending("exit", ins.line)
         if op == "Call":
@@ -1766,6 +1827,13 @@ class Machine:
         st.spawn([self.frame(fn, (), f[2], None)],
                  f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
         self.run(st, len(st.gs) - 1)
+
+
+def key_orders(keys: tuple) -> list[tuple]:
+    """The orders a range over a map with `keys` (in key order) is explored in."""
+    if 2 <= len(keys) <= MAP_ORDERS_UP_TO:
+        return list(permutations(keys))
+    return [keys]
 
 
 def _zero_like(v: Value) -> Value:

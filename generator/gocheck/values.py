@@ -12,7 +12,8 @@ Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 `("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library
 function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
-`("map", object)`, `("tuple", items)`, `("ctx", done channel)`, and the sync objects
+`("map", object)`, `("iter", map object, keys still to visit)` a range over a map,
+`("tuple", items)`, `("ctx", done channel)`, and the sync objects
 `("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
 `("once", 0 | 1 running | 2 done | 3 panicked, …)`,
 `("cond", locker, waiting goroutines, woken goroutines)`.
@@ -132,11 +133,13 @@ def count(n: int, a: int, b: int) -> Value:
 
 # Where a tagged value holds plain tuples rather than values: a struct's fields, an
 # array's items, a call's results, a closure's free variables, a T's cleanups and parallel
-# subtests (each a plain tuple of values); a map's entries (a plain tuple of (key, value)
-# pairs); a range over an iterator's items still to yield (a tuple of argument tuples).
+# subtests, a map range's keys still to visit (each a plain tuple of values); a map's
+# entries (a plain tuple of (key, value) pairs); a range over an iterator's items still
+# to yield (a tuple of argument tuples).
 # Go data may be any string, so the first item of a plain tuple may read like a tag
 # ("chan", "map", "?"): every walk over values goes through `children`, never guesses.
-_PLAIN = {"struct": (1,), "array": (1,), "tuple": (1,), "fn": (2,), "tcommon": (2, 8)}
+_PLAIN = {"struct": (1,), "array": (1,), "tuple": (1,), "fn": (2,), "tcommon": (2, 8),
+          "iter": (2,)}
 _PAIRS = {"mapv": 1, "seq": 2}
 
 

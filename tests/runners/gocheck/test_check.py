@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from generator.gocheck.machine import MAP_ORDERS_UP_TO
 from runners.gocheck.check import Checked, check_source, effect_of, report_lines
 
 pytestmark = pytest.mark.usefixtures("go_frontend")
@@ -368,6 +369,57 @@ def test_channels_in_a_map_under_known_keys_are_followed():
     trace = c.result.findings[0].trace
     assert [s.line for s in trace if s.text.startswith("close")] == [9, 9, 11]
     assert trace[-1].text == "close of closed channel (made at line 5)"
+
+
+FIRST_WORKER = """
+    package main
+
+    func main() {
+        workers := map[int]chan int{}
+        for i := 1; i <= N; i++ {
+            workers[i] = make(chan int, 1)
+        }
+        workers[2] = make(chan int) // nobody receives: a send to it blocks for ever
+        for _, ch := range workers {
+            ch <- 1
+            break
+        }
+    }
+    """
+
+
+def test_a_range_over_a_small_map_tries_every_order():
+    # Go's order is random: the range meets key 2 first in some runs only.
+    c = check(FIRST_WORKER.replace("N", "3"))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert (9, "range over a map in the order 2, 1, 3") in steps(c)
+
+
+def test_a_range_over_a_larger_map_takes_key_order_only():
+    # MAP_ORDERS_UP_TO: 5! orders of every such range would swamp the search.
+    assert MAP_ORDERS_UP_TO == 4
+    assert check(FIRST_WORKER.replace("N", "5")).verdict == "ok"
+
+
+def test_a_map_entry_deleted_before_the_range_reaches_it_is_not_visited():
+    c = check("""
+        package main
+
+        func main() {
+            m := map[string]chan int{"a": make(chan int), "b": make(chan int)}
+            for k := range m {
+                delete(m, "a")
+                delete(m, "b")
+                if k == "x" {
+                    return
+                }
+            }
+            for _, ch := range m {
+                ch <- 1
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
 
 
 def test_channels_in_a_map_under_unknown_keys_are_unsupported_with_their_line():
