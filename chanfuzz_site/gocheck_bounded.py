@@ -43,7 +43,8 @@ class GoOutcome:
     stopped: str = ""  # why the check was stopped before it answered ("" when it answered)
 
 
-def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s: float) -> None:
+def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s: float,
+                    modules: tuple[str, ...]) -> None:
     with contextlib.suppress(OSError):  # a group of our own: the parent's kill takes the helper
         os.setpgid(0, 0)
     try:
@@ -51,7 +52,8 @@ def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s
         from runners.gocheck.frontend import FrontendError
 
         try:
-            checked = check_source(source, max_states=max_states, time_limit=time_limit_s)
+            checked = check_source(source, max_states=max_states, time_limit=time_limit_s,
+                                   modules=modules)
         except FrontendError as exc:
             conn.send(("unavailable", str(exc)))
             return
@@ -74,13 +76,15 @@ def _check_in_child(conn: Connection, source: str, max_states: int, time_limit_s
 
 
 def bounded_gocheck(source: str, *, max_states: int, time_limit_s: float,
-                    frontend_s: float) -> GoOutcome:  # fmt: skip
+                    frontend_s: float, modules: tuple[str, ...] = ()) -> GoOutcome:  # fmt: skip
     """check_source(source) and effect_of it, in a child process killed `GRACE_S` after the
-    front end's budget (`frontend_s`) and the checker's (`time_limit_s`) together.
+    front end's budget (`frontend_s`) and the checker's (`time_limit_s`) together. The
+    source may import from outside the standard library only the module paths `modules`.
 
     Raises GoCheckUnavailable when the checker cannot run at all."""
     budget = frontend_s + time_limit_s + GRACE_S
-    status, value = run_in_child(_check_in_child, (source, max_states, time_limit_s), budget)
+    status, value = run_in_child(_check_in_child, (source, max_states, time_limit_s, modules),
+                                 budget)
     if status == "ok":
         return value
     if status == "unavailable":

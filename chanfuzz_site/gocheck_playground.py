@@ -20,6 +20,10 @@ Budgets (Django settings, all optional; the defaults are the effect checker's):
     GOCHECK_FRONTEND_S         seconds Go's front end may take, first build of the helper
                                included (30)
     GOCHECK_MAX_SOURCE_CHARS   longest source accepted (20,000 characters)
+    GOCHECK_MODULES            the only modules a source may import from outside the
+                               standard library, fetched through the Go module proxy
+                               (golang.org/x/sync: errgroup, semaphore, singleflight);
+                               a public page must not fetch whatever a paste names
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from generator.gocheck.explore import Finding, Step
 
 DEFAULT_MAX_SOURCE_CHARS = 20_000
 DEFAULT_FRONTEND_S = 30.0
+DEFAULT_MODULES = ("golang.org/x/sync",)
 
 VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety", "unsupported",
             "undecided", "bad-input")  # fmt: skip
@@ -353,6 +358,7 @@ def check(source: str) -> GoCheckView:
         max_states=int(budget["max_states"]),
         time_limit_s=float(budget["time_limit_s"]),
         frontend_s=float(budget["frontend_s"]),
+        modules=tuple(getattr(settings, "GOCHECK_MODULES", DEFAULT_MODULES)),
     )
     elapsed = (time.perf_counter() - start) * 1000
     result = outcome.result

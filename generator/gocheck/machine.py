@@ -385,9 +385,11 @@ class Machine:
             if main is None:
                 raise Unsupported("package main has no func main")
             st.gs[0].frames.append(self.frame(main, (), (), None))
-        init = self.program.function(f"{pkg}.init")
-        if init is not None:
-            st.gs[0].frames.append(self.frame(init, (), (), None))
+        # The imported packages' inits run first, in order, then the file's own.
+        for name in (f"{pkg}.init", *reversed(self.program.inits)):
+            init = self.program.function(name)
+            if init is not None:
+                st.gs[0].frames.append(self.frame(init, (), (), None))
         self.run(st, 0)
         return st
 

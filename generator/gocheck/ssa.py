@@ -161,6 +161,10 @@ class Program:
     # a check runs (`entry`; the first when empty). A package main program has none.
     tests: tuple[str, ...] = ()
     entry: str = ""
+    # The init functions of the imported packages the front end loaded from source (those
+    # outside the standard library), in the order Go runs them, and their modules.
+    inits: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
 
@@ -255,4 +259,6 @@ def load(raw: Mapping[str, Any]) -> Program:
         methods=MappingProxyType({k: MappingProxyType(v) for k, v in raw["methods"].items()}),
         globals=MappingProxyType(dict(raw.get("globals") or {})),
         tests=tuple(raw.get("tests") or ()),
+        inits=tuple(raw.get("inits") or ()),
+        modules=tuple(raw.get("modules") or ()),
     )

@@ -1,5 +1,9 @@
 """gocheck's Go front end: builds the helper in toolchains/gocheck and runs it on a file.
 
+A file that imports packages outside the standard library has them resolved through the
+Go module proxy (the helper's `go mod tidy`), their newest versions, and loaded from
+source with it: the result names the modules (`modules`).
+
 The helper (`gocheck-ssa`) is built once with the machine's Go, its module dependencies
 (golang.org/x/tools) fetched from the Go module proxy, and kept under
 `$CHANFUZZ_VAR_DIR/gocheck/<hash of its sources>/`, so an edit of the helper rebuilds it
@@ -14,6 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +75,12 @@ def helper_path() -> Path:
     return binary
 
 
-def ssa_of_file(path: Path, *, timeout: float = 120.0) -> dict[str, Any]:
-    """The SSA of one `package main` file, as decoded JSON.
+def ssa_of_file(path: Path, *, timeout: float = 120.0,
+                modules: Sequence[str] | None = None) -> dict[str, Any]:
+    """The SSA of one `package main` file, as decoded JSON. `modules`, when given, are the
+    only module paths the file may import from outside the standard library (BadInput
+    otherwise): the playground's list, so that a pasted file cannot make this machine
+    fetch whatever it names.
 
     Kept by the hash of the helper and the source, under `$CHANFUZZ_VAR_DIR/gocheck/ssa/`:
     the front end costs a tenth of a second a file (a second or more when the file has an
@@ -80,13 +89,16 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0) -> dict[str, Any]:
     """
     helper = helper_path()
     source = Path(path).read_bytes()
-    digest = hashlib.sha256(helper.parent.name.encode() + b"\0" + source).hexdigest()
+    # The allowed modules are part of the key: a source refused under one list must not
+    # come out of the cache under it because it was checked under another.
+    allowed = "*" if modules is None else ",".join(modules)
+    digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0".encode() + source).hexdigest()
     cached = config.var_dir() / "gocheck" / "ssa" / f"{digest[:32]}.json"
     try:
         return json.loads(cached.read_text())
     except (OSError, ValueError):
         pass
-    raw = _run_helper(helper, path, source, timeout)
+    raw = _run_helper(helper, path, source, timeout, modules=modules)
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(raw))
@@ -109,7 +121,8 @@ def _prune(directory: Path) -> None:
 
 
 def _run_helper(
-    helper: Path, path: Path, source: bytes, timeout: float, *, from_source: bool = False
+    helper: Path, path: Path, source: bytes, timeout: float, *, from_source: bool = False,
+    modules: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The helper's JSON; ``from_source`` loads the imports from their source (the tests
     compare it with the quick load from export data)."""
@@ -123,8 +136,10 @@ def _run_helper(
         env["GO111MODULE"] = "on"
         try:
             flags = ["-from-source"] if from_source else []
-            proc = subprocess.run([str(helper), *flags, str(target)], cwd=work, env=env,
-                                  capture_output=True, text=True, timeout=timeout)
+            if modules is not None:
+                flags += ["-allow", ",".join(modules) or "std"]
+            proc = subprocess.run([str(helper), *flags, "-go", _go(), str(target)], cwd=work,
+                                  env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e
     if proc.returncode == 2:
@@ -134,8 +149,9 @@ def _run_helper(
     return json.loads(proc.stdout)
 
 
-def ssa_of_source(source: str, *, name: str = "main.go") -> dict[str, Any]:
+def ssa_of_source(source: str, *, name: str = "main.go",
+                  modules: Sequence[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="gocheck-src-") as work:
         path = Path(work) / name
         path.write_text(source)
-        return ssa_of_file(path)
+        return ssa_of_file(path, modules=modules)

@@ -204,6 +204,45 @@ def test_a_program_go_refuses_shows_gos_error(client: Client, gocheck_helper: Pa
     assert 'id="go-no-effect">No effect to open: the program did not load.' in page
 
 
+ERRGROUP = """package main
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+	IMPORT
+)
+
+func main() {
+	g, _ := errgroup.WithContext(context.Background())
+	done := make(chan int)
+	g.Go(func() error { done <- 1; return nil })
+	g.Wait()
+	<-done
+}
+"""
+
+
+def test_imports_from_the_allowed_modules_only_are_fetched_and_checked(
+    client: Client,
+    settings,  # noqa: ANN001
+    gocheck_helper: Path,
+) -> None:
+    # golang.org/x/sync (GOCHECK_MODULES' default) is checked with the program: Wait
+    # waits for the task, which waits for main's receive after Wait.
+    page = text_of(check(client, ERRGROUP.replace("IMPORT", "")))
+    assert verdict_in(page) == "global deadlock"
+    # Another module would be fetched on a stranger's say: refused, with the reason.
+    page = text_of(check(client, ERRGROUP.replace("IMPORT", '_ "github.com/pkg/errors"')))
+    assert verdict_in(page) == "bad input"
+    assert ('import &quot;github.com/pkg/errors&quot;: here only the standard library and '
+            "golang.org/x/sync may be imported") in page
+    settings.GOCHECK_MODULES = ()
+    page = text_of(check(client, ERRGROUP.replace("IMPORT", "")))
+    assert verdict_in(page) == "bad input"
+    assert "here only the standard library may be imported" in page
+
+
 def test_an_unsupported_construct_is_shown_with_its_line(
     client: Client, gocheck_helper: Path
 ) -> None:

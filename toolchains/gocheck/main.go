@@ -5,7 +5,14 @@
 // functions are the entries (as GoBench and most bug reports give a deadlock). The model checker that decides the verdict is in Python
 // (generator/gocheck); this program only translates, so that no Go is parsed by hand.
 //
-// Usage: gocheck-ssa [-from-source] FILE.go
+// A file that imports packages outside the standard library (golang.org/x/sync/errgroup,
+// …) gets a go.mod beside it (module command-line-arguments, the path a lone file's
+// package has anyway), `go mod tidy` resolves the imports through the module proxy, and
+// those packages, with every package outside the standard library they import, are loaded
+// from source: their functions are the program's too, interpreted like its own code, and
+// their init functions run first (`inits`, in dependency order).
+//
+// Usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] FILE.go
 //
 // Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
 // (Go's own errors on stderr, one a line); 1 on a usage or internal error.
@@ -17,9 +24,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,6 +74,11 @@ type Output struct {
 	Globals   map[string]string            `json:"globals"`
 	// The test functions to run, in source order; empty for a package main program.
 	Tests []string `json:"tests,omitempty"`
+	// The init functions of the imported packages loaded from source, in the order Go
+	// runs them (before the file's own init).
+	Inits []string `json:"inits,omitempty"`
+	// The modules those packages come from, as go.mod requires them.
+	Modules []string `json:"modules,omitempty"`
 }
 
 var fset *token.FileSet
@@ -450,19 +466,21 @@ func encode(f *ssa.Function) *Function {
 	return out
 }
 
-// load type-checks the file as its own package. Quickly, its imports come from the export
-// data the go command builds once and caches; withSources type-checks them from their
-// source instead, a second or more for the standard library on every call. The SSA is the
-// same either way: ssautil.Packages builds bodies for the file's package only. Only when
-// withSources does it print the errors, if any, and only then is a false ok final.
-func load(file string, withSources bool) ([]*packages.Package, bool) {
+// load type-checks the file as its own package, with the packages `extra` from source.
+// Quickly, the standard library comes from the export data the go command builds once and
+// caches; withSources type-checks it from its source instead, a second or more on every
+// call. The SSA is the same either way: ssautil.Packages builds bodies for the packages
+// loaded from source only. Only when withSources does it print the errors, if any, and
+// only then is a false ok final.
+func load(file string, withSources bool, extra []string) ([]*packages.Package, bool) {
 	fset = token.NewFileSet()
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 		packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
 	if withSources {
 		mode |= packages.NeedDeps
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: mode, Fset: fset}, "file="+file)
+	cfg := &packages.Config{Mode: mode, Fset: fset, Dir: filepath.Dir(file)}
+	pkgs, err := packages.Load(cfg, append([]string{"file=" + file}, extra...)...)
 	if err != nil {
 		if withSources {
 			fmt.Fprintln(os.Stderr, err)
@@ -481,30 +499,140 @@ func load(file string, withSources bool) ([]*packages.Package, bool) {
 	return pkgs, !bad
 }
 
+// plainStd are the standard library's packages of plain data structures: loaded from
+// source and interpreted like the program's code, what they hold is known (the checker
+// models the rest of the standard library by name, and what it does not model is unknown).
+var plainStd = map[string]bool{"container/list": true, "container/ring": true,
+	"container/heap": true}
+
+// beyondStd gives the packages to load from source besides the file's, in dependency
+// order: those outside the standard library it needs (after writing a go.mod beside the
+// file and resolving its imports with `go mod tidy`; their modules are the second result)
+// and the plainStd ones among its imports and theirs. An import path whose first element
+// has no dot is the standard library's (the go command's own rule for what it may fetch).
+// `allowed`, when not empty, are the module paths whose packages the file may import
+// from outside the standard library (the playground's list; "std" alone allows none).
+func beyondStd(file, goCmd string, allowed []string) (pkgs, modules []string, err error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+	if err != nil {
+		return nil, nil, nil // the load reports it
+	}
+	need := false
+	for _, imp := range f.Imports {
+		path := strings.Trim(imp.Path.Value, "`\"")
+		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+			if !allowedPath(path, allowed) {
+				also := ""
+				if mods := strings.Join(slices.DeleteFunc(slices.Clone(allowed),
+					func(m string) bool { return m == "std" }), ", "); mods != "" {
+					also = " and " + mods
+				}
+				return nil, nil, fmt.Errorf("%s: import %q: here only the standard library%s "+
+					"may be imported", filepath.Base(file), path, also)
+			}
+			need = true
+		} else if plainStd[path] {
+			pkgs = append(pkgs, path) // none of them imports another
+		}
+	}
+	if !need {
+		return pkgs, nil, nil
+	}
+	pkgs = nil
+	dir := filepath.Dir(file)
+	mod := "module command-line-arguments\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		return nil, nil, err
+	}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return "", fmt.Errorf("%s", strings.TrimSpace(string(ee.Stderr)))
+		}
+		return string(out), err
+	}
+	if _, err := run("mod", "tidy"); err != nil {
+		return nil, nil, fmt.Errorf("the imports outside the standard library could not be "+
+			"resolved (go mod tidy):\n%v", err)
+	}
+	out, err := run("list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		p, std, _ := strings.Cut(line, " ")
+		if p != "command-line-arguments" && (std == "false" || plainStd[p]) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	out, err = run("list", "-m", "-f", "{{if not .Main}}{{.Path}} {{.Version}}{{end}}", "all")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" {
+			modules = append(modules, line)
+		}
+	}
+	return pkgs, modules, nil
+}
+
 func main() {
 	// -from-source skips the quick load: the tests compare the two.
 	fromSource := flag.Bool("from-source", false, "type-check the imports from their source")
+	goCmd := flag.String("go", "go", "the go command that resolves imports outside the "+
+		"standard library")
+	allow := flag.String("allow", "", "comma-separated module paths: the only ones the file "+
+		"may import from outside the standard library (empty: any)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] FILE.go")
+		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] FILE.go")
 		os.Exit(1)
 	}
-	file := flag.Arg(0)
+	file, err := filepath.Abs(flag.Arg(0))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var allowed []string
+	if *allow != "" {
+		allowed = strings.Split(*allow, ",")
+	}
+	extra, modules, err := beyondStd(file, *goCmd, allowed)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	pkgs, ok := []*packages.Package(nil), false
 	if !*fromSource {
-		pkgs, ok = load(file, false)
+		pkgs, ok = load(file, false, extra)
 	}
 	if !ok {
 		// Go's messages as its front end gives them from source: the quick load's also
 		// carry the compiler's, from building the export data. The file's fault or not,
 		// the source load decides.
-		if pkgs, ok = load(file, true); !ok {
+		if pkgs, ok = load(file, true, extra); !ok {
 			os.Exit(2)
 		}
 	}
-	if len(pkgs) != 1 {
+	if len(pkgs) != 1+len(extra) {
 		fmt.Fprintln(os.Stderr, "not one Go package")
 		os.Exit(2)
+	}
+	// The file's package first, then the others in dependency order (`extra`'s).
+	byPath := map[string]*packages.Package{}
+	for _, p := range pkgs {
+		byPath[p.PkgPath] = p
+	}
+	pkgs = pkgs[:0]
+	for _, path := range append([]string{"command-line-arguments"}, extra...) {
+		if byPath[path] == nil {
+			fmt.Fprintf(os.Stderr, "package %s was not loaded\n", path)
+			os.Exit(1)
+		}
+		pkgs = append(pkgs, byPath[path])
 	}
 	var tests []string
 	if pkgs[0].Name != "main" {
@@ -521,14 +649,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "package main has no func main")
 		os.Exit(2)
 	}
-	out := Output{File: file, Functions: map[string]*Function{},
-		Methods: map[string]map[string]string{}, Globals: map[string]string{}}
+	out := Output{File: flag.Arg(0), Functions: map[string]*Function{},
+		Methods: map[string]map[string]string{}, Globals: map[string]string{},
+		Modules: modules}
 	for _, name := range tests {
 		out.Tests = append(out.Tests, funcName(mainPkg.Func(name)))
 	}
+	ours := map[*ssa.Package]bool{}
+	for _, p := range spkgs {
+		ours[p] = true
+	}
+	for _, p := range spkgs[1:] {
+		if init := p.Func("init"); init != nil {
+			out.Inits = append(out.Inits, funcName(init))
+		}
+	}
 	for f := range ssautil.AllFunctions(prog) {
-		if f.Pkg == mainPkg || (f.Pkg == nil && f.Origin() != nil && f.Origin().Pkg == mainPkg) ||
-			(f.Parent() != nil) && inMain(f, mainPkg) {
+		if ours[f.Pkg] || (f.Pkg == nil && f.Origin() != nil && ours[f.Origin().Pkg]) ||
+			(f.Parent() != nil) && inOurs(f, ours) {
 			out.Functions[funcName(f)] = encode(f)
 		}
 	}
@@ -562,8 +700,8 @@ func main() {
 			}
 		}
 	}
-	// Method sets of the main package's types, for calls through an interface.
-	for _, mem := range mainPkg.Members {
+	// Method sets of the loaded packages' types, for calls through an interface.
+	for _, mem := range members(spkgs) {
 		t, ok := mem.(*ssa.Type)
 		if !ok {
 			continue
@@ -582,7 +720,7 @@ func main() {
 			out.Methods[typ.String()] = m
 		}
 	}
-	for _, mem := range mainPkg.Members {
+	for _, mem := range members(spkgs) {
 		if g, ok := mem.(*ssa.Global); ok {
 			out.Globals[g.String()] = typeClass(g.Type().Underlying().(*types.Pointer).Elem())
 		}
@@ -656,11 +794,34 @@ func isTestName(name string) bool {
 	return !unicode.IsLower(r)
 }
 
-func inMain(f *ssa.Function, mainPkg *ssa.Package) bool {
-	for p := f; p != nil; p = p.Parent() {
-		if p.Pkg == mainPkg {
+func allowedPath(path string, allowed []string) bool {
+	if len(allowed) == 0 {
+		return true
+	}
+	for _, mod := range allowed {
+		if path == mod || strings.HasPrefix(path, mod+"/") {
 			return true
 		}
 	}
 	return false
+}
+
+// inOurs: f is nested in a function of a package loaded from source.
+func inOurs(f *ssa.Function, ours map[*ssa.Package]bool) bool {
+	for p := f; p != nil; p = p.Parent() {
+		if ours[p.Pkg] {
+			return true
+		}
+	}
+	return false
+}
+
+func members(pkgs []*ssa.Package) []ssa.Member {
+	var out []ssa.Member
+	for _, p := range pkgs {
+		for _, m := range p.Members {
+			out = append(out, m)
+		}
+	}
+	return out
 }

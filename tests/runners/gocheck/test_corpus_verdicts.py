@@ -31,9 +31,6 @@ KNOWN_MISSES = {
     "gotest_chan_select2": "undecided: 100,000 rounds of a loop, past the unroll limit",
     "gotest_chan_powser1": "undecided: power series spawn goroutines without bound",
     "gotest_chan_powser2": "undecided: power series spawn goroutines without bound",
-    "gotest_chan_sieve2": "unsupported, or global-deadlock: the sieve keeps channels in a "
-    "heap of pointers, and container/ring's values are unknown, so a random walk may take "
-    "a path no run takes (sendproxy's buffer seen empty while it holds values)",
     "gotest_chan_nonblock": "undecided: it polls with select-default up to 10,000 times; "
     "since a partner may not have arrived at any poll, the loop runs past the unroll limit",
     "gotest_chan_select8": "partial-deadlock: an endless producer is left blocked when main "

@@ -1,0 +1,139 @@
+"""gocheck on files that import packages outside the standard library (fetched through the
+Go module proxy and interpreted from source with the file) and the standard library's
+plain data structures (container/list, ring, heap: interpreted from source, so what they
+hold is known)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+ERRGROUP = """
+    package main
+
+    import (
+        "context"
+        "fmt"
+
+        "golang.org/x/sync/errgroup"
+    )
+
+    func main() {
+        g, ctx := errgroup.WithContext(context.Background())
+        results := make(chan int, ROOM)
+        for i := 0; i < 3; i++ {
+            g.Go(func() error {
+                select {
+                case results <- i:
+                case <-ctx.Done():
+                    return ctx.Err()
+                }
+                return nil
+            })
+        }
+        fmt.Println(<-results) // the first result only
+        if err := g.Wait(); err != nil {
+            fmt.Println(err)
+        }
+    }
+    """
+
+
+def test_an_errgroup_whose_tasks_block_after_the_first_result_deadlocks_in_wait():
+    # Nothing cancels ctx until a task fails or Wait returns: two tasks stay blocked on
+    # their send and Wait waits for them.
+    c = check(ERRGROUP.replace("ROOM", "0"))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    stuck = [s.text for s in c.result.findings[0].stuck]
+    assert "blocked: WaitGroup.Wait" in stuck
+    assert c.program.modules and c.program.modules[0].startswith("golang.org/x/sync v")
+    assert any(line.startswith("checked with the modules: golang.org/x/sync v")
+               for line in report_lines(c))
+
+
+def test_an_errgroup_whose_tasks_have_room_for_their_results_is_ok():
+    c = check(ERRGROUP.replace("ROOM", "3"))
+    assert c.verdict == "ok", report_lines(c)
+
+
+SEMAPHORE = """
+    package main
+
+    import (
+        "context"
+        "sync"
+
+        "golang.org/x/sync/semaphore"
+    )
+
+    func main() {
+        sem := semaphore.NewWeighted(2)
+        var wg sync.WaitGroup
+        for i := 0; i < 3; i++ {
+            wg.Add(1)
+            go func() {
+                defer wg.Done()
+                if err := sem.Acquire(context.Background(), 1); err != nil {
+                    return
+                }
+                RELEASE
+            }()
+        }
+        wg.Wait()
+    }
+    """
+
+
+@pytest.mark.parametrize("release, want", [("sem.Release(1)", "ok"),
+                                           ("if i == 0 { sem.Release(1) }", "global-deadlock")])
+def test_a_weighted_semaphore_blocks_its_third_taker_until_a_release(release, want):
+    # semaphore.Weighted queues its waiters in a container/list: interpreted, the list's
+    # elements are known, so a released waiter is woken (no false deadlock) and one never
+    # released is not.
+    c = check(SEMAPHORE.replace("RELEASE", release))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_channels_queued_in_a_container_list_are_followed():
+    c = check("""
+        package main
+
+        import "container/list"
+
+        func main() {
+            q := list.New()
+            for i := 0; i < 3; i++ {
+                q.PushBack(make(chan int, 1))
+            }
+            for e := q.Front(); e != nil; e = e.Next() {
+                e.Value.(chan int) <- 1
+            }
+            last := q.Remove(q.Back()).(chan int)
+            <-last
+            <-last
+        }
+        """)
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert c.program.modules == ()
+
+
+def test_an_import_no_module_provides_is_bad_input():
+    c = check("""
+        package main
+
+        import "chanfuzz.invalid/nothing/here"
+
+        func main() { here.Run() }
+        """)
+    assert c.verdict == "bad-input"
+    assert "chanfuzz.invalid/nothing/here" in c.error
