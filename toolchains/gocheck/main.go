@@ -557,25 +557,25 @@ func beyondStd(file, goCmd string, allowed []string) (pkgs, modules []string, er
 		return nil, nil, fmt.Errorf("the imports outside the standard library could not be "+
 			"resolved (go mod tidy):\n%v", err)
 	}
-	out, err := run("list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".")
+	out, err := run("list", "-deps", "-f",
+		"{{.ImportPath}} {{.Standard}} {{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}"+
+			"{{end}}{{end}}", ".")
 	if err != nil {
 		return nil, nil, err
 	}
+	seen := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		p, std, _ := strings.Cut(line, " ")
+		fields := strings.SplitN(line, " ", 3)
+		p, std := fields[0], fields[1]
 		if p != "command-line-arguments" && (std == "false" || plainStd[p]) {
 			pkgs = append(pkgs, p)
 		}
-	}
-	out, err = run("list", "-m", "-f", "{{if not .Main}}{{.Path}} {{.Version}}{{end}}", "all")
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line != "" {
-			modules = append(modules, line)
+		if len(fields) == 3 && fields[2] != "" && !seen[fields[2]] {
+			seen[fields[2]] = true
+			modules = append(modules, fields[2])
 		}
 	}
+	slices.Sort(modules)
 	return pkgs, modules, nil
 }
 

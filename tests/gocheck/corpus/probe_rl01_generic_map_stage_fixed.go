@@ -1,0 +1,99 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe of library-style idioms (2026-12-02; run and confirmed with Go 1.26; see docs/gocheck-report.md)
+// what: the fixed twin of probe_rl01_generic_map_stage: Emit and the generic Map stage take a done
+//   channel and select on it when sending, and overQuota closes done on return, so after an early
+//   return every stage goroutine is woken and exits instead of staying blocked
+
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Emit returns a channel that yields vs in order and is then closed; it stops once done is closed.
+func Emit[T any](done <-chan struct{}, vs ...T) <-chan T {
+	out := make(chan T)
+	go func() {
+		defer close(out)
+		for _, v := range vs {
+			select {
+			case out <- v:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// Map applies f to every value read from in and sends the results on the returned channel,
+// which is closed once in is closed or done is closed.
+func Map[T, U any](done <-chan struct{}, in <-chan T, f func(T) U) <-chan U {
+	out := make(chan U)
+	go func() {
+		defer close(out)
+		for v := range in {
+			select {
+			case out <- f(v):
+			case <-done:
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// logEntry is one parsed line of an access log.
+type logEntry struct {
+	client string
+	path   string
+	bytes  int
+}
+
+func parseEntry(line string) logEntry {
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		return logEntry{}
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil {
+		return logEntry{client: f[0], path: f[1]}
+	}
+	return logEntry{client: f[0], path: f[1], bytes: n}
+}
+
+// overQuota reports the first line at which the clients together served more than quota bytes.
+func overQuota(lines []string, quota int) (int, bool) {
+	done := make(chan struct{})
+	defer close(done) // unblocks every stage still sending when we return early
+	entries := Map(done, Emit(done, lines...), parseEntry)
+	sizes := Map(done, entries, func(e logEntry) int { return e.bytes })
+	total, n := 0, 0
+	for sz := range sizes {
+		n++
+		total += sz
+		if total > quota {
+			return n, true
+		}
+	}
+	return n, false
+}
+
+func main() {
+	lines := []string{
+		"10.0.0.1 /index.html 5120",
+		"10.0.0.2 /static/app.js 40960",
+		"10.0.0.1 /api/items 2048",
+		"10.0.0.3 /static/logo.png 81920",
+		"10.0.0.2 /api/items?page=2 2048",
+		"10.0.0.4 /index.html 5120",
+		"10.0.0.3 /api/cart 1024",
+	}
+	if n, over := overQuota(lines, 64*1024); over {
+		fmt.Printf("quota exceeded at line %d\n", n)
+	} else {
+		fmt.Printf("%d lines within quota\n", n)
+	}
+}
