@@ -31,10 +31,11 @@ from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
 
 MAX_FRAMES = 64
 MAX_LOCAL_STEPS = 200_000
-# A range over a map (or sync.Map.Range) of 2 to this many entries tries every order of
-# them, each a branch of the search: Go's order is random, and a loop that breaks at the
-# first match, or sends to each entry's channel in turn, can leak in one order only.
-# Over a larger map one order (by key) is explored: n! orders would swamp the search.
+# A range over a map (over maps.Keys, Values or All, or sync.Map.Range) of 2 to this many
+# entries tries every order of them, each a branch of the search: Go's order is random, and
+# a loop that breaks at the first match, or sends to each entry's channel in turn, can leak
+# in one order only. Over a larger map one order (by key) is explored: n! orders would
+# swamp the search.
 MAP_ORDERS_UP_TO = 4
 
 # Library packages whose functions may be given channels or functions without running
@@ -621,7 +622,8 @@ class Machine:
         if op == "Range":
             return self.range_orders(st, fr, ins) is not None
         if op == "Call":
-            return self._call_kind(st, fr, ins.x, ins.line) is not None
+            return self._call_kind(st, fr, ins.x, ins.line) is not None or \
+                self.range_orders(st, fr, ins) is not None
         if op == "RunDefers":
             return bool(fr.defers) and self._deferred_kind(fr.defers[-1]) is not None
         return False
@@ -889,19 +891,33 @@ class Machine:
             self._set(fr, ins, UNKNOWN)
 
     def range_orders(self, st: State, fr: Frame, ins: Instr) -> list[tuple] | None:
-        """The orders a range over a map at `ins` may visit its keys in, when there is a
-        choice (MAP_ORDERS_UP_TO); None when the range runs locally."""
-        x = self.operand(st, fr, ins.args[0])
+        """The orders a range over a map at `ins` (a Range, or a call of maps.Keys, Values
+        or All's iterator with the loop body) may visit its keys in, when there is a choice
+        (MAP_ORDERS_UP_TO); None when the range runs locally."""
+        if ins.op == "Range":
+            x = self.operand(st, fr, ins.args[0])
+        else:
+            seq, args, _ = self._resolve(st, fr, ins.x)
+            if not (isinstance(seq, tuple) and seq[:2] == ("model", "seq")
+                    and seq[2].startswith("maps.") and len(args) == 1):
+                return None
+            x = seq[3]
         if not (isinstance(x, tuple) and x[0] == "map"):
             return None
-        orders = key_orders(tuple(k for k, _ in st.objs[x[1]][1]))
-        return orders if len(orders) > 1 else None
+        mv = st.objs[x[1]]
+        orders = key_orders(tuple(k for k, _ in mv[1]))
+        return orders if len(orders) > 1 and not mv[2] else None
 
     def take_order(self, st: State, gid: int, keys: tuple) -> None:
         """Resolve a choice: goroutine `gid`'s range over a map visits `keys` in this order."""
-        fr = st.gs[gid].frames[-1]
+        g = st.gs[gid]
+        fr = g.frames[-1]
         ins = fr.instr
-        self._set(fr, ins, ("iter", self.operand(st, fr, ins.args[0])[1], keys))
+        if ins.op == "Range":
+            self._set(fr, ins, ("iter", self.operand(st, fr, ins.args[0])[1], keys))
+            return
+        seq, args, _ = self._callee(st, fr, ins)
+        self._range_seq(st, g, fr, seq, args[0], ins.line, ins.res, True, keys)
 
     def _op_Next(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         it = self.operand(st, fr, ins.args[0])
@@ -1281,14 +1297,18 @@ class Machine:
     # map or slice itself takes, until `yield` returns false. The frame of each call of
     # `yield` returns into ("seq", yield, the items still to come, the caller's register).
 
-    def _seq_items(self, st: State, seq: tuple, line: int) -> tuple[tuple, ...]:
-        """The arguments of each call of `yield` a range over iterator `seq` makes."""
+    def _seq_items(self, st: State, seq: tuple, line: int, order: tuple | None = None
+                   ) -> tuple[tuple, ...]:
+        """The arguments of each call of `yield` a range over iterator `seq` makes; over a
+        map, in key order or in `order` (its keys)."""
         _, _, kind, src = seq
         if kind.startswith("maps."):
             mv = self._map(st, src, line, True)
             if mv is None or mv[2]:
                 raise Unsupported(f"{kind} of a map whose keys the checker cannot tell", line)
             entries = mv[1]
+            if order is not None:
+                entries = tuple((k, dict(entries)[k]) for k in order)
             pick = {"maps.Keys": lambda k, v: (k,), "maps.Values": lambda k, v: (v,),
                     "maps.All": lambda k, v: (k, v)}[kind]
             return tuple(pick(k, v) for k, v in entries)
@@ -1301,9 +1321,9 @@ class Machine:
         return pairs[::-1] if kind == "slices.Backward" else pairs
 
     def _range_seq(self, st: State, g: G, fr: Frame, seq: tuple, yield_: Value, line: int,
-                   res: str | None, advance: bool) -> None:
+                   res: str | None, advance: bool, order: tuple | None = None) -> None:
         fn = self.known_fn(yield_, line, "a range over an iterator with a loop body")
-        items = self._seq_items(st, seq, line)
+        items = self._seq_items(st, seq, line, order)
         if advance:
             fr.pc += 1
         if not items:
@@ -1713,6 +1733,8 @@ class Machine:
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static)
+            if kind is None:  # a range over maps.Keys, Values or All
+                return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         elif op == "RunDefers":
             callee, args, static, dline = fr.defers[-1]
             kind = self._callee_kind(callee, static)
