@@ -221,8 +221,7 @@ def _kind(text: str) -> str:
 
 
 def _cell(step: Step) -> pg.TraceCell:
-    where = f"line {step.line}: " if step.line else ""
-    return pg.TraceCell(f"{where}{step.text}", _kind(step.text))
+    return pg.TraceCell(f"{step.where}{step.text}", _kind(step.text))
 
 
 def _is_rendezvous(a: Step, b: Step) -> bool:
@@ -267,10 +266,10 @@ def lanes(finding: Finding) -> pg.Trace:
             end[column[s.goroutine]] = _cell(s)
         rows.append(pg.TraceRow("stuck", tuple(end)))
     text = [f"{finding.kind}: {finding.message}"]
-    text += [f"  {s.goroutine}: line {s.line}: {s.text}" for s in finding.trace]
+    text += [f"  {s.goroutine}: {s.where}{s.text}" for s in finding.trace]
     if finding.stuck:
         text.append("at the end:")
-        text += [f"  {s.goroutine}: line {s.line}: {s.text}" for s in finding.stuck]
+        text += [f"  {s.goroutine}: {s.where}{s.text}" for s in finding.stuck]
     return pg.Trace(tuple(order), tuple(rows), "\n".join(text))
 
 

@@ -71,6 +71,16 @@ class Step:
     goroutine: str
     line: int
     text: str
+    # The file of the line when it is not the checked file's: a function of an imported
+    # module's package ("golang.org/x/sync/errgroup/errgroup.go").
+    file: str = ""
+
+    @property
+    def where(self) -> str:
+        """Where the step is, as a report prefixes it ("" when Go's SSA gives no line)."""
+        if not self.line:
+            return ""
+        return f"{self.file}:{self.line}: " if self.file else f"line {self.line}: "
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,12 @@ def _chan_name(st: State, ch: Value) -> str:
             return "a timer's channel"
         return f"{name or 'channel'} (made at line {line})"
     return "a channel"
+
+
+def _file(st: State, gid: int) -> str:
+    """The file goroutine `gid` stands in, when not the checked file (Step.file)."""
+    frames = st.gs[gid].frames
+    return frames[-1].fn.file if frames else ""
 
 
 def _keys(keys: tuple) -> str:
@@ -180,8 +196,8 @@ class _Explorer:
         # possible, as a lost wake-up in Go.
         ready: set[int] = set()
 
-        def label(gid: int) -> str:
-            return st.gs[gid].label
+        def at(gid: int, line: int, text: str) -> Step:
+            return Step(st.gs[gid].label, line, text, _file(st, gid))
 
         for gid, p in pend.items():
             if p is None or p.kind != "comm":
@@ -202,14 +218,14 @@ class _Explorer:
                             continue
                         ready.add(gid)
                         out.append(self._violation(
-                            st, gid, Step(label(gid), p.line, f"send on closed {name}"),
+                            st, gid, at(gid, p.line, f"send on closed {name}"),
                             "send on closed channel"))
                     elif cap > 0:
                         if mine and len(buf) < cap:
                             ready.add(gid)
                             out.append(self._apply(st, pend, [(gid, ci, None, True)], ch,
                                                    buf + (c.value,), closed,
-                                                   (Step(label(gid), p.line,
+                                                   (at(gid, p.line,
                                                          f"send on {name} (buffered)"),)))
                     else:
                         for hid, q in pend.items():
@@ -219,8 +235,8 @@ class _Explorer:
                             for cj, d in enumerate(q.cases):
                                 if d.dir == "recv" and d.chan == ch:
                                     steps = (
-                                        Step(label(gid), p.line, f"send on {name}"),
-                                        Step(label(hid), q.line, f"receive from {name}"),
+                                        at(gid, p.line, f"send on {name}"),
+                                        at(hid, q.line, f"receive from {name}"),
                                     )
                                     out.append(self._apply(
                                         st, pend, [(gid, ci, None, True), (hid, cj, c.value, True)],
@@ -229,20 +245,20 @@ class _Explorer:
                     if buf:
                         ready.add(gid)
                         out.append(self._apply(st, pend, [(gid, ci, buf[0], True)], ch, buf[1:],
-                                               closed, (Step(label(gid), p.line,
+                                               closed, (at(gid, p.line,
                                                              f"receive from {name} (buffered)"),)))
                     elif closed:
                         ready.add(gid)
                         out.append(self._apply(
                             st, pend, [(gid, ci, zero(c.elem), False)], None, None, None,
-                            (Step(label(gid), p.line, f"receive from closed {name}"),)))
+                            (at(gid, p.line, f"receive from closed {name}"),)))
         for gid, p in pend.items():
             if p is None or only is not None and gid not in only:
                 continue
             if p.kind == "comm":
                 if not p.blocking and gid not in ready:
                     out.append(self._apply(st, pend, [(gid, -1, None, False)], None, None, None,
-                                           (Step(label(gid), p.line, "select default"),)))
+                                           (at(gid, p.line, "select default"),)))
                 continue
             out.extend(self._other(st, gid, p))
         return out
@@ -323,6 +339,7 @@ class _Explorer:
     def _other(self, st: State, gid: int, p: Pending) -> list[_Succ]:
         g = st.gs[gid]
         who = g.label
+        where = _file(st, gid)
         m = self.m
 
         def go(text: str, change=None, result: Value = None, *, then=None) -> _Succ:
@@ -334,10 +351,11 @@ class _Explorer:
                 else:
                     then(s)
 
-            return self._guarded((Step(who, p.line, text),), frozenset({gid}), st.copy(), act)
+            return self._guarded((Step(who, p.line, text, where),), frozenset({gid}), st.copy(),
+                                 act)
 
         def bad(text: str, why: str) -> list[_Succ]:
-            return [self._violation(st, gid, Step(who, p.line, text), why)]
+            return [self._violation(st, gid, Step(who, p.line, text, where), why)]
 
         kind = p.kind
         if kind == "choice":
@@ -348,7 +366,7 @@ class _Explorer:
                        then=lambda s, keys=keys: self._ordered(s, gid, keys))
                     for keys in p.arg]
         if kind == "exit":
-            return [_Succ((Step(who, p.line, "the program exits (panic or exit)"),),
+            return [_Succ((Step(who, p.line, "the program exits (panic or exit)", where),),
                           frozenset({gid}), exit="exit")]
         if kind in ("close", "cancel"):
             ch = p.arg
@@ -445,7 +463,8 @@ class _Explorer:
             if obj[1] == 2:
                 return [go(f"{what} (already done)", None, obj[2] if len(obj) > 2 else None)]
             if obj[1] == 3:
-                return self._repanic(st, gid, Step(who, p.line, f"{what} panics again"), obj[2])
+                return self._repanic(st, gid, Step(who, p.line, f"{what} panics again", where),
+                                     obj[2])
             if obj[1] == 1:
                 if obj[2] == gid and obj[3] == depth:
                     if kind == "once":
@@ -595,7 +614,8 @@ class _Explorer:
                 continue
             p = self.m.pending(st, gid)
             out.append(Step(g.label, p.line if p else 0,
-                            f"blocked: {describe(st, p)}" if p else "finished"))
+                            f"blocked: {describe(st, p)}" if p else "finished",
+                            _file(st, gid) if p else ""))
         return tuple(out)
 
     def run(self) -> Result:

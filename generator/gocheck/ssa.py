@@ -60,6 +60,8 @@ class Function:
     blocks: tuple[Block, ...]
     line: int
     recover: int
+    # Its file when not the checked file's: a function of an imported module's package.
+    file: str = ""
     _live: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -245,6 +247,7 @@ def _function(raw: Mapping[str, Any]) -> Function:
         ),
         line=raw.get("line", 0),
         recover=raw.get("recover", -1),
+        file=raw.get("file", ""),
     )
 
 

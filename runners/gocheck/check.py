@@ -106,8 +106,7 @@ def report_lines(checked: Checked) -> list[str]:
     assert r is not None
     def step(s: Step) -> str:
         # A timer's firing, and a branch Go's SSA gives no position, have no line.
-        where = f"line {s.line}: " if s.line else ""
-        return f"    {s.goroutine}: {where}{s.text}"
+        return f"    {s.goroutine}: {s.where}{s.text}"
 
     for f in r.findings:
         lines.append(f"{f.kind}: {f.message}")
@@ -125,8 +124,6 @@ def report_lines(checked: Checked) -> list[str]:
                      f"({r.seconds:.1f} s)")
     lines.extend(r.notes)
     if checked.program is not None and checked.program.modules:
-        # Their code is checked with the file's; a line in a trace inside one of their
-        # functions is a line of that package's own file.
         lines.append("checked with the modules: " + ", ".join(checked.program.modules)
                      + " (the newest the Go module proxy has)")
     lines.append(f"explored {r.states} states in {r.seconds:.2f} s")

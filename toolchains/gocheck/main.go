@@ -65,6 +65,9 @@ type Function struct {
 	Line     int      `json:"line"`
 	Recover  int      `json:"recover"`
 	External bool     `json:"external"`
+	// Its file, when not the checked file: a function of a package loaded from source
+	// besides it (the package's path, then the file's name).
+	File string `json:"file,omitempty"`
 }
 
 type Output struct {
@@ -82,6 +85,9 @@ type Output struct {
 }
 
 var fset *token.FileSet
+
+// mainFile is the checked file's path, as positions name it.
+var mainFile string
 
 func line(pos token.Pos) int {
 	if !pos.IsValid() {
@@ -439,6 +445,9 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 func encode(f *ssa.Function) *Function {
 	e := &encoder{fn: f}
 	out := &Function{Name: funcName(f), Line: line(f.Pos()), Recover: -1, External: len(f.Blocks) == 0}
+	if pos := fset.Position(f.Pos()); pos.IsValid() && pos.Filename != mainFile && f.Pkg != nil {
+		out.File = f.Pkg.Pkg.Path() + "/" + filepath.Base(pos.Filename)
+	}
 	for _, p := range f.Params {
 		out.Params = append(out.Params, p.Name())
 	}
@@ -600,6 +609,7 @@ func main() {
 	if *allow != "" {
 		allowed = strings.Split(*allow, ",")
 	}
+	mainFile = file
 	extra, modules, err := beyondStd(file, *goCmd, allowed)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
