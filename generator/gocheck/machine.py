@@ -54,6 +54,9 @@ _NOOPS = frozenset(
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
 # Their calls do nothing here (a result is unknown).
 _LEAK_DETECTORS = ("go.uber.org/goleak.",)
+# Sorts by a comparison function of the program's (`Machine._sorted`).
+_SORTS = frozenset({"sort.Slice", "sort.SliceStable"})
+_SORTS_GENERIC = ("slices.SortFunc[", "slices.SortStableFunc[")
 # The standard library's iterators over a map or a slice (`Machine._seq_items`).
 _SEQS = ("maps.Keys[", "maps.Values[", "maps.All[", "slices.All[", "slices.Values[",
          "slices.Backward[")
@@ -1137,6 +1140,9 @@ class Machine:
             if name.startswith(_LEAK_DETECTORS):
                 done(V.unknown_of(rtype) if rtype else None)
                 return
+            if name in ("(*sync.Pool).Get", "(*sync.Pool).Put"):
+                self._pool(st, g, fr, name, args, line, ins, advance=advance)
+                return
             fn = self.program.function(name)
             if fn is not None:
                 if len(g.frames) >= MAX_FRAMES:
@@ -1161,6 +1167,28 @@ class Machine:
                 g.frames.append(self.frame(method, (recv,), (), None))
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
+
+    def _pool(self, st: State, g: G, fr: Frame, name: str, args: list[Value], line: int,
+              ins: Instr | None, *, advance: bool) -> None:
+        """sync.Pool: Get calls New (or gives nil without one), Put keeps nothing. Go may
+        drop a pool's items at any moment, so a Get that always finds the pool empty is a
+        run Go may take; one that gets back an item Put earlier is not explored."""
+        if name.endswith("Put"):
+            if ins is not None and ins.res:
+                fr.regs[ins.res] = ("tuple", ())
+            if advance:
+                fr.pc += 1
+            return
+        pool = self.load(st, args[0], line, "other")
+        new = pool[1][-1] if isinstance(pool, tuple) and pool[0] == "struct" else UNKNOWN
+        if new == NIL:
+            if ins is not None and ins.res:
+                fr.regs[ins.res] = NIL
+            if advance:
+                fr.pc += 1
+            return
+        self.known_fn(new, line, "a sync.Pool's New")
+        self._invoke(st, g, fr, new, [], None, line, ins, advance=advance)
 
     def _no_communicating_methods(self, st: State, name: str, args: list[Value],
                                   line: int) -> None:
@@ -1445,6 +1473,15 @@ class Machine:
             st.spawn([], f"timer ({name}, line {line})",
                      tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
             return st.new_obj(("struct", (ch,)))
+        if name == "os/signal.Notify":
+            # Signals come from outside, at any moment and any number of times: a source
+            # like a ticker's, which the runtime (like Go's deadlock detector) never counts
+            # as blocked. Stop, Ignore and Reset change only which signals come.
+            st.spawn([], f"signals (signal.Notify, line {line})",
+                     tail=(("send", args[0], UNKNOWN, True),), daemon=True)
+            return ("tuple", ())
+        if name in ("os/signal.Stop", "os/signal.Ignore", "os/signal.Reset"):
+            return ("tuple", ())
         if name == "time.AfterFunc":
             f = args[1]
             self.known_fn(f, line, f"{name} of a function")
@@ -1487,7 +1524,7 @@ class Machine:
             return ("ctx", NIL)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
                     "context.WithCancelCause", "context.WithTimeoutCause",
-                    "context.WithDeadlineCause"):
+                    "context.WithDeadlineCause", "os/signal.NotifyContext"):
             parent = args[0]
             if not (isinstance(parent, tuple) and parent[0] == "ctx"):
                 raise Unsupported("a context the checker cannot follow", line)
@@ -1498,6 +1535,9 @@ class Machine:
             if "Timeout" in name or "Deadline" in name:
                 st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
                          daemon=True)
+            elif name == "os/signal.NotifyContext":  # done once a signal comes: any moment
+                st.spawn([], f"signals (signal.NotifyContext, line {line})",
+                         tail=(("cancel", done),), daemon=True)
             return ("tuple", (("ctx", done), ("model", "cancel", done)))
         if name == "context.Cause":
             # Nil until the context is done, then its cause or its Err: nil exactly when
@@ -1512,6 +1552,9 @@ class Machine:
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
+        if name in _SORTS or name.startswith(_SORTS_GENERIC):
+            self._sorted(st, name, args, line)
+            return ("tuple", ())
         x = ins.x if ins is not None else {}
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
@@ -1523,6 +1566,27 @@ class Machine:
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return V.unknown_of(rtype)
+
+    def _sorted(self, st: State, name: str, args: list[Value], line: int) -> None:
+        """sort.Slice(s, less) and the like: the items of `s` in an order the checker cannot
+        tell, so each becomes unknown. `less` only compares: one that may communicate, or
+        a slice of channels whose order would then be lost, is unsupported."""
+        less = args[1]
+        fn = self.known_fn(less, line, f"{name.split('[')[0]}'s comparison")
+        if self.program.communicates(fn.name):
+            raise Unsupported(f"{name.split('[')[0]} with a comparison that communicates",
+                              line)
+        s = args[0]
+        if isinstance(s, tuple) and s[0] == "iface":  # sort.Slice's x any
+            s = s[2]
+        if s == NIL:
+            return
+        items = self._items(st, s)
+        if items is None or any(value_holds_sync(v) for v in items):
+            raise Unsupported(f"{name.split('[')[0]} of a slice the checker cannot follow",
+                              line)
+        if len(set(items)) > 1:
+            self._write_items(st, s, s[3], (UNKNOWN,) * len(items))
 
     def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
         """fmt.Sprintf, fmt.Sprint or strconv.Itoa of operands all known, else None."""

@@ -1,0 +1,149 @@
+"""gocheck on standard-library calls real programs make around their goroutines: signals
+(os/signal), sync.Pool, and sorts by a comparison of the program's."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+SERVER = """
+    package main
+
+    import (
+        "os"
+        "os/signal"
+        "syscall"
+    )
+
+    func main() {
+        done := make(chan struct{})
+        jobs := make(chan int)
+        go func() {
+            defer close(done)
+            for range jobs {
+            }
+        }()
+        sigs := make(chan os.Signal, 1)
+        signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+        <-sigs
+        CLOSE
+        <-done
+    }
+    """
+
+
+def test_a_program_waiting_for_a_signal_is_not_deadlocked_but_what_follows_is_checked():
+    # Go's deadlock detector never fires while a program waits for a signal: a signal may
+    # come at any moment. After it, main waits for a worker nobody stops.
+    c = check(SERVER.replace("CLOSE", "close(jobs)"))
+    assert c.verdict == "ok", report_lines(c)
+    c = check(SERVER.replace("CLOSE", ""))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert any(s.text.startswith("receive from sigs") for s in c.result.findings[0].trace)
+
+
+NOTIFY_CONTEXT = """
+    package main
+
+    import (
+        "context"
+        "os"
+        "os/signal"
+    )
+
+    func main() {
+        ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+        defer stop()
+        ticks := make(chan int)
+        go func() {
+            for i := 0; ; i++ {
+                select {
+                case ticks <- i:
+                case <-QUIT:
+                    return
+                }
+            }
+        }()
+        select {
+        case <-ticks:
+        case <-ctx.Done():
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("quit, want", [("ctx.Done()", "ok"),
+                                        ("make(chan int)", "partial-deadlock")])
+def test_signal_notify_context_is_done_once_a_signal_comes(quit, want):
+    # Main returns after a tick or a signal; a ticker that watches the context is let go
+    # (by a signal or by stop), one that does not is left sending for ever.
+    c = check(NOTIFY_CONTEXT.replace("QUIT", quit))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_sync_pool_get_calls_new_and_put_keeps_nothing():
+    c = check("""
+        package main
+
+        import "sync"
+
+        var slots = sync.Pool{New: func() any { return make(chan int, 1) }}
+
+        func main() {
+            a := slots.Get().(chan int)
+            a <- 1
+            slots.Put(a)
+            b := slots.Get().(chan int) // a new channel: Go may have dropped a
+            b <- 2
+            <-b
+            var empty sync.Pool
+            if empty.Get() != nil {
+                <-b
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+SORT = """
+    package main
+
+    import "sort"
+
+    func main() {
+        results := make(chan int, 3)
+        for i := 0; i < 3; i++ {
+            go func() { results <- 3 - i }()
+        }
+        var all []int
+        for i := 0; i < 3; i++ {
+            all = append(all, <-results)
+        }
+        sort.Slice(all, func(i, j int) bool { LESS })
+        if len(all) != 3 {
+            <-results
+        }
+    }
+    """
+
+
+def test_sort_slice_by_a_comparison_that_only_compares_is_followed():
+    c = check(SORT.replace("LESS", "return all[i] < all[j]"))
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_sort_slice_by_a_comparison_that_communicates_is_unsupported():
+    c = check(SORT.replace("LESS", "results <- 1; return all[i] < all[j]"))
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("sort.Slice with a comparison that communicates" in line
+               for line in report_lines(c))
