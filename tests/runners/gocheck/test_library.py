@@ -147,3 +147,51 @@ def test_sort_slice_by_a_comparison_that_communicates_is_unsupported():
     assert c.verdict == "unsupported", report_lines(c)
     assert any("sort.Slice with a comparison that communicates" in line
                for line in report_lines(c))
+
+
+def test_library_objects_that_hold_only_the_librarys_own_functions_are_harmless():
+    # A *bufio.Scanner's type holds a function (its split function), but the scanner
+    # bufio made holds none of the program's: its Scan cannot touch the program's
+    # channels. Lines of input (unknown, any number) go to a consumer.
+    c = check("""
+        package main
+
+        import (
+            "bufio"
+            "os"
+        )
+
+        func main() {
+            lines := make(chan string)
+            go func() {
+                defer close(lines)
+                sc := bufio.NewScanner(os.Stdin)
+                for sc.Scan() {
+                    lines <- sc.Text()
+                }
+            }()
+            n := 0
+            for range lines {
+                n++
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_library_handed_a_function_of_the_programs_is_unsupported():
+    # strings.FieldsFunc calls it unseen: whatever it does is not followed.
+    c = check("""
+        package main
+
+        import "strings"
+
+        func main() {
+            seps := make(chan rune, 1)
+            strings.FieldsFunc("a,b", func(r rune) bool { return r == ',' })
+            seps <- ','
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("strings.FieldsFunc is handed a channel, function or sync object" in line
+               for line in report_lines(c))
