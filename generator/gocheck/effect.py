@@ -62,12 +62,14 @@ class _Inferer:
             p = self.m.pending(st, gid)
             if p is None:
                 return seq(*parts) if parts else Eps()
-            if p.kind in ("choice", "order"):
+            if p.kind in ("choice", "order", "cpus"):
                 branches = []
                 for which in (True, False) if p.kind == "choice" else p.arg:
                     s = st.copy()
                     if p.kind == "choice":
                         self.m.take_branch(s, gid, which)
+                    elif p.kind == "cpus":
+                        self.m.take_cpus(s, which)
                     else:
                         self.m.take_order(s, gid, which)
                     self._run(s, gid)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.gocheck.machine import (
+    CPU_COUNTS,
     RECOVERABLE,
     TIMER_OPS,
     Machine,
@@ -152,7 +153,7 @@ def describe(st: State, p: Pending) -> str:
     names = {"wg_wait": "WaitGroup.Wait", "wg_add": "WaitGroup.Add", "lock": "Lock",
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
-             "order": "a map range's order",
+             "order": "a map range's order", "cpus": "runtime.NumCPU",
              "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
              "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
              "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
@@ -361,6 +362,10 @@ class _Explorer:
         if kind == "choice":
             return [go("branch taken", then=lambda s: self._branch(s, gid, True)),
                     go("branch not taken", then=lambda s: self._branch(s, gid, False))]
+        if kind == "cpus":
+            return [go(f"the run has {n} CPU{'s' if n > 1 else ''}",
+                       then=lambda s, n=n: self._with_cpus(s, gid, n))
+                    for n in p.arg]
         if kind == "order":
             return [go(f"range over a map in the order {_keys(keys)}",
                        then=lambda s, keys=keys: self._ordered(s, gid, keys))
@@ -601,6 +606,10 @@ class _Explorer:
         self.m.take_branch(st, gid, which)
         self.m.run(st, gid)
 
+    def _with_cpus(self, st: State, gid: int, n: int) -> None:
+        self.m.take_cpus(st, n)
+        self.m.run(st, gid)
+
     def _ordered(self, st: State, gid: int, keys: tuple) -> None:
         self.m.take_order(st, gid, keys)
         self.m.run(st, gid)
@@ -711,6 +720,9 @@ class _Explorer:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
         if walks:
             notes += (f"{walks} random walks beside the search",)
+        if self.m.program.asks_cpus:
+            counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
+            notes += (f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _expand(self, st: State, succs: list[_Succ],

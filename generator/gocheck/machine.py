@@ -54,6 +54,14 @@ _NOOPS = frozenset(
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
 # Their calls do nothing here (a result is unknown).
 _LEAK_DETECTORS = ("go.uber.org/goleak.",)
+# How many CPUs a run has: runtime.NumCPU() and GOMAXPROCS(0) are chosen, once a run,
+# among these (a branch of the search each; the report says so). Unknown, a pool of
+# NumCPU() workers could have none, and its jobs were said to leak; every machine has
+# at least one, and bugs that depend on the count show with one or with a few.
+CPU_COUNTS = (1, 2, 4)
+_CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
+_CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
+_PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
 # Sorts by a comparison function of the program's (`Machine._sorted`).
 _SORTS = frozenset({"sort.Slice", "sort.SliceStable"})
 _SORTS_GENERIC = ("slices.SortFunc[", "slices.SortStableFunc[")
@@ -349,7 +357,7 @@ class Pending:
     """What a stopped goroutine waits to do next."""
 
     kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
-    #          | runlock | trylock | tryrlock | once | choice | order | exit
+    #          | runlock | trylock | tryrlock | once | choice | order | cpus | exit
     line: int
     cases: tuple[Case, ...] = ()
     blocking: bool = True
@@ -626,7 +634,7 @@ class Machine:
             return self.range_orders(st, fr, ins) is not None
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None or \
-                self.range_orders(st, fr, ins) is not None
+                self.asks_cpus(st, ins) or self.range_orders(st, fr, ins) is not None
         if op == "RunDefers":
             return bool(fr.defers) and self._deferred_kind(fr.defers[-1]) is not None
         return False
@@ -910,6 +918,26 @@ class Machine:
         mv = st.objs[x[1]]
         orders = key_orders(tuple(k for k, _ in mv[1]))
         return orders if len(orders) > 1 and not mv[2] else None
+
+    @staticmethod
+    def asks_cpus(st: State, ins: Instr) -> bool:
+        """Whether `ins` asks how many CPUs there are before the run has chosen."""
+        return ins.op == "Call" and _CPUS not in st.objs and \
+            ins.x.get("static") in _CPU_QUERIES
+
+    @staticmethod
+    def take_cpus(st: State, n: int) -> None:
+        """Resolve a choice: the run has `n` CPUs (CPU_COUNTS)."""
+        st.objs[_CPUS] = n
+
+    def _cpus(self, st: State, name: str, args: list[Value]) -> Value:
+        """runtime.NumCPU(), or GOMAXPROCS(n): the count, after setting it when n > 0."""
+        procs = st.objs.get(_PROCS, st.objs.get(_CPUS, UNKNOWN))
+        if name == "runtime.NumCPU":
+            return st.objs.get(_CPUS, UNKNOWN)
+        if args and args[0] != 0:
+            st.objs[_PROCS] = args[0] if isinstance(args[0], int) and args[0] > 0 else UNKNOWN
+        return procs
 
     def take_order(self, st: State, gid: int, keys: tuple) -> None:
         """Resolve a choice: goroutine `gid`'s range over a map visits `keys` in this order."""
@@ -1511,6 +1539,8 @@ class Machine:
             return ("tuple", ())
         if name in ("os/signal.Stop", "os/signal.Ignore", "os/signal.Reset"):
             return ("tuple", ())
+        if name in _CPU_QUERIES:
+            return self._cpus(st, name, args)
         if name == "time.AfterFunc":
             f = args[1]
             self.known_fn(f, line, f"{name} of a function")
@@ -1826,6 +1856,8 @@ class Machine:
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static)
+            if kind is None and self.asks_cpus(st, ins):
+                return Pending("cpus", ins.line, arg=CPU_COUNTS)
             if kind is None:  # a range over maps.Keys, Values or All
                 return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         elif op == "RunDefers":

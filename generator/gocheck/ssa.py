@@ -173,6 +173,13 @@ class Program:
     def function(self, name: str) -> Function | None:
         return self.functions.get(name)
 
+    @property
+    def asks_cpus(self) -> bool:
+        """Whether the program calls runtime.NumCPU or GOMAXPROCS (machine.CPU_COUNTS)."""
+        return any(ins.x.get("static") in ("runtime.NumCPU", "runtime.GOMAXPROCS")
+                   for fn in self.functions.values() for b in fn.blocks for ins in b.instrs
+                   if ins.op in ("Call", "Defer", "Go"))
+
     def communicates(self, name: str) -> bool:
         """Whether function `name` of the program may communicate: a channel operation,
         a `go`, a call into sync, context, time or sync/atomic, a call it cannot resolve

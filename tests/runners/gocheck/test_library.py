@@ -195,3 +195,49 @@ def test_a_library_handed_a_function_of_the_programs_is_unsupported():
     assert c.verdict == "unsupported", report_lines(c)
     assert any("strings.FieldsFunc is handed a channel, function or sync object" in line
                for line in report_lines(c))
+
+
+POOL_OF_CPUS = """
+    package main
+
+    import (
+        "runtime"
+        "sync"
+    )
+
+    func main() {
+        jobs := make(chan int)
+        done := make(chan int, ROOM)
+        var wg sync.WaitGroup
+        for w := 0; w < runtime.NumCPU(); w++ {
+            wg.Add(1)
+            go func() {
+                defer wg.Done()
+                for j := range jobs {
+                    _ = j * j
+                }
+                done <- 1 // nobody reads: room for ROOM
+            }()
+        }
+        for i := 0; i < 5; i++ {
+            jobs <- i
+        }
+        close(jobs)
+        if runtime.GOMAXPROCS(0) > 0 {
+            wg.Wait()
+        }
+    }
+    """
+
+
+def test_a_pool_of_num_cpu_workers_has_at_least_one():
+    # Unknown, NumCPU() could be 0: no worker, and the jobs were said to leak.
+    c = check(POOL_OF_CPUS.replace("ROOM", "4"))
+    assert c.verdict == "ok", report_lines(c)
+    assert "runtime.NumCPU() and GOMAXPROCS(0) were taken as 1, 2 or 4" in report_lines(c)
+
+
+def test_a_bug_shown_by_more_cpus_than_room_is_found():
+    c = check(POOL_OF_CPUS.replace("ROOM", "2"))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert c.result.findings[0].trace[0].text == "the run has 4 CPUs"
