@@ -62,6 +62,8 @@ CPU_COUNTS = (1, 2, 4)
 _CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
+# Library calls that make something whose methods block (`Machine._library`).
+_BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})
 # Sorts by a comparison function of the program's (`Machine._sorted`).
 _SORTS = frozenset({"sort.Slice", "sort.SliceStable"})
 _SORTS_GENERIC = ("slices.SortFunc[", "slices.SortStableFunc[")
@@ -1238,7 +1240,16 @@ class Machine:
                 continue
             if tag in _SYNC_TAGS:
                 return True
-            if tag in ("addr", "slice", "map", "iter") and v[1] is not None:
+            if tag == "addr" and v[1] is not None:
+                # Only what the pointer points to: a pointer to a field reaches no sibling.
+                if v[:3] not in seen:
+                    seen.add(v[:3])
+                    try:
+                        todo.append(self.load(st, v, 0, "other"))
+                    except (Unsupported, ProgramExit):
+                        return True
+                continue
+            if tag in ("slice", "map", "iter") and v[1] is not None:
                 if v[1] not in seen:
                     seen.add(v[1])
                     todo.append(st.objs.get(v[1]))
@@ -1541,6 +1552,10 @@ class Machine:
             return ("tuple", ())
         if name in _CPU_QUERIES:
             return self._cpus(st, name, args)
+        if name in _BLOCKING_LIBRARY:
+            # What they return blocks in its own reads and writes (a pipe's Write waits
+            # for a Read): taken as harmless, a deadlock on them would be called ok.
+            raise Unsupported(f"{name} (not modelled: its reads and writes block)", line)
         if name == "time.AfterFunc":
             f = args[1]
             self.known_fn(f, line, f"{name} of a function")
@@ -1618,10 +1633,16 @@ class Machine:
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
             raise Unsupported(f"{name} (not modelled)", line)
-        if x.get("escapes") and pkg not in _PRINTERS and self._hands_over(st, args):
-            raise Unsupported(f"{name} is handed a channel, function or sync object", line)
         if pkg not in _PRINTERS:
             self._no_communicating_methods(st, name, args, line)
+            # Not only when a parameter's type may hold one: a channel handed over as
+            # `any` (reflect.ValueOf(ch), then its Recv) may block in the library as well.
+            if self._hands_over(st, args):
+                raise Unsupported(f"{name} is handed a channel, function or sync object",
+                                  line)
+        elif name in ("fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"):
+            # They call the writer's Write: a program's Write that communicates is unseen.
+            self._no_communicating_methods(st, name, args[:1], line)
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return V.unknown_of(rtype)

@@ -241,3 +241,63 @@ def test_a_bug_shown_by_more_cpus_than_room_is_found():
     c = check(POOL_OF_CPUS.replace("ROOM", "2"))
     assert c.verdict == "global-deadlock", report_lines(c)
     assert c.result.findings[0].trace[0].text == "the run has 4 CPUs"
+
+
+@pytest.mark.parametrize("body, what", [
+    # Go: "all goroutines are asleep": the pipe's Write waits for a Read.
+    ('pr, pw := io.Pipe()\nfmt.Fprint(pw, "hello")\nio.ReadFull(pr, make([]byte, 5))',
+     "io.Pipe (not modelled: its reads and writes block)"),
+    # reflect's Recv blocks on the program's channel, handed over as `any`.
+    ("ch := make(chan int)\nreflect.ValueOf(ch).Recv()",
+     "reflect.ValueOf is handed a channel, function or sync object"),
+    # Fprint calls the writer's Write, which sends.
+    ('w := &sender{c: make(chan string)}\nfmt.Fprintf(w, "%d", 1)',
+     "fmt.Fprintf is handed a *sender whose method Write communicates"),
+])
+def test_library_code_that_may_block_on_the_programs_behalf_is_unsupported_not_ok(body, what):
+    source = """
+        package main
+
+        import (
+            "fmt"
+            "io"
+            "reflect"
+        )
+
+        type sender struct{ c chan string }
+
+        func (s *sender) Write(p []byte) (int, error) {
+            s.c <- string(p)
+            return len(p), nil
+        }
+
+        func main() {
+            BODY
+            _, _, _ = fmt.Sprint, io.EOF, reflect.ValueOf
+        }
+        """
+    c = check(source.replace("BODY", body.replace("\n", "\n            ")))
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any(what in line for line in report_lines(c)), report_lines(c)
+
+
+def test_a_pointer_to_a_field_reaches_no_sibling_channel():
+    # The library gets &s.buf only: the channel beside it is out of its reach.
+    c = check("""
+        package main
+
+        import "bytes"
+
+        type server struct {
+            buf  bytes.Buffer
+            done chan bool
+        }
+
+        func main() {
+            s := &server{done: make(chan bool, 1)}
+            s.buf.WriteString("hello")
+            s.done <- true
+            <-s.done
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
