@@ -33,6 +33,7 @@ from generator.gocheck.machine import (
     Pending,
     ProgramExit,
     State,
+    ctx_err,
 )
 from generator.gocheck.por import Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
@@ -154,6 +155,7 @@ def describe(st: State, p: Pending) -> str:
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
              "order": "a map range's order", "cpus": "runtime.NumCPU",
+             "ctx_err": "ctx.Err",
              "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
              "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
              "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
@@ -362,6 +364,10 @@ class _Explorer:
         if kind == "choice":
             return [go("branch taken", then=lambda s: self._branch(s, gid, True)),
                     go("branch not taken", then=lambda s: self._branch(s, gid, False))]
+        if kind == "ctx_err":
+            closed = st.chans[p.arg[1]][2]
+            return [go(f"ctx.Err() is {'an error' if closed else 'nil'}",
+                       result=ctx_err(closed))]
         if kind == "cpus":
             return [go(f"the run has {n} CPU{'s' if n > 1 else ''}",
                        then=lambda s, n=n: self._with_cpus(s, gid, n))

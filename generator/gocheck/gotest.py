@@ -121,7 +121,7 @@ def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
         if done == NIL:
             done = st.new_chan(0, line, "t.Context()")
             m.store(st, at, _with(common, ctx=done), line)
-        return True, ("ctx", done)
+        return True, ("ctx", done, False)
     if method == "Run":
         return True, _run(m, st, g, at, args[2], line)
     if method == "Parallel":

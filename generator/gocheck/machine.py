@@ -359,7 +359,8 @@ class Pending:
     """What a stopped goroutine waits to do next."""
 
     kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
-    #          | runlock | trylock | tryrlock | once | choice | order | cpus | exit
+    #          | runlock | trylock | tryrlock | once | choice | order | cpus | ctx_err
+    #          | exit
     line: int
     cases: tuple[Case, ...] = ()
     blocking: bool = True
@@ -648,6 +649,12 @@ class Machine:
 
     def _callee_kind(self, callee: Value, static: str | None) -> str | None:
         if isinstance(callee, tuple):
+            if callee[0] == "invoke" and callee[1] == "Err" and \
+                    isinstance(callee[2], tuple) and callee[2][0] == "ctx" and \
+                    isinstance(callee[2][1], tuple) and callee[2][1][0] == "chan":
+                # ctx.Err() of a context that can be cancelled: a step others see, so that
+                # it is nil before a cancel and an error after, in every order of the two.
+                return "ctx_err"
             if callee[0] == "builtin" and callee[1] == "close":
                 return "close"
             if callee[0] == "model":
@@ -1305,6 +1312,8 @@ class Machine:
     def _ctx_method(self, st: State, ctx: Value, method: str, rtype: str) -> Value:
         if method == "Done":
             return ctx[1]
+        if method == "Deadline":  # whether it has one is known: the time is not
+            return ("tuple", (UNKNOWN, _timed(ctx)))
         if method == "Err":
             # Not an error for a context that is never cancelled; an error once it is (a
             # cancel is for ever). Before that it goes both ways: this local step stands
@@ -1314,7 +1323,7 @@ class Machine:
             if not (isinstance(ctx[1], tuple) and ctx[1][0] == "chan"):
                 return UNKNOWN
             if st.chans[ctx[1][1]][2]:
-                return ("iface", "*errors.errorString", UNKNOWN)
+                return ctx_err(True)
             return UNKNOWN
         if method == "Value":
             return UNKNOWN
@@ -1595,7 +1604,7 @@ class Machine:
             # Never nil: `if err != nil` after them must not go both ways.
             return ("iface", "*errors.errorString", UNKNOWN)
         if name in ("context.Background", "context.TODO"):
-            return ("ctx", NIL)
+            return ("ctx", NIL, False)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
                     "context.WithCancelCause", "context.WithTimeoutCause",
                     "context.WithDeadlineCause", "os/signal.NotifyContext"):
@@ -1612,7 +1621,8 @@ class Machine:
             elif name == "os/signal.NotifyContext":  # done once a signal comes: any moment
                 st.spawn([], f"signals (signal.NotifyContext, line {line})",
                          tail=(("cancel", done),), daemon=True)
-            return ("tuple", (("ctx", done), ("model", "cancel", done)))
+            timed = "Timeout" in name or "Deadline" in name or _timed(parent)
+            return ("tuple", (("ctx", done, timed), ("model", "cancel", done)))
         if name == "context.Cause":
             # Nil until the context is done, then its cause or its Err: nil exactly when
             # Err is.
@@ -1621,7 +1631,7 @@ class Machine:
                 raise Unsupported("a context the checker cannot follow", line)
             return self._ctx_method(st, ctx, "Err", rtype)
         if name in ("context.WithValue", "context.WithoutCancel"):
-            return args[0] if name == "context.WithValue" else ("ctx", NIL)
+            return args[0] if name == "context.WithValue" else ("ctx", NIL, False)
         if name in ("fmt.Sprintf", "fmt.Sprint", "strconv.Itoa"):
             text = self._formatted(st, name, args)
             if text is not None:
@@ -1903,6 +1913,8 @@ class Machine:
             return Pending(kind, ins.line, arg=args[0], arg2=args[1])
         if kind == "atomic":
             return Pending(kind, ins.line, arg=callee[1], arg2=tuple(args))
+        if kind == "ctx_err":
+            return Pending(kind, ins.line, arg=callee[2][1])
         return Pending(kind, ins.line, arg=args[0] if args else None)
 
     def complete(self, st: State, gid: int, result: Value = None, *, run: bool = True) -> None:
@@ -2005,6 +2017,16 @@ class Machine:
         st.spawn([self.frame(fn, (), f[2], None)],
                  f"g{len(st.gs)} ({fn.short_name}, spawned at line {line})", tail=tail)
         self.run(st, len(st.gs) - 1)
+
+
+def _timed(ctx: tuple) -> Value:
+    """Whether a context ("ctx", done, timed) has a deadline."""
+    return ctx[2] if len(ctx) > 2 else UNKNOWN
+
+
+def ctx_err(done_closed: bool) -> Value:
+    """A context's Err: nil while its done channel is open, an error once it is closed."""
+    return ("iface", "*errors.errorString", UNKNOWN) if done_closed else NIL
 
 
 def key_orders(keys: tuple) -> list[tuple]:

@@ -13,7 +13,7 @@ Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
 `("map", object)`, `("iter", map object, keys still to visit)` a range over a map,
-`("tuple", items)`, `("ctx", done channel)`, and the sync objects
+`("tuple", items)`, `("ctx", done channel, whether it has a deadline)`, and the sync objects
 `("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
 `("once", 0 | 1 running | 2 done | 3 panicked, …)`,
 `("cond", locker, waiting goroutines, woken goroutines)`.

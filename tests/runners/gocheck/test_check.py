@@ -274,6 +274,46 @@ def test_context_cancel_releases_a_waiting_goroutine():
     assert c.verdict == "ok", report_lines(c)
 
 
+CTX_ERR = """
+    package main
+
+    import (
+        "context"
+        "time"
+    )
+
+    func main() {
+        ctx, cancel := context.WithCancel(context.Background())
+        leak := make(chan int)
+        done := make(chan bool)
+        go func() {
+            CANCEL
+            done <- true
+        }()
+        if ctx.Err() != nil {
+            go func() { leak <- 1 }() // leaks: nobody receives
+        }
+        if _, ok := ctx.Deadline(); ok {
+            go func() { leak <- 2 }() // never: no deadline was set
+        }
+        <-done
+        _ = time.Second
+    }
+    """
+
+
+@pytest.mark.parametrize("cancel, want", [("", "ok"), ("cancel()", "partial-deadlock")])
+def test_ctx_err_is_nil_until_a_cancel_and_deadline_is_known(cancel, want):
+    # Err is a step of its own: nil before the cancel, an error after it, in every order
+    # of the two; with no cancel anywhere it is never an error. A WithCancel context has
+    # no deadline.
+    c = check(CTX_ERR.replace("CANCEL", cancel or "_ = cancel"))
+    assert c.verdict == want, report_lines(c)
+    if cancel:
+        texts = [s.text for s in c.result.findings[0].trace]
+        assert "ctx.Err() is an error" in texts
+
+
 def test_forgotten_cancel_leaves_the_watcher_blocked():
     c = check("""
         package main
