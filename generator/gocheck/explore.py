@@ -377,6 +377,8 @@ class _Explorer:
                        then=lambda s, keys=keys: self._ordered(s, gid, keys))
                     for keys in p.arg]
         if kind == "exit":
+            if p.arg in RECOVERABLE:  # a runtime error recovered, panicked with again
+                return bad(f"panic with the {p.arg} recovered earlier", p.arg)
             return [_Succ((Step(who, p.line, "the program exits (panic or exit)", where),),
                           frozenset({gid}), exit="exit")]
         if kind in ("close", "cancel"):

@@ -115,8 +115,11 @@ class ProgramExit(Exception):
 RECOVERABLE = frozenset({"send on closed channel", "close of closed channel",
                          "close of nil channel", "negative WaitGroup counter",
                          "nil sync object"})
-# What `recover()` returns while a panic unwinds: some non-nil value of a type unknown.
-PANIC_VALUE = ("iface", "?panic", UNKNOWN)
+# What `recover()` returns while a panic unwinds: some non-nil value of a type unknown,
+# ("iface", "?panic", why), which says why (`panic_value`): a runtime error recovered and
+# later panicked with again (conc's WaitGroup re-raises its tasks' panics in Wait) is the
+# violation it was, if nothing recovers it the second time.
+_PANIC = ("iface", "?panic")
 # runtime.Goexit unwinds a goroutine's frames as a panic does, running its deferred calls,
 # but `recover()` does not stop it, and at the goroutine's first frame the goroutine just
 # ends (a test that called t.FailNow is over).
@@ -507,7 +510,7 @@ class Machine:
                 continue
             ins = fr.instr
             if ins.op == "Panic" and self.can_recover(g):
-                self.start_panic(st, gid, "panic")
+                self.start_panic(st, gid, self.panic_why(st, self.operand(st, fr, ins.args[0])))
                 continue
             if self._visible(st, fr, ins):
                 return
@@ -617,10 +620,20 @@ class Machine:
     def _recover(self, g: G, fr: Frame) -> Value:
         """`recover()`: stops the newest panic when called by a call it deferred."""
         if g.panic and fr.recovers and g.panic[-1][0] != GOEXIT:
+            why = g.panic[-1][0]
             g.panic = g.panic[:-1]
             fr.recovers = False
-            return PANIC_VALUE
+            return (*_PANIC, why)
         return NIL
+
+    def panic_why(self, st: State, v: Value) -> str:
+        """Why a `panic(v)` panics: the runtime error `v` holds, recovered earlier (also
+        wrapped in a struct, as conc's *Recovered, followed through the heap), else a
+        plain "panic"."""
+        for x in self._reached(st, [v]):
+            if x is not None and x[:2] == _PANIC and x[2] in RECOVERABLE:
+                return x[2]
+        return "panic"
 
     def _visible(self, st: State, fr: Frame, ins: Instr) -> bool:
         op = ins.op
@@ -1012,7 +1025,7 @@ class Machine:
         x = self.operand(st, fr, ins.args[0])
         asserted = ins.x["asserted"]
         commaok = ins.x["commaok"]
-        if x == PANIC_VALUE:
+        if isinstance(x, tuple) and x[:2] == _PANIC:
             x = UNKNOWN  # the panic's value has a type the checker does not know
         if isinstance(x, tuple) and x[0] == "iface":
             if ins.x["toiface"]:
@@ -1232,38 +1245,41 @@ class Machine:
         channel, sync object or function of the program. Their types may say it could
         (a *bufio.Scanner holds a split function) while the values hold only what the
         library made itself (unknown here): then it cannot touch the program's."""
-        todo = list(args)
+        for v in self._reached(st, args):
+            if v is None:  # a pointer the checker cannot follow
+                return True
+            tag = v[0]
+            if tag == "fn" and self.program.function(v[1]) is not None:
+                return True
+            if tag in _SYNC_TAGS and tag != "fn" and not (tag == "ctx" and v[1] == NIL):
+                return True  # (Background's context has nothing to wait on)
+        return False
+
+    def _reached(self, st: State, roots: list[Value]) -> Iterator[tuple | None]:
+        """Every tagged value reachable from `roots` through their insides and the heap;
+        None for a pointer that cannot be followed. A pointer reaches what it points to
+        only (a pointer to a field reaches no sibling); a slice, its whole array."""
+        todo = list(roots)
         seen: set = set()
         while todo:
             v = todo.pop()
             if type(v) is not tuple or not v:
                 continue
+            yield v
             tag = v[0]
-            if tag == "fn":
-                if self.program.function(v[1]) is not None:
-                    return True
-                continue
-            if tag == "ctx" and v[1] == NIL:  # Background's: nothing to wait on
-                continue
-            if tag in _SYNC_TAGS:
-                return True
             if tag == "addr" and v[1] is not None:
-                # Only what the pointer points to: a pointer to a field reaches no sibling.
                 if v[:3] not in seen:
                     seen.add(v[:3])
                     try:
                         todo.append(self.load(st, v, 0, "other"))
                     except (Unsupported, ProgramExit):
-                        return True
-                continue
-            if tag in ("slice", "map", "iter") and v[1] is not None:
+                        yield None
+            elif tag in ("slice", "map", "iter") and v[1] is not None:
                 if v[1] not in seen:
                     seen.add(v[1])
                     todo.append(st.objs.get(v[1]))
-                continue
-            if tag not in ("?", "nil"):
+            elif tag not in ("?", "nil", "chan", "fn", "model", "ctx"):
                 todo.extend(V.children(v))
-        return False
 
     def _no_communicating_methods(self, st: State, name: str, args: list[Value],
                                   line: int) -> None:
@@ -1883,7 +1899,8 @@ class Machine:
         if op == "Range":
             return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         if op == "Panic":
-            return Pending("exit", ins.line)
+            return Pending("exit", ins.line,
+                           arg=self.panic_why(st, self.operand(st, fr, ins.args[0])))
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static)

@@ -133,6 +133,9 @@ func typeClassAt(t types.Type, depth int) string {
 			return "string"
 		case u.Kind() == types.UntypedNil:
 			return "nil"
+		case u.Kind() == types.UnsafePointer:
+			// A pointer (atomic.Pointer[T] keeps its value in one): nil when zero.
+			return "ptr"
 		}
 		return "basic"
 	case *types.Struct:

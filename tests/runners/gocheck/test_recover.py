@@ -251,3 +251,50 @@ def test_once_inside_a_struct_whose_function_panicked_counts_as_done():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+REPANIC = """
+    package main
+
+    import "sync/atomic"
+
+    // A panic catcher as sourcegraph/conc's: a task's panic is kept, wrapped, and raised
+    // again by the one who waits.
+    type recovered struct{ value any }
+
+    type catcher struct{ kept atomic.Pointer[recovered] }
+
+    func (c *catcher) tryRecover() {
+        if v := recover(); v != nil {
+            r := recovered{value: v}
+            c.kept.CompareAndSwap(nil, &r)
+        }
+    }
+
+    func (c *catcher) try(f func()) {
+        defer c.tryRecover()
+        f()
+    }
+
+    func main() {
+        var c catcher
+        done := make(chan int)
+        close(done)
+        c.try(func() { close(done) })
+        if r := c.kept.Load(); r != nil {
+            RAISE
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("raise_, want", [("panic(r)", "channel-safety"), ("_ = r", "ok")])
+def test_a_recovered_runtime_error_panicked_with_again_is_the_violation(raise_, want):
+    # Kept and raised again (wrapped in a struct, through an atomic.Pointer), the close of
+    # a closed channel ends the program as it would have; recovered and dropped, it is the
+    # safe-close idiom and no violation.
+    c = check(REPANIC.replace("RAISE", raise_))
+    assert c.verdict == want, report_lines(c)
+    if raise_ == "panic(r)":
+        assert c.result.findings[0].trace[-1].text == \
+            "panic with the close of closed channel recovered earlier"
