@@ -19,6 +19,10 @@ import re
 from pathlib import Path
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+# Programs that import modules outside the standard library (golang.org/x/sync, conc, ...):
+# gocheck fetches them through the Go module proxy; confirm.py, which builds each program
+# alone, cannot, so they were confirmed by hand (their headers say how).
+MODULES_DIR = Path(__file__).resolve().parent / "corpus_modules"
 
 # The four verdicts a corpus program is about, and the one it may say sparingly.
 MAIN_VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety")

@@ -8,6 +8,7 @@ import pytest
 from tests.gocheck import confirm
 from tests.gocheck.corpus import (
     MAIN_VERDICTS,
+    MODULES_DIR,
     VERDICTS,
     CorpusError,
     load_corpus,
@@ -27,6 +28,16 @@ def test_every_program_parses_with_a_known_verdict():
         else:
             assert "\npackage main\n" in text, program.name
             assert text.count("\nfunc main() {") == 1, program.name
+
+
+def test_module_programs_parse_and_import_beyond_the_standard_library():
+    programs = load_corpus(MODULES_DIR)
+    assert len(programs) >= 16
+    for program in programs:
+        text = program.path.read_text(encoding="utf-8")
+        assert any(f'"{mod}' in text for mod in ("golang.org/x/", "go.uber.org/",
+                                                  "github.com/")), program.name
+    assert not {p.name for p in programs} & {p.name for p in load_corpus()}
 
 
 def test_names_are_unique():

@@ -1,0 +1,63 @@
+// want: global-deadlock
+// source: written for chanfuzz as a held-out probe of third-party concurrency modules (2026-12-02; run and confirmed with Go 1.26; see docs/gocheck-report.md)
+// what: a thumbnail renderer bounds concurrent renders with a weighted semaphore and waits for the
+//   batch by acquiring the full weight. The early return for unsupported formats forgets Release,
+//   so one unit is lost for good; the final Acquire(ctx, maxRenders) with a background context then
+//   waits for ever while every render has finished: all goroutines are asleep.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+)
+
+const maxRenders = 2
+
+type renderer struct {
+	mu       sync.Mutex
+	rendered []string
+	skipped  []string
+}
+
+func (r *renderer) render(name string) {
+	// pretend to decode, scale and encode
+	r.mu.Lock()
+	r.rendered = append(r.rendered, strings.TrimSuffix(name, ".jpg")+"_thumb.jpg")
+	r.mu.Unlock()
+}
+
+func (r *renderer) renderAll(ctx context.Context, images []string) error {
+	sem := semaphore.NewWeighted(maxRenders)
+	for _, img := range images {
+		if err := sem.Acquire(ctx, 1); err != nil {
+			return err
+		}
+		go func(name string) {
+			if !strings.HasSuffix(name, ".jpg") {
+				r.mu.Lock()
+				r.skipped = append(r.skipped, name)
+				r.mu.Unlock()
+				return // unsupported format
+			}
+			defer sem.Release(1)
+			r.render(name)
+		}(img)
+	}
+	// wait for the in-flight renders: holding the whole weight means none is left
+	return sem.Acquire(ctx, maxRenders)
+}
+
+func main() {
+	r := &renderer{}
+	images := []string{"cat.jpg", "dog.jpg", "scan.bmp", "beach.jpg", "logo.jpg"}
+	if err := r.renderAll(context.Background(), images); err != nil {
+		fmt.Println("render:", err)
+		return
+	}
+	fmt.Printf("rendered %d, skipped %d\n", len(r.rendered), len(r.skipped))
+}
