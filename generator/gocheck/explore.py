@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.gocheck.machine import (
-    CPU_COUNTS,
     RECOVERABLE,
     TIMER_OPS,
     Machine,
@@ -728,9 +727,6 @@ class _Explorer:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
         if walks:
             notes += (f"{walks} random walks beside the search",)
-        if self.m.program.asks_cpus:
-            counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
-            notes += (f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _expand(self, st: State, succs: list[_Succ],

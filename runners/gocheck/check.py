@@ -25,6 +25,7 @@ from generator.gocheck.explore import (
     check,
     merged,
 )
+from generator.gocheck.machine import CPU_COUNTS
 from runners.gocheck import frontend
 
 EXIT_CODES = {
@@ -123,6 +124,9 @@ def report_lines(checked: Checked) -> list[str]:
         lines.append(f"undecided: the budget was spent after {r.states} states "
                      f"({r.seconds:.1f} s)")
     lines.extend(r.notes)
+    if checked.program is not None and checked.program.asks_cpus:
+        counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
+        lines.append(f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}")
     if checked.program is not None and checked.program.modules:
         lines.append("checked with the modules: " + ", ".join(checked.program.modules)
                      + " (the newest the Go module proxy has)")
