@@ -167,6 +167,8 @@ class Program:
     # outside the standard library), in the order Go runs them, and their modules.
     inits: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
+    # The other files of a test file's package, checked with it (runners/gocheck/frontend).
+    package_files: tuple[str, ...] = ()
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
 
@@ -271,4 +273,5 @@ def load(raw: Mapping[str, Any]) -> Program:
         tests=tuple(raw.get("tests") or ()),
         inits=tuple(raw.get("inits") or ()),
         modules=tuple(raw.get("modules") or ()),
+        package_files=tuple(raw.get("package_files") or ()),
     )

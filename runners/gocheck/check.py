@@ -124,6 +124,9 @@ def report_lines(checked: Checked) -> list[str]:
         lines.append(f"undecided: the budget was spent after {r.states} states "
                      f"({r.seconds:.1f} s)")
     lines.extend(r.notes)
+    if checked.program is not None and checked.program.package_files:
+        lines.append("checked with its package's other files: "
+                     + ", ".join(checked.program.package_files))
     if checked.program is not None and checked.program.asks_cpus:
         counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
         lines.append(f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -89,16 +90,20 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     """
     helper = helper_path()
     source = Path(path).read_bytes()
+    siblings = package_files(Path(path), source)
     # The allowed modules are part of the key: a source refused under one list must not
     # come out of the cache under it because it was checked under another.
     allowed = "*" if modules is None else ",".join(modules)
-    digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0".encode() + source).hexdigest()
-    cached = config.var_dir() / "gocheck" / "ssa" / f"{digest[:32]}.json"
+    digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0".encode() + source)
+    for name, text in siblings.items():
+        digest.update(f"\0{name}\0".encode() + text)
+    cached = config.var_dir() / "gocheck" / "ssa" / f"{digest.hexdigest()[:32]}.json"
     try:
         return json.loads(cached.read_text())
     except (OSError, ValueError):
         pass
-    raw = _run_helper(helper, path, source, timeout, modules=modules)
+    raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=siblings)
+    raw["package_files"] = sorted(siblings)
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(raw))
@@ -120,9 +125,36 @@ def _prune(directory: Path) -> None:
         old.unlink(missing_ok=True)
 
 
+_PACKAGE = re.compile(rb"^package\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def _package_of(source: bytes) -> str | None:
+    match = _PACKAGE.search(source)
+    return match.group(1).decode() if match else None
+
+
+def package_files(path: Path, source: bytes) -> dict[str, bytes]:
+    """A test file's package's other files, by name: the files beside it that are not
+    tests and have its package clause. An internal test file (`package pool` in pool/)
+    calls the code it tests; checked alone, every name of it would be undefined. Nothing
+    for a file that is not a test, or whose directory holds no such files (GoBench's
+    kernels, the corpus)."""
+    package = _package_of(source)
+    if not path.name.endswith("_test.go") or package in (None, "main"):
+        return {}
+    out: dict[str, bytes] = {}
+    for other in sorted(path.parent.glob("*.go")):
+        if other.name.endswith("_test.go") or other.name == path.name:
+            continue
+        text = other.read_bytes()
+        if _package_of(text) == package:
+            out[other.name] = text
+    return out
+
+
 def _run_helper(
     helper: Path, path: Path, source: bytes, timeout: float, *, from_source: bool = False,
-    modules: Sequence[str] | None = None,
+    modules: Sequence[str] | None = None, siblings: dict[str, bytes] | None = None,
 ) -> dict[str, Any]:
     """The helper's JSON; ``from_source`` loads the imports from their source (the tests
     compare it with the quick load from export data)."""
@@ -131,6 +163,10 @@ def _run_helper(
         # whatever module the directory it came from belongs to.
         target = Path(work) / "main.go"
         target.write_bytes(source)
+        for name, text in (siblings or {}).items():
+            # The file itself is main.go here (a _test.go name would make it a test
+            # package's); a sibling of that name gives way.
+            (Path(work) / ("main_.go" if name == "main.go" else name)).write_bytes(text)
         env = _env()
         env["GOFLAGS"] = ""
         env["GO111MODULE"] = "on"
@@ -138,12 +174,17 @@ def _run_helper(
             flags = ["-from-source"] if from_source else []
             if modules is not None:
                 flags += ["-allow", ",".join(modules) or "std"]
+            if siblings:
+                flags.append("-package")
             proc = subprocess.run([str(helper), *flags, "-go", _go(), str(target)], cwd=work,
                                   env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e
     if proc.returncode == 2:
-        raise BadInput(proc.stderr.replace(str(target), Path(path).name).strip())
+        # Go names the file by its path here, or by main.go relative to the directory.
+        name = Path(path).name
+        text = re.sub(r"(?m)^main\.go:", f"{name}:", proc.stderr.replace(str(target), name))
+        raise BadInput(text.strip())
     if proc.returncode != 0:
         raise FrontendError(f"the Go front end failed:\n{proc.stderr.strip()}")
     return json.loads(proc.stdout)

@@ -12,7 +12,7 @@
 // from source: their functions are the program's too, interpreted like its own code, and
 // their init functions run first (`inits`, in dependency order).
 //
-// Usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] FILE.go
+// Usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-package] FILE.go
 //
 // Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
 // (Go's own errors on stderr, one a line); 1 on a usage or internal error.
@@ -524,12 +524,15 @@ var plainStd = map[string]bool{"container/list": true, "container/ring": true,
 // has no dot is the standard library's (the go command's own rule for what it may fetch).
 // `allowed`, when not empty, are the module paths whose packages the file may import
 // from outside the standard library (the playground's list; "std" alone allows none).
-func beyondStd(file, goCmd string, allowed []string) (pkgs, modules []string, err error) {
+// `whole`: the file's directory holds the rest of its package, which only a module
+// loads with it (a lone file outside one is a package by itself).
+func beyondStd(file, goCmd string, allowed []string, whole bool) (pkgs, modules []string,
+	err error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
 	if err != nil {
 		return nil, nil, nil // the load reports it
 	}
-	need := false
+	need := whole
 	for _, imp := range f.Imports {
 		path := strings.Trim(imp.Path.Value, "`\"")
 		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
@@ -598,9 +601,10 @@ func main() {
 		"standard library")
 	allow := flag.String("allow", "", "comma-separated module paths: the only ones the file "+
 		"may import from outside the standard library (empty: any)")
+	whole := flag.Bool("package", false, "the file's directory holds the rest of its package")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] FILE.go")
+		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-package] FILE.go")
 		os.Exit(1)
 	}
 	file, err := filepath.Abs(flag.Arg(0))
@@ -613,7 +617,7 @@ func main() {
 		allowed = strings.Split(*allow, ",")
 	}
 	mainFile = file
-	extra, modules, err := beyondStd(file, *goCmd, allowed)
+	extra, modules, err := beyondStd(file, *goCmd, allowed, *whole)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

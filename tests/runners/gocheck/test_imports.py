@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from runners.gocheck.check import check_source, report_lines
+from runners.gocheck.check import check_file, check_source, report_lines
 
 pytestmark = pytest.mark.usefixtures("go_frontend")
 
@@ -181,3 +181,49 @@ def test_goleak_in_a_test_is_what_the_checker_does_itself(close, want):
     # Only the modules of the packages loaded: not the rest of goleak's module graph.
     assert len(c.program.modules) == 1
     assert c.program.modules[0].startswith("go.uber.org/goleak v")
+
+
+def test_an_internal_test_file_is_checked_with_its_packages_other_files(tmp_path):
+    # pool_test.go calls the package's unexported code: alone, every name is undefined.
+    (tmp_path / "pool.go").write_text(textwrap.dedent("""
+        package pool
+
+        type pool struct{ jobs chan func() }
+
+        func newPool(workers int) *pool {
+            p := &pool{jobs: make(chan func())}
+            for i := 0; i < workers; i++ {
+                go func() {
+                    for job := range p.jobs {
+                        job()
+                    }
+                }()
+            }
+            return p
+        }
+
+        func (p *pool) stop() { STOP }
+        """).lstrip().replace("STOP", "close(p.jobs)"))
+    (tmp_path / "other.go").write_text("package other\n")  # another package: left out
+    test = tmp_path / "pool_test.go"
+    test.write_text(textwrap.dedent("""
+        package pool
+
+        import "testing"
+
+        func TestPool(t *testing.T) {
+            p := newPool(2)
+            done := make(chan bool)
+            p.jobs <- func() { done <- true }
+            <-done
+            p.stop()
+        }
+        """).lstrip())
+    c = check_file(test)
+    assert c.verdict == "ok", report_lines(c)
+    assert c.program.package_files == ("pool.go",)
+    assert "checked with its package's other files: pool.go" in report_lines(c)
+    (tmp_path / "pool.go").write_text((tmp_path / "pool.go").read_text().replace(
+        "close(p.jobs)", ""))
+    leaky = check_file(test)  # the package file changed: not the cached answer
+    assert leaky.verdict == "partial-deadlock", report_lines(leaky)
