@@ -54,6 +54,18 @@ _NOOPS = frozenset(
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
 # Their calls do nothing here (a result is unknown).
 _LEAK_DETECTORS = ("go.uber.org/goleak.",)
+# The packages of those (and of _ASSERTIONS): the front end does not load them from source.
+MODELLED_PACKAGES = ("go.uber.org/goleak", "github.com/stretchr/testify/assert",
+                     "github.com/stretchr/testify/require")
+# testify's assertions (assert.X, require.X, and their Assertions' methods) compare values
+# through reflect, which the checker cannot follow (interpreted, every one was
+# unsupported), and communicate with nothing unless handed a function of the program's
+# (Eventually, Panics, ...: those stay unsupported). Their calls do nothing here: assert's
+# result is unknown, and require's t.FailNow on a failure is not explored (the test goes
+# on as if the assertion held).
+_ASSERTIONS = ("github.com/stretchr/testify/assert.", "github.com/stretchr/testify/require.",
+               "(*github.com/stretchr/testify/assert.Assertions).",
+               "(*github.com/stretchr/testify/require.Assertions).")
 # How many CPUs a run has: runtime.NumCPU() and GOMAXPROCS(0) are chosen, once a run,
 # among these (a branch of the search each; the report says so). Unknown, a pool of
 # NumCPU() workers could have none, and its jobs were said to leak; every machine has
@@ -1188,6 +1200,13 @@ class Machine:
         if kind == "fn":
             name = callee[1]
             if name.startswith(_LEAK_DETECTORS):
+                done(V.unknown_of(rtype) if rtype else None)
+                return
+            if name.startswith(_ASSERTIONS):
+                if any(isinstance(a, tuple) and a[0] == "fn" and self.program.function(a[1])
+                       for a in args):
+                    raise Unsupported(f"{name.rsplit('/', 1)[-1]} runs a function of the "
+                                      "program's", line)
                 done(V.unknown_of(rtype) if rtype else None)
                 return
             if name in ("(*sync.Pool).Get", "(*sync.Pool).Put"):

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from generator.gocheck.machine import MODELLED_PACKAGES
 from runners import config
 
 HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
@@ -94,7 +95,8 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     # The allowed modules are part of the key: a source refused under one list must not
     # come out of the cache under it because it was checked under another.
     allowed = "*" if modules is None else ",".join(modules)
-    digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0".encode() + source)
+    modelled = ",".join(MODELLED_PACKAGES)
+    digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0{modelled}\0".encode() + source)
     for name, text in siblings.items():
         digest.update(f"\0{name}\0".encode() + text)
     cached = config.var_dir() / "gocheck" / "ssa" / f"{digest.hexdigest()[:32]}.json"
@@ -176,6 +178,7 @@ def _run_helper(
                 flags += ["-allow", ",".join(modules) or "std"]
             if siblings:
                 flags.append("-package")
+            flags += ["-opaque", ",".join(MODELLED_PACKAGES)]
             proc = subprocess.run([str(helper), *flags, "-go", _go(), str(target)], cwd=work,
                                   env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:

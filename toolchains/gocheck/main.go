@@ -12,7 +12,10 @@
 // from source: their functions are the program's too, interpreted like its own code, and
 // their init functions run first (`inits`, in dependency order).
 //
-// Usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-package] FILE.go
+// Usage:
+//
+//	gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-opaque PREFIX,...]
+//	            [-package] FILE.go
 //
 // Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
 // (Go's own errors on stderr, one a line); 1 on a usage or internal error.
@@ -526,8 +529,8 @@ var plainStd = map[string]bool{"container/list": true, "container/ring": true,
 // from outside the standard library (the playground's list; "std" alone allows none).
 // `whole`: the file's directory holds the rest of its package, which only a module
 // loads with it (a lone file outside one is a package by itself).
-func beyondStd(file, goCmd string, allowed []string, whole bool) (pkgs, modules []string,
-	err error) {
+func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
+	modules []string, err error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
 	if err != nil {
 		return nil, nil, nil // the load reports it
@@ -572,26 +575,73 @@ func beyondStd(file, goCmd string, allowed []string, whole bool) (pkgs, modules 
 		return nil, nil, fmt.Errorf("the imports outside the standard library could not be "+
 			"resolved (go mod tidy):\n%v", err)
 	}
+	// Each package: its path, whether it is the standard library's, its imports, and its
+	// module ("path version") unless it is the file's own; in dependency order.
 	out, err := run("list", "-deps", "-f",
-		"{{.ImportPath}} {{.Standard}} {{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}"+
-			"{{end}}{{end}}", ".")
+		"{{.ImportPath}} {{.Standard}} {{join .Imports \",\"}} {{with .Module}}{{if not .Main}}"+
+			"{{.Path}} {{.Version}}{{end}}{{end}}", ".")
 	if err != nil {
 		return nil, nil, err
 	}
-	seen := map[string]bool{}
+	type listed struct {
+		std     bool
+		imports []string
+		module  string
+	}
+	var order []string
+	info := map[string]listed{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		fields := strings.SplitN(line, " ", 3)
-		p, std := fields[0], fields[1]
-		if p != "command-line-arguments" && (std == "false" || plainStd[p]) {
+		fields := strings.SplitN(line, " ", 4)
+		for len(fields) < 4 {
+			fields = append(fields, "")
+		}
+		var imports []string
+		if fields[2] != "" {
+			imports = strings.Split(fields[2], ",")
+		}
+		order = append(order, fields[0])
+		info[fields[0]] = listed{fields[1] == "true", imports, strings.TrimSpace(fields[3])}
+	}
+	// What the file reaches without going through a package the checker models by name
+	// (`opaque`: testify, goleak): those are type-checked from export data, and what only
+	// they import is not loaded at all (testify alone is yaml, spew, difflib and more).
+	reached := map[string]bool{"command-line-arguments": true}
+	todo := []string{"command-line-arguments"}
+	used := map[string]bool{}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, imp := range info[p].imports {
+			if info[imp].module != "" {
+				used[info[imp].module] = true
+			}
+			if reached[imp] || isOpaque(imp, opaque) {
+				continue
+			}
+			reached[imp] = true
+			todo = append(todo, imp)
+		}
+	}
+	for _, p := range order {
+		if p != "command-line-arguments" && reached[p] && (!info[p].std || plainStd[p]) {
 			pkgs = append(pkgs, p)
 		}
-		if len(fields) == 3 && fields[2] != "" && !seen[fields[2]] {
-			seen[fields[2]] = true
-			modules = append(modules, fields[2])
-		}
+	}
+	for m := range used {
+		modules = append(modules, m)
 	}
 	slices.Sort(modules)
 	return pkgs, modules, nil
+}
+
+// isOpaque: the package is one the checker models by name (a path under one of `opaque`).
+func isOpaque(path string, opaque []string) bool {
+	for _, prefix := range opaque {
+		if path == prefix || strings.HasPrefix(path, prefix+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func main() {
@@ -602,9 +652,12 @@ func main() {
 	allow := flag.String("allow", "", "comma-separated module paths: the only ones the file "+
 		"may import from outside the standard library (empty: any)")
 	whole := flag.Bool("package", false, "the file's directory holds the rest of its package")
+	opaqueList := flag.String("opaque", "", "comma-separated package path prefixes the "+
+		"checker models by name: not loaded from source")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-package] FILE.go")
+		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] "+
+			"[-opaque PREFIX,...] [-package] FILE.go")
 		os.Exit(1)
 	}
 	file, err := filepath.Abs(flag.Arg(0))
@@ -617,7 +670,11 @@ func main() {
 		allowed = strings.Split(*allow, ",")
 	}
 	mainFile = file
-	extra, modules, err := beyondStd(file, *goCmd, allowed, *whole)
+	var opaque []string
+	if *opaqueList != "" {
+		opaque = strings.Split(*opaqueList, ",")
+	}
+	extra, modules, err := beyondStd(file, *goCmd, allowed, opaque, *whole)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

@@ -227,3 +227,45 @@ def test_an_internal_test_file_is_checked_with_its_packages_other_files(tmp_path
         "close(p.jobs)", ""))
     leaky = check_file(test)  # the package file changed: not the cached answer
     assert leaky.verdict == "partial-deadlock", report_lines(leaky)
+
+
+TESTIFY = """
+    package worker
+
+    import (
+        "testing"
+
+        "github.com/stretchr/testify/assert"
+        "github.com/stretchr/testify/require"
+    )
+
+    func TestResults(t *testing.T) {
+        results := make(chan int, ROOM)
+        for i := 0; i < 3; i++ {
+            go func() { results <- i * i }()
+        }
+        sum := 0
+        for i := 0; i < 2; i++ { // one result is never read
+            sum += <-results
+        }
+        require.NotZero(t, sum+1)
+        a := assert.New(t)
+        a.GreaterOrEqual(sum, 0)
+        assert.Len(t, []int{sum}, 1, "one sum")
+        CHECK
+    }
+    """
+
+
+@pytest.mark.parametrize("room, want", [("1", "ok"), ("0", "partial-deadlock")])
+def test_testify_assertions_do_nothing_the_leak_is_the_checkers(room, want):
+    c = check(TESTIFY.replace("ROOM", room).replace("CHECK", ""))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_a_testify_assertion_that_runs_a_function_of_the_programs_is_unsupported():
+    c = check(TESTIFY.replace("ROOM", "1").replace(
+        "CHECK", "assert.Eventually(t, func() bool { return <-results > 0 }, 0, 0)"))
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("assert.Eventually runs a function of the program's" in line
+               for line in report_lines(c))
