@@ -1110,6 +1110,13 @@ class Machine:
             st.spawn([], f"g{len(st.gs)} ({kind}, spawned at line {ins.line})",
                      tail=((kind, ch),))
             return
+        if callee == ("builtin", "panic"):
+            # `go panic(v)` (singleflight's DoChan): a goroutine nobody can recover in, so
+            # the program ends; a recovered runtime error panicked with so is that error.
+            why = self.panic_why(st, args[0])
+            st.spawn([], f"g{len(st.gs)} (panic, spawned at line {ins.line})",
+                     tail=(("exit", why, ins.line),))
+            return
         if isinstance(callee, tuple) and callee[0] in ("model", "builtin"):
             raise Unsupported(f"a goroutine running {static or callee[1]}", ins.line)
         if isinstance(callee, tuple) and callee[0] == "invoke" and not ins.x.get("escapes") \
@@ -1892,6 +1899,8 @@ class Machine:
                 return Pending("wg_add", 0, arg=t[1], arg2=-1)
             if t[0] == "fire":
                 return Pending("fire", t[3], arg=t[1])
+            if t[0] == "exit":
+                return Pending("exit", t[2], arg=t[1])
             raise AssertionError(t)
         fr = g.frames[-1]
         ins = fr.instr

@@ -298,3 +298,27 @@ def test_a_recovered_runtime_error_panicked_with_again_is_the_violation(raise_, 
     if raise_ == "panic(r)":
         assert c.result.findings[0].trace[-1].text == \
             "panic with the close of closed channel recovered earlier"
+
+
+@pytest.mark.parametrize("value, want", [("e", "channel-safety"), ('"boom"', "ok")])
+def test_go_panic_ends_the_program_from_a_goroutine_nobody_recovers_in(value, want):
+    # singleflight's DoChan raises a recovered panic so; main's `select {}` is then no
+    # deadlock: the program ends (with the close of a closed channel it recovered first).
+    c = check("""
+        package main
+
+        func main() {
+            done := make(chan int)
+            close(done)
+            res := make(chan any, 1)
+            func() {
+                defer func() { res <- recover() }()
+                close(done)
+            }()
+            if e := <-res; e != nil {
+                go panic(VALUE)
+            }
+            select {}
+        }
+        """.replace("VALUE", value))
+    assert c.verdict == want, report_lines(c)
