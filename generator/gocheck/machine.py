@@ -1702,7 +1702,8 @@ class Machine:
     def _sorted(self, st: State, name: str, args: list[Value], line: int) -> None:
         """sort.Slice(s, less) and the like: the items of `s` in an order the checker cannot
         tell, so each becomes unknown. `less` only compares: one that may communicate, or
-        a slice of channels whose order would then be lost, is unsupported."""
+        a slice of channels whose order would then be lost, is unsupported; a slice the
+        checker lost track of stays as it is."""
         less = args[1]
         fn = self.known_fn(less, line, f"{name.split('[')[0]}'s comparison")
         if self.program.communicates(fn.name):
@@ -1714,8 +1715,12 @@ class Machine:
         if s == NIL:
             return
         items = self._items(st, s)
-        if items is None or any(value_holds_sync(v) for v in items):
-            raise Unsupported(f"{name.split('[')[0]} of a slice the checker cannot follow",
+        if items is None:
+            # Items the checker lost track of already (a slice of unknown length): no
+            # channel is among them, or storing it there would have been unsupported.
+            return
+        if any(value_holds_sync(v) for v in items):
+            raise Unsupported(f"{name.split('[')[0]} of channels, functions or sync objects",
                               line)
         if len(set(items)) > 1:
             self._write_items(st, s, s[3], (UNKNOWN,) * len(items))

@@ -301,3 +301,38 @@ def test_a_pointer_to_a_field_reaches_no_sibling_channel():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_sort_slice_of_a_slice_of_unknown_length_leaves_it_as_it_is():
+    c = check("""
+        package main
+
+        import (
+            "os"
+            "sort"
+        )
+
+        func main() {
+            keys := make([]string, len(os.Args))
+            copy(keys, os.Args)
+            sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_sort_slice_of_channels_is_unsupported():
+    c = check("""
+        package main
+
+        import "sort"
+
+        func main() {
+            chans := []chan int{make(chan int, 1), make(chan int, 2)}
+            sort.Slice(chans, func(i, j int) bool { return cap(chans[i]) < cap(chans[j]) })
+            chans[0] <- 1
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("sort.Slice of channels, functions or sync objects" in line
+               for line in report_lines(c))
