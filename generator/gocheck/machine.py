@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from generator.gocheck import formatting, gotest
+from generator.gocheck import formatting, gotest, textlib
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
@@ -1678,6 +1678,10 @@ class Machine:
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
+        if name.startswith(("strings.", "(*bufio.Scanner).", "bufio.NewScanner")):
+            known = self._text(st, name, args)
+            if known is not UNKNOWN:
+                return known
         if name in _SORTS or name.startswith(_SORTS_GENERIC):
             self._sorted(st, name, args, line)
             return ("tuple", ())
@@ -1724,6 +1728,43 @@ class Machine:
                               line)
         if len(set(items)) > 1:
             self._write_items(st, s, s[3], (UNKNOWN,) * len(items))
+
+    def _text(self, st: State, name: str, args: list[Value]) -> Value:
+        """strings' functions and a bufio.Scanner on known text (`textlib`), else UNKNOWN."""
+        if name == "strings.NewReader":
+            return st.new_obj(("reader", args[0])) if isinstance(args[0], str) else UNKNOWN
+        if name == "bufio.NewScanner":
+            r = args[0]
+            if isinstance(r, tuple) and r[:2] == ("iface", "*strings.Reader"):
+                reader = self.load(st, r[2], 0, "other")
+                if isinstance(reader, tuple) and reader[0] == "reader":
+                    sc = textlib.scanner(reader[1])
+                    return UNKNOWN if sc is UNKNOWN else st.new_obj(sc)
+            return UNKNOWN
+        if name.startswith("(*bufio.Scanner)."):
+            sc = self.load(st, args[0], 0, "other") if isinstance(args[0], tuple) and \
+                args[0][0] == "addr" else UNKNOWN
+            if not (isinstance(sc, tuple) and sc[0] == "scanner"):
+                return UNKNOWN
+            method = name.rsplit(".", 1)[1]
+            if method == "Scan":
+                more, after = textlib.scan(sc)
+                self.store(st, args[0], after, 0)
+                return more
+            if method == "Text":
+                return sc[2]
+            if method == "Err":
+                return NIL
+            if method == "Split":
+                split = args[1][1] if isinstance(args[1], tuple) and args[1][0] == "fn" else ""
+                words = {"bufio.ScanLines": textlib.SCAN_LINES,
+                         "bufio.ScanWords": textlib.SCAN_WORDS}.get(split)
+                self.store(st, args[0], UNKNOWN if words is None else (*sc[:3], words), 0)
+                return ("tuple", ())
+            if method == "Buffer":
+                return ("tuple", ())
+            return UNKNOWN
+        return textlib.strings_call(name, args)
 
     def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
         """fmt.Sprintf, fmt.Sprint or strconv.Itoa of operands all known, else None."""

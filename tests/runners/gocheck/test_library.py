@@ -336,3 +336,41 @@ def test_sort_slice_of_channels_is_unsupported():
     assert c.verdict == "unsupported", report_lines(c)
     assert any("sort.Slice of channels, functions or sync objects" in line
                for line in report_lines(c))
+
+
+INDEX = """
+    package main
+
+    import (
+        "bufio"
+        "strings"
+    )
+
+    const index = `# pages
+    about.md
+    blog.md
+
+    # more
+    contact.md
+    EXTRA`
+
+    func main() {
+        pages := make(chan string, 3)
+        sc := bufio.NewScanner(strings.NewReader(index))
+        for sc.Scan() {
+            line := strings.TrimSpace(sc.Text())
+            if line == "" || strings.HasPrefix(line, "#") {
+                continue
+            }
+            pages <- line // nobody receives: room for three
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("extra, want", [("", "ok"), ("faq.md", "global-deadlock")])
+def test_a_scanner_over_a_literal_reads_its_lines(extra, want):
+    # Unknown, the lines could be any number: four pages would be said to block even for
+    # the literal of three.
+    c = check(INDEX.replace("EXTRA", extra))
+    assert c.verdict == want, report_lines(c)

@@ -1,0 +1,52 @@
+"""textlib: strings' pure functions and a bufio.Scanner, on text gocheck knows."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.gocheck import textlib
+from generator.gocheck.values import UNKNOWN
+
+
+def tokens(text: str, words: bool = False) -> list[str]:
+    sc = textlib.scanner(text)
+    sc = (*sc[:3], words)
+    out = []
+    while True:
+        more, sc = textlib.scan(sc)
+        if not more:
+            return out
+        out.append(sc[2])
+
+
+@pytest.mark.parametrize("text, want", [
+    ("a\nb\n", ["a", "b"]),          # no empty token after the last newline
+    ("a\n\nb", ["a", "", "b"]),      # an empty line is a token; the last needs no newline
+    ("a\r\nb", ["a", "b"]),          # a carriage return before the newline is dropped
+    ("", []),
+])
+def test_lines_split_as_bufio_scan_lines_does(text, want):
+    assert tokens(text) == want
+
+
+def test_words_split_on_any_run_of_spaces():
+    assert tokens("  go  run\tfast\n", words=True) == ["go", "run", "fast"]
+
+
+def test_text_that_is_not_ascii_stays_unknown():
+    # Go counts bytes where Python counts code points: only ASCII is computed.
+    assert textlib.scanner("héllo") is UNKNOWN
+    assert textlib.strings_call("strings.Index", ["héllo", "l"]) is UNKNOWN
+
+
+@pytest.mark.parametrize("name, args, want", [
+    ("strings.TrimSpace", [" a b \n"], "a b"),
+    ("strings.HasPrefix", ["# note", "#"], True),
+    ("strings.TrimSuffix", ["page.md", ".md"], "page"),
+    ("strings.TrimPrefix", ["page.md", "x"], "page.md"),
+    ("strings.Index", ["abc", "c"], 2),
+    ("strings.Count", ["cheese", ""], 7),  # Go: 1 + the number of runes
+    ("strings.Split", ["a,b", ","], UNKNOWN),  # not computed: a slice
+])
+def test_strings_functions_of_known_text(name, args, want):
+    assert textlib.strings_call(name, args) == want
