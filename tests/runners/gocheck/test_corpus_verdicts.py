@@ -47,6 +47,13 @@ KNOWN_MISSES = {
     "probe_rl05_rwmutex_recursive_rlock_fixed": "undecided: 2 writers and 2 readers, 5 "
     "calls each, on one RWMutex",
     "probe_rl10_semaphore_error_path_fixed": "undecided: 6 workers share 2 semaphore tokens",
+    # The ninth round's service kernels: loops that run until a context is done, driven by
+    # tickers and timeouts, in every goroutine.
+    "probe_sc01_scrape_batch_fixed": "undecided: scrape loops on tickers until cancelled",
+    "probe_sc05_ping_ticker_fixed": "undecided: ping loops on tickers until shutdown",
+    "probe_sc09_resolver_close_fixed": "undecided: a resolver and a balancer pass updates "
+    "back and forth until closed",
+    "probe_sc10_folder_scan_fixed": "undecided: scan requests and a timer until cancelled",
 }
 
 # Most decided programs take under 2 s (dinephil3: 1.5 s here), but own_close_race steps
@@ -70,6 +77,8 @@ SLOW = {
     "probe_tk05_raft_shutdown_double_close_fixed": "ok in 12,530 states, 40-50 s",
     "probe_tk06_odr_first_answer_leak_fixed": "ok in 18,969 states, 25-35 s",
     "probe_tk07_cop_iterator_cond_lost_fixed": "ok in 52,160 states, 40-49 s",
+    "probe_sc04_render_pages_fixed": "ok in 70,987 states, 50-54 s: a pool of NumCPU "
+    "workers, 1, 2 or 4",
 }
 
 
