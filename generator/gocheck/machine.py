@@ -53,19 +53,18 @@ _NOOPS = frozenset(
 # for goroutines still running at the end of a test, which is what gocheck reports itself
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
 # Their calls do nothing here (a result is unknown).
-_LEAK_DETECTORS = ("go.uber.org/goleak.",)
-# The packages of those (and of _ASSERTIONS): the front end does not load them from source.
-MODELLED_PACKAGES = ("go.uber.org/goleak", "github.com/stretchr/testify/assert",
-                     "github.com/stretchr/testify/require")
+_GOLEAK = "go.uber.org/goleak"
+_LEAK_DETECTORS = (_GOLEAK + ".",)
 # testify's assertions (assert.X, require.X, and their Assertions' methods) compare values
 # through reflect, which the checker cannot follow (interpreted, every one was
 # unsupported), and communicate with nothing unless handed a function of the program's
 # (Eventually, Panics, ...: those stay unsupported). Their calls do nothing here: assert's
 # result is unknown, and require's t.FailNow on a failure is not explored (the test goes
 # on as if the assertion held).
-_ASSERTIONS = ("github.com/stretchr/testify/assert.", "github.com/stretchr/testify/require.",
-               "(*github.com/stretchr/testify/assert.Assertions).",
-               "(*github.com/stretchr/testify/require.Assertions).")
+_TESTIFY = ("github.com/stretchr/testify/assert", "github.com/stretchr/testify/require")
+_ASSERTIONS = (*(f"{p}." for p in _TESTIFY), *(f"(*{p}.Assertions)." for p in _TESTIFY))
+# The packages of both: the front end does not load them from source.
+MODELLED_PACKAGES = (_GOLEAK, *_TESTIFY)
 # How many CPUs a run has: runtime.NumCPU() and GOMAXPROCS(0) are chosen, once a run,
 # among these (a branch of the search each; the report says so). Unknown, a pool of
 # NumCPU() workers could have none, and its jobs were said to leak; every machine has
@@ -128,7 +127,7 @@ RECOVERABLE = frozenset({"send on closed channel", "close of closed channel",
                          "close of nil channel", "negative WaitGroup counter",
                          "nil sync object"})
 # What `recover()` returns while a panic unwinds: some non-nil value of a type unknown,
-# ("iface", "?panic", why), which says why (`panic_value`): a runtime error recovered and
+# ("iface", "?panic", why), which says why (`panic_why`): a runtime error recovered and
 # later panicked with again (conc's WaitGroup re-raises its tasks' panics in Wait) is the
 # violation it was, if nothing recovers it the second time.
 _PANIC = ("iface", "?panic")
@@ -941,6 +940,8 @@ class Machine:
         (MAP_ORDERS_UP_TO); None when the range runs locally."""
         if ins.op == "Range":
             x = self.operand(st, fr, ins.args[0])
+        elif ins.x.get("static"):
+            return None  # a function called by name is no iterator (a hot path: every call)
         else:
             seq, args, _ = self._resolve(st, fr, ins.x)
             if not (isinstance(seq, tuple) and seq[:2] == ("model", "seq")
@@ -1249,19 +1250,19 @@ class Machine:
         """sync.Pool: Get calls New (or gives nil without one), Put keeps nothing. Go may
         drop a pool's items at any moment, so a Get that always finds the pool empty is a
         run Go may take; one that gets back an item Put earlier is not explored."""
-        if name.endswith("Put"):
+        def done(v: Value) -> None:
             if ins is not None and ins.res:
-                fr.regs[ins.res] = ("tuple", ())
+                fr.regs[ins.res] = v
             if advance:
                 fr.pc += 1
+
+        if name.endswith("Put"):
+            done(("tuple", ()))
             return
         pool = self.load(st, args[0], line, "other")
         new = pool[1][-1] if isinstance(pool, tuple) and pool[0] == "struct" else UNKNOWN
         if new == NIL:
-            if ins is not None and ins.res:
-                fr.regs[ins.res] = NIL
-            if advance:
-                fr.pc += 1
+            done(NIL)
             return
         self.known_fn(new, line, "a sync.Pool's New")
         self._invoke(st, g, fr, new, [], None, line, ins, advance=advance)
