@@ -656,6 +656,7 @@ class _Explorer:
         orders: list[tuple[int, ...]] = [init_order]
         parent: list[tuple[int, tuple[Step, ...]]] = [(-1, ())]
         edges: list[list[tuple[int, frozenset[int], dict[int, int] | None]]] = [[]]
+        exits: dict[int, set[int]] = {}  # by state: goroutines whose step ends the path
         found: dict[str, Finding] = {}
         complete = True
         queue = deque([0])
@@ -702,6 +703,10 @@ class _Explorer:
             for s in succs:
                 if s.violation is not None:
                     self.violation_found(found, s.violation, trace(i, s.steps))
+                elif s.state is None:
+                    # The step ends the path (the program exits, or the checker cannot
+                    # follow it): the goroutine can move, though no edge shows it.
+                    exits.setdefault(i, set()).update(s.moved)
             for s, (k, order) in self._expand(st, succs, index):
                 j = index.get(k)
                 if j is None:
@@ -717,7 +722,7 @@ class _Explorer:
         if self.too_large:
             complete = False
         if complete and not found:
-            self._cycles(states, edges, trace, found)
+            self._cycles(states, edges, exits, trace, found)
         seconds = time.monotonic() - start
         unsupported = tuple(self.unsupported)
         findings = tuple(found[k] for k in _PRIORITY if k in found)
@@ -800,7 +805,8 @@ class _Explorer:
                 "for ever", path,
                 stuck)
 
-    def _cycles(self, states: list[State], edges, trace, found: dict[str, Finding]) -> None:
+    def _cycles(self, states: list[State], edges, exits: dict[int, set[int]], trace,
+                found: dict[str, Finding]) -> None:
         """Goroutines that never move in a bottom SCC are blocked for ever."""
         for comp in _bottom_sccs(edges):
             if len(comp) == 1:
@@ -811,7 +817,7 @@ class _Explorer:
             i = min(comp)
             st = states[i]
             live = [g.gid for g in st.gs if not g.done and not g.daemon]
-            never = [gid for gid in live if _never_moves(edges, members, i, gid)]
+            never = [gid for gid in live if _never_moves(edges, exits, members, i, gid)]
             if not never:
                 continue
             stuck = tuple(s for s in self.stuck(st)
@@ -825,14 +831,19 @@ class _Explorer:
                     trace(i), stuck)
 
 
-def _never_moves(edges, members: set[int], start: int, gid: int) -> bool:
+def _never_moves(edges, exits: dict[int, set[int]], members: set[int], start: int,
+                 gid: int) -> bool:
     """Whether goroutine `gid` of state `start` takes no step on any path within
-    `members` (a bottom SCC). Its id may differ from state to state: an edge into a state
-    found first with alike goroutines in another order renames them."""
+    `members` (a bottom SCC), nor one that ends the path there (`exits`: a step into
+    something unsupported is no proof that it waits for ever). Its id may differ from
+    state to state: an edge into a state found first with alike goroutines in another
+    order renames them."""
     seen = {(start, gid)}
     todo = [(start, gid)]
     while todo:
         i, g = todo.pop()
+        if g in exits.get(i, ()):
+            return False
         for j, who, perm in edges[i]:
             if j not in members:
                 continue

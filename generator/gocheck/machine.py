@@ -73,6 +73,11 @@ CPU_COUNTS = (1, 2, 4)
 _CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
+# An error value known not to be nil, though not which error: errors.New's result, a
+# library's error variable, a done context's Err.
+ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
+# The unsafe package's builtins that view memory as another type.
+_UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
 # Library calls that make something whose methods block (`Machine._library`).
 _BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})
 # Sorts by a comparison function of the program's (`Machine._sorted`).
@@ -461,7 +466,13 @@ class Machine:
                 # by code the checker does not run.
                 own = op["n"] in self.program.globals or op["n"].startswith(
                     self.program.package + ".")
-                st.objs[oid] = V.zero(op.get("t", "other")) if own else UNKNOWN
+                if own:
+                    st.objs[oid] = V.zero(op.get("t", "other"))
+                elif op.get("err"):
+                    # io.EOF, context.Canceled: never nil, though which error is unknown.
+                    st.objs[oid] = ERROR
+                else:
+                    st.objs[oid] = UNKNOWN
             return ("addr", oid, ())
         if k == "builtin":
             return ("builtin", op["n"])
@@ -1413,6 +1424,14 @@ class Machine:
             return self._copy(st, args[0], args[1], line)
         if name == "panic":
             raise ProgramExit("panic", line)
+        if name in _UNSAFE_VIEWS:
+            # A byte-level view of a string or slice (groupcache's ByteView, zero-copy
+            # conversions): what it points to is unknown, which is harmless unless it
+            # reaches the program's channels, functions or sync objects.
+            if self._hands_over(st, args):
+                raise Unsupported(f"unsafe.{name} over channels, functions or sync "
+                                  "objects", line)
+            return UNKNOWN
         raise Unsupported(f"the builtin {name}", line)
 
     def _len(self, st: State, x: Value) -> Value:
@@ -1645,7 +1664,7 @@ class Machine:
             return st.new_obj(("cond", args[0], (), ()))
         if name in ("errors.New", "fmt.Errorf"):
             # Never nil: `if err != nil` after them must not go both ways.
-            return ("iface", "*errors.errorString", UNKNOWN)
+            return ERROR
         if name in ("context.Background", "context.TODO"):
             return ("ctx", NIL, False)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
@@ -2118,7 +2137,7 @@ def _timed(ctx: tuple) -> Value:
 
 def ctx_err(done_closed: bool) -> Value:
     """A context's Err: nil while its done channel is open, an error once it is closed."""
-    return ("iface", "*errors.errorString", UNKNOWN) if done_closed else NIL
+    return ERROR if done_closed else NIL
 
 
 def key_orders(keys: tuple) -> list[tuple]:

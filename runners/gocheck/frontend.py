@@ -106,6 +106,7 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
         pass
     raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=siblings)
     raw["package_files"] = sorted(siblings)
+    _name_package_files(raw, siblings)
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(raw))
@@ -127,6 +128,8 @@ def _prune(directory: Path) -> None:
         old.unlink(missing_ok=True)
 
 
+# The package path of the checked file (Go's name for a package of files given by name).
+PACKAGE = "command-line-arguments"
 _PACKAGE = re.compile(rb"^package\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 
@@ -136,22 +139,44 @@ def _package_of(source: bytes) -> str | None:
 
 
 def package_files(path: Path, source: bytes) -> dict[str, bytes]:
-    """A test file's package's other files, by name: the files beside it that are not
-    tests and have its package clause. An internal test file (`package pool` in pool/)
-    calls the code it tests; checked alone, every name of it would be undefined. Nothing
-    for a file that is not a test, or whose directory holds no such files (GoBench's
-    kernels, the corpus)."""
+    """A test file's package's other files, by name: the files beside it that have its
+    package clause, tests or not. An internal test file (`package pool` in pool/) calls the
+    code it tests, and often helpers another test file of the package holds (`go test`
+    compiles them together); checked alone, every such name would be undefined. Only the
+    file's own tests are checked. Nothing for a file that is not a test, or whose
+    directory holds no such files (GoBench's kernels, the corpus)."""
     package = _package_of(source)
     if not path.name.endswith("_test.go") or package in (None, "main"):
         return {}
     out: dict[str, bytes] = {}
     for other in sorted(path.parent.glob("*.go")):
-        if other.name.endswith("_test.go") or other.name == path.name:
+        if other.name == path.name:
             continue
         text = other.read_bytes()
         if _package_of(text) == package:
             out[other.name] = text
     return out
+
+
+def _name_package_files(raw: dict[str, Any], siblings: dict[str, bytes]) -> None:
+    """Functions of the package's other files by those files' own names (`pool.go`), as
+    a reader finds them, not by the package path and the name they were loaded under."""
+    own = {f"{PACKAGE}/{_loaded_name(name)}": name for name in siblings}
+    for fn in raw.get("functions", {}).values():
+        if fn.get("file") in own:
+            fn["file"] = own[fn["file"]]
+
+
+def _loaded_name(name: str) -> str:
+    """The name a package file has beside the checked file (which is main.go there, so
+    that its package is not a test package): a test file would be left out of the
+    package, so it loses its `_test` suffix (keeping a `_linux` one, a build constraint,
+    last); a prefix keeps it apart from the package's own files."""
+    if name == "main.go":
+        return "main_.go"
+    if name.endswith("_test.go"):
+        return "gocheck_test_" + name.removesuffix("_test.go") + ".go"
+    return name
 
 
 def _run_helper(
@@ -166,9 +191,7 @@ def _run_helper(
         target = Path(work) / "main.go"
         target.write_bytes(source)
         for name, text in (siblings or {}).items():
-            # The file itself is main.go here (a _test.go name would make it a test
-            # package's); a sibling of that name gives way.
-            (Path(work) / ("main_.go" if name == "main.go" else name)).write_bytes(text)
+            (Path(work) / _loaded_name(name)).write_bytes(text)
         env = _env()
         env["GOFLAGS"] = ""
         env["GO111MODULE"] = "on"

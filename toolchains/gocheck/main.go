@@ -201,6 +201,8 @@ func holdsSync(t types.Type, seen map[types.Type]bool) bool {
 	return false
 }
 
+var errorType = types.Universe.Lookup("error").Type()
+
 func funcName(f *ssa.Function) string {
 	return f.String()
 }
@@ -247,7 +249,15 @@ func (e *encoder) operand(v ssa.Value) Operand {
 	case *ssa.Function:
 		return Operand{"k": "fn", "n": funcName(v)}
 	case *ssa.Global:
-		return Operand{"k": "global", "n": v.String(), "t": typeClass(v.Type().Underlying().(*types.Pointer).Elem())}
+		elem := v.Type().Underlying().(*types.Pointer).Elem()
+		op := Operand{"k": "global", "n": v.String(), "t": typeClass(elem)}
+		if types.Identical(elem, errorType) {
+			// A library's error variables (io.EOF, context.Canceled) are set by its
+			// initialisation, which the checker does not run: the checker must know
+			// they are not nil.
+			op["err"] = true
+		}
+		return op
 	case *ssa.Builtin:
 		return Operand{"k": "builtin", "n": v.Name()}
 	}
@@ -832,12 +842,15 @@ func varName(v ssa.Value) string {
 	return ""
 }
 
-// testFuncs are the file's tests as `go test` finds them: functions named Test, or Test
-// then a name not starting with a lower-case letter, taking one *testing.T and returning
-// nothing; in source order, which is the order `go test` runs them in.
+// testFuncs are the checked file's tests as `go test` finds them: functions named Test,
+// or Test then a name not starting with a lower-case letter, taking one *testing.T and
+// returning nothing; in source order, which is the order `go test` runs them in.
 func testFuncs(pkg *packages.Package) []string {
 	var names []string
 	for _, file := range pkg.Syntax {
+		if fset.Position(file.Pos()).Filename != mainFile {
+			continue // another file of its package: only the checked file's tests run
+		}
 		for _, decl := range file.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) {

@@ -1287,3 +1287,34 @@ def test_map_keys_made_by_sprintf_and_itoa_are_known():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_goroutine_whose_next_step_is_unsupported_is_not_blocked_for_ever():
+    # main returns with a ticker left running (the states loop) while the worker's next
+    # step is a sort the checker cannot follow: that path ends there, unknown, and is no
+    # proof that the worker waits for ever (benbjohnson/clock's tests were said to leak).
+    c = check("""
+        package main
+
+        import (
+            "sort"
+            "time"
+        )
+
+        func main() {
+            done := make(chan bool, 1)
+            ch := make(chan int, 10)
+            go func() {
+                done <- true
+                xs := []int{2, 1}
+                sort.Slice(xs, func(i, j int) bool { ch <- 1; return xs[i] < xs[j] })
+            }()
+            tick := time.NewTicker(time.Second)
+            select {
+            case <-done:
+            case <-tick.C:
+            }
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert not c.result.findings

@@ -227,6 +227,48 @@ def test_an_internal_test_file_is_checked_with_its_packages_other_files(tmp_path
         "close(p.jobs)", ""))
     leaky = check_file(test)  # the package file changed: not the cached answer
     assert leaky.verdict == "partial-deadlock", report_lines(leaky)
+    # A step in the package's other file names that file as it is called.
+    assert any(s.where.startswith("pool.go:") for f in leaky.result.findings
+               for s in (*f.trace, *f.stuck)), report_lines(leaky)
+
+
+def test_helpers_of_another_test_file_of_the_package_are_loaded_but_not_its_tests(
+        tmp_path):
+    # eapache/channels' infinite_channel_test.go calls testChannel, which
+    # channels_test.go holds: `go test` compiles a package's test files together.
+    (tmp_path / "queue.go").write_text("package queue\n\nfunc newQueue() chan int "
+                                       "{ return make(chan int, 1) }\n")
+    (tmp_path / "helpers_test.go").write_text(textwrap.dedent("""
+        package queue
+
+        import "testing"
+
+        func roundTrip(t *testing.T, ch chan int) {
+            ch <- 1
+            <-ch
+        }
+
+        func TestHelpersOwn(t *testing.T) {
+            <-make(chan int) // a deadlock, but not a test of the file checked
+        }
+        """).lstrip())
+    (tmp_path / "helpers_windows_test.go").write_text(
+        "package queue\n\nfunc roundTrip() {} // not built on Linux: no redeclaration\n")
+    test = tmp_path / "queue_test.go"
+    test.write_text(textwrap.dedent("""
+        package queue
+
+        import "testing"
+
+        func TestQueue(t *testing.T) {
+            roundTrip(t, newQueue())
+        }
+        """).lstrip())
+    c = check_file(test)
+    assert c.verdict == "ok", report_lines(c)
+    assert [t.rsplit(".", 1)[-1] for t in c.program.tests] == ["TestQueue"]
+    assert c.program.package_files == ("helpers_test.go", "helpers_windows_test.go",
+                                       "queue.go")
 
 
 TESTIFY = """

@@ -1,5 +1,6 @@
 """gocheck on standard-library calls real programs make around their goroutines: signals
-(os/signal), sync.Pool, and sorts by a comparison of the program's."""
+(os/signal), sync.Pool, sorts by a comparison of the program's, a library's error
+variables and unsafe's views of memory."""
 
 from __future__ import annotations
 
@@ -374,3 +375,79 @@ def test_a_scanner_over_a_literal_reads_its_lines(extra, want):
     # the literal of three.
     c = check(INDEX.replace("EXTRA", extra))
     assert c.verdict == want, report_lines(c)
+
+
+CANCEL_ONCE = """
+    package main
+
+    import (
+        "context"
+        "io"
+        "sync"
+    )
+
+    type canceller struct {
+        mu   sync.Mutex
+        err  error
+        done chan struct{}
+    }
+
+    func (c *canceller) cancel(err error) {
+        c.mu.Lock()
+        defer c.mu.Unlock()
+        if c.err != nil {
+            return
+        }
+        c.err = ERR
+        close(c.done)
+    }
+
+    func main() {
+        c := &canceller{done: make(chan struct{})}
+        go c.cancel(context.Canceled)
+        c.cancel(io.EOF)
+        <-c.done
+    }
+    """
+
+
+def test_a_librarys_error_variables_are_not_nil():
+    # io.EOF and context.Canceled are set by their packages' initialisation, which the
+    # checker does not run. Taken as unknown, `c.err != nil` went both ways after a
+    # cancel stored one, and the second cancel closed the closed channel (a false
+    # channel-safety seen in benbjohnson/clock's own tests).
+    c = check(CANCEL_ONCE.replace("ERR", "err"))
+    assert c.verdict == "ok", report_lines(c)
+    # A nil error stored is nil: the second cancel really does close the channel again.
+    c = check(CANCEL_ONCE.replace("ERR", "nil"))
+    assert c.verdict == "channel-safety", report_lines(c)
+
+
+UNSAFE_VIEW = """
+    package main
+
+    import (
+        "fmt"
+        "unsafe"
+    )
+
+    func main() {
+        s := "hello"
+        b := unsafe.Slice(unsafe.StringData(s), len(s))
+        ch := make(chan byte, 1)
+        ch <- *unsafe.SliceData(b)
+        fmt.Println(<-ch, unsafe.String(unsafe.SliceData(b), 2))
+        VIEW
+    }
+    """
+
+
+def test_unsafe_views_of_plain_data_are_followed_and_of_channels_unsupported():
+    # groupcache's ByteView and zero-copy string conversions: byte-level views whose
+    # target is unknown, harmless while it holds no channel, function or sync object.
+    c = check(UNSAFE_VIEW.replace("VIEW", ""))
+    assert c.verdict == "ok", report_lines(c)
+    c = check(UNSAFE_VIEW.replace("VIEW", "fmt.Println(unsafe.SliceData([]chan int{ch2}))")
+              .replace("ch := make", "ch2 := make(chan int)\n    ch := make"))
+    assert c.verdict == "unsupported", report_lines(c)
+    assert "unsafe.SliceData over channels" in c.result.unsupported[0][0]
