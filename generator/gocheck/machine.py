@@ -78,6 +78,15 @@ _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
 ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
 # The unsafe package's builtins that view memory as another type.
 _UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
+# Library functions that call a function they are handed (a predicate, a comparison,
+# a mapping) and return what it decided (`Machine._with_predicate`).
+_PREDICATE_CALLS = frozenset({
+    "slices.ContainsFunc", "slices.IndexFunc", "sort.Search", "sort.Find",
+    *(f"strings.{f}" for f in ("IndexFunc", "LastIndexFunc", "ContainsFunc", "TrimFunc",
+                               "TrimLeftFunc", "TrimRightFunc", "Map")),
+})
+# Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
+_EVALUATED = "evaluated:"
 # Library calls that make something whose methods block (`Machine._library`).
 _BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})
 # Sorts by a comparison function of the program's (`Machine._sorted`).
@@ -1093,6 +1102,8 @@ class Machine:
             self._yielded(st, g, fr.ret, value, ins.line)
         elif isinstance(fr.ret, tuple) and fr.ret[0] == "test":
             gotest.ended(self, st, g, fr.ret[1])
+        elif fr.ret == _EVALUATED:
+            st.objs[_EVALUATED] = value
         elif isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
             once = self.load(st, fr.ret[1], ins.line, "other")
             self.store(st, fr.ret[1], (*once[:5], value), ins.line)
@@ -1705,6 +1716,10 @@ class Machine:
         if name in _SORTS or name.startswith(_SORTS_GENERIC):
             self._sorted(st, name, args, line)
             return ("tuple", ())
+        if name.split("[")[0] in _PREDICATE_CALLS and any(
+                isinstance(a, tuple) and a[0] == "fn" and self.program.function(a[1])
+                for a in args):
+            return self._with_predicate(st, name.split("[")[0], args, line)
         x = ins.x if ins is not None else {}
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
@@ -1736,6 +1751,13 @@ class Machine:
         s = args[0]
         if isinstance(s, tuple) and s[0] == "iface":  # sort.Slice's x any
             s = s[2]
+        self._scramble(st, name.split("[")[0], s, line)
+
+    def _scramble(self, st: State, name: str, s: Value, line: int) -> None:
+        """The items of slice `s` rearranged by library code in an order the checker
+        cannot tell (a sort, slices.DeleteFunc): each becomes unknown. Channels, functions
+        or sync objects among them would be lost track of: unsupported. A slice the
+        checker lost track of stays as it is."""
         if s == NIL:
             return
         items = self._items(st, s)
@@ -1744,10 +1766,104 @@ class Machine:
             # channel is among them, or storing it there would have been unsupported.
             return
         if any(value_holds_sync(v) for v in items):
-            raise Unsupported(f"{name.split('[')[0]} of channels, functions or sync objects",
-                              line)
+            raise Unsupported(f"{name} of channels, functions or sync objects", line)
         if len(set(items)) > 1:
             self._write_items(st, s, s[3], (UNKNOWN,) * len(items))
+
+    def _with_predicate(self, st: State, name: str, args: list[Value], line: int) -> Value:
+        """slices.IndexFunc, sort.Search, strings.IndexFunc and the like, handed a
+        function of the program's that only computes (`Program.pure`), on what the
+        checker knows (the slice's items, the count, ASCII text): the library's result,
+        the function run the way the library runs it (`evaluate`). Anything less is
+        unsupported: an unknown answer would send the program down paths it never takes."""
+        fn_at = 0 if name in ("strings.Map", "bytes.Map") else len(args) - 1
+        f = args[fn_at]
+        if not self.program.pure(f[1]):
+            raise Unsupported(f"{name} with a function that does more than compute", line)
+
+        def call(*xs: Value) -> Value:
+            return self.evaluate(st, f, list(xs), name, line)
+
+        def test(*xs: Value) -> bool:
+            r = call(*xs)
+            if not isinstance(r, bool):
+                raise Unsupported(f"{name} with a function whose answer the checker "
+                                  "cannot tell", line)
+            return r
+
+        if name in ("slices.ContainsFunc", "slices.IndexFunc"):
+            items = self._items(st, args[0])
+            if items is None:
+                raise Unsupported(f"{name} over items the checker cannot tell", line)
+            at = next((i for i, x in enumerate(items) if test(x)), -1)
+            return at >= 0 if name == "slices.ContainsFunc" else at
+        if name in ("sort.Search", "sort.Find"):
+            n = args[0]
+            if not isinstance(n, int) or isinstance(n, bool) or n > V.INT_LIMIT:
+                raise Unsupported(f"{name} over a count the checker cannot tell", line)
+            lo, hi = 0, n
+            while lo < hi:  # as the sort package searches: the calls it makes, in order
+                h = (lo + hi) // 2
+                if name == "sort.Search" and not test(h) or \
+                        name == "sort.Find" and self._compared(call(h), name, line) > 0:
+                    lo = h + 1
+                else:
+                    hi = h
+            if name == "sort.Search":
+                return lo
+            return ("tuple", (lo, lo < n and self._compared(call(lo), name, line) == 0))
+        text = args[1 - fn_at]
+        if not (isinstance(text, str) and text.isascii()) or name.startswith("bytes."):
+            raise Unsupported(f"{name} on text the checker cannot tell", line)
+        runes = [ord(c) for c in text]
+        if name in ("strings.IndexFunc", "strings.ContainsFunc"):
+            at = next((i for i, r in enumerate(runes) if test(r)), -1)
+            return at >= 0 if name == "strings.ContainsFunc" else at
+        if name == "strings.LastIndexFunc":
+            return next((i for i in reversed(range(len(runes))) if test(runes[i])), -1)
+        if name == "strings.Map":
+            out = []
+            for r in runes:
+                m = call(r)
+                if not isinstance(m, int) or isinstance(m, bool) or m >= 128:
+                    raise Unsupported(f"{name} with a mapping the checker cannot tell", line)
+                if m >= 0:
+                    out.append(chr(m))
+            return "".join(out)
+        lo, hi = 0, len(runes)
+        if name in ("strings.TrimFunc", "strings.TrimLeftFunc"):
+            while lo < hi and test(runes[lo]):
+                lo += 1
+        if name in ("strings.TrimFunc", "strings.TrimRightFunc"):
+            while hi > lo and test(runes[hi - 1]):
+                hi -= 1
+        return text[lo:hi]
+
+    @staticmethod
+    def _compared(v: Value, name: str, line: int) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise Unsupported(f"{name} with a comparison whose answer the checker cannot "
+                              "tell", line)
+        return v
+
+    def evaluate(self, st: State, f: Value, args: list[Value], name: str,
+                 line: int) -> Value:
+        """What the program's function `f` returns for `args`, run to its end on a copy
+        of the state that is then dropped: the function only computes (`Program.pure`), so
+        nothing it does outlives the call but its result. Unsupported when it stops
+        before its end (a branch on something the checker does not know)."""
+        fn = self.known_fn(f, line, f"{name}'s function")
+        scratch = st.copy()
+        seen = getattr(st.objs, "seen", None)
+        if seen is not None:
+            # What the function reads belongs to the step's footprint (por.Tracked).
+            scratch.objs = type(st.objs)(scratch.objs, seen)
+        scratch.spawn([self.frame(fn, tuple(args), f[2], _EVALUATED)], f"{name} (line {line})")
+        self.run(scratch, len(scratch.gs) - 1)
+        if scratch.gs[-1].frames or _EVALUATED not in scratch.objs:
+            raise Unsupported(f"{name} with a function whose answer the checker cannot "
+                              "tell", line)
+        return scratch.objs[_EVALUATED]
 
     def _text(self, st: State, name: str, args: list[Value]) -> Value:
         """strings' functions and a bufio.Scanner on known text (`textlib`), else UNKNOWN."""

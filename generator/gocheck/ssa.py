@@ -171,6 +171,7 @@ class Program:
     package_files: tuple[str, ...] = ()
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
+    _impure: set = field(default_factory=set, compare=False, repr=False)
 
     def function(self, name: str) -> Function | None:
         return self.functions.get(name)
@@ -195,7 +196,72 @@ class Program:
         return name in self._communicating
 
 
+    def pure(self, name: str) -> bool:
+        """Whether function `name` of the program only computes its results: it does not
+        communicate, and writes only to what it allocated itself (a predicate handed to
+        slices.IndexFunc). A library may then call it any number of times, unseen, and
+        nothing but the library's result depends on it."""
+        if not self._impure:
+            self._impure.update(_impure(self))
+            self._impure.add("")
+        return name in self.functions and name not in self._impure
+
+
 _SYNCHRONISING = frozenset({"sync", "context", "time", "sync/atomic", "runtime"})
+# The time package's calls that wait or start a timer; the rest (Now, a Time's Before,
+# a Duration's String) only compute.
+_TIMERS = ("time.Sleep", "time.After", "time.AfterFunc", "time.NewTimer", "time.NewTicker",
+           "time.Tick", "(*time.Timer).", "(*time.Ticker).")
+# Where a local write may go: what the function allocated itself.
+_LOCAL_ROOTS = frozenset({"Alloc", "MakeSlice", "MakeMap"})
+_LOCAL_PATHS = frozenset({"FieldAddr", "IndexAddr", "Slice", "Copy"})
+
+
+def _local(defs: Mapping[str, Instr], operand: Mapping[str, Any]) -> bool:
+    """Whether an address (or slice, map) is rooted in something the function whose
+    instructions are `defs` (by result) allocated itself."""
+    seen: set[str] = set()
+    while operand.get("k") == "reg" and operand.get("n") not in seen:
+        seen.add(operand["n"])
+        ins = defs.get(operand["n"])
+        if ins is None:
+            return False
+        if ins.op in _LOCAL_ROOTS:
+            return True
+        if ins.op not in _LOCAL_PATHS or not ins.args:
+            return False
+        operand = ins.args[0]
+    return False
+
+
+def _impure(program: Program) -> set[str]:
+    """The program's functions that may do more than compute (`Program.pure`)."""
+    direct: set[str] = {name for name in program.functions if program.communicates(name)}
+    callers: dict[str, set[str]] = {}
+    for name, fn in program.functions.items():
+        defs = {ins.res: ins for b in fn.blocks for ins in b.instrs if ins.res}
+        for block in fn.blocks:
+            for ins in block.instrs:
+                if ins.op in ("Store", "MapUpdate") and not _local(defs, ins.args[0]):
+                    direct.add(name)
+                if ins.op != "Call":
+                    continue
+                callee = ins.x.get("callee") or {}
+                static = ins.x.get("static")
+                if callee.get("k") == "builtin":
+                    if callee.get("n") in ("copy", "clear", "delete", "append") and \
+                            ins.args and not _local(defs, ins.args[0]):
+                        direct.add(name)
+                elif static in program.functions:
+                    callers.setdefault(static, set()).add(name)
+    found = set(direct)
+    todo = list(direct)
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                todo.append(caller)
+    return found
 
 
 def _communicating(program: Program) -> set[str]:
@@ -216,7 +282,8 @@ def _communicating(program: Program) -> set[str]:
                     if callee.get("n") == "close":
                         direct.add(name)
                 elif x.get("mode") == "invoke" or not static or \
-                        x.get("external") and x.get("pkg") in _SYNCHRONISING:
+                        x.get("external") and x.get("pkg") in _SYNCHRONISING and \
+                        not (x.get("pkg") == "time" and not static.startswith(_TIMERS)):
                     direct.add(name)
                 elif static in program.functions:
                     callers.setdefault(static, set()).add(name)

@@ -1,5 +1,5 @@
 """gocheck on standard-library calls real programs make around their goroutines: signals
-(os/signal), sync.Pool, sorts by a comparison of the program's, a library's error
+(os/signal), sync.Pool, sorts and searches by a function of the program's, a library's error
 variables and unsafe's views of memory."""
 
 from __future__ import annotations
@@ -451,3 +451,60 @@ def test_unsafe_views_of_plain_data_are_followed_and_of_channels_unsupported():
               .replace("ch := make", "ch2 := make(chan int)\n    ch := make"))
     assert c.verdict == "unsupported", report_lines(c)
     assert "unsafe.SliceData over channels" in c.result.unsupported[0][0]
+
+
+PREDICATES = """
+    package main
+
+    import (
+        "slices"
+        "sort"
+        "strings"
+    )
+
+    type job struct{ id int }
+
+    func main() {
+        jobs := []job{{1}, {2}, {3}}
+        ch := make(chan job, 1)
+        if slices.ContainsFunc(jobs, func(j job) bool { return j.id == 2 }) {
+            ch <- jobs[1]
+        }
+        i := slices.IndexFunc(jobs, func(j job) bool { return j.id == 3 })
+        k := sort.Search(len(jobs), func(i int) bool { return jobs[i].id >= 2 })
+        f := strings.TrimFunc("  ab ", func(r rune) bool { return r == ' ' })
+        <-ch
+        if i != I || k != 1 || f != "ab" {
+            <-ch
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("index, want", [("2", "ok"), ("1", "global-deadlock")])
+def test_a_library_handed_a_predicate_that_only_computes_gives_its_real_answer(index, want):
+    # slices.ContainsFunc and the like were unsupported; an unknown answer instead would
+    # send main down the branch that never sends (a false deadlock). The predicate runs
+    # as the library runs it: IndexFunc finds the third job, so `i != 1` blocks (as Go
+    # does, checked with go run).
+    c = check(PREDICATES.replace("I ||", f"{index} ||"))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_a_predicate_that_writes_what_it_did_not_allocate_is_unsupported():
+    c = check("""
+        package main
+
+        import "slices"
+
+        func main() {
+            n := 0
+            xs := []int{1, 2}
+            _ = slices.IndexFunc(xs, func(x int) bool { n++; return false })
+            ch := make(chan int, 1)
+            ch <- n
+            <-ch
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert "does more than compute" in c.result.unsupported[0][0]
