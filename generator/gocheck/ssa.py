@@ -169,6 +169,9 @@ class Program:
     modules: tuple[str, ...] = ()
     # The other files of a test file's package, checked with it (runners/gocheck/frontend).
     package_files: tuple[str, ...] = ()
+    # The root of the module the file lies in, whose go.mod and packages it was checked
+    # with ("" for a file outside any: its modules were the proxy's newest).
+    module: str = ""
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
     _impure: set = field(default_factory=set, compare=False, repr=False)
@@ -341,4 +344,5 @@ def load(raw: Mapping[str, Any]) -> Program:
         inits=tuple(raw.get("inits") or ()),
         modules=tuple(raw.get("modules") or ()),
         package_files=tuple(raw.get("package_files") or ()),
+        module=raw.get("module", ""),
     )

@@ -130,9 +130,12 @@ def report_lines(checked: Checked) -> list[str]:
     if checked.program is not None and checked.program.asks_cpus:
         counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
         lines.append(f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}")
+    if checked.program is not None and checked.program.module:
+        lines.append(f"checked inside its module, {checked.program.module}")
     if checked.program is not None and checked.program.modules:
         lines.append("checked with the modules: " + ", ".join(checked.program.modules)
-                     + " (the newest the Go module proxy has)")
+                     + (" (as its go.mod requires)" if checked.program.module else
+                        " (the newest the Go module proxy has)"))
     lines.append(f"explored {r.states} states in {r.seconds:.2f} s")
     lines.append(f"verdict: {r.verdict}")
     return lines

@@ -92,6 +92,16 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     helper = helper_path()
     source = Path(path).read_bytes()
     siblings = package_files(Path(path), source)
+    root = module_root(Path(path))
+    if root is not None:
+        # The rest of the module is part of the answer, and hashing it all would cost
+        # more than the front end: not cached.
+        raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=siblings,
+                          module=root)
+        raw["package_files"] = sorted(siblings)
+        raw["module"] = str(root)
+        _name_package_files(raw, siblings)
+        return raw
     # The allowed modules are part of the key: a source refused under one list must not
     # come out of the cache under it because it was checked under another.
     allowed = "*" if modules is None else ",".join(modules)
@@ -179,19 +189,67 @@ def _loaded_name(name: str) -> str:
     return name
 
 
+def module_root(path: Path) -> Path | None:
+    """The root of the Go module a file lies in: the nearest directory above it with a
+    go.mod. None for a file outside any (the playground's, the corpus')."""
+    for directory in Path(path).resolve().parents:
+        if (directory / "go.mod").is_file():
+            return directory
+    return None
+
+
+_RELATIVE_REPLACE = re.compile(r"(=>\s*)(\.{1,2}(?:/[^\s]*)?)")
+
+
+def _mirror(root: Path, directory: Path, work: Path, *, external: bool) -> Path:
+    """A copy of module `root` under `work`, made of links to its entries, but for
+    real directories from the root down to the file's `directory`; the directory in
+    which the checked file goes (returned). There, the file's package is the files
+    written beside it: the directory's own Go files are left out, unless the file is
+    an external test (`package pool_test`), whose package goes in a directory of its
+    own below, and imports the package the others make."""
+    module = _RELATIVE_REPLACE.sub(
+        lambda m: m.group(1) + str((root / m.group(2)).resolve()),
+        (root / "go.mod").read_text())
+    (work / "go.mod").write_text(module)
+    if (root / "go.sum").is_file():
+        shutil.copyfile(root / "go.sum", work / "go.sum")
+    src, dst = root, work
+    chain = directory.relative_to(root).parts
+    for depth in range(len(chain) + 1):
+        below = chain[depth] if depth < len(chain) else None
+        for entry in sorted(src.iterdir()):
+            if entry.name == below or depth == 0 and entry.name in ("go.mod", "go.sum") \
+                    or below is None and not external and entry.suffix == ".go":
+                continue
+            (dst / entry.name).symlink_to(entry)
+        if below is not None:
+            src, dst = src / below, dst / below
+            dst.mkdir()
+    if external:
+        dst = dst / "gocheck_external_test"
+        dst.mkdir()
+    return dst
+
+
 def _run_helper(
     helper: Path, path: Path, source: bytes, timeout: float, *, from_source: bool = False,
     modules: Sequence[str] | None = None, siblings: dict[str, bytes] | None = None,
+    module: Path | None = None,
 ) -> dict[str, Any]:
     """The helper's JSON; ``from_source`` loads the imports from their source (the tests
-    compare it with the quick load from export data)."""
+    compare it with the quick load from export data). With `module` (its root), the file
+    is checked inside a copy of the module it lies in (`_mirror`)."""
     with tempfile.TemporaryDirectory(prefix="gocheck-") as work:
-        # Alone in a directory with no go.mod, the file is loaded as its own package,
-        # whatever module the directory it came from belongs to.
-        target = Path(work) / "main.go"
+        # Alone in a directory with no go.mod, the file is loaded as its own package.
+        home = Path(work)
+        if module is not None:
+            external = (_package_of(source) or "").endswith("_test")
+            home = _mirror(module, Path(path).resolve().parent, home, external=external)
+        target = home / "main.go"
         target.write_bytes(source)
         for name, text in (siblings or {}).items():
-            (Path(work) / _loaded_name(name)).write_bytes(text)
+            (home / _loaded_name(name)).write_bytes(text)
         env = _env()
         env["GOFLAGS"] = ""
         env["GO111MODULE"] = "on"
@@ -201,8 +259,11 @@ def _run_helper(
                 flags += ["-allow", ",".join(modules) or "std"]
             if siblings:
                 flags.append("-package")
+            if module is not None:
+                flags.append("-module")
+                env["GOFLAGS"] = "-mod=mod"  # a go.sum short of a line is no error here
             flags += ["-opaque", ",".join(MODELLED_PACKAGES)]
-            proc = subprocess.run([str(helper), *flags, "-go", _go(), str(target)], cwd=work,
+            proc = subprocess.run([str(helper), *flags, "-go", _go(), str(target)], cwd=home,
                                   env=env, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise FrontendError(f"the Go front end took more than {timeout:.0f} s") from e

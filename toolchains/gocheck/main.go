@@ -10,18 +10,22 @@
 // package has anyway), `go mod tidy` resolves the imports through the module proxy, and
 // those packages, with every package outside the standard library they import, are loaded
 // from source: their functions are the program's too, interpreted like its own code, and
-// their init functions run first (`inits`, in dependency order).
+// their init functions run first (`inits`, in dependency order). With -module the file's
+// directory lies in a module (runners/gocheck/frontend puts it back in a copy of the
+// module it came from): the module's go.mod stands, and its own packages, internal ones
+// too, are loaded from its source.
 //
 // Usage:
 //
 //	gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] [-opaque PREFIX,...]
-//	            [-package] FILE.go
+//	            [-package] [-module] FILE.go
 //
 // Exit status: 0 with the JSON on stdout; 2 when the file does not parse or type-check
 // (Go's own errors on stderr, one a line); 1 on a usage or internal error.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -91,6 +95,14 @@ var fset *token.FileSet
 
 // mainFile is the checked file's path, as positions name it.
 var mainFile string
+
+// checkedPath is what the checker calls the checked file's package, whatever its import
+// path: Go's name for a package of files given by name.
+const checkedPath = "command-line-arguments"
+
+// mainPath is the checked file's package's import path: checkedPath, or in a module
+// (-module) the path of the directory it was put in.
+var mainPath = checkedPath
 
 func line(pos token.Pos) int {
 	if !pos.IsValid() {
@@ -539,13 +551,13 @@ var plainStd = map[string]bool{"container/list": true, "container/ring": true,
 // from outside the standard library (the playground's list; "std" alone allows none).
 // `whole`: the file's directory holds the rest of its package, which only a module
 // loads with it (a lone file outside one is a package by itself).
-func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
+func beyondStd(file, goCmd string, allowed, opaque []string, whole, inModule bool) (pkgs,
 	modules []string, err error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
 	if err != nil {
 		return nil, nil, nil // the load reports it
 	}
-	need := whole
+	need := whole || inModule
 	for _, imp := range f.Imports {
 		path := strings.Trim(imp.Path.Value, "`\"")
 		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
@@ -568,9 +580,11 @@ func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
 	}
 	pkgs = nil
 	dir := filepath.Dir(file)
-	mod := "module command-line-arguments\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		return nil, nil, err
+	if !inModule {
+		mod := "module command-line-arguments\n"
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+			return nil, nil, err
+		}
 	}
 	run := func(args ...string) (string, error) {
 		cmd := exec.Command(goCmd, args...)
@@ -581,7 +595,9 @@ func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
 		}
 		return string(out), err
 	}
-	if _, err := run("mod", "tidy"); err != nil {
+	if inModule {
+		// The module's own go.mod says which versions it needs; go list fetches them.
+	} else if _, err := run("mod", "tidy"); err != nil {
 		return nil, nil, fmt.Errorf("the imports outside the standard library could not be "+
 			"resolved (go mod tidy):\n%v", err)
 	}
@@ -615,8 +631,9 @@ func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
 	// What the file reaches without going through a package the checker models by name
 	// (`opaque`: testify, goleak): those are type-checked from export data, and what only
 	// they import is not loaded at all (testify alone is yaml, spew, difflib and more).
-	reached := map[string]bool{"command-line-arguments": true}
-	todo := []string{"command-line-arguments"}
+	mainPath = order[len(order)-1] // "." comes after what it imports
+	reached := map[string]bool{mainPath: true}
+	todo := []string{mainPath}
 	used := map[string]bool{}
 	for len(todo) > 0 {
 		p := todo[len(todo)-1]
@@ -633,7 +650,7 @@ func beyondStd(file, goCmd string, allowed, opaque []string, whole bool) (pkgs,
 		}
 	}
 	for _, p := range order {
-		if p != "command-line-arguments" && reached[p] && (!info[p].std || plainStd[p]) {
+		if p != mainPath && reached[p] && (!info[p].std || plainStd[p]) {
 			pkgs = append(pkgs, p)
 		}
 	}
@@ -662,12 +679,14 @@ func main() {
 	allow := flag.String("allow", "", "comma-separated module paths: the only ones the file "+
 		"may import from outside the standard library (empty: any)")
 	whole := flag.Bool("package", false, "the file's directory holds the rest of its package")
+	inModule := flag.Bool("module", false, "the file's directory lies in a module whose "+
+		"go.mod is above it: its packages, internal ones too, are the module's own")
 	opaqueList := flag.String("opaque", "", "comma-separated package path prefixes the "+
 		"checker models by name: not loaded from source")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: gocheck-ssa [-from-source] [-go GO] [-allow MODULE,...] "+
-			"[-opaque PREFIX,...] [-package] FILE.go")
+			"[-opaque PREFIX,...] [-package] [-module] FILE.go")
 		os.Exit(1)
 	}
 	file, err := filepath.Abs(flag.Arg(0))
@@ -684,7 +703,7 @@ func main() {
 	if *opaqueList != "" {
 		opaque = strings.Split(*opaqueList, ",")
 	}
-	extra, modules, err := beyondStd(file, *goCmd, allowed, opaque, *whole)
+	extra, modules, err := beyondStd(file, *goCmd, allowed, opaque, *whole, *inModule)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -711,7 +730,7 @@ func main() {
 		byPath[p.PkgPath] = p
 	}
 	pkgs = pkgs[:0]
-	for _, path := range append([]string{"command-line-arguments"}, extra...) {
+	for _, path := range append([]string{mainPath}, extra...) {
 		if byPath[path] == nil {
 			fmt.Fprintf(os.Stderr, "package %s was not loaded\n", path)
 			os.Exit(1)
@@ -809,11 +828,18 @@ func main() {
 			out.Globals[g.String()] = typeClass(g.Type().Underlying().(*types.Pointer).Elem())
 		}
 	}
-	enc := json.NewEncoder(os.Stdout)
-	if err := enc.Encode(out); err != nil {
+	encoded, err := json.Marshal(out)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	if mainPath != checkedPath {
+		// The checker names the checked package as a file's own, wherever it lies.
+		for _, sep := range []string{".", "/"} {
+			encoded = bytes.ReplaceAll(encoded, []byte(mainPath+sep), []byte(checkedPath+sep))
+		}
+	}
+	os.Stdout.Write(append(encoded, '\n'))
 }
 
 // varName is the source variable a value is first bound to (from the debug references

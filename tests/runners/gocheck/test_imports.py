@@ -6,6 +6,7 @@ hold is known)."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +312,90 @@ def test_a_testify_assertion_that_runs_a_function_of_the_programs_is_unsupported
     assert c.verdict == "unsupported", report_lines(c)
     assert any("assert.Eventually runs a function of the program's" in line
                for line in report_lines(c))
+
+
+def _module(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip())
+
+
+SERVICE = {
+    # A module no proxy has, whose packages import an internal one of its own.
+    "go.mod": "module example.com/svc\n\ngo 1.22\n",
+    "internal/queue/queue.go": """
+        package queue
+
+        func New(n int) chan int { return make(chan int, n) }
+        """,
+    "worker/worker.go": """
+        package worker
+
+        import "example.com/svc/internal/queue"
+
+        type Worker struct{ jobs chan int }
+
+        func Start() *Worker {
+            w := &Worker{jobs: queue.New(1)}
+            go func() {
+                for range w.jobs {
+                }
+            }()
+            return w
+        }
+
+        func (w *Worker) Stop() { STOP }
+        """,
+}
+
+
+@pytest.mark.parametrize("stop, want", [("close(w.jobs)", "ok"), ("", "partial-deadlock")])
+def test_a_file_in_a_module_is_checked_with_the_modules_own_packages(tmp_path, stop, want):
+    # An internal test may import the module's internal packages, and an external one
+    # the package it tests: neither is on the proxy (nor should a published copy stand
+    # in for the checkout). Both were bad input.
+    files = dict(SERVICE, **{"worker/worker.go": SERVICE["worker/worker.go"].replace(
+        "STOP", stop)})
+    files["worker/worker_test.go"] = """
+        package worker
+
+        import (
+            "testing"
+
+            "example.com/svc/internal/queue"
+        )
+
+        func TestInternal(t *testing.T) {
+            w := Start()
+            w.jobs <- len(queue.New(0))
+            w.Stop()
+        }
+        """
+    files["worker/api_test.go"] = """
+        package worker_test
+
+        import (
+            "testing"
+
+            "example.com/svc/worker"
+        )
+
+        func TestExternal(t *testing.T) {
+            worker.Start().Stop()
+        }
+        """
+    files["cmd/run/main.go"] = """
+        package main
+
+        import "example.com/svc/worker"
+
+        func main() { worker.Start().Stop() }
+        """
+    _module(tmp_path, files)
+    before = sorted(tmp_path.rglob("*"))
+    for test in ("worker/worker_test.go", "worker/api_test.go", "cmd/run/main.go"):
+        c = check_file(tmp_path / test)
+        assert c.verdict == want, report_lines(c)
+        assert c.program.module == str(tmp_path.resolve())
+        assert f"checked inside its module, {tmp_path.resolve()}" in report_lines(c)
+    assert sorted(tmp_path.rglob("*")) == before, "the checkout is left as it was"
