@@ -688,16 +688,16 @@ class Machine:
 
     def _call_kind(self, st: State, fr: Frame, x: Any, line: int) -> str | None:
         """The kind of visible operation a call is, or None when it runs locally."""
-        callee, _args, static = self._resolve(st, fr, x)
-        return self._callee_kind(callee, static)
+        callee, args, static = self._resolve(st, fr, x)
+        return self._callee_kind(callee, static, args)
 
-    def _callee_kind(self, callee: Value, static: str | None) -> str | None:
+    def _callee_kind(self, callee: Value, static: str | None,
+                     args: list[Value] | tuple = ()) -> str | None:
         if isinstance(callee, tuple):
-            if callee[0] == "invoke" and callee[1] == "Err" and \
-                    isinstance(callee[2], tuple) and callee[2][0] == "ctx" and \
-                    isinstance(callee[2][1], tuple) and callee[2][1][0] == "chan":
-                # ctx.Err() of a context that can be cancelled: a step others see, so that
-                # it is nil before a cancel and an error after, in every order of the two.
+            if _cancellable_err(callee, static, args) is not None:
+                # ctx.Err() or context.Cause(ctx) of a context that can be cancelled: a
+                # step others see, so that it is nil before a cancel and an error after,
+                # in every order of the two.
                 return "ctx_err"
             if callee[0] == "builtin" and callee[1] == "close":
                 return "close"
@@ -719,8 +719,8 @@ class Machine:
         return None
 
     def _deferred_kind(self, d: tuple) -> str | None:
-        callee, _args, static, _line = d
-        return self._callee_kind(callee, static)
+        callee, args, static, _line = d
+        return self._callee_kind(callee, static, args)
 
     def _step(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         op = ins.op
@@ -2113,14 +2113,14 @@ class Machine:
                            arg=self.panic_why(st, self.operand(st, fr, ins.args[0])))
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
-            kind = self._callee_kind(callee, static)
+            kind = self._callee_kind(callee, static, args)
             if kind is None and self.asks_cpus(st, ins):
                 return Pending("cpus", ins.line, arg=CPU_COUNTS)
             if kind is None:  # a range over maps.Keys, Values or All
                 return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         elif op == "RunDefers":
             callee, args, static, dline = fr.defers[-1]
-            kind = self._callee_kind(callee, static)
+            kind = self._callee_kind(callee, static, args)
             args = list(args)
             ins = Instr("RunDefers", None, ins.type, dline, ins.args, ins.x)
         else:
@@ -2141,7 +2141,7 @@ class Machine:
         if kind == "atomic":
             return Pending(kind, ins.line, arg=callee[1], arg2=tuple(args))
         if kind == "ctx_err":
-            return Pending(kind, ins.line, arg=callee[2][1])
+            return Pending(kind, ins.line, arg=_cancellable_err(callee, static, args))
         return Pending(kind, ins.line, arg=args[0] if args else None)
 
     def complete(self, st: State, gid: int, result: Value = None, *, run: bool = True) -> None:
@@ -2249,6 +2249,20 @@ class Machine:
 def _timed(ctx: tuple) -> Value:
     """Whether a context ("ctx", done, timed) has a deadline."""
     return ctx[2] if len(ctx) > 2 else UNKNOWN
+
+
+def _cancellable_err(callee: Value, static: str | None, args) -> Value:
+    """The done channel of the context whose Err (or context.Cause) the call asks, when
+    the context can be cancelled; else None."""
+    ctx = None
+    if callee[0] == "invoke" and callee[1] == "Err":
+        ctx = callee[2]
+    elif static == "context.Cause" or callee[:2] == ("fn", "context.Cause"):
+        ctx = args[0] if args else None
+    if isinstance(ctx, tuple) and ctx[0] == "ctx" and isinstance(ctx[1], tuple) and \
+            ctx[1][0] == "chan":
+        return ctx[1]
+    return None
 
 
 def ctx_err(done_closed: bool) -> Value:

@@ -473,8 +473,12 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 func encode(f *ssa.Function) *Function {
 	e := &encoder{fn: f}
 	out := &Function{Name: funcName(f), Line: line(f.Pos()), Recover: -1, External: len(f.Blocks) == 0}
-	if pos := fset.Position(f.Pos()); pos.IsValid() && pos.Filename != mainFile && f.Pkg != nil {
-		out.File = f.Pkg.Pkg.Path() + "/" + filepath.Base(pos.Filename)
+	pkg := f.Pkg
+	if pkg == nil && f.Origin() != nil {
+		pkg = f.Origin().Pkg // an instance of a generic function has no package of its own
+	}
+	if pos := fset.Position(f.Pos()); pos.IsValid() && pos.Filename != mainFile && pkg != nil {
+		out.File = pkg.Pkg.Path() + "/" + filepath.Base(pos.Filename)
 	}
 	for _, p := range f.Params {
 		out.Params = append(out.Params, p.Name())

@@ -906,10 +906,12 @@ def test_a_parameter_read_by_a_phi_after_a_step_stays_in_the_state(bad: str):
     assert c.verdict == "channel-safety"
 
 
+@pytest.mark.parametrize("err", ["ctx.Err()", "context.Cause(ctx)"])
 @pytest.mark.parametrize(
     ("cancel", "verdict"), [("cancel()", "ok"), ("go cancel()", "global-deadlock")]
 )
-def test_ctx_err_is_an_error_once_the_context_is_cancelled(cancel: str, verdict: str):
+def test_ctx_err_is_an_error_once_the_context_is_cancelled(cancel: str, verdict: str,
+                                                           err: str):
     # After a cancel that has happened, Err is not nil; while the cancel may still come
     # (another goroutine's), Err goes both ways.
     c = check(f"""
@@ -921,12 +923,38 @@ def test_ctx_err_is_an_error_once_the_context_is_cancelled(cancel: str, verdict:
             ctx, cancel := context.WithCancel(context.Background())
             {cancel}
             block := make(chan int)
-            if ctx.Err() == nil {{
+            if {err} == nil {{
                 <-block
             }}
         }}
         """)
     assert c.verdict == verdict
+
+
+def test_context_cause_is_nil_while_nobody_can_cancel():
+    # context.Cause was unknown while the context was open, so a future that keeps a
+    # result only while its context is not cancelled could lose one: a false deadlock
+    # in pond's CompositeFuture tests.
+    c = check("""
+        package main
+
+        import "context"
+
+        func main() {
+            ctx, cancel := context.WithCancelCause(context.Background())
+            defer cancel(nil)
+            kept := 0
+            for i := 0; i < 3; i++ {
+                if context.Cause(ctx) == nil {
+                    kept++
+                }
+            }
+            if kept < 3 {
+                <-ctx.Done()
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
 
 
 @pytest.mark.parametrize(

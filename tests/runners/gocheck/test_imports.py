@@ -399,3 +399,30 @@ def test_a_file_in_a_module_is_checked_with_the_modules_own_packages(tmp_path, s
         assert c.program.module == str(tmp_path.resolve())
         assert f"checked inside its module, {tmp_path.resolve()}" in report_lines(c)
     assert sorted(tmp_path.rglob("*")) == before, "the checkout is left as it was"
+
+
+def test_a_step_in_a_generic_function_of_a_package_file_names_that_file(tmp_path):
+    # An instance of a generic function has no package of its own in Go's SSA: its
+    # steps were given as the test file's lines.
+    (tmp_path / "box.go").write_text(textwrap.dedent("""
+        package box
+
+        type Box[V any] struct{ ch chan V }
+
+        func New[V any]() *Box[V] { return &Box[V]{ch: make(chan V)} }
+
+        func (b *Box[V]) Get() V { return <-b.ch }
+        """).lstrip())
+    test = tmp_path / "box_test.go"
+    test.write_text(textwrap.dedent("""
+        package box
+
+        import "testing"
+
+        func TestGet(t *testing.T) {
+            New[int]().Get()
+        }
+        """).lstrip())
+    c = check_file(test)
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert [s.where for s in c.result.findings[0].stuck] == ["box.go:7: "]
