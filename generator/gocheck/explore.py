@@ -210,7 +210,9 @@ class _Explorer:
                 if ch == NIL:
                     continue
                 if not (isinstance(ch, tuple) and ch[0] == "chan"):
-                    self.unsupported[("a channel the checker cannot tell", p.line)] = None
+                    if mine:
+                        out.extend(self._cannot(gid, p.line,
+                                                "a channel the checker cannot tell"))
                     continue
                 cap, buf, closed = st.chans[ch[1]]
                 name = _chan_name(st, ch)
@@ -285,6 +287,13 @@ class _Explorer:
             return _Succ(steps, moved, exit="too large")
         new.objs, new.chans = dict(new.objs), dict(new.chans)
         return _Succ(steps, moved, state=new, touched=frozenset(seen))
+
+    def _cannot(self, gid: int, line: int, what: str) -> list[_Succ]:
+        """Goroutine `gid`'s step, which the checker cannot follow (`what`): noted, and
+        the path ends there. The goroutine is not taken as blocked, as it would be with no
+        step at all: a Lock of a mutex picked by a hash is no deadlock."""
+        self.unsupported[(what, line)] = None
+        return [_Succ((), frozenset({gid}), exit="unsupported")]
 
     def _violation(self, st: State, gid: int, step: Step, why: str) -> _Succ:
         """A step that panics (or is a fatal error): a violation, unless a call deferred
@@ -387,8 +396,7 @@ class _Explorer:
                     return [go("cancel")]
                 return bad("close of a nil channel", "close of nil channel")
             if not (isinstance(ch, tuple) and ch[0] == "chan"):
-                self.unsupported[("close of a channel the checker cannot tell", p.line)] = None
-                return []
+                return self._cannot(gid, p.line, "close of a channel the checker cannot tell")
             cap, buf, closed = st.chans[ch[1]]
             name = _chan_name(st, ch)
             if closed:
@@ -426,8 +434,7 @@ class _Explorer:
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
             if addr == NIL:
                 return bad(f"{describe(st, p)} on a nil pointer", "nil sync object")
-            self.unsupported[("a sync object the checker cannot follow", p.line)] = None
-            return []
+            return self._cannot(gid, p.line, "a sync object the checker cannot follow")
         obj = m.load(st, addr, p.line, "other")
 
         def put(v: Value):
@@ -438,8 +445,7 @@ class _Explorer:
                        then=lambda s: m.complete(s, gid, m.timer_op(s, kind, obj, p.line)))]
         if kind in ("wg_add", "wg_wait", "wg_go"):
             if not (isinstance(obj, tuple) and obj[0] == "wg"):
-                self.unsupported[("a WaitGroup the checker cannot follow", p.line)] = None
-                return []
+                return self._cannot(gid, p.line, "a WaitGroup the checker cannot follow")
             n = obj[1]
             if kind == "wg_wait":
                 return [go("WaitGroup.Wait returns")] if n == 0 else []
@@ -451,9 +457,8 @@ class _Explorer:
                                            m.run(s, gid)))]
             d = p.arg2
             if not isinstance(d, int) or isinstance(d, bool) or is_unknown(d):
-                self.unsupported[("WaitGroup.Add with a count the checker cannot tell",
-                                  p.line)] = None
-                return []
+                return self._cannot(gid, p.line,
+                                    "WaitGroup.Add with a count the checker cannot tell")
             if n + d < 0:
                 return bad("WaitGroup counter goes negative", "negative WaitGroup counter")
             text = "WaitGroup.Done" if d == -1 else f"WaitGroup.Add({d})"
@@ -468,8 +473,7 @@ class _Explorer:
             # return keep the function's results last: ("once", 1, runner, depth, True,
             # results) once it returned, ("once", 2, results).
             if not (isinstance(obj, tuple) and obj[0] == "once"):
-                self.unsupported[("a sync.Once the checker cannot follow", p.line)] = None
-                return []
+                return self._cannot(gid, p.line, "a sync.Once the checker cannot follow")
             depth = len(g.frames)
             what = "Once.Do" if kind == "once" else "sync.OnceFunc's function"
             if obj[1] == 2:
@@ -492,8 +496,7 @@ class _Explorer:
         if kind.startswith("cond_"):
             return self._cond(st, gid, p, addr, obj, go, bad)
         if not (isinstance(obj, tuple) and obj[0] in ("mu", "rw")):
-            self.unsupported[("a mutex the checker cannot follow", p.line)] = None
-            return []
+            return self._cannot(gid, p.line, "a mutex the checker cannot follow")
         if obj[0] == "mu":
             locked = obj[1]
             if kind in ("lock", "trylock"):
@@ -505,8 +508,7 @@ class _Explorer:
                 if not locked:
                     return bad("Unlock of an unlocked mutex", "unlock of unlocked mutex")
                 return [go("Unlock", put(("mu", False)))]
-            self.unsupported[(f"{kind} on a sync.Mutex", p.line)] = None
-            return []
+            return self._cannot(gid, p.line, f"{kind} on a sync.Mutex")
         # ("rw", writer holds it, readers, pending writer's goroutine or -1). A writer
         # that finds readers announces itself and waits for them to leave; from then on
         # new readers wait for it (Go's RWMutex prefers writers), which is how a
@@ -551,18 +553,15 @@ class _Explorer:
         locks L again before it returns."""
         m = self.m
         if not (isinstance(obj, tuple) and obj[0] == "cond"):
-            self.unsupported[("a sync.Cond the checker cannot follow", p.line)] = None
-            return []
+            return self._cannot(gid, p.line, "a sync.Cond the checker cannot follow")
         _, locker, waiting, woken = obj
         lock_addr = locker[2] if isinstance(locker, tuple) and locker[0] == "iface" else locker
         if not (isinstance(lock_addr, tuple) and lock_addr[0] == "addr"):
-            self.unsupported[("a sync.Cond whose Locker the checker cannot follow",
-                              p.line)] = None
-            return []
+            return self._cannot(gid, p.line,
+                                "a sync.Cond whose Locker the checker cannot follow")
         lock = m.load(st, lock_addr, p.line, "other")
         if not (isinstance(lock, tuple) and lock[0] in ("mu", "rw")):
-            self.unsupported[("a sync.Cond whose Locker is not a Mutex", p.line)] = None
-            return []
+            return self._cannot(gid, p.line, "a sync.Cond whose Locker is not a Mutex")
         if locker[:2] == ("iface", "*sync.rlocker"):  # L is an RWMutex's RLocker()
             _, writer, readers, pending = lock
             holds = readers > 0
