@@ -83,7 +83,7 @@ _UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
 _PREDICATE_CALLS = frozenset({
     "slices.ContainsFunc", "slices.IndexFunc", "sort.Search", "sort.Find",
     *(f"strings.{f}" for f in ("IndexFunc", "LastIndexFunc", "ContainsFunc", "TrimFunc",
-                               "TrimLeftFunc", "TrimRightFunc", "Map")),
+                               "TrimLeftFunc", "TrimRightFunc", "Map", "FieldsFunc")),
 })
 # Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
 _EVALUATED = "evaluated:"
@@ -1533,8 +1533,7 @@ class Machine:
                 raise Unsupported("slices.Sorted of channels or sync objects", line)
             else:
                 items = (UNKNOWN,) * len(items)  # an order the checker cannot tell
-        addr = st.new_obj(("array", items))
-        return ("slice", addr[1], (), 0, len(items))
+        return _new_slice(st, items)
 
     def _items(self, st: State, s: Value) -> tuple | None:
         if s == NIL:
@@ -1819,6 +1818,18 @@ class Machine:
         if name in ("strings.IndexFunc", "strings.ContainsFunc"):
             at = next((i for i, r in enumerate(runes) if test(r)), -1)
             return at >= 0 if name == "strings.ContainsFunc" else at
+        if name == "strings.FieldsFunc":
+            fields, start = [], None
+            for i, r in enumerate(runes):
+                if test(r):
+                    if start is not None:
+                        fields.append(text[start:i])
+                    start = None
+                elif start is None:
+                    start = i
+            if start is not None:
+                fields.append(text[start:])
+            return _new_slice(st, tuple(fields))
         if name == "strings.LastIndexFunc":
             return next((i for i in reversed(range(len(runes))) if test(runes[i])), -1)
         if name == "strings.Map":
@@ -1867,6 +1878,9 @@ class Machine:
 
     def _text(self, st: State, name: str, args: list[Value]) -> Value:
         """strings' functions and a bufio.Scanner on known text (`textlib`), else UNKNOWN."""
+        words = textlib.strings_list(name, args)
+        if words is not None:
+            return _new_slice(st, words)
         if name == "strings.NewReader":
             return st.new_obj(("reader", args[0])) if isinstance(args[0], str) else UNKNOWN
         if name == "bufio.NewScanner":
@@ -2249,6 +2263,12 @@ class Machine:
 def _timed(ctx: tuple) -> Value:
     """Whether a context ("ctx", done, timed) has a deadline."""
     return ctx[2] if len(ctx) > 2 else UNKNOWN
+
+
+def _new_slice(st: State, items: tuple) -> Value:
+    """A new slice holding `items`, in an array of its own."""
+    addr = st.new_obj(("array", items))
+    return ("slice", addr[1], (), 0, len(items))
 
 
 def _cancellable_err(callee: Value, static: str | None, args) -> Value:

@@ -11,6 +11,7 @@ counts bytes, Python code points; they agree there), the default split into line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from generator.gocheck.values import UNKNOWN, Value
@@ -45,6 +46,30 @@ _STRINGS: dict[str, Callable[..., Value]] = {
     "strings.Count": lambda s, p: s.count(p) if p else len(s) + 1,
     "strings.EqualFold": lambda s, p: s.lower() == p.lower(),
 }
+
+
+_GO_SPACE = re.compile(r"[ \t\n\v\f\r]+")  # unicode.IsSpace on ASCII
+
+
+def _split(s: str, sep: str) -> list[str] | None:
+    return s.split(sep) if sep else None  # by UTF-8 sequences: left unknown
+
+
+# name: the function, whose result is a list of strings ([]string in Go).
+_STRING_LISTS: dict[str, Callable[..., list[str] | None]] = {
+    "strings.Fields": lambda s: [f for f in _GO_SPACE.split(s) if f],
+    "strings.Split": _split,
+}
+
+
+def strings_list(name: str, args: list[Value]) -> tuple[str, ...] | None:
+    """`name(args)` for one of `strings`' functions that give a []string, on ASCII text;
+    None when it is not one, or the text is not known."""
+    f = _STRING_LISTS.get(name)
+    if f is None or not args or not _ascii(*args):
+        return None
+    out = f(*args)
+    return None if out is None else tuple(out)
 
 
 def strings_call(name: str, args: list[Value]) -> Value:

@@ -46,7 +46,21 @@ def test_text_that_is_not_ascii_stays_unknown():
     ("strings.TrimPrefix", ["page.md", "x"], "page.md"),
     ("strings.Index", ["abc", "c"], 2),
     ("strings.Count", ["cheese", ""], 7),  # Go: 1 + the number of runes
-    ("strings.Split", ["a,b", ","], UNKNOWN),  # not computed: a slice
+    ("strings.Split", ["a,b", ","], UNKNOWN),  # a slice: strings_list's
 ])
 def test_strings_functions_of_known_text(name, args, want):
     assert textlib.strings_call(name, args) == want
+
+
+@pytest.mark.parametrize("name, args, want", [
+    # A cron spec: the parser checks it has six fields.
+    ("strings.Fields", ["* * * * * ?"], ("*", "*", "*", "*", "*", "?")),
+    ("strings.Fields", ["  a\tb\n "], ("a", "b")),
+    ("strings.Fields", ["a\x1cb"], ("a\x1cb",)),  # not a space to Go, though to Python
+    ("strings.Split", ["a,b,", ","], ("a", "b", "")),
+    ("strings.Split", ["", ","], ("",)),
+    ("strings.Split", ["ab", ""], None),  # by UTF-8 sequences: left unknown
+    ("strings.Split", ["é,b", ","], None),
+])
+def test_strings_functions_giving_a_slice_of_known_text(name, args, want):
+    assert textlib.strings_list(name, args) == want
