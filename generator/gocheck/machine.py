@@ -1368,11 +1368,15 @@ class Machine:
         return out
 
     def _program_has_method(self, method: str) -> bool:
-        """Whether some type of the program (or a sync lock) has a method of this name:
-        a call of it through an unknown interface value may then communicate."""
+        """Whether some type of the program (or a sync lock) has a method of this name
+        that does more than compute (`Program.pure`): a call of it through an unknown
+        interface value may then communicate, or change what the checker follows. (A
+        hash.Hash64 made by hash/fnv, asked its Sum64 beside a hasher of the program's
+        own that only computes, is no such call.)"""
         if method in ("Lock", "Unlock", "RLock", "RUnlock", "Wait", "Done", "Add"):
             return True
-        return any(method in table for table in self.program.methods.values())
+        return any(method in table and not self.program.pure(table[method])
+                   for table in self.program.methods.values())
 
     def _ctx_method(self, st: State, ctx: Value, method: str, rtype: str) -> Value:
         if method == "Done":
