@@ -91,8 +91,8 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     """
     helper = helper_path()
     source = Path(path).read_bytes()
-    siblings = package_files(Path(path), source)
     root = module_root(Path(path))
+    siblings = package_files(Path(path), source, in_module=root is not None)
     if root is not None:
         # The rest of the module is part of the answer, and hashing it all would cost
         # more than the front end: not cached.
@@ -148,15 +148,18 @@ def _package_of(source: bytes) -> str | None:
     return match.group(1).decode() if match else None
 
 
-def package_files(path: Path, source: bytes) -> dict[str, bytes]:
+def package_files(path: Path, source: bytes, *, in_module: bool = False) -> dict[str, bytes]:
     """A test file's package's other files, by name: the files beside it that have its
     package clause, tests or not. An internal test file (`package pool` in pool/) calls the
     code it tests, and often helpers another test file of the package holds (`go test`
     compiles them together); checked alone, every such name would be undefined. Only the
     file's own tests are checked. Nothing for a file that is not a test, or whose
-    directory holds no such files (GoBench's kernels, the corpus)."""
+    directory holds no such files (GoBench's kernels, the corpus). A test of package
+    main has its program's files only `in_module`: elsewhere (the corpus, GoBench) a
+    directory of package main files holds many programs, each one file."""
     package = _package_of(source)
-    if not path.name.endswith("_test.go") or package in (None, "main"):
+    if not path.name.endswith("_test.go") or package is None or \
+            package == "main" and not in_module:
         return {}
     out: dict[str, bytes] = {}
     for other in sorted(path.parent.glob("*.go")):
@@ -201,13 +204,13 @@ def module_root(path: Path) -> Path | None:
 _RELATIVE_REPLACE = re.compile(r"(=>\s*)(\.{1,2}(?:/[^\s]*)?)")
 
 
-def _mirror(root: Path, directory: Path, work: Path, *, external: bool) -> Path:
+def _mirror(root: Path, directory: Path, work: Path, *, external: str | None) -> Path:
     """A copy of module `root` under `work`, made of links to its entries, but for
     real directories from the root down to the file's `directory`; the directory in
     which the checked file goes (returned). There, the file's package is the files
     written beside it: the directory's own Go files are left out, unless the file is
-    an external test (`package pool_test`), whose package goes in a directory of its
-    own below, and imports the package the others make."""
+    an external test (`package pool_test`: `external` is then "pool"), whose package
+    goes in a directory of its own below, and imports the package the others make."""
     module = _RELATIVE_REPLACE.sub(
         lambda m: m.group(1) + str((root / m.group(2)).resolve()),
         (root / "go.mod").read_text())
@@ -220,13 +223,19 @@ def _mirror(root: Path, directory: Path, work: Path, *, external: bool) -> Path:
         below = chain[depth] if depth < len(chain) else None
         for entry in sorted(src.iterdir()):
             if entry.name == below or depth == 0 and entry.name in ("go.mod", "go.sum") \
-                    or below is None and not external and entry.suffix == ".go":
+                    or below is None and external is None and entry.suffix == ".go":
                 continue
             (dst / entry.name).symlink_to(entry)
         if below is not None:
             src, dst = src / below, dst / below
             dst.mkdir()
-    if external:
+    if external is not None:
+        # What the package's own test files give its external tests (export_test.go's
+        # `var Exported = unexported`): `go test` builds the package with them.
+        for entry in sorted(directory.glob("*_test.go")):
+            text = entry.read_bytes()
+            if _package_of(text) == external:
+                (dst / _loaded_name(entry.name)).write_bytes(text)
         dst = dst / "gocheck_external_test"
         dst.mkdir()
     return dst
@@ -244,7 +253,8 @@ def _run_helper(
         # Alone in a directory with no go.mod, the file is loaded as its own package.
         home = Path(work)
         if module is not None:
-            external = (_package_of(source) or "").endswith("_test")
+            package = _package_of(source) or ""
+            external = package.removesuffix("_test") if package.endswith("_test") else None
             home = _mirror(module, Path(path).resolve().parent, home, external=external)
         target = home / "main.go"
         target.write_bytes(source)

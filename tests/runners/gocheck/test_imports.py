@@ -353,7 +353,7 @@ SERVICE = {
 def test_a_file_in_a_module_is_checked_with_the_modules_own_packages(tmp_path, stop, want):
     # An internal test may import the module's internal packages, and an external one
     # the package it tests: neither is on the proxy (nor should a published copy stand
-    # in for the checkout). Both were bad input.
+    # in for the checkout). Both were bad input. A test of a command calls its main.go.
     files = dict(SERVICE, **{"worker/worker.go": SERVICE["worker/worker.go"].replace(
         "STOP", stop)})
     files["worker/worker_test.go"] = """
@@ -381,19 +381,37 @@ def test_a_file_in_a_module_is_checked_with_the_modules_own_packages(tmp_path, s
         )
 
         func TestExternal(t *testing.T) {
-            worker.Start().Stop()
+            w := worker.Start()
+            worker.JobsOf(w) <- 1
+            w.Stop()
         }
+        """
+    # What the package's own tests give its external ones: built with the package.
+    files["worker/export_test.go"] = """
+        package worker
+
+        func JobsOf(w *Worker) chan int { return w.jobs }
         """
     files["cmd/run/main.go"] = """
         package main
 
         import "example.com/svc/worker"
 
-        func main() { worker.Start().Stop() }
+        func main() { run() }
+
+        func run() { worker.Start().Stop() }
+        """
+    files["cmd/run/main_test.go"] = """
+        package main
+
+        import "testing"
+
+        func TestRun(t *testing.T) { run() } // run is main.go's
         """
     _module(tmp_path, files)
     before = sorted(tmp_path.rglob("*"))
-    for test in ("worker/worker_test.go", "worker/api_test.go", "cmd/run/main.go"):
+    for test in ("worker/worker_test.go", "worker/api_test.go", "cmd/run/main.go",
+                 "cmd/run/main_test.go"):
         c = check_file(tmp_path / test)
         assert c.verdict == want, report_lines(c)
         assert c.program.module == str(tmp_path.resolve())
