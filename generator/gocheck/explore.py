@@ -25,7 +25,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from generator.gocheck.gotest import BUBBLE_ROOT
 from generator.gocheck.machine import (
+    DEADLINE,
     RECOVERABLE,
     TIMER_OPS,
     Machine,
@@ -142,6 +144,27 @@ def _keys(keys: tuple) -> str:
     return ", ".join(one(k) for k in keys)
 
 
+# The labels of the goroutines that stand for timers (machine's time.After, NewTimer,
+# AfterFunc, a context's deadline): a fake clock's, they wait for every other goroutine.
+_TIMED = ("timer (", "context deadline (")
+
+
+def _advance(st: State, passed: int, fired: frozenset[int]) -> None:
+    """The fake clock moves on by `passed` as goroutines `fired` (a timer, a sleeper)
+    go: a ticker is due again a period later, a timer or sleep that went is done, and
+    the rest are due `passed` sooner. A deadline of a goroutine that has ended goes."""
+    for key in [k for k in st.objs if isinstance(k, str) and k.startswith(DEADLINE)]:
+        gid = int(key[len(DEADLINE):])
+        _, due, period = st.objs[key]
+        g = st.gs[gid]
+        if gid in fired and period is None or g.done:
+            del st.objs[key]
+        elif gid in fired:
+            st.objs[key] = ("deadline", period, period)
+        elif isinstance(due, int):
+            st.objs[key] = ("deadline", max(0, due - passed), period)
+
+
 def describe(st: State, p: Pending) -> str:
     """What a stopped goroutine waits for, in words."""
     if p.kind == "comm":
@@ -160,7 +183,8 @@ def describe(st: State, p: Pending) -> str:
              "timer_reset": "Timer.Reset", "ticker_stop": "Ticker.Stop",
              "ticker_reset": "Ticker.Reset", "fire": "a timer firing",
              "afterfunc_stop": "context.AfterFunc's stop",
-             "oncefunc": "sync.OnceFunc's function", "exit": "exit"}
+             "oncefunc": "sync.OnceFunc's function", "exit": "exit",
+             "bubble_wait": "the fake clock (time.Sleep or synctest.Wait)"}
     return names.get(p.kind, p.kind)
 
 
@@ -188,8 +212,40 @@ class _Explorer:
         """Every step from `st`; with `only`, just the steps those goroutines take part in
         (a random walk's choice, without making every other successor state); `pend`,
         the goroutines' pending operations when already known."""
-        out: list[_Succ] = []
         pend = self.pending(st) if pend is None else pend
+        if not self.m.fake_clock:
+            return self._successors(st, only, pend)
+        # In a synctest bubble time moves only when every goroutine is blocked: timers
+        # fire, and time.Sleep and synctest.Wait return, only when nothing else can move.
+        # The one due first goes (synctest.Wait, which does not wait for the clock, before
+        # any); what passed comes off every other deadline.
+        due: dict[int, Value] = {gid: st.objs.get(f"{DEADLINE}{gid}", (0, UNKNOWN))[1]
+                                 for gid, g in enumerate(st.gs)
+                                 if g.daemon and g.label.startswith(_TIMED)}
+        for gid, p in pend.items():
+            if p is not None and p.kind == "bubble_wait":
+                due[gid] = 0 if p.arg is None else \
+                    st.objs.get(f"{DEADLINE}{gid}", (0, UNKNOWN))[1]
+        out = self._successors(st, None, pend)
+        root = st.objs.get(BUBBLE_ROOT)
+        if isinstance(root, tuple) and root[0] == "chan" and st.chans[root[1]][2]:
+            out = [s for s in out if not s.moved <= due.keys()]  # the clock has stopped
+        elif any(not s.moved <= due.keys() for s in out):
+            out = [s for s in out if not s.moved <= due.keys()]
+        else:
+            known = [d for d in due.values() if isinstance(d, int)]
+            first = min(known, default=0)
+            out = [s for s in out if all(due[g] == first or not isinstance(due[g], int)
+                                         for g in s.moved)]
+            for s in out:
+                if s.state is not None:
+                    _advance(s.state, first, s.moved)
+        self._pending = pend
+        return out if only is None else [s for s in out if s.moved & only]
+
+    def _successors(self, st: State, only: frozenset[int] | None,
+                    pend: dict[int, Pending | None]) -> list[_Succ]:
+        out: list[_Succ] = []
         self._pending = pend
         # Goroutines with a case ready by the channel's own state (a buffer, a close): a
         # non-blocking select cannot take default then. A case ready only because a partner
@@ -426,6 +482,9 @@ class _Explorer:
                                                                         p.line)))]
         if kind == "fire":
             return [go("fires: its function starts", then=lambda s: m.fire(s, gid))]
+        if kind == "bubble_wait":
+            return [go("returns: the bubble's other goroutines are all blocked",
+                       then=lambda s: m.complete(s, gid, ("tuple", ())))]
         if kind == "afterfunc_stop":
             return [go("context.AfterFunc's stop",
                        then=lambda s: m.complete(s, gid, m.stop_after_func(s, p.arg)))]

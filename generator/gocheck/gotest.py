@@ -123,17 +123,34 @@ def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
             m.store(st, at, _with(common, ctx=done), line)
         return True, ("ctx", done, False)
     if method == "Run":
-        return True, _run(m, st, g, at, args[2], line)
+        _run(m, st, g, at, args[2], line)
+        return True, UNKNOWN  # whether it passed the checker does not know
     if method == "Parallel":
         _parallel(m, st, g, at, common, line)
         return True, None
     raise Unsupported(f"t.{method} (not modelled)", line)
 
 
+# Where the state keeps the done channel of the synctest bubble's root (its function):
+# once that has returned, the bubble's clock stops (explore), and what still waits for it
+# waits for ever, as Go then panics ("blocked goroutines remain").
+BUBBLE_ROOT = "g:synctest.root"
+
+
+def bubble(m: Machine, st: State, g: G, t: Value, f: Value, line: int) -> Value:
+    """`synctest.Test(t, f)`: f runs with a T of its own, as `t.Run`'s subtest, and the
+    test waits for it (the fake clock of its bubble is the explorer's)."""
+    at = _common(t, "testing/synctest.Test")
+    if at == UNKNOWN:
+        raise Unsupported("synctest.Test on a T the checker cannot follow", line)
+    st.objs[BUBBLE_ROOT] = _run(m, st, g, at, f, line)
+    return ("tuple", ())
+
+
 def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int) -> Value:
     """`t.Run(name, f)`: f runs in a goroutine of its own with a T of its own, and the
-    caller waits until it signals (it ended, or called Parallel). Whether it passed the
-    checker does not know."""
+    caller waits until it signals (it ended, or called Parallel); the subtest's done
+    channel, closed when it has ended."""
     fn = m.known_fn(f, line, "a subtest function")
     signal = st.new_chan(0, line, "t.Run's signal")
     done = st.new_chan(0, line, "subtest done")
@@ -143,7 +160,7 @@ def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int) -> Val
              f"g{len(st.gs)} (subtest at line {line})")
     m.run(st, len(st.gs) - 1)
     g.frames.append(m.frame(_WAIT, (signal,), (), None))
-    return UNKNOWN
+    return done
 
 
 def _parallel(m: Machine, st: State, g: G, at: Value, common: tuple, line: int) -> None:

@@ -49,6 +49,15 @@ _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
 )
+# testing/synctest: Test runs a function in a bubble whose clock is fake; time.Sleep and
+# synctest.Wait there return once every other goroutine of the bubble is blocked.
+SYNCTEST_TEST = "testing/synctest.Test"
+_BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
+# In a bubble, when goroutine N's timer or sleep is due, counted from the fake clock's
+# now (always 0: each advance takes what passed off every deadline, so a loop on a
+# ticker comes back to a state it has seen): ("deadline", due, period), period None for
+# a timer that fires once; `due` unknown when the duration is.
+DEADLINE = "g:deadline:"
 # Leak detectors a test calls (go.uber.org/goleak's VerifyNone, Find, Ignore…): they look
 # for goroutines still running at the end of a test, which is what gocheck reports itself
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
@@ -411,6 +420,10 @@ class Machine:
 
     def __init__(self, program: Program) -> None:
         self.program = program
+        # The checked test runs in a synctest bubble (`testing/synctest`): its clock is a
+        # fake one, which moves only when every goroutine is blocked (explore).
+        entry = program.entry or (program.tests[0] if program.tests else "")
+        self.fake_clock = bool(entry) and program.reaches_call(entry, SYNCTEST_TEST)
 
     # --- set-up
 
@@ -544,6 +557,10 @@ class Machine:
                 self.start_panic(st, gid, self.panic_why(st, self.operand(st, fr, ins.args[0])))
                 continue
             if self._visible(st, fr, ins):
+                if self.fake_clock and ins.op == "Call" and \
+                        ins.x.get("static") == "time.Sleep" and \
+                        f"{DEADLINE}{gid}" not in st.objs:
+                    self._arm(st, self.operand(st, fr, ins.x["args"][0]), False, gid=gid)
                 return
             try:
                 self._step(st, g, fr, ins)
@@ -709,6 +726,8 @@ class Machine:
                 name = callee[1]
                 if name in _SYNC_OPS:
                     return _SYNC_OPS[name]
+                if self.fake_clock and name in _BUBBLE_WAITS:
+                    return "bubble_wait"
                 if name in _EXITS:
                     return "exit"
                 if name.startswith(("sync/atomic.", "(*sync/atomic.")) and name != \
@@ -1254,7 +1273,10 @@ class Machine:
                 self.start_goexit(st, g)
                 return
             printed = self._printed_methods(st, name, args)
-            if gotest.is_t_method(name):
+            if name == SYNCTEST_TEST:
+                # Its function runs as a subtest would, in the bubble the fake clock is of.
+                done(gotest.bubble(self, st, g, args[0], args[1], line))
+            elif gotest.is_t_method(name):
                 go_on, v = gotest.call(self, st, g, name, args, line, rtype)
                 if go_on:
                     done(v)
@@ -1619,12 +1641,14 @@ class Machine:
             repeat = name == "time.Tick"
             st.spawn([], f"timer ({name}, line {line})",
                      tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
+            self._arm(st, args[0], repeat)
             return ch
         if name in ("time.NewTimer", "time.NewTicker"):
             ch = st.new_chan(1, line)
             repeat = name == "time.NewTicker"
             st.spawn([], f"timer ({name}, line {line})",
                      tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
+            self._arm(st, args[0], repeat)
             return st.new_obj(("struct", (ch,)))
         if name == "os/signal.Notify":
             # Signals come from outside, at any moment and any number of times: a source
@@ -1649,6 +1673,7 @@ class Machine:
             token = st.new_chan(0, line)
             fire = ("fire", token, f, line, name)
             st.spawn([], f"timer ({name}, line {line})", tail=(fire,), daemon=True)
+            self._arm(st, args[0], False)
             return st.new_obj(("struct", (NIL, fire)))
         if name == "context.AfterFunc":
             ctx, f = args[0], args[1]
@@ -1694,6 +1719,7 @@ class Machine:
             if "Timeout" in name or "Deadline" in name:
                 st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
                          daemon=True)
+                self._arm(st, args[1] if "Timeout" in name else UNKNOWN, False)
             elif name == "os/signal.NotifyContext":  # done once a signal comes: any moment
                 st.spawn([], f"signals (signal.NotifyContext, line {line})",
                          tail=(("cancel", done),), daemon=True)
@@ -2228,7 +2254,19 @@ class Machine:
                 armed[0].tail = (op,)
             else:
                 st.spawn([], f"timer (reset at line {line})", tail=(op,), daemon=True)
+            # The new duration is not at hand here: due at any moment of the fake clock.
+            self._arm(st, UNKNOWN, kind.startswith("ticker"),
+                      gid=armed[0].gid if armed else len(st.gs) - 1)
         return was
+
+    def _arm(self, st: State, d: Value, repeat: bool, *, gid: int | None = None) -> None:
+        """In a synctest bubble, when timer goroutine `gid` (the one just spawned) fires:
+        after `d`, and each `d` after that if it `repeat`s."""
+        if not self.fake_clock:
+            return
+        due = d if isinstance(d, int) and not isinstance(d, bool) and d >= 0 else UNKNOWN
+        gid = len(st.gs) - 1 if gid is None else gid
+        st.objs[f"{DEADLINE}{gid}"] = ("deadline", due, due if repeat else None)
 
     def stop_after_func(self, st: State, fire: tuple) -> bool:
         """context.AfterFunc's stop: whether it kept the function from running."""

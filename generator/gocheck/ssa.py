@@ -199,6 +199,25 @@ class Program:
         return name in self._communicating
 
 
+    def reaches_call(self, start: str, callee: str) -> bool:
+        """Whether function `start` calls `callee` (a static callee's name), itself or
+        through the program's functions it calls or makes closures of."""
+        seen, todo = {start}, [start]
+        while todo:
+            fn = self.functions.get(todo.pop())
+            if fn is None:
+                continue
+            for block in fn.blocks:
+                for ins in block.instrs:
+                    target = ins.x.get("static") if ins.op in ("Call", "Defer", "Go") else \
+                        ins.x.get("fn") if ins.op == "MakeClosure" else None
+                    if target == callee:
+                        return True
+                    if target in self.functions and target not in seen:
+                        seen.add(target)
+                        todo.append(target)
+        return False
+
     def pure(self, name: str) -> bool:
         """Whether function `name` of the program only computes its results: it does not
         communicate, and writes only to what it allocated itself (a predicate handed to

@@ -1,0 +1,131 @@
+"""Tests in a testing/synctest bubble (machine.SYNCTEST_TEST): a fake clock that moves
+only when every goroutine of the bubble is blocked, the timer or sleep due first going
+first, and stops once the bubble's function has returned. The Go behaviour each case
+asserts was seen with `go test` (Go 1.26)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+TIMEOUT = """
+    package pool
+
+    import (
+        "testing"
+        WITH
+        "time"
+    )
+
+    func TestTimeoutAfterWork(t *testing.T) {
+        RUNfunc(t *testing.T) {
+            results := make(chan int)
+            go func() {
+                time.Sleep(10 * time.Millisecond)
+                results <- 1
+            }()
+            select {
+            case <-results:
+            case <-time.After(time.Second):
+                t.Fatal("timed out")
+            }
+        })
+    }
+    """
+
+
+@pytest.mark.parametrize("with_, run, want", [
+    # In a bubble the result, due in 10 ms, comes before the timeout, due in a second:
+    # the worker never waits for ever (go test passes, every time).
+    ('"testing/synctest"', "synctest.Test(t, ", "ok"),
+    # On the real clock a loaded machine may time out first, and the worker then leaks.
+    ("", 't.Run("sub", ', "partial-deadlock"),
+])
+def test_a_timeout_in_a_bubble_fires_only_when_it_is_due(with_, run, want):
+    c = check(TIMEOUT.replace("WITH", with_).replace("RUN", run))
+    assert c.verdict == want, report_lines(c)
+
+
+SLEEPS = """
+    package order
+
+    import (
+        "sync"
+        "testing"
+        "testing/synctest"
+        "time"
+    )
+
+    func TestSleepOrder(t *testing.T) {
+        synctest.Test(t, func(t *testing.T) {
+            ch := make(chan int, 1)
+            var wg sync.WaitGroup
+            wg.Go(func() {
+                time.Sleep(2 * time.Second)
+                close(ch)
+            })
+            time.Sleep(FIRST)
+            ch <- 1 // a send on a closed channel unless the worker still sleeps
+            WAIT
+        })
+    }
+    """
+
+
+@pytest.mark.parametrize("first, wait, want", [
+    ("time.Second", "wg.Wait()", "ok"),
+    ("3 * time.Second", "wg.Wait()", "channel-safety"),
+    # The function returns while the worker sleeps: the bubble's clock stops there, and
+    # Go panics, "blocked goroutines remain".
+    ("time.Second", "synctest.Wait()", "partial-deadlock"),
+])
+def test_sleeps_in_a_bubble_end_in_the_order_they_are_due(first, wait, want):
+    c = check(SLEEPS.replace("FIRST", first).replace("WAIT", wait))
+    assert c.verdict == want, report_lines(c)
+
+
+@pytest.mark.parametrize("n, want", [("4", "ok"), ("6", "global-deadlock")])
+def test_a_ticker_in_a_bubble_ticks_as_often_as_the_clock_says(n, want):
+    # Four ticks of a second come before a stop at five seconds, the fifth with it, a
+    # sixth never: Go panics, "all goroutines in bubble are blocked". (The loop's states
+    # repeat: each advance takes what passed off every deadline.)
+    c = check("""
+        package tick
+
+        import (
+            "testing"
+            "testing/synctest"
+            "time"
+        )
+
+        func TestTicks(t *testing.T) {
+            synctest.Test(t, func(t *testing.T) {
+                tick := time.NewTicker(time.Second)
+                defer tick.Stop()
+                stop := time.After(5 * time.Second)
+                n := 0
+                for {
+                    select {
+                    case <-tick.C:
+                        n++
+                    case <-stop:
+                        if n < N {
+                            <-make(chan int)
+                        }
+                        return
+                    }
+                }
+            })
+        }
+        """.replace("N {", f"{n} {{"))
+    assert c.verdict == want, report_lines(c)
