@@ -93,6 +93,9 @@ type Output struct {
 
 var fset *token.FileSet
 
+// dynamicTypes are the types encode saw made into interface values (MakeInterface).
+var dynamicTypes []types.Type
+
 // mainFile is the checked file's path, as positions name it.
 var mainFile string
 
@@ -418,6 +421,7 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		out.Op = "MakeInterface"
 		out.Args = e.operands([]ssa.Value{in.X})
 		out.Extra = map[string]any{"dyn": in.X.Type().String()}
+		dynamicTypes = append(dynamicTypes, in.X.Type())
 	case *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.SliceToArrayPointer,
 		*ssa.MultiConvert:
 		out.Op = "Copy"
@@ -807,24 +811,36 @@ func main() {
 			}
 		}
 	}
-	// Method sets of the loaded packages' types, for calls through an interface.
-	for _, mem := range members(spkgs) {
-		t, ok := mem.(*ssa.Type)
-		if !ok {
-			continue
+	// Method sets of the loaded packages' types, for calls through an interface, and of
+	// every type made into an interface value (an instance of a generic type is no
+	// package's member: ttlcache's optionFunc[K, V]).
+	addMethods := func(typ types.Type) {
+		if _, seen := out.Methods[typ.String()]; seen {
+			return
 		}
-		for _, typ := range []types.Type{t.Type(), types.NewPointer(t.Type())} {
-			ms := prog.MethodSets.MethodSet(typ)
-			m := map[string]string{}
-			for i := 0; i < ms.Len(); i++ {
-				if fn := prog.MethodValue(ms.At(i)); fn != nil {
-					m[ms.At(i).Obj().Name()] = funcName(fn)
-					if _, seen := out.Functions[funcName(fn)]; !seen && len(fn.Blocks) > 0 {
-						out.Functions[funcName(fn)] = encode(fn)
-					}
+		ms := prog.MethodSets.MethodSet(typ)
+		m := map[string]string{}
+		for i := 0; i < ms.Len(); i++ {
+			if fn := prog.MethodValue(ms.At(i)); fn != nil {
+				m[ms.At(i).Obj().Name()] = funcName(fn)
+				if _, seen := out.Functions[funcName(fn)]; !seen && len(fn.Blocks) > 0 {
+					out.Functions[funcName(fn)] = encode(fn)
 				}
 			}
-			out.Methods[typ.String()] = m
+		}
+		out.Methods[typ.String()] = m
+	}
+	for _, mem := range members(spkgs) {
+		if t, ok := mem.(*ssa.Type); ok {
+			addMethods(t.Type())
+			addMethods(types.NewPointer(t.Type()))
+		}
+	}
+	for len(dynamicTypes) > 0 { // encoding a method may make more
+		typ := dynamicTypes[len(dynamicTypes)-1]
+		dynamicTypes = dynamicTypes[:len(dynamicTypes)-1]
+		if ms := prog.MethodSets.MethodSet(typ); ms.Len() > 0 {
+			addMethods(typ)
 		}
 	}
 	for _, mem := range members(spkgs) {

@@ -1369,3 +1369,35 @@ def test_a_lock_of_a_mutex_the_checker_cannot_follow_is_unsupported_not_a_deadlo
         """)
     assert c.verdict == "unsupported", report_lines(c)
     assert not c.result.findings
+
+
+def test_a_method_of_a_generic_types_instance_is_called_through_an_interface():
+    # ttlcache's options: Option[K, V] is an interface whose apply is a method of
+    # optionFunc[K, V]. An instance of a generic type is no package's member, so its
+    # methods were missing from the tables and the call was unsupported.
+    c = check("""
+        package main
+
+        type options[V any] struct{ done chan V }
+
+        type Option[V any] interface{ apply(o *options[V]) }
+
+        type optionFunc[V any] func(o *options[V])
+
+        func (f optionFunc[V]) apply(o *options[V]) { f(o) }
+
+        func withDone[V any](ch chan V) Option[V] {
+            return optionFunc[V](func(o *options[V]) { o.done = ch })
+        }
+
+        func main() {
+            ch := make(chan int, 1)
+            var o options[int]
+            for _, opt := range []Option[int]{withDone(ch)} {
+                opt.apply(&o)
+            }
+            o.done <- 1
+            <-ch
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
