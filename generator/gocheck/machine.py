@@ -66,12 +66,21 @@ _GOLEAK = "go.uber.org/goleak"
 _LEAK_DETECTORS = (_GOLEAK + ".",)
 # testify's assertions (assert.X, require.X, and their Assertions' methods) compare values
 # through reflect, which the checker cannot follow (interpreted, every one was
-# unsupported), and communicate with nothing unless handed a function of the program's
-# (Eventually, Panics, ...: those stay unsupported). Their calls do nothing here: assert's
-# result is unknown, and require's t.FailNow on a failure is not explored (the test goes
-# on as if the assertion held).
+# unsupported), and communicate with nothing unless handed a function of the program's.
+# Their calls do nothing here: assert's result is unknown, and require's t.FailNow on a
+# failure is not explored (the test goes on as if the assertion held). Those that run a
+# function of the test's (Eventually, Never, Panics) run plain-Go models of themselves
+# that the front end puts in the checked package (`_testify_shim`); the rest of those
+# stay unsupported.
 _TESTIFY = ("github.com/stretchr/testify/assert", "github.com/stretchr/testify/require")
 _ASSERTIONS = (*(f"{p}." for p in _TESTIFY), *(f"(*{p}.Assertions)." for p in _TESTIFY))
+# Their assertions that run a function of the test's, and their models' names in the
+# checked package (with whether a panic is wanted).
+_TESTIFY_MODELS = {
+    "Eventually": ("gocheckEventually", None), "Never": ("gocheckNever", None),
+    "Panics": ("gocheckPanics", True), "PanicsWithValue": ("gocheckPanics", True),
+    "PanicsWithError": ("gocheckPanics", True), "NotPanics": ("gocheckPanics", False),
+}
 # The packages of both: the front end does not load them from source.
 MODELLED_PACKAGES = (_GOLEAK, *_TESTIFY)
 # How many CPUs a run has: runtime.NumCPU() and GOMAXPROCS(0) are chosen, once a run,
@@ -1252,10 +1261,16 @@ class Machine:
                 done(V.unknown_of(rtype) if rtype else None)
                 return
             if name.startswith(_ASSERTIONS):
-                if any(isinstance(a, tuple) and a[0] == "fn" and self.program.function(a[1])
-                       for a in args):
-                    raise Unsupported(f"{name.rsplit('/', 1)[-1]} runs a function of the "
-                                      "program's", line)
+                fns = [a for a in args if isinstance(a, tuple) and a[0] == "fn"
+                       and self.program.function(a[1])]
+                if fns:
+                    shim = self._testify_shim(name, args, fns[0])
+                    if shim is None:
+                        raise Unsupported(f"{name.rsplit('/', 1)[-1]} runs a function of "
+                                          "the program's", line)
+                    self._invoke(st, g, fr, ("fn", shim[0], ()), shim[1], None, line, ins,
+                                 advance=advance)
+                    return
                 done(V.unknown_of(rtype) if rtype else None)
                 return
             if name in ("(*sync.Pool).Get", "(*sync.Pool).Put"):
@@ -1288,6 +1303,22 @@ class Machine:
                 g.frames.append(self.frame(method, (recv,), (), None))
             return
         raise Unsupported("a call of a function value the checker cannot tell", line)
+
+    def _testify_shim(self, name: str, args: list[Value], f: Value
+                      ) -> tuple[str, list[Value]] | None:
+        """The plain-Go model (toolchains/gocheck/shims/testify.go.txt, in the checked
+        package) of a testify assertion that runs the test's function `f`, and its
+        arguments; None when there is none. require's fails the test through t.FailNow;
+        an `*Assertions` method's T is inside it, unseen, so only its result counts."""
+        method = name.rsplit(".", 1)[1].removesuffix("f")
+        model = _TESTIFY_MODELS.get(method)
+        shim = f"{self.program.package}.{model[0]}" if model else ""
+        if model is None or self.program.function(shim) is None:
+            return None
+        t = args[0] if "/require." in name and not name.startswith("(*") else NIL
+        if method in ("Eventually", "Never"):
+            return shim, [t, f, *args[2:4]]
+        return shim, [t, f, model[1]]
 
     def _pool(self, st: State, g: G, fr: Frame, name: str, args: list[Value], line: int,
               ins: Instr | None, *, advance: bool) -> None:

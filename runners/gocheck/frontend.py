@@ -27,6 +27,10 @@ from generator.gocheck.machine import MODELLED_PACKAGES
 from runners import config
 
 HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
+# Plain-Go models of testify's assertions that run the test's functions, added to the
+# package of a test file that imports testify (machine.py calls them in testify's place).
+_TESTIFY_SHIM = HELPER_DIR / "shims" / "testify.go.txt"
+_TESTIFY_IMPORT = re.compile(rb'"github\.com/stretchr/testify/(assert|require)"')
 _SOURCES = ("go.mod", "go.sum", "main.go")
 
 
@@ -93,30 +97,32 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     source = Path(path).read_bytes()
     root = module_root(Path(path))
     siblings = package_files(Path(path), source, in_module=root is not None)
+    shims = _shims(source)
     if root is not None:
         # The rest of the module is part of the answer, and hashing it all would cost
         # more than the front end: not cached.
-        raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=siblings,
-                          module=root)
+        raw = _run_helper(helper, path, source, timeout, modules=modules,
+                          siblings={**siblings, **shims}, module=root)
         raw["package_files"] = sorted(siblings)
         raw["module"] = str(root)
-        _name_package_files(raw, siblings)
+        _name_package_files(raw, {**siblings, **shims})
         return raw
     # The allowed modules are part of the key: a source refused under one list must not
     # come out of the cache under it because it was checked under another.
     allowed = "*" if modules is None else ",".join(modules)
     modelled = ",".join(MODELLED_PACKAGES)
     digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0{modelled}\0".encode() + source)
-    for name, text in siblings.items():
+    for name, text in {**siblings, **shims}.items():
         digest.update(f"\0{name}\0".encode() + text)
     cached = config.var_dir() / "gocheck" / "ssa" / f"{digest.hexdigest()[:32]}.json"
     try:
         return json.loads(cached.read_text())
     except (OSError, ValueError):
         pass
-    raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=siblings)
+    raw = _run_helper(helper, path, source, timeout, modules=modules,
+                      siblings={**siblings, **shims})
     raw["package_files"] = sorted(siblings)
-    _name_package_files(raw, siblings)
+    _name_package_files(raw, {**siblings, **shims})
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(raw))
@@ -169,6 +175,15 @@ def package_files(path: Path, source: bytes, *, in_module: bool = False) -> dict
         if _package_of(text) == package:
             out[other.name] = text
     return out
+
+
+def _shims(source: bytes) -> dict[str, bytes]:
+    """The models a file's package gets beside its own files (`_TESTIFY_SHIM`)."""
+    package = _package_of(source)
+    if package is None or not _TESTIFY_IMPORT.search(source):
+        return {}
+    return {"gocheck_testify.go":
+            _TESTIFY_SHIM.read_bytes().replace(b"package PACKAGE", f"package {package}".encode())}
 
 
 def _name_package_files(raw: dict[str, Any], siblings: dict[str, bytes]) -> None:

@@ -307,11 +307,50 @@ def test_testify_assertions_do_nothing_the_leak_is_the_checkers(room, want):
 
 
 def test_a_testify_assertion_that_runs_a_function_of_the_programs_is_unsupported():
+    # One testify runs unseen, with no model of what it does with the function.
     c = check(TESTIFY.replace("ROOM", "1").replace(
-        "CHECK", "assert.Eventually(t, func() bool { return <-results > 0 }, 0, 0)"))
+        "CHECK", "assert.Condition(t, func() bool { return <-results > 0 })"))
     assert c.verdict == "unsupported", report_lines(c)
-    assert any("assert.Eventually runs a function of the program's" in line
+    assert any("assert.Condition runs a function of the program's" in line
                for line in report_lines(c))
+
+
+TESTIFY_RUNS = """
+    package worker
+
+    import (
+        "testing"
+        "time"
+
+        "github.com/stretchr/testify/assert"
+        "github.com/stretchr/testify/require"
+    )
+
+    func TestRuns(t *testing.T) {
+        ch := make(chan int)
+        close(ch)
+        assert.Panics(t, func() { close(ch) })   // recovered by testify: no violation
+        require.NotPanics(t, func() { _ = len(ch) })
+        sig := make(chan struct{})
+        SIGNAL
+        require.Eventually(t, func() bool { <-sig; return true }, time.Second,
+            10*time.Millisecond)
+    }
+    """
+
+
+@pytest.mark.parametrize("signal, want", [
+    ("close(sig)", "ok"),
+    # testify runs the condition in a goroutine each tick; one that waits for ever is
+    # left behind when the deadline fails the test.
+    ("", "partial-deadlock"),
+])
+def test_testify_eventually_and_panics_run_as_testify_runs_them(signal, want):
+    # They were unsupported (they run the test's functions); plain-Go models of them
+    # (toolchains/gocheck/shims/testify.go.txt) join the checked package.
+    c = check(TESTIFY_RUNS.replace("SIGNAL", signal))
+    assert c.verdict == want, report_lines(c)
+    assert "gocheck_testify.go" not in c.program.package_files
 
 
 def _module(root: Path, files: dict[str, str]) -> None:
