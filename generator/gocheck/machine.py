@@ -448,7 +448,8 @@ class Machine:
             if test is None:
                 raise Unsupported(f"no test {entry}")
             t = st.new_obj(gotest.FRESH)
-            st.gs[0].frames.append(self.frame(test, (t,), (), ("test", t)))
+            # An example (`func ExampleXxx()`) takes no T; its end is a test's all the same.
+            st.gs[0].frames.append(self.frame(test, (t,)[:len(test.params)], (), ("test", t)))
             st.gs[0].label = test.short_name
         else:
             main = self.program.function(f"{pkg}.main")

@@ -749,7 +749,7 @@ func main() {
 	if pkgs[0].Name != "main" {
 		if tests = testFuncs(pkgs[0]); len(tests) == 0 {
 			fmt.Fprintln(os.Stderr, "neither a package main program nor a test file "+
-				"(no func TestXxx(t *testing.T))")
+				"(no func TestXxx(t *testing.T) or ExampleXxx())")
 			os.Exit(2)
 		}
 	}
@@ -890,7 +890,9 @@ func varName(v ssa.Value) string {
 
 // testFuncs are the checked file's tests as `go test` finds them: functions named Test,
 // or Test then a name not starting with a lower-case letter, taking one *testing.T and
-// returning nothing; in source order, which is the order `go test` runs them in.
+// returning nothing; in source order, which is the order `go test` runs them in. Its
+// examples too (`func ExampleXxx()`): each is a program of the package's, as a reader
+// would run it (go test runs only those with an output comment).
 func testFuncs(pkg *packages.Package) []string {
 	var names []string
 	for _, file := range pkg.Syntax {
@@ -899,7 +901,7 @@ func testFuncs(pkg *packages.Package) []string {
 		}
 		for _, decl := range file.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) {
+			if !ok || fd.Recv != nil {
 				continue
 			}
 			fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -907,8 +909,13 @@ func testFuncs(pkg *packages.Package) []string {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			if sig.TypeParams().Len() == 0 && sig.Params().Len() == 1 && sig.Results().Len() == 0 &&
-				types.TypeString(sig.Params().At(0).Type(), nil) == "*testing.T" {
+			if sig.TypeParams().Len() != 0 || sig.Results().Len() != 0 {
+				continue
+			}
+			test := isTestName(fd.Name.Name, "Test") && sig.Params().Len() == 1 &&
+				types.TypeString(sig.Params().At(0).Type(), nil) == "*testing.T"
+			example := isTestName(fd.Name.Name, "Example") && sig.Params().Len() == 0
+			if test || example {
 				names = append(names, fd.Name.Name)
 			}
 		}
@@ -916,14 +923,16 @@ func testFuncs(pkg *packages.Package) []string {
 	return names
 }
 
-func isTestName(name string) bool {
-	if !strings.HasPrefix(name, "Test") {
+// isTestName: name is prefix ("Test", "Example"), or prefix then a name not starting with
+// a lower-case letter, as `go test` has it.
+func isTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
 		return false
 	}
-	if len(name) == 4 {
+	if len(name) == len(prefix) {
 		return true
 	}
-	r, _ := utf8.DecodeRuneInString(name[4:])
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
 	return !unicode.IsLower(r)
 }
 

@@ -300,3 +300,39 @@ def test_a_package_with_neither_main_nor_tests_is_bad_input():
         """)
     assert c.verdict == "bad-input"
     assert "neither a package main program nor a test file" in c.error
+
+
+def test_examples_are_checked_as_programs_of_the_package():
+    # example_test.go files hold no TestXxx and were bad input; an example is a program
+    # a reader runs (go test runs it too when it has an output comment).
+    c = check("""
+        package ex
+
+        import (
+            "fmt"
+            "sync"
+        )
+
+        func ExampleWorkers() {
+            var wg sync.WaitGroup
+            results := make(chan int, 3)
+            for i := 0; i < 3; i++ {
+                wg.Add(1)
+                go func() { defer wg.Done(); results <- i }()
+            }
+            wg.Wait()
+            close(results)
+            for r := range results {
+                fmt.Println(r)
+            }
+        }
+
+        func Example_leak() {
+            ch := make(chan int)
+            go func() { ch <- 1 }()
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    lines = report_lines(c)
+    assert "ExampleWorkers: ok" in "\n".join(lines)
+    assert "Example_leak returns while 1 goroutine(s) stay blocked" in "\n".join(lines)
