@@ -810,7 +810,11 @@ class Machine:
 
     def _op_BinOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         a, b = self.args(st, fr, ins)
-        self._set(fr, ins, V.binop(ins.x["op"], a, b))
+        op, bits = ins.x["op"], ins.x.get("bits")
+        if bits and op in V.WRAPPED_OPS and type(a) is int and type(b) is int:
+            self._set(fr, ins, V.exact_binop(op, a, b, bits, ins.x["unsigned"]))
+            return
+        self._set(fr, ins, V.binop(op, a, b))
 
     def _op_MakeChan(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         size = self.operand(st, fr, ins.args[0])
@@ -861,6 +865,12 @@ class Machine:
 
     def _op_Index(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, i = self.args(st, fr, ins)
+        if isinstance(x, str) and type(i) is int:  # a byte of a known string
+            data = x.encode()
+            if not 0 <= i < len(data):
+                raise ProgramExit("index out of range", ins.line)
+            self._set(fr, ins, data[i])
+            return
         v = V.get_path(x, (i,)) if isinstance(i, int) and not isinstance(i, bool) else UNKNOWN
         if V.is_unknown(v) and _holds_sync(ins.type):
             raise Unsupported("a channel kept in an array at an index the checker cannot "
@@ -1081,6 +1091,8 @@ class Machine:
         }
         if wrong.get(ins.type, False):
             x = UNKNOWN
+        elif type(x) is int and ins.x.get("bits"):  # a conversion between integer types
+            x = V.wrapped(x, ins.x["bits"], ins.x["unsigned"])
         self._set(fr, ins, x)
 
     def _op_TypeAssert(self, st: State, g: G, fr: Frame, ins: Instr) -> None:

@@ -117,6 +117,37 @@ def unknown_of(type_class: str) -> Value:
     return UNKNOWN
 
 
+# Operators whose result the checker computes exactly, wrapped to the type's width as
+# Go does, when both operands are known: hashing (fnv's multiply and xor) picks a shard
+# by its result. Addition and subtraction are counted instead (`count`): a loop counter
+# that grows must stay bounded.
+WRAPPED_OPS = frozenset({"*", "^", "&", "|", "&^", "<<", ">>", "%", "/"})
+
+
+def wrapped(n: int, bits: int, unsigned: bool) -> int:
+    """`n` as an integer of `bits` bits holds it (two's complement when signed)."""
+    n &= (1 << bits) - 1
+    if not unsigned and n >= 1 << (bits - 1):
+        n -= 1 << bits
+    return n
+
+
+def exact_binop(op: str, a: int, b: int, bits: int, unsigned: bool) -> Value:
+    """`a op b` on integers of a known width, as Go computes it; UNKNOWN where Go
+    panics (a division by zero) or the shift is out of range."""
+    if op in ("/", "%"):
+        if b == 0:
+            return UNKNOWN
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # Go truncates
+        return wrapped(q if op == "/" else a - b * q, bits, unsigned)
+    if op in ("<<", ">>"):
+        if b < 0 or b >= 1 << 16:
+            return UNKNOWN
+        return wrapped(a << b if op == "<<" else a >> b, bits, unsigned)
+    result = {"*": a * b, "^": a ^ b, "&": a & b, "|": a | b, "&^": a & ~b}[op]
+    return wrapped(result, bits, unsigned)
+
+
 def clamp(n: int) -> Value:
     """`n`, or UNKNOWN when it is too large to keep (data such as durations)."""
     return n if -INT_LIMIT <= n <= INT_LIMIT else UNKNOWN

@@ -114,6 +114,26 @@ func line(pos token.Pos) int {
 	return fset.Position(pos).Line
 }
 
+// addIntSize notes the width and signedness of an integer type (uint32: 32, unsigned),
+// so that the checker wraps its arithmetic as Go does (a hash picking a shard).
+func addIntSize(extra map[string]any, t types.Type) {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 {
+		return
+	}
+	bits := 64
+	switch b.Kind() {
+	case types.Int8, types.Uint8:
+		bits = 8
+	case types.Int16, types.Uint16:
+		bits = 16
+	case types.Int32, types.Uint32:
+		bits = 32
+	}
+	extra["bits"] = bits
+	extra["unsigned"] = b.Info()&types.IsUnsigned != 0
+}
+
 // typeClass names what the model checker must know of a type: channels, the sync
 // objects it models, and the shapes that hold other values.
 func typeClass(t types.Type) string {
@@ -348,6 +368,7 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		out.Op = "BinOp"
 		out.Args = e.operands([]ssa.Value{in.X, in.Y})
 		out.Extra = map[string]any{"op": in.Op.String()}
+		addIntSize(out.Extra, in.Type())
 	case *ssa.Select:
 		out.Op = "Select"
 		states := []map[string]any{}
@@ -426,6 +447,10 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		*ssa.MultiConvert:
 		out.Op = "Copy"
 		out.Args = []Operand{e.operand(*in.Operands(nil)[0])}
+		if cv, ok := in.(*ssa.Convert); ok {
+			out.Extra = map[string]any{}
+			addIntSize(out.Extra, cv.Type())
+		}
 	case *ssa.TypeAssert:
 		out.Op = "TypeAssert"
 		out.Args = e.operands([]ssa.Value{in.X})

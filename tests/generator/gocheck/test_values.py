@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.gocheck import values as V
 from generator.gocheck.values import (
     BIG,
     INT_LIMIT,
@@ -65,3 +66,24 @@ def test_paths_read_and_write_nested_fields_and_cond_l():
 @pytest.mark.parametrize("op", ["+", "<", "&"])
 def test_bools_are_not_integers(op):
     assert binop(op, True, 1) == UNKNOWN
+
+
+def _fnv32(key: bytes) -> int:
+    h = 2166136261
+    for c in key:
+        h = V.exact_binop("*", h, 16777619, 32, True)
+        h = V.exact_binop("^", h, c, 32, True)
+    return h
+
+
+def test_hashing_arithmetic_wraps_as_go_computes_it():
+    # FNV-1 (concurrent-map's shard hash): Go's uint32 multiply wraps; `go run` printed
+    # 27 and 23 for these keys' shards of 32.
+    assert _fnv32(b"alpha") % 32 == 27
+    assert _fnv32(b"beta") % 32 == 23
+    assert V.wrapped(-1, 8, True) == 255
+    assert V.wrapped(200, 8, False) == -56
+    assert V.exact_binop("/", -7, 2, 64, False) == -3  # Go truncates toward zero
+    assert V.exact_binop("%", -7, 2, 64, False) == -1
+    assert V.exact_binop("%", 7, 0, 64, False) is UNKNOWN
+    assert V.exact_binop("<<", 1, 40, 32, True) == 0
