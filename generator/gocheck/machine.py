@@ -951,7 +951,18 @@ class Machine:
                 if value_holds_sync(v):
                     raise Unsupported("a channel stored in a map under a key the checker "
                                       "cannot tell", ins.line)
-                st.objs[m[1]] = ("mapv", entries, True)
+                # The value is kept, under a key of its own that equals no other (a range
+                # then visits it: a map of replicas keyed by their addresses), a few of
+                # them: a loop that stores more leaves the rest unknown, as before.
+                held = sum(1 for e in entries if _unknown_key(e[0]))
+                if held < MAP_ORDERS_UP_TO:
+                    entries = tuple(sorted((*entries, (("?key", held), v)), key=repr))
+                    # Vague for a lookup (any key may be one of these), but a range
+                    # visits all there is, unless something was lost before.
+                    vague = vague or UNKNOWN_KEYS
+                else:
+                    vague = True
+                st.objs[m[1]] = ("mapv", entries, vague)
             else:
                 rest = tuple(e for e in entries if e[0] != k)
                 st.objs[m[1]] = ("mapv", tuple(sorted(rest + ((k, v),), key=repr)), vague)
@@ -1060,7 +1071,7 @@ class Machine:
                     fr.regs[ins.args[0]["n"]] = ("iter", oid, keys[1:])
                 self._set(fr, ins, ("tuple", (True, keys[0], now[keys[0]])))
                 return
-            if not vague:
+            if not vague or vague == UNKNOWN_KEYS:
                 self._set(fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
                 return
         if _holds_sync(ins.type):
@@ -2406,6 +2417,16 @@ def _holds_sync(type_class: str) -> bool:
 
 
 _SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"})
+
+
+# A map's vagueness when it holds values under keys the checker cannot tell, and has lost
+# none: a lookup cannot tell whether it finds one, a range visits them all.
+UNKNOWN_KEYS = "keys"
+
+
+def _unknown_key(k: Value) -> bool:
+    """A key a value was stored under that the checker does not know (`_op_MapUpdate`)."""
+    return type(k) is tuple and len(k) == 2 and k[0] == "?key"
 
 
 def value_holds_sync(v: Value) -> bool:

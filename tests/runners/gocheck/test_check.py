@@ -1447,3 +1447,31 @@ def test_a_shard_picked_by_a_hash_of_a_known_key_is_that_shard(other, want):
     # hash's arithmetic unknown, every Lock was of a mutex the checker could not follow.
     c = check(SHARDS.replace("OTHER", other))
     assert c.verdict == want, report_lines(c)
+
+
+UNKNOWN_KEYS = """
+    package main
+
+    import "os"
+
+    type worker struct{ done chan bool }
+
+    func main() {
+        m := map[int]*worker{}
+        w := &worker{done: make(chan bool)}
+        m[len(os.Args)%7] = w // a key the checker cannot tell
+        for _, x := range m {
+            go func() { x.done <- true }()
+        }
+        RECEIVE
+    }
+    """
+
+
+@pytest.mark.parametrize("receive, want", [("<-w.done", "ok"),
+                                           ("", "partial-deadlock")])
+def test_a_value_stored_under_a_key_the_checker_cannot_tell_is_ranged_over(receive, want):
+    # GoBench's cockroach#3710 keys replicas by their addresses: the values were dropped,
+    # the range gave unknown replicas, and the lock the bug is about could not be followed.
+    c = check(UNKNOWN_KEYS.replace("RECEIVE", receive))
+    assert c.verdict == want, report_lines(c)
