@@ -811,7 +811,8 @@ class Machine:
     def _op_BinOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         a, b = self.args(st, fr, ins)
         op, bits = ins.x["op"], ins.x.get("bits")
-        if bits and op in V.WRAPPED_OPS and type(a) is int and type(b) is int:
+        if bits and ins.x["unsigned"] and op in V.WRAPPED_OPS and type(a) is int and \
+                type(b) is int:
             self._set(fr, ins, V.exact_binop(op, a, b, bits, ins.x["unsigned"]))
             return
         self._set(fr, ins, V.binop(op, a, b))

@@ -117,10 +117,11 @@ def unknown_of(type_class: str) -> Value:
     return UNKNOWN
 
 
-# Operators whose result the checker computes exactly, wrapped to the type's width as
-# Go does, when both operands are known: hashing (fnv's multiply and xor) picks a shard
-# by its result. Addition and subtraction are counted instead (`count`): a loop counter
-# that grows must stay bounded.
+# Operators whose result the checker computes exactly on unsigned integers, wrapped to
+# the type's width as Go does, when both operands are known: hashing (fnv's multiply and
+# xor) picks a shard by its result. Addition and subtraction are counted instead
+# (`count`), and signed integers too: a loop bound of `id*100000` must stay unknown, not
+# become a loop the checker cannot unroll.
 WRAPPED_OPS = frozenset({"*", "^", "&", "|", "&^", "<<", ">>", "%", "/"})
 
 
