@@ -867,6 +867,10 @@ class _Explorer:
                 found: dict[str, Finding]) -> None:
         """Goroutines that never move in a bottom SCC are blocked for ever."""
         for comp in _bottom_sccs(edges):
+            if any(i in exits for i in comp):
+                # A step out of it ends the path (something unsupported, the program's
+                # exit): bottom only because that path was cut, the loop may be left.
+                continue
             if len(comp) == 1:
                 (only,) = comp
                 if not any(e[0] == only for e in edges[only]):

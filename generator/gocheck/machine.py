@@ -94,6 +94,9 @@ _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
 # An error value known not to be nil, though not which error: errors.New's result, a
 # library's error variable, a done context's Err.
 ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
+# time.Duration's methods that give an integer count of a unit, by the unit's length.
+_DURATION_UNITS = {"(time.Duration).Nanoseconds": 1, "(time.Duration).Microseconds": 1_000,
+                   "(time.Duration).Milliseconds": 1_000_000}
 # The unsafe package's builtins that view memory as another type.
 _UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
 # Library functions that call a function they are handed (a predicate, a comparison,
@@ -1757,9 +1760,17 @@ class Machine:
             return ("iface", "*sync.rlocker", args[0])
         if name == "sync.NewCond":
             return st.new_obj(("cond", args[0], (), ()))
-        if name in ("errors.New", "fmt.Errorf"):
-            # Never nil: `if err != nil` after them must not go both ways.
-            return ERROR
+        if name == "errors.New":
+            # An error of its own, never nil: a sentinel (`var ErrFull = errors.New(…)`)
+            # equals itself and no other.
+            return ("iface", "*errors.errorString", st.new_obj(("struct", (UNKNOWN,))))
+        if name == "fmt.Errorf":
+            return ERROR  # never nil; it may wrap another (%w), so which one is unknown
+        if name == "errors.Is" and len(args) == 2:
+            return _errors_is(*args)
+        if name in _DURATION_UNITS and type(args[0]) is int:
+            unit = _DURATION_UNITS[name]  # an int64 division: Go truncates toward zero
+            return abs(args[0]) // unit * (1 if args[0] >= 0 else -1)
         if name in ("context.Background", "context.TODO"):
             return ("ctx", NIL, False)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
@@ -2214,8 +2225,11 @@ class Machine:
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static, args)
-            if kind is None and self.asks_cpus(st, ins):
-                return Pending("cpus", ins.line, arg=CPU_COUNTS)
+            if kind is None and ins.x.get("static") in _CPU_QUERIES:
+                # Stopped to choose the count; another goroutine may have chosen it since,
+                # and then the one choice left is that count.
+                return Pending("cpus", ins.line,
+                               arg=(st.objs[_CPUS],) if _CPUS in st.objs else CPU_COUNTS)
             if kind is None:  # a range over maps.Keys, Values or All
                 return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         elif op == "RunDefers":
@@ -2423,6 +2437,22 @@ _SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "
 # A map's vagueness when it holds values under keys the checker cannot tell, and has lost
 # none: a lookup cannot tell whether it finds one, a range visits them all.
 UNKNOWN_KEYS = "keys"
+
+
+def _sentinel(err: Value) -> bool:
+    """An error made by errors.New (`Machine._library`): it wraps nothing."""
+    return type(err) is tuple and err[:2] == ("iface", "*errors.errorString") and \
+        type(err[2]) is tuple and err[2][:1] == ("addr",)
+
+
+def _errors_is(err: Value, target: Value) -> Value:
+    """errors.Is: false for a nil error, true for the target itself, false for another
+    error of errors.New's (it wraps nothing); else unknown (it may wrap the target)."""
+    if err == NIL:
+        return target == NIL
+    if _sentinel(err) and (err == target or _sentinel(target) or target == NIL):
+        return err == target
+    return UNKNOWN
 
 
 def _unknown_key(k: Value) -> bool:

@@ -114,6 +114,24 @@ func line(pos token.Pos) int {
 	return fset.Position(pos).Line
 }
 
+// typeName is how the checker tells dynamic types apart: their names, but a function
+// type's without its parameters' and results' names, which Go's identity ignores
+// (`func() (n int)` is `func() int`; pond's tasks are asserted so).
+func typeName(t types.Type) string {
+	if sig, ok := t.(*types.Signature); ok {
+		unnamed := func(tup *types.Tuple) *types.Tuple {
+			vars := make([]*types.Var, tup.Len())
+			for i := range vars {
+				vars[i] = types.NewParam(token.NoPos, nil, "", tup.At(i).Type())
+			}
+			return types.NewTuple(vars...)
+		}
+		t = types.NewSignatureType(nil, nil, nil, unnamed(sig.Params()), unnamed(sig.Results()),
+			sig.Variadic())
+	}
+	return t.String()
+}
+
 // addIntSize notes the width and signedness of an integer type (uint32: 32, unsigned),
 // so that the checker wraps its arithmetic as Go does (a hash picking a shard).
 func addIntSize(extra map[string]any, t types.Type) {
@@ -441,7 +459,7 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 	case *ssa.MakeInterface:
 		out.Op = "MakeInterface"
 		out.Args = e.operands([]ssa.Value{in.X})
-		out.Extra = map[string]any{"dyn": in.X.Type().String()}
+		out.Extra = map[string]any{"dyn": typeName(in.X.Type())}
 		dynamicTypes = append(dynamicTypes, in.X.Type())
 	case *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.SliceToArrayPointer,
 		*ssa.MultiConvert:
@@ -454,7 +472,7 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 	case *ssa.TypeAssert:
 		out.Op = "TypeAssert"
 		out.Args = e.operands([]ssa.Value{in.X})
-		out.Extra = map[string]any{"asserted": in.AssertedType.String(), "commaok": in.CommaOk,
+		out.Extra = map[string]any{"asserted": typeName(in.AssertedType), "commaok": in.CommaOk,
 			"toiface": types.IsInterface(in.AssertedType)}
 	case *ssa.Slice:
 		out.Op = "Slice"

@@ -1475,3 +1475,93 @@ def test_a_value_stored_under_a_key_the_checker_cannot_tell_is_ranged_over(recei
     # the range gave unknown replicas, and the lock the bug is about could not be followed.
     c = check(UNKNOWN_KEYS.replace("RECEIVE", receive))
     assert c.verdict == want, report_lines(c)
+
+
+def test_two_goroutines_asking_the_cpu_count_get_the_one_the_run_has():
+    # The second stopped to choose the count before the first chose it: the checker
+    # crashed on its stale choice (conc's iter tests).
+    c = check("""
+        package main
+
+        import (
+            "runtime"
+            "sync"
+        )
+
+        func main() {
+            var wg sync.WaitGroup
+            wg.Add(2)
+            for i := 0; i < 2; i++ {
+                go func() {
+                    defer wg.Done()
+                    _ = runtime.GOMAXPROCS(0)
+                }()
+            }
+            wg.Wait()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_loop_whose_way_out_is_unsupported_blames_no_goroutine():
+    # The loop is left in Go, into a step the checker cannot follow; cut there, the loop
+    # looked like a bottom cycle with the other goroutine blocked for ever (ttlcache's and
+    # cron's tests, their loops on time values the checker does not know).
+    c = check("""
+        package main
+
+        import (
+            "sort"
+            "sync"
+            "time"
+        )
+
+        type byLock struct {
+            mu *sync.Mutex
+            xs []int
+        }
+
+        func (b byLock) Len() int      { return len(b.xs) }
+        func (b byLock) Swap(i, j int) { b.xs[i], b.xs[j] = b.xs[j], b.xs[i] }
+        func (b byLock) Less(i, j int) bool {
+            b.mu.Lock()
+            defer b.mu.Unlock()
+            return b.xs[i] < b.xs[j]
+        }
+
+        func main() {
+            ch := make(chan int)
+            go func() { <-ch }()
+            for time.Now().Unix() < 0 {
+            }
+            sort.Sort(byLock{&sync.Mutex{}, []int{2, 1}})
+            ch <- 1
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert not c.result.findings
+
+
+def test_a_function_type_is_asserted_whatever_its_results_are_named():
+    # Go's type identity ignores parameter and result names; the checker compared the
+    # types' text, so pond's `func() (output any, err error)` tasks never ran.
+    c = check("""
+        package main
+
+        import "sync"
+
+        func mk(wg *sync.WaitGroup) func() (n int, err error) {
+            return func() (int, error) { wg.Done(); return 0, nil }
+        }
+
+        func main() {
+            var wg sync.WaitGroup
+            wg.Add(1)
+            var task any = mk(&wg)
+            if f, ok := task.(func() (int, error)); ok {
+                f()
+            }
+            wg.Wait()
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)

@@ -576,3 +576,44 @@ def test_a_method_of_a_library_value_may_share_its_name_with_one_that_computes(b
     # could be run unseen.
     c = check(HASHERS.replace("BODY", body))
     assert c.verdict == want, report_lines(c)
+
+
+SENTINELS = """
+    package main
+
+    import (
+        "errors"
+        "time"
+    )
+
+    var ErrStopped = errors.New("stopped")
+    var ErrFull = errors.New("full")
+
+    func submit() error { return ErrStopped }
+
+    func main() {
+        ch := make(chan int)
+        err := submit()
+        if COND {
+            <-ch
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("cond, want", [
+    ("err == ErrFull", "ok"),  # another sentinel: never equal
+    ("err != ErrStopped", "ok"),  # the same one: always equal
+    ("errors.Is(err, ErrFull)", "ok"),
+    ("!errors.Is(err, ErrStopped)", "ok"),
+    ("errors.Is(nil, ErrStopped)", "ok"),
+    ("time.Duration(1).Nanoseconds() <= 0", "ok"),
+    ("time.Duration(2500000).Milliseconds() != 2", "ok"),
+    ("err == ErrStopped", "global-deadlock"),
+])
+def test_sentinel_errors_and_durations_are_what_go_says(cond, want):
+    # pond compares with ErrQueueFull, suture asks errors.Is, clockwork a Duration's
+    # Nanoseconds: each was unknown, so the branch that never runs was taken too.
+    c = check(SENTINELS.replace("COND", cond).replace(
+        "err := submit()", "err := submit()\n        _, _ = err, time.Second"))
+    assert c.verdict == want, report_lines(c)
