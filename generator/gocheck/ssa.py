@@ -239,6 +239,18 @@ _LOCAL_ROOTS = frozenset({"Alloc", "MakeSlice", "MakeMap"})
 _LOCAL_PATHS = frozenset({"FieldAddr", "IndexAddr", "Slice", "Copy"})
 
 
+def _with_callers(direct: set[str], callers: dict[str, set[str]]) -> set[str]:
+    """`direct` and every function that calls one of them, at any depth."""
+    found = set(direct)
+    todo = list(direct)
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                todo.append(caller)
+    return found
+
+
 def _local(defs: Mapping[str, Instr], operand: Mapping[str, Any]) -> bool:
     """Whether an address (or slice, map) is rooted in something the function whose
     instructions are `defs` (by result) allocated itself."""
@@ -266,7 +278,7 @@ def _impure(program: Program) -> set[str]:
             for ins in block.instrs:
                 if ins.op in ("Store", "MapUpdate") and not _local(defs, ins.args[0]):
                     direct.add(name)
-                if ins.op != "Call":
+                if ins.op not in ("Call", "Defer"):
                     continue
                 callee = ins.x.get("callee") or {}
                 static = ins.x.get("static")
@@ -276,14 +288,7 @@ def _impure(program: Program) -> set[str]:
                         direct.add(name)
                 elif static in program.functions:
                     callers.setdefault(static, set()).add(name)
-    found = set(direct)
-    todo = list(direct)
-    while todo:
-        for caller in callers.get(todo.pop(), ()):
-            if caller not in found:
-                found.add(caller)
-                todo.append(caller)
-    return found
+    return _with_callers(direct, callers)
 
 
 def _communicating(program: Program) -> set[str]:
@@ -309,14 +314,7 @@ def _communicating(program: Program) -> set[str]:
                     direct.add(name)
                 elif static in program.functions:
                     callers.setdefault(static, set()).add(name)
-    found = set(direct)
-    todo = list(direct)
-    while todo:
-        for caller in callers.get(todo.pop(), ()):
-            if caller not in found:
-                found.add(caller)
-                todo.append(caller)
-    return found
+    return _with_callers(direct, callers)
 
 
 def _instr(raw: Mapping[str, Any]) -> Instr:
