@@ -229,7 +229,10 @@ class _Explorer:
         out = self._successors(st, None, pend)
         root = st.objs.get(BUBBLE_ROOT)
         if isinstance(root, tuple) and root[0] == "chan" and st.chans[root[1]][2]:
-            out = [s for s in out if not s.moved <= due.keys()]  # the clock has stopped
+            # The clock has stopped: only what is due already (at the same moment as what
+            # let the bubble's function return) still goes.
+            out = [s for s in out if not s.moved <= due.keys()
+                   or all(due[g] == 0 for g in s.moved)]
         elif any(not s.moved <= due.keys() for s in out):
             out = [s for s in out if not s.moved <= due.keys()]
         else:

@@ -129,3 +129,28 @@ def test_a_ticker_in_a_bubble_ticks_as_often_as_the_clock_says(n, want):
         }
         """.replace("N {", f"{n} {{"))
     assert c.verdict == want, report_lines(c)
+
+
+def test_a_sleep_due_when_the_bubbles_function_returns_still_ends():
+    # Both sleeps are due at the same moment: the worker wakes with the function, which
+    # then returns (go test -count=5 passed; workerpool's pacer tests stop so). Taken
+    # after the function's, the worker's was said to wait for ever on a stopped clock.
+    c = check("""
+        package synct
+
+        import (
+            "testing"
+            "testing/synctest"
+            "time"
+        )
+
+        func TestSameDeadline(t *testing.T) {
+            synctest.Test(t, func(t *testing.T) {
+                go func() {
+                    time.Sleep(time.Millisecond)
+                }()
+                time.Sleep(time.Millisecond)
+            })
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
