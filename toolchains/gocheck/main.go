@@ -525,7 +525,11 @@ func encode(f *ssa.Function) *Function {
 		pkg = f.Origin().Pkg // an instance of a generic function has no package of its own
 	}
 	if pos := fset.Position(f.Pos()); pos.IsValid() && pos.Filename != mainFile && pkg != nil {
-		out.File = pkg.Pkg.Path() + "/" + filepath.Base(pos.Filename)
+		path := pkg.Pkg.Path()
+		if path == mainPath {
+			path = checkedPath
+		}
+		out.File = path + "/" + filepath.Base(pos.Filename)
 	}
 	for _, p := range f.Params {
 		out.Params = append(out.Params, p.Name())
@@ -897,10 +901,9 @@ func main() {
 		os.Exit(1)
 	}
 	if mainPath != checkedPath {
-		// The checker names the checked package as a file's own, wherever it lies.
-		for _, sep := range []string{".", "/"} {
-			encoded = bytes.ReplaceAll(encoded, []byte(mainPath+sep), []byte(checkedPath+sep))
-		}
+		// The checker names the checked package as a file's own, wherever it lies (its
+		// functions, types and globals; the module's other packages keep their paths).
+		encoded = bytes.ReplaceAll(encoded, []byte(mainPath+"."), []byte(checkedPath+"."))
 	}
 	os.Stdout.Write(append(encoded, '\n'))
 }
