@@ -1877,8 +1877,10 @@ class Machine:
         if not self.program.pure(f[1]):
             raise Unsupported(f"{name} with a function that does more than compute", line)
 
+        scratch = self._scratch(st)  # one copy for every call the library makes
+
         def call(*xs: Value) -> Value:
-            return self.evaluate(st, f, list(xs), name, line)
+            return self.evaluate(scratch, f, list(xs), name, line)
 
         def test(*xs: Value) -> bool:
             r = call(*xs)
@@ -1954,18 +1956,25 @@ class Machine:
                               "tell", line)
         return v
 
-    def evaluate(self, st: State, f: Value, args: list[Value], name: str,
-                 line: int) -> Value:
-        """What the program's function `f` returns for `args`, run to its end on a copy
-        of the state that is then dropped: the function only computes (`Program.pure`), so
-        nothing it does outlives the call but its result. Unsupported when it stops
-        before its end (a branch on something the checker does not know)."""
-        fn = self.known_fn(f, line, f"{name}'s function")
+    @staticmethod
+    def _scratch(st: State) -> State:
+        """A copy of `st` for `evaluate`, dropped afterwards."""
         scratch = st.copy()
         seen = getattr(st.objs, "seen", None)
         if seen is not None:
             # What the function reads belongs to the step's footprint (por.Tracked).
             scratch.objs = type(st.objs)(scratch.objs, seen)
+        return scratch
+
+    def evaluate(self, scratch: State, f: Value, args: list[Value], name: str,
+                 line: int) -> Value:
+        """What the program's function `f` returns for `args`, run to its end on
+        `scratch`, a copy of the state (`_scratch`) that is then dropped: the function only
+        computes (`Program.pure`), so nothing it does outlives the call but its result,
+        and one copy serves all the calls a library makes. Unsupported when it stops
+        before its end (a branch on something the checker does not know)."""
+        fn = self.known_fn(f, line, f"{name}'s function")
+        scratch.objs.pop(_EVALUATED, None)
         scratch.spawn([self.frame(fn, tuple(args), f[2], _EVALUATED)], f"{name} (line {line})")
         self.run(scratch, len(scratch.gs) - 1)
         if scratch.gs[-1].frames or _EVALUATED not in scratch.objs:

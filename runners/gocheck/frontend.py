@@ -98,38 +98,40 @@ def ssa_of_file(path: Path, *, timeout: float = 120.0,
     root = module_root(Path(path))
     siblings = package_files(Path(path), source, in_module=root is not None)
     shims = _shims(source)
+    written = {**siblings, **shims}
+
+    def fresh() -> dict[str, Any]:
+        raw = _run_helper(helper, path, source, timeout, modules=modules, siblings=written,
+                          module=root)
+        raw["package_files"] = sorted(siblings)
+        if root is not None:
+            raw["module"] = str(root)
+        _name_package_files(raw, written)
+        return raw
+
     if root is not None:
         # The rest of the module is part of the answer, and hashing it all would cost
         # more than the front end: not cached.
-        raw = _run_helper(helper, path, source, timeout, modules=modules,
-                          siblings={**siblings, **shims}, module=root)
-        raw["package_files"] = sorted(siblings)
-        raw["module"] = str(root)
-        _name_package_files(raw, {**siblings, **shims})
-        return raw
+        return fresh()
     # The allowed modules are part of the key: a source refused under one list must not
     # come out of the cache under it because it was checked under another.
     allowed = "*" if modules is None else ",".join(modules)
     modelled = ",".join(MODELLED_PACKAGES)
     digest = hashlib.sha256(f"{helper.parent.name}\0{allowed}\0{modelled}\0".encode() + source)
-    for name, text in {**siblings, **shims}.items():
+    for name, text in written.items():
         digest.update(f"\0{name}\0".encode() + text)
     cached = config.var_dir() / "gocheck" / "ssa" / f"{digest.hexdigest()[:32]}.json"
     try:
         return json.loads(cached.read_text())
     except (OSError, ValueError):
         pass
-    raw = _run_helper(helper, path, source, timeout, modules=modules,
-                      siblings={**siblings, **shims})
-    raw["package_files"] = sorted(siblings)
-    _name_package_files(raw, {**siblings, **shims})
+    raw = fresh()
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(raw))
     tmp.replace(cached)
     _prune(cached.parent)
     return raw
-
 
 MAX_CACHED = 2000
 
