@@ -64,7 +64,7 @@ class _Inferer:
                 return seq(*parts) if parts else Eps()
             if p.kind in ("choice", "order", "cpus"):
                 branches = []
-                for which in (True, False) if p.kind == "choice" else p.arg:
+                for which in p.arg:
                     s = st.copy()
                     if p.kind == "choice":
                         self.m.take_branch(s, gid, which)

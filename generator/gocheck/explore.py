@@ -429,8 +429,9 @@ class _Explorer:
 
         kind = p.kind
         if kind == "choice":
-            return [go("branch taken", then=lambda s: self._branch(s, gid, True)),
-                    go("branch not taken", then=lambda s: self._branch(s, gid, False))]
+            return [go(f"branch {'' if which else 'not '}taken",
+                       then=lambda s, which=which: self._branch(s, gid, which))
+                    for which in p.arg]
         if kind == "ctx_err":
             closed = st.chans[p.arg[1]][2]
             return [go(f"ctx.Err() is {'an error' if closed else 'nil'}",

@@ -25,6 +25,7 @@ from itertools import permutations
 from typing import Any
 
 from generator.gocheck import formatting, gotest, textlib
+from generator.gocheck import numeric as N
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
@@ -97,6 +98,17 @@ ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
 # time.Duration's methods that give an integer count of a unit, by the unit's length.
 _DURATION_UNITS = {"(time.Duration).Nanoseconds": 1, "(time.Duration).Microseconds": 1_000,
                    "(time.Duration).Milliseconds": 1_000_000}
+# The ones that give a float64 count of a unit.
+_DURATION_FLOATS = {"(time.Duration).Seconds": 1_000_000_000,
+                    "(time.Duration).Minutes": 60_000_000_000,
+                    "(time.Duration).Hours": 3_600_000_000_000}
+# Random integers below their last argument, from 0: math/rand's and math/rand/v2's
+# functions and methods.
+_RANDOM_BELOW = frozenset(
+    f"{prefix}{fn}"
+    for prefix in ("math/rand.", "(*math/rand.Rand).", "math/rand/v2.", "(*math/rand/v2.Rand).")
+    for fn in ("Intn", "Int31n", "Int63n", "IntN", "Int32N", "Int64N", "UintN", "Uint32N",
+               "Uint64N", "N"))
 # The unsafe package's builtins that view memory as another type.
 _UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
 # Library functions that call a function they are handed (a predicate, a comparison,
@@ -286,6 +298,7 @@ class State:
         obj_vals: list = []
         chan_vals: list = []
         pos: dict[int, int] = {}
+        names: dict[int, int] = {}
 
         def ren(v: Any) -> Any:
             if type(v) is not tuple or not v:
@@ -310,6 +323,8 @@ class State:
                     return (tag, n, ren_all(v[2]))
                 return (tag, n) + v[2:]
             if tag in ("?", "nil"):
+                if len(v) == 4:  # an unknown integer's name, numbered as met
+                    return (*v[:3], names.setdefault(v[3], len(names)))
                 return v
             if tag == "once" and v[1] == 1:
                 return ("once", 1, pos.get(v[2], -2), *v[3:5], *(ren(x) for x in v[5:]))
@@ -370,6 +385,28 @@ class State:
     def copy(self) -> State:
         return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
                      self.next_id, self.chan_lines)
+
+    def substitute(self, name: int, new: Value) -> None:
+        """Put `new` wherever the unknown integer called `name` is: a branch learnt more of
+        it, and every copy is the same number."""
+
+        def sub(v: Any) -> Any:
+            if type(v) is not tuple or not v:
+                return v
+            if v[0] == "?":
+                return new if len(v) == 4 and v[3] == name else v
+            return V.map_children(v, sub)
+
+        for g in self.gs:
+            for f in g.frames:
+                f.regs = {k: sub(v) for k, v in f.regs.items()}
+                f.params, f.free = tuple(map(sub, f.params)), tuple(map(sub, f.free))
+                f.defers = tuple((sub(callee), tuple(map(sub, args)), static, line)
+                                 for callee, args, static, line in f.defers)
+            g.tail = tuple(map(sub, g.tail))
+        self.objs = {k: sub(v) for k, v in self.objs.items()}
+        self.chans = {k: (cap, tuple(map(sub, buf)), closed)
+                      for k, (cap, buf, closed) in self.chans.items()}
 
     def fresh(self) -> int:
         n = self.next_id
@@ -489,6 +526,8 @@ class Machine:
                 return V.zero(op.get("t", "nil"))
             if v == "?" and op.get("t") != "string":
                 return UNKNOWN
+            if op.get("t") == "float64":
+                return float(v)  # JSON writes 3.0 as 3
             if op.get("t") not in ("int", "bool", "string", "time.Duration"):
                 return UNKNOWN
             return v
@@ -703,7 +742,7 @@ class Machine:
         if op == "UnOp":
             return ins.x["op"] == "<-"
         if op == "If":
-            cond = self.operand(st, fr, ins.args[0])
+            cond = self.condition(st, fr, ins)
             if cond == V.BIG:
                 raise V.TooLarge(ins.line)
             return not isinstance(cond, bool)
@@ -762,8 +801,13 @@ class Machine:
                               f"({ins.x.get('what', '')})".replace(" ()", ""), ins.line)
         handler(st, g, fr, ins)
 
-    def _set(self, fr: Frame, ins: Instr, v: Value) -> None:
+    def _set(self, st: State, fr: Frame, ins: Instr, v: Value) -> None:
         if ins.res:
+            if type(v) is tuple and v[:1] == ("?",) and len(v) in (1, 3) and \
+                    ins.type in ("int", "time.Duration"):
+                # An integer the checker does not know gets a name of its own, so that what
+                # a branch learns of it holds wherever it was copied (`_narrow`).
+                v = N.named(v, st.fresh())
             fr.regs[ins.res] = v
         fr.pc += 1
 
@@ -789,15 +833,54 @@ class Machine:
         self._goto(st, fr, fr.fn.blocks[fr.block].succs[0])
 
     def _op_If(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        cond = self.operand(st, fr, ins.args[0])
+        cond = self.condition(st, fr, ins)
         succs = fr.fn.blocks[fr.block].succs
         self._goto(st, fr, succs[0] if cond else succs[1])
 
+    def condition(self, st: State, fr: Frame, ins: Instr) -> Value:
+        """An If's condition: a comparison of unknown integers is decided again, on what
+        the branches taken since (in any goroutine) learnt of them."""
+        cond = self.operand(st, fr, ins.args[0])
+        return N.decided(cond) if N.is_comparison(cond) else cond
+
     def take_branch(self, st: State, gid: int, which: bool) -> None:
-        """Resolve a choice: goroutine `gid` stopped at an If on unknown data."""
+        """Resolve a choice: goroutine `gid` stopped at an If on unknown data. An integer
+        compared there is narrowed on each way (`numeric.refined`): a register is never
+        written again in this call, so what the branch learnt of it holds from here on."""
         fr = st.gs[gid].frames[-1]
+        self._narrow(st, fr, fr.instr.args[0], which)
         succs = fr.fn.blocks[fr.block].succs
         self._goto(st, fr, succs[0] if which else succs[1])
+
+    def _narrow(self, st: State, fr: Frame, cond: dict, holds: bool) -> None:
+        value = self.operand(st, fr, cond)
+        if N.is_comparison(value):
+            for name, new in N.learnt(value, holds):
+                st.substitute(name, new)
+        ins = fr.fn.definition(cond["n"]) if cond.get("k") == "reg" else None
+        if ins is None:
+            return
+        if ins.op == "UnOp" and ins.x["op"] == "!":
+            self._narrow(st, fr, ins.args[0], not holds)
+            return
+        if ins.op != "BinOp" or ins.x["op"] not in N.COMPARISONS:
+            return
+        a, b = ins.args
+        op = ins.x["op"]
+        for mine, other, how in ((a, b, op), (b, a, N.mirrored(op))):
+            if mine.get("k") not in ("reg", "param"):
+                continue  # a parameter is never written either: an assigned one is copied
+            old = self.operand(st, fr, mine)
+            new = N.refined(old, how, self.operand(st, fr, other), holds)
+            if new is None:
+                continue
+            if N.name_of(old) is not None:
+                st.substitute(N.name_of(old), new)
+            elif mine["k"] == "reg":
+                fr.regs[mine["n"]] = new
+            else:
+                i = mine["i"]
+                fr.params = (*fr.params[:i], new, *fr.params[i + 1:])
 
     def _op_Phi(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         # Phis are evaluated on entering their block; reaching one here means the block
@@ -807,27 +890,38 @@ class Machine:
     def _op_UnOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
         if ins.x["op"] == "*":
-            self._set(fr, ins, self.load(st, x, ins.line, ins.type))
+            self._set(st, fr, ins, self.load(st, x, ins.line, ins.type))
+        elif ins.x["op"] == "-" and type(x) is float:
+            self._set(st, fr, ins, -x)
+        elif ins.x["op"] == "!" and N.is_comparison(x):
+            self._set(st, fr, ins, N.negated(x))
         else:
-            self._set(fr, ins, V.unop(ins.x["op"], x))
+            self._set(st, fr, ins, V.unop(ins.x["op"], x))
 
     def _op_BinOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         a, b = self.args(st, fr, ins)
         op, bits = ins.x["op"], ins.x.get("bits")
         if bits and ins.x["unsigned"] and op in V.WRAPPED_OPS and type(a) is int and \
                 type(b) is int:
-            self._set(fr, ins, V.exact_binop(op, a, b, bits, ins.x["unsigned"]))
+            self._set(st, fr, ins, V.exact_binop(op, a, b, bits, ins.x["unsigned"]))
             return
-        self._set(fr, ins, V.binop(op, a, b))
+        if type(a) is float and type(b) is float:
+            self._set(st, fr, ins, N.float_binop(op, a, b))
+            return
+        if N.is_range(a) or N.is_range(b) or bits and op in N.COMPARISONS and \
+                (a == UNKNOWN or b == UNKNOWN):
+            self._set(st, fr, ins, N.range_binop(op, a, b, bits, ins.x.get("unsigned", False)))
+            return
+        self._set(st, fr, ins, V.binop(op, a, b))
 
     def _op_MakeChan(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         size = self.operand(st, fr, ins.args[0])
         if not isinstance(size, int) or isinstance(size, bool):
             raise Unsupported("a channel whose buffer size is not a known constant", ins.line)
-        self._set(fr, ins, st.new_chan(size, ins.line, ins.x.get("name", "")))
+        self._set(st, fr, ins, st.new_chan(size, ins.line, ins.x.get("name", "")))
 
     def _op_Alloc(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        self._set(fr, ins, st.new_obj(V.zero(ins.x["elem"])))
+        self._set(st, fr, ins, st.new_obj(V.zero(ins.x["elem"])))
 
     def _op_Store(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         addr, value = self.args(st, fr, ins)
@@ -836,7 +930,7 @@ class Machine:
 
     def _op_FieldAddr(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
-        self._set(fr, ins, self._sub_addr(x, ins.x["field"], ins.line))
+        self._set(st, fr, ins, self._sub_addr(x, ins.x["field"], ins.line))
 
     def _sub_addr(self, x: Value, index: Value, line: int) -> Value:
         if x == NIL:
@@ -850,7 +944,7 @@ class Machine:
         v = V.get_path(x, (ins.x["field"],))
         if V.is_unknown(v) and _holds_sync(ins.type):
             raise Unsupported("a field the checker cannot follow", ins.line)
-        self._set(fr, ins, v)
+        self._set(st, fr, ins, v)
 
     def _op_IndexAddr(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, i = self.args(st, fr, ins)
@@ -859,13 +953,13 @@ class Machine:
             if isinstance(i, int) and not isinstance(i, bool):
                 if not 0 <= i < hi - lo:
                     raise ProgramExit("index out of range", ins.line)
-                self._set(fr, ins, ("addr", oid, path + (lo + i,)))
+                self._set(st, fr, ins, ("addr", oid, path + (lo + i,)))
                 return
-            self._set(fr, ins, ("addr?",))
+            self._set(st, fr, ins, ("addr?",))
             return
         if x == NIL and ins.x.get("base", "").startswith("slice"):
             raise ProgramExit("index out of range", ins.line)
-        self._set(fr, ins, self._sub_addr(x, i if isinstance(i, int) else None, ins.line))
+        self._set(st, fr, ins, self._sub_addr(x, i if isinstance(i, int) else None, ins.line))
 
     def _op_Index(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, i = self.args(st, fr, ins)
@@ -873,13 +967,13 @@ class Machine:
             data = x.encode()
             if not 0 <= i < len(data):
                 raise ProgramExit("index out of range", ins.line)
-            self._set(fr, ins, data[i])
+            self._set(st, fr, ins, data[i])
             return
         v = V.get_path(x, (i,)) if isinstance(i, int) and not isinstance(i, bool) else UNKNOWN
         if V.is_unknown(v) and _holds_sync(ins.type):
             raise Unsupported("a channel kept in an array at an index the checker cannot "
                               "tell", ins.line)
-        self._set(fr, ins, v)
+        self._set(st, fr, ins, v)
 
     def _op_Slice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x, lo, hi = self.args(st, fr, ins)
@@ -910,7 +1004,7 @@ class Machine:
             result = UNKNOWN  # a capacity the checker cannot tell
         if V.is_unknown(result) and _holds_sync(ins.x.get("base", "")):
             raise Unsupported("a slice of channels the checker cannot follow", ins.line)
-        self._set(fr, ins, result)
+        self._set(st, fr, ins, result)
 
     def _op_MakeSlice(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         n, cap = self.args(st, fr, ins)
@@ -919,11 +1013,11 @@ class Machine:
             # The array holds the capacity: appends within it write in place, as in Go.
             size = cap if isinstance(cap, int) and n <= cap <= 256 else n
             addr = st.new_obj(("array", (V.zero(elem),) * size))
-            self._set(fr, ins, ("slice", addr[1], (), 0, n))
+            self._set(st, fr, ins, ("slice", addr[1], (), 0, n))
             return
         if _holds_sync(elem):
             raise Unsupported("a slice of channels or sync objects of unknown length", ins.line)
-        self._set(fr, ins, UNKNOWN)
+        self._set(st, fr, ins, UNKNOWN)
 
     # Maps: an object ("mapv", entries, vague) with entries sorted by key. A key the
     # checker cannot tell makes the map vague: lookups then give UNKNOWN, which is
@@ -932,7 +1026,7 @@ class Machine:
 
     def _op_MakeMap(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         addr = st.new_obj(("mapv", (), False))
-        self._set(fr, ins, ("map", addr[1]))
+        self._set(st, fr, ins, ("map", addr[1]))
 
     def _map(self, st: State, m: Value, line: int, holds: bool) -> tuple | None:
         if isinstance(m, tuple) and m[0] == "map":
@@ -990,23 +1084,23 @@ class Machine:
     def _op_Lookup(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         m, k = self.args(st, fr, ins)
         if isinstance(m, str) or ins.type == "int" and not isinstance(m, tuple):
-            self._set(fr, ins, UNKNOWN)  # indexing a string
+            self._set(st, fr, ins, UNKNOWN)  # indexing a string
             return
         if ins.x.get("commaok"):
             v, ok = self._lookup(st, m, k, _first_class(ins.type), ins.line)
-            self._set(fr, ins, ("tuple", (v, ok)))
+            self._set(st, fr, ins, ("tuple", (v, ok)))
         else:
-            self._set(fr, ins, self._lookup(st, m, k, ins.type, ins.line)[0])
+            self._set(st, fr, ins, self._lookup(st, m, k, ins.type, ins.line)[0])
 
     def _op_Range(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         # The iterator: ("iter", map object, the keys still to visit, in the order taken).
         x = self.operand(st, fr, ins.args[0])
         if isinstance(x, tuple) and x[0] == "map":
-            self._set(fr, ins, ("iter", x[1], tuple(k for k, _ in st.objs[x[1]][1])))
+            self._set(st, fr, ins, ("iter", x[1], tuple(k for k, _ in st.objs[x[1]][1])))
         elif x == NIL:
-            self._set(fr, ins, ("iter", None, ()))
+            self._set(st, fr, ins, ("iter", None, ()))
         else:
-            self._set(fr, ins, UNKNOWN)
+            self._set(st, fr, ins, UNKNOWN)
 
     def range_orders(self, st: State, fr: Frame, ins: Instr) -> list[tuple] | None:
         """The orders a range over a map at `ins` (a Range, or a call of maps.Keys, Values
@@ -1054,7 +1148,7 @@ class Machine:
         fr = g.frames[-1]
         ins = fr.instr
         if ins.op == "Range":
-            self._set(fr, ins, ("iter", self.operand(st, fr, ins.args[0])[1], keys))
+            self._set(st, fr, ins, ("iter", self.operand(st, fr, ins.args[0])[1], keys))
             return
         seq, args, _ = self._callee(st, fr, ins)
         self._range_seq(st, g, fr, seq, args[0], ins.line, ins.res, True, keys)
@@ -1073,14 +1167,14 @@ class Machine:
             if keys:
                 if ins.args[0]["k"] == "reg":
                     fr.regs[ins.args[0]["n"]] = ("iter", oid, keys[1:])
-                self._set(fr, ins, ("tuple", (True, keys[0], now[keys[0]])))
+                self._set(st, fr, ins, ("tuple", (True, keys[0], now[keys[0]])))
                 return
             if not vague or vague == UNKNOWN_KEYS:
-                self._set(fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
+                self._set(st, fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
                 return
         if _holds_sync(ins.type):
             raise Unsupported("a range over a map holding channels", ins.line)
-        self._set(fr, ins, V.unknown_of(ins.type))
+        self._set(st, fr, ins, V.unknown_of(ins.type))
 
     def _op_Extract(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         t = self.operand(st, fr, ins.args[0])
@@ -1088,14 +1182,14 @@ class Machine:
         if V.is_unknown(v) and _holds_sync(ins.type):
             raise Unsupported("a channel returned by code the checker does not model",
                               ins.line)
-        self._set(fr, ins, v)
+        self._set(st, fr, ins, v)
 
     def _op_MakeClosure(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
-        self._set(fr, ins, ("fn", ins.x["fn"], tuple(self.args(st, fr, ins))))
+        self._set(st, fr, ins, ("fn", ins.x["fn"], tuple(self.args(st, fr, ins))))
 
     def _op_MakeInterface(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
-        self._set(fr, ins, ("iface", ins.x["dyn"], x))
+        self._set(st, fr, ins, ("iface", ins.x["dyn"], x))
 
     def _op_Copy(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
@@ -1104,11 +1198,15 @@ class Machine:
             "string": not isinstance(x, str),
             "bool": not isinstance(x, bool),
         }
-        if wrong.get(ins.type, False):
+        if ins.type == "float64":
+            x = N.as_float(x)
+        elif type(x) is float and ins.x.get("bits"):  # float to an integer type
+            x = N.as_int(x, ins.x["bits"], ins.x["unsigned"])
+        elif wrong.get(ins.type, False):
             x = UNKNOWN
         elif type(x) is int and ins.x.get("bits"):  # a conversion between integer types
             x = V.wrapped(x, ins.x["bits"], ins.x["unsigned"])
-        self._set(fr, ins, x)
+        self._set(st, fr, ins, x)
 
     def _op_TypeAssert(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
@@ -1128,14 +1226,14 @@ class Machine:
             if _holds_sync(ins.type):
                 raise Unsupported("a type assertion on a value the checker cannot tell",
                                   ins.line)
-            self._set(fr, ins, V.unknown_of(ins.type))
+            self._set(st, fr, ins, V.unknown_of(ins.type))
             return
         if commaok:
-            self._set(fr, ins, ("tuple", (v, ok)))
+            self._set(st, fr, ins, ("tuple", (v, ok)))
         elif not ok:
             raise ProgramExit("interface conversion panic", ins.line)
         else:
-            self._set(fr, ins, v)
+            self._set(st, fr, ins, v)
 
     def _op_Defer(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         callee, args, static = self._callee(st, fr, ins)
@@ -1544,8 +1642,8 @@ class Machine:
                 return len(st.chans[x[1]][1])
             if x[0] == "map":
                 _, entries, vague = st.objs[x[1]]
-                return UNKNOWN if vague else len(entries)
-        return UNKNOWN
+                return N.ranged(0, N.LEN_MAX) if vague else len(entries)
+        return N.ranged(0, N.LEN_MAX)
 
     def _array_of(self, st: State, s: Value) -> tuple | None:
         """The items of the whole array under slice `s`, None if the checker cannot tell."""
@@ -1771,6 +1869,14 @@ class Machine:
         if name in _DURATION_UNITS and type(args[0]) is int:
             unit = _DURATION_UNITS[name]  # an int64 division: Go truncates toward zero
             return abs(args[0]) // unit * (1 if args[0] >= 0 else -1)
+        if name in _DURATION_FLOATS and type(args[0]) is int:
+            return N.duration_in(args[0], _DURATION_FLOATS[name])
+        if name.startswith("math.") and "(" not in name:
+            return N.math_call(name, args)
+        if name.split("[")[0] in _RANDOM_BELOW:
+            n = N.bounds(args[-1])
+            # Each gives 0 to n-1 (it panics for n <= 0, which the run would show).
+            return N.ranged(0, n[1] - 1) if n and n[1] is not None and n[1] > 0 else UNKNOWN
         if name in ("context.Background", "context.TODO"):
             return ("ctx", NIL, False)
         if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
@@ -2225,7 +2331,10 @@ class Machine:
             return Pending("comm", ins.line, tuple(cases), blocking=ins.x["blocking"],
                            select=True)
         if op == "If":
-            return Pending("choice", ins.line)
+            # Both ways, unless what another goroutine's branch learnt settles it now.
+            cond = self.condition(st, fr, ins)
+            return Pending("choice", ins.line,
+                           arg=(cond,) if isinstance(cond, bool) else (True, False))
         if op == "Range":
             return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         if op == "Panic":

@@ -72,6 +72,14 @@ class Function:
                    and ins.x["callee"].get("n") == "recover"
                    for b in self.blocks for ins in b.instrs)
 
+    def definition(self, reg: str) -> Instr | None:
+        """The instruction that writes register `reg`."""
+        defs = self._live.get("defs")
+        if defs is None:
+            defs = self._live["defs"] = {ins.res: ins for b in self.blocks for ins in b.instrs
+                                         if ins.res}
+        return defs.get(reg)
+
     @property
     def short_name(self) -> str:
         return self.name.replace("command-line-arguments.", "")

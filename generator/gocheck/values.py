@@ -55,7 +55,9 @@ class Unsupported(Exception):
 
 
 def is_unknown(v: Value) -> bool:
-    return isinstance(v, tuple) and len(v) == 1 and v[0] in ("?", "?big")
+    """UNKNOWN, BIG, a range of integers or a comparison not yet decided (`numeric`): a
+    value the checker does not know exactly."""
+    return type(v) is tuple and 0 < len(v) <= 6 and v[0] in ("?", "?big", "?cmp")
 
 
 def split_class(text: str, open_: str, close: str) -> list[str]:
@@ -82,6 +84,8 @@ def zero(type_class: str) -> Value:
     """The zero value of a type, from the front end's class of it."""
     if type_class in ("int", "time.Duration"):
         return 0
+    if type_class == "float64":
+        return 0.0
     if type_class == "bool":
         return False
     if type_class == "string":

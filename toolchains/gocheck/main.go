@@ -34,6 +34,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,6 +188,9 @@ func typeClassAt(t types.Type, depth int) string {
 			return "int"
 		case u.Info()&types.IsString != 0:
 			return "string"
+		case u.Kind() == types.Float64 || u.Kind() == types.UntypedFloat:
+			// float32 stays "basic": its arithmetic rounds to 32 bits at every step.
+			return "float64"
 		case u.Kind() == types.UntypedNil:
 			return "nil"
 		case u.Kind() == types.UnsafePointer:
@@ -283,6 +287,12 @@ func (e *encoder) operand(v ssa.Value) Operand {
 			}
 		case constant.String:
 			op["v"] = constant.StringVal(v.Value)
+		case constant.Float:
+			if f, _ := constant.Float64Val(v.Value); op["t"] == "float64" && !math.IsInf(f, 0) {
+				op["v"] = f // rounded to the nearest float64, as Go does for a typed constant
+			} else {
+				op["v"] = "?"
+			}
 		default:
 			op["v"] = "?"
 		}
@@ -386,7 +396,8 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		out.Op = "BinOp"
 		out.Args = e.operands([]ssa.Value{in.X, in.Y})
 		out.Extra = map[string]any{"op": in.Op.String()}
-		addIntSize(out.Extra, in.Type())
+		// The operands' width, a comparison's too: an unknown int64 is at most MaxInt64.
+		addIntSize(out.Extra, in.X.Type())
 	case *ssa.Select:
 		out.Op = "Select"
 		states := []map[string]any{}

@@ -1,0 +1,310 @@
+"""Numbers beyond gocheck's exact small integers: float64 values, and ranges of integers
+the checker does not know exactly.
+
+**float64** values are Python floats: both are IEEE 754 doubles, so Go's `+ - * /` and
+comparisons give the same bits. Go's division by zero gives an infinity where Python
+raises, and a NaN is never equal to itself, which a state's key cannot hold: a NaN is
+unknown. A float that grows past `INT_LIMIT` by addition, from operands within it, is
+`BIG`, as an integer counter is (`values.count`): a float loop counter must not unroll
+for ever.
+
+**A range** `("?", lo, hi)` is an integer the checker does not know, between `lo` and
+`hi` inclusive (`None`: the type's own bound). `rand.Intn(50) + 1` is one (1 to 50), and
+so is a length the checker cannot tell (at least 0). A range is unknown to everything
+else (`values.is_unknown`); a comparison it settles is decided, and a branch on one it
+does not settle narrows the compared register on each way (`refined`): the two ways of
+`if n > 0` agree with a later `for i := 0; i < n; i++`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from generator.gocheck.values import BIG, INT_LIMIT, UNKNOWN, Value
+
+# No slice, string or map can hold more items than memory has bytes: a length the checker
+# cannot tell is at most this (2^48, the address space of today's 64-bit machines).
+LEN_MAX = 1 << 48
+COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+# `a op b` false is `a negated(op) b`.
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+# `a op b` is `b mirrored(op) a`.
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def is_float(v: Value) -> bool:
+    return type(v) is float
+
+
+def is_range(v: Value) -> bool:
+    return type(v) is tuple and len(v) in (3, 4) and v[0] == "?"
+
+
+def named(v: Value, name: int) -> Value:
+    """Unknown integer `v` (UNKNOWN or a range) with a name: the same number wherever it
+    is copied, until the search names another."""
+    return ("?", None, None, name) if len(v) == 1 else (*v[:3], name)
+
+
+def name_of(v: Value) -> int | None:
+    return v[3] if type(v) is tuple and len(v) == 4 and v[0] == "?" else None
+
+
+def ranged(lo: int | None, hi: int | None) -> Value:
+    """The integer between `lo` and `hi`: exact when they meet, UNKNOWN when unbounded."""
+    if lo is not None and lo == hi:
+        return lo
+    if lo is None and hi is None:
+        return UNKNOWN
+    return ("?", lo, hi)
+
+
+def bounds(v: Value) -> tuple[int | None, int | None] | None:
+    """The least and greatest integer `v` may be; None when it is not an integer (or
+    not one the checker can bound: BIG)."""
+    if type(v) is int:
+        return v, v
+    if is_range(v):
+        return v[1], v[2]
+    if v == UNKNOWN:
+        return None, None
+    return None
+
+
+def _limits(bits: int | None, unsigned: bool) -> tuple[int, int]:
+    bits = bits or 64
+    if unsigned:
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+# --- float64
+
+
+def as_float(v: Value) -> Value:
+    """float64(v): an integer or float converted, anything else UNKNOWN."""
+    if type(v) is float:
+        return v
+    if type(v) is int:
+        return float(v)
+    return UNKNOWN
+
+
+def as_int(v: float, bits: int | None, unsigned: bool) -> Value:
+    """An integer type's conversion of float `v` (truncated); UNKNOWN where Go leaves the
+    result to the implementation (out of the type's range, infinite)."""
+    if not math.isfinite(v):
+        return UNKNOWN
+    n = int(v)
+    lo, hi = _limits(bits, unsigned)
+    return n if lo <= n <= hi else UNKNOWN
+
+
+def _exact(f: float) -> Value:
+    return UNKNOWN if math.isnan(f) else f
+
+
+def float_binop(op: str, a: float, b: float) -> Value:
+    """`a op b` on float64 values as Go computes it."""
+    if op in COMPARISONS:
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
+                "!=": a != b}[op]
+    if op == "/":
+        if b == 0:
+            if a == 0 or math.isnan(a):
+                return UNKNOWN  # NaN
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return _exact(a / b)
+    if op in ("+", "-"):
+        r = a + b if op == "+" else a - b
+        if abs(r) > INT_LIMIT and abs(a) <= INT_LIMIT and abs(b) <= INT_LIMIT:
+            return BIG  # a float counter grown past what the checker unrolls
+        return _exact(r)
+    if op == "*":
+        return _exact(a * b)
+    return UNKNOWN
+
+
+def _fin(f: Any) -> Value:
+    return _exact(f) if type(f) is float else f
+
+
+def _rounded(f: float, how: Any) -> float:
+    return float(how(f)) if math.isfinite(f) else f
+
+
+def _half_away(f: float) -> float:
+    t = float(math.trunc(f))  # f - t is exact: no 0.49999999999999994 + 0.5 = 1.0
+    return t + math.copysign(1.0, f) if abs(f - t) >= 0.5 else t
+
+
+def _mod(x: float, y: float) -> Value:
+    if y == 0 or not math.isfinite(x) or math.isnan(y):
+        return UNKNOWN
+    return math.fmod(x, y) if math.isfinite(y) else x
+
+
+# math's functions of float64 values, by name: each as Go's, for finite and infinite
+# arguments (a NaN comes out UNKNOWN).
+MATH = {
+    "math.Min": lambda x, y: min(x, y),
+    "math.Max": lambda x, y: max(x, y),
+    "math.Abs": abs,
+    "math.Floor": lambda x: _rounded(x, math.floor),
+    "math.Ceil": lambda x: _rounded(x, math.ceil),
+    "math.Trunc": lambda x: _rounded(x, math.trunc),
+    "math.Round": lambda x: _rounded(x, _half_away),
+    "math.Sqrt": lambda x: math.sqrt(x) if x >= 0 else math.nan,
+    "math.Mod": _mod,
+    "math.IsInf": lambda x, sign: (x == math.inf and sign >= 0) or (x == -math.inf and sign <= 0),
+    "math.Signbit": lambda x: math.copysign(1.0, x) < 0,
+}
+
+
+def math_call(name: str, args: list[Value]) -> Value:
+    """A call of math's function `name` on known arguments, else UNKNOWN."""
+    if name == "math.Inf" and type(args[0]) is int:
+        return math.inf if args[0] >= 0 else -math.inf
+    if name == "math.IsNaN" and type(args[0]) is float:
+        return False  # a NaN is never known
+    f = MATH.get(name)
+    if f is None or not all(type(a) in (float, int) for a in args):
+        return UNKNOWN
+    if name != "math.IsInf" and not all(type(a) is float for a in args):
+        return UNKNOWN
+    return _fin(f(*args))
+
+
+def duration_in(d: int, unit: int) -> float:
+    """(time.Duration).Seconds, Minutes, Hours: whole units and the rest, as Go adds them."""
+    whole = abs(d) // unit * (1 if d >= 0 else -1)
+    return float(whole) + float(d - whole * unit) / unit
+
+
+# --- ranges of integers
+
+
+def range_binop(op: str, a: Value, b: Value, bits: int | None, unsigned: bool) -> Value:
+    """`a op b` where one side is a range and the other an integer or a range; UNKNOWN
+    where the ranges do not settle it."""
+    ba, bb = bounds(a), bounds(b)
+    if ba is None or bb is None:
+        return UNKNOWN
+    if name_of(a) is not None and name_of(a) == name_of(b):  # the same number twice
+        if op in COMPARISONS:
+            return op in ("==", "<=", ">=")
+        if op in ("-", "^"):
+            return 0
+    lo_t, hi_t = _limits(bits, unsigned)
+    if op in COMPARISONS:
+        if bits is not None:
+            # An integer of a known width lies within its type's bounds, whatever it is.
+            ba, bb = ((lo_t if lo is None else lo, hi_t if hi is None else hi)
+                      for lo, hi in (ba, bb))
+        answer = _compare(op, ba, bb)
+        if answer == UNKNOWN and (name_of(a) is not None or name_of(b) is not None):
+            return ("?cmp", op, a, b, bits, unsigned)
+        return answer
+    (alo, ahi), (blo, bhi) = ba, bb
+    lo: int | None
+    hi: int | None
+    if op in ("+", "-"):
+        if op == "-":
+            blo, bhi = (None if bhi is None else -bhi), (None if blo is None else -blo)
+        lo = None if alo is None or blo is None else alo + blo
+        hi = None if ahi is None or bhi is None else ahi + bhi
+        # A bound the type's own bound stands for may wrap round: nothing is known then.
+        if (lo is None and (alo is not None or blo is not None)) or \
+                (hi is None and (ahi is not None or bhi is not None)):
+            return UNKNOWN
+    elif op == "*" and type(b) is int and b > 0 and alo is not None and ahi is not None:
+        lo, hi = alo * b, ahi * b
+    elif op == "%" and type(b) is int and b > 0 and alo is not None and alo >= 0:
+        lo, hi = 0, min(b - 1, ahi) if ahi is not None else b - 1
+    else:
+        return UNKNOWN
+    if (lo is not None and lo < lo_t) or (hi is not None and hi > hi_t):
+        return UNKNOWN  # it may wrap round
+    return ranged(lo, hi)
+
+
+def _compare(op: str, a: tuple, b: tuple) -> Value:
+    (alo, ahi), (blo, bhi) = a, b
+    lt = ahi is not None and blo is not None and ahi < blo  # a < b whatever they are
+    le = ahi is not None and blo is not None and ahi <= blo
+    gt = alo is not None and bhi is not None and alo > bhi
+    ge = alo is not None and bhi is not None and alo >= bhi
+    decided = {"<": (lt, ge), "<=": (le, gt), ">": (gt, le), ">=": (ge, lt),
+               "==": (False, lt or gt), "!=": (lt or gt, False)}[op]
+    if decided[0]:
+        return True
+    if decided[1]:
+        return False
+    return UNKNOWN
+
+
+def is_comparison(v: Value) -> bool:
+    """A comparison of integers not decided when it ran, at least one of them named: a
+    later branch on one of them may decide it (`decided`)."""
+    return type(v) is tuple and len(v) == 6 and v[0] == "?cmp"
+
+
+def decided(cmp: tuple) -> Value:
+    """The comparison again, on what is known of its integers now."""
+    return range_binop(*cmp[1:])
+
+
+def negated(cmp: tuple) -> tuple:
+    return ("?cmp", _NEGATED[cmp[1]], *cmp[2:])
+
+
+def learnt(cmp: tuple, holds: bool) -> list[tuple[int, Value]]:
+    """Each named integer of the comparison, and what it is now that the comparison was
+    found to be `holds`."""
+    _, op, a, b = cmp[:4]
+    out = []
+    for mine, other, how in ((a, b, op), (b, a, _MIRRORED[op])):
+        name = name_of(mine)
+        new = refined(mine, how, other, holds) if name is not None else None
+        if new is not None:
+            out.append((name, new))
+    return out
+
+
+def refined(v: Value, op: str, other: Value, holds: bool) -> Value | None:
+    """What integer `v` is once `v op other` was found to be `holds`; None where that
+    says nothing new (v not an integer the checker bounds, `other` not one either)."""
+    bv, bo = bounds(v), bounds(other)
+    if bv is None or bo is None or type(v) is int:
+        return None
+    if not holds:
+        op = _NEGATED[op]
+    (lo, hi), (olo, ohi) = bv, bo
+    if op in ("<", "<="):
+        limit = None if ohi is None else ohi - (op == "<")
+        hi = limit if hi is None or (limit is not None and limit < hi) else hi
+    elif op in (">", ">="):
+        limit = None if olo is None else olo + (op == ">")
+        lo = limit if lo is None or (limit is not None and limit > lo) else lo
+    elif op == "==" and olo is not None and olo == ohi:
+        lo = hi = olo
+    elif op == "!=" and olo is not None and olo == ohi:
+        if olo == lo:
+            lo += 1
+        elif olo == hi:
+            hi -= 1  # type: ignore[operator]
+        else:
+            return None
+    else:
+        return None
+    if lo is not None and hi is not None and lo > hi:
+        return None  # the way cannot be taken; the search's choice settles that
+    new = ranged(lo, hi)
+    if name_of(v) is not None and type(new) is not int:
+        new = named(new, name_of(v))
+    return None if new == v else new
+
+
+def mirrored(op: str) -> str:
+    return _MIRRORED[op]

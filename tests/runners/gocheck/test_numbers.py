@@ -1,0 +1,208 @@
+"""gocheck on programs whose communication hangs on numbers: float64 arithmetic
+(x/time/rate's tokens, suture's failure threshold), random counts, and two branches on one
+integer the checker does not know (pond's Resize). Each program was run with Go first."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+FLOATS = """
+    package main
+
+    import (
+        "math"
+        "time"
+    )
+
+    func main() {
+        ch := make(chan int)
+        tokens := 3.0
+        tokens -= 2
+        limit := math.Inf(1)
+        _ = limit
+        if COND {
+            <-ch
+        }
+        _ = time.Second
+    }
+    """
+
+
+@pytest.mark.parametrize("cond, want", [
+    ("tokens < 0", "ok"),
+    ("tokens != 1", "ok"),
+    ("limit != math.Inf(1)", "ok"),
+    ("math.Min(tokens, 0.5) != 0.5", "ok"),
+    ("(1500 * time.Millisecond).Seconds() != 1.5", "ok"),
+    ("time.Duration(tokens*float64(time.Second)) != time.Second", "ok"),
+    ("int(tokens*2.6) != 2", "ok"),
+    ("tokens/0 < 1e308", "ok"),  # +Inf, as Go divides
+    ("tokens == 1", "global-deadlock"),
+])
+def test_float_arithmetic_decides_a_branch_as_go_does(cond, want):
+    # Floats were unknown: the branch Go never takes was taken too, a false deadlock.
+    c = check(FLOATS.replace("COND", cond))
+    assert c.verdict == want, report_lines(c)
+
+
+UNCORRELATED = """
+    package main
+
+    import (
+        "math"
+        "sync"
+    )
+
+    func size() int { return int(math.Min(float64(math.MaxInt-10), VALUE)) }
+
+    func main() {
+        var wg sync.WaitGroup
+        n := size()
+        if n > 0 {
+            wg.Add(n)
+        }
+        for i := 0; i < n; i++ { // the same test as n > 0 on the first round
+            wg.Done()
+        }
+        wg.Wait()
+    }
+    """
+
+
+@pytest.mark.parametrize("value", ["0", "float64(len(make([]int, 0)))"])
+def test_two_branches_on_one_unknown_integer_agree(value):
+    # pond's Resize: `n > 0` false and then `0 < n` true was a negative WaitGroup counter.
+    c = check(UNCORRELATED.replace("VALUE", value))
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_branch_through_a_negation_narrows_too():
+    c = check("""
+        package main
+
+        import "os"
+
+        func main() {
+            ch := make(chan int, 1)
+            n := len(os.Args)
+            if !(n >= 3) {
+                return
+            }
+            if n > 2 {
+                ch <- 1
+            }
+            <-ch
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+RANDOM = """
+    package main
+
+    import "math/rand"
+
+    func main() {
+        ch := make(chan int, 1)
+        n := rand.Intn(3) + 1
+        if n >= 1 && n <= 3 {
+            ch <- n
+        }
+        WAIT
+    }
+    """
+
+
+def test_a_random_count_lies_between_its_bounds():
+    c = check(RANDOM.replace("WAIT", "<-ch"))
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_deadlock_on_one_random_value_is_still_found():
+    c = check(RANDOM.replace("WAIT", "<-ch\nif n == 3 {\n<-ch\n}"))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    c = check(RANDOM.replace("WAIT", "<-ch\nif n == 4 {\n<-ch\n}"))
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_float_loop_counter_past_the_limit_is_undecided_not_cut_short():
+    c = check("""
+        package main
+
+        func main() {
+            ch := make(chan int)
+            x := 0.0
+            for x < 1e7 {
+                x += 1
+            }
+            if x < 1e7 {
+                <-ch // never: Go leaves the loop at 1e7 only
+            }
+        }
+        """)
+    assert c.verdict == "undecided", report_lines(c)
+
+
+def test_a_parameter_compared_once_is_known_to_the_next_test():
+    c = check("""
+        package main
+
+        import "os"
+
+        func serve(n int, done chan bool) {
+            if n <= 0 {
+                return
+            }
+            if n < 1 {
+                <-done // never: n > 0 here
+            }
+            done <- true
+        }
+
+        func main() {
+            done := make(chan bool)
+            n := len(os.Args) - 1
+            go serve(n, done)
+            if n > 0 {
+                <-done
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_an_unknown_duration_never_exceeds_the_largest_one():
+    # x/time/rate's reserveN: `waitDuration <= InfDuration` (math.MaxInt64) always holds;
+    # taken as unknown, every Wait could fail and each fetcher quit: a false deadlock.
+    c = check("""
+        package main
+
+        import (
+            "math"
+            "os"
+            "time"
+        )
+
+        const InfDuration = time.Duration(math.MaxInt64)
+
+        func main() {
+            ch := make(chan int)
+            wait := time.Duration(len(os.Args)) * time.Second
+            var n uint = uint(len(os.Args))
+            if wait > InfDuration || n < 0 {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
