@@ -26,6 +26,7 @@ from typing import Any
 
 from generator.gocheck import formatting, gotest, textlib
 from generator.gocheck import numeric as N
+from generator.gocheck import timevalues as TV
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
@@ -299,6 +300,10 @@ class State:
         chan_vals: list = []
         pos: dict[int, int] = {}
         names: dict[int, int] = {}
+        # time.Time bases as met, and the first offset: what a key keeps of times is the
+        # bases' order and the differences between offsets (`timevalues`).
+        bases: dict[int, int] = {}
+        shifts: dict[str, int] = {}
 
         def ren(v: Any) -> Any:
             if type(v) is not tuple or not v:
@@ -322,6 +327,9 @@ class State:
                 if tag == "iter":
                     return (tag, n, ren_all(v[2]))
                 return (tag, n) + v[2:]
+            if tag == "time" and v[1] != TV.ZERO:
+                bases.setdefault(v[1], len(bases))
+                return ("time", bases[v[1]], v[2] - shifts.setdefault("time", v[2]))
             if tag in ("?", "nil"):
                 if len(v) == 4:  # an unknown integer's name, numbered as met
                     return (*v[:3], names.setdefault(v[3], len(names)))
@@ -379,7 +387,8 @@ class State:
             if g.daemon and g.tail and reachable(g):
                 gkeys.append(gkey(g))
                 order.append(g)
-        return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals)),
+        timeline = tuple(bases[b] for b in sorted(bases))
+        return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals), timeline),
                 tuple(g.gid for g in order))
 
     def copy(self) -> State:
@@ -1873,6 +1882,12 @@ class Machine:
             return N.duration_in(args[0], _DURATION_FLOATS[name])
         if name.startswith("math.") and "(" not in name:
             return N.math_call(name, args)
+        if name.startswith("(time.Time)."):
+            return TV.method(name[len("(time.Time)."):], args)
+        if name == "time.Now":
+            return TV.now(st.fresh())
+        if name in ("time.Since", "time.Until"):
+            return TV.since(args[0]) if name == "time.Since" else TV.until(args[0])
         if name.split("[")[0] in _RANDOM_BELOW:
             n = N.bounds(args[-1])
             # Each gives 0 to n-1 (it panics for n <= 0, which the run would show).

@@ -12,6 +12,8 @@ Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 `("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library
 function value the checker models (a context's cancel), `("iface", dynamic type, value)`,
 `("struct", fields)`, `("array", items)`, `("slice", object, path, low, high)`,
+`("time", base, offset)` a time.Time (`timevalues`), `("?", low, high[, name])` an unknown
+integer within bounds (`numeric`),
 `("map", object)`, `("iter", map object, keys still to visit)` a range over a map,
 `("tuple", items)`, `("ctx", done channel, whether it has a deadline)`, and the sync objects
 `("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
@@ -30,6 +32,8 @@ UNKNOWN: tuple = ("?",)
 # (TooLarge) instead of going both ways, since both ways would be a guess.
 BIG: tuple = ("?big",)
 NIL: tuple = ("nil",)
+# Go's zero time.Time (`timevalues`): before every other instant.
+ZERO_TIME: tuple = ("time", "zero", 0)
 INT_LIMIT = 1 << 10
 # sync.Cond's exported field L is its second (after noCopy).
 _COND_L = 1
@@ -86,6 +90,8 @@ def zero(type_class: str) -> Value:
         return 0
     if type_class == "float64":
         return 0.0
+    if type_class == "time.Time":
+        return ZERO_TIME
     if type_class == "bool":
         return False
     if type_class == "string":

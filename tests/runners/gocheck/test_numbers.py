@@ -206,3 +206,123 @@ def test_an_unknown_duration_never_exceeds_the_largest_one():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+FAKE_CLOCK = """
+    package main
+
+    import (
+        "sync"
+        "time"
+    )
+
+    type clock struct {
+        mu     sync.Mutex
+        cur    time.Time
+        timers []timer
+    }
+
+    type timer struct {
+        when time.Time
+        ch   chan time.Time
+    }
+
+    func (c *clock) after(d time.Duration) <-chan time.Time {
+        c.mu.Lock()
+        defer c.mu.Unlock()
+        ch := make(chan time.Time, 1)
+        c.timers = append(c.timers, timer{c.cur.Add(d), ch})
+        return ch
+    }
+
+    // advance moves to the first timer and fires what is due: x/time/rate's test clock.
+    func (c *clock) advance() {
+        c.mu.Lock()
+        defer c.mu.Unlock()
+        when := c.timers[0].when
+        c.cur = c.cur.Add(when.Sub(c.cur))
+        kept := c.timers[:0]
+        for _, t := range c.timers {
+            if t.when.After(c.cur) {
+                kept = append(kept, t)
+            } else {
+                t.ch <- c.cur
+            }
+        }
+        c.timers = kept
+    }
+
+    func main() {
+        c := &clock{cur: time.Now()}
+        ch := c.after(LATER)
+        c.advance()
+        <-ch
+    }
+    """
+
+
+@pytest.mark.parametrize("later, want", [
+    ("100 * time.Millisecond", "ok"),
+    ("0", "ok"),
+])
+def test_a_fake_clock_fires_the_timer_it_advanced_to(later, want):
+    # Times were unknown: `when.After(cur)` right after cur = when went both ways, and the
+    # test waited for a timer that never fired (x/time/rate's TestWaitSimple).
+    c = check(FAKE_CLOCK.replace("LATER", later))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_an_elapsed_time_is_never_negative_and_a_zero_time_is_zero():
+    c = check("""
+        package main
+
+        import "time"
+
+        type limiter struct{ last time.Time }
+
+        func main() {
+            ch := make(chan int)
+            var l limiter
+            if !l.last.IsZero() || time.Since(time.Now()) < 0 {
+                <-ch
+            }
+            start := time.Now()
+            l.last = time.Now()
+            if l.last.Before(start) || l.last.Sub(start) < 0 {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_fake_clock_ticking_for_ever_repeats_its_states():
+    # Only differences between times are kept: a clock advanced a second each round is
+    # the same state each round, so the search ends.
+    c = check("""
+        package main
+
+        import "time"
+
+        func main() {
+            stop := make(chan bool)
+            ticks := make(chan time.Time)
+            go func() {
+                cur := time.Now()
+                for {
+                    select {
+                    case ticks <- cur:
+                        cur = cur.Add(time.Second)
+                    case <-stop:
+                        return
+                    }
+                }
+            }()
+            first := <-ticks
+            if next := <-ticks; next.Sub(first) != time.Second {
+                <-stop // never
+            }
+            close(stop)
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
