@@ -202,7 +202,10 @@ def children(v: tuple) -> Iterator[Value]:
 
 
 def map_children(v: tuple, f: Callable[[Value], Value]) -> tuple:
-    """Tagged value `v` with `f` applied to each value directly inside it."""
+    """Tagged value `v` with `f` applied to each tagged value directly inside it; plain
+    data (numbers, strings) is kept as it is, which every `f` here does too. A state's key
+    maps every value of the state this way (`State.canon`): the test before each call
+    saves most of them."""
     tag = v[0]
     plain = _PLAIN.get(tag, ())
     pairs = _PAIRS.get(tag)
@@ -210,11 +213,12 @@ def map_children(v: tuple, f: Callable[[Value], Value]) -> tuple:
     for i in range(1, len(v)):
         x = v[i]
         if i in plain:
-            out.append(tuple(f(y) for y in x))
+            out.append(tuple([f(y) if type(y) is tuple else y for y in x]))
         elif i == pairs:
-            out.append(tuple(tuple(f(y) for y in pair) for pair in x))
+            out.append(tuple([tuple([f(y) if type(y) is tuple else y for y in pair])
+                              for pair in x]))
         else:
-            out.append(f(x))
+            out.append(f(x) if type(x) is tuple else x)
     return tuple(out)
 
 
