@@ -253,6 +253,16 @@ class Chan:
     closed: bool = False
 
 
+def _named(st: State, v: Value, type_class: str) -> Value:
+    """An instruction's result: an integer the checker does not know gets a name of its
+    own, so that what a branch learns of it holds wherever it was copied
+    (`Machine._narrow`)."""
+    if type(v) is tuple and v[:1] == ("?",) and len(v) in (1, 3) and \
+            type_class in ("int", "time.Duration"):
+        return N.named(v, st.fresh())
+    return v
+
+
 def _place(g: G) -> tuple:
     """What orders goroutines in a state's key: main first, then where each is and the
     plain data its frames hold (a reference counts by its kind only: its number depends
@@ -812,12 +822,7 @@ class Machine:
 
     def _set(self, st: State, fr: Frame, ins: Instr, v: Value) -> None:
         if ins.res:
-            if type(v) is tuple and v[:1] == ("?",) and len(v) in (1, 3) and \
-                    ins.type in ("int", "time.Duration"):
-                # An integer the checker does not know gets a name of its own, so that what
-                # a branch learns of it holds wherever it was copied (`_narrow`).
-                v = N.named(v, st.fresh())
-            fr.regs[ins.res] = v
+            fr.regs[ins.res] = _named(st, v, ins.type)
         fr.pc += 1
 
     def _goto(self, st: State, fr: Frame, target: int) -> None:
@@ -1348,7 +1353,7 @@ class Machine:
 
         def done(v: Value) -> None:
             if res:
-                fr.regs[res] = v
+                fr.regs[res] = _named(st, v, rtype)
             if advance:
                 fr.pc += 1
 

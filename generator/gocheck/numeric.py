@@ -235,8 +235,9 @@ def _compare(op: str, a: tuple, b: tuple) -> Value:
     le = ahi is not None and blo is not None and ahi <= blo
     gt = alo is not None and bhi is not None and alo > bhi
     ge = alo is not None and bhi is not None and alo >= bhi
+    same = alo is not None and alo == ahi == blo == bhi  # one number, known
     decided = {"<": (lt, ge), "<=": (le, gt), ">": (gt, le), ">=": (ge, lt),
-               "==": (False, lt or gt), "!=": (lt or gt, False)}[op]
+               "==": (same, lt or gt), "!=": (lt or gt, same)}[op]
     if decided[0]:
         return True
     if decided[1]:

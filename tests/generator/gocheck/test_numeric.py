@@ -161,3 +161,9 @@ def test_a_named_integer_equals_itself():
     assert N.range_binop("<", n, n, 64, False) is False
     assert N.range_binop("-", n, n, 64, False) == 0
     assert N.is_comparison(N.range_binop("==", n, N.named(N.ranged(0, 9), 4), 64, False))
+
+
+def test_a_comparison_decided_again_once_both_sides_are_known():
+    assert N.decided(("?cmp", "==", 2, 2, 64, False)) is True
+    assert N.decided(("?cmp", "!=", 2, 2, 64, False)) is False
+    assert N.decided(("?cmp", "<", 1, 2, 64, False)) is True

@@ -326,3 +326,27 @@ def test_a_fake_clock_ticking_for_ever_repeats_its_states():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_random_number_handed_to_a_goroutine_agrees_with_its_copy():
+    c = check("""
+        package main
+
+        import "math/rand"
+
+        func worker(n int, out chan int) {
+            if n == 2 {
+                out <- n
+            }
+        }
+
+        func main() {
+            out := make(chan int)
+            n := rand.Intn(3)
+            go worker(n, out)
+            if n == 2 {
+                <-out
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
