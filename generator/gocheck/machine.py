@@ -341,8 +341,8 @@ class State:
                 bases.setdefault(v[1], len(bases))
                 return ("time", bases[v[1]], v[2] - shifts.setdefault("time", v[2]))
             if tag in ("?", "nil"):
-                if len(v) == 4:  # an unknown integer's name, numbered as met
-                    return (*v[:3], names.setdefault(v[3], len(names)))
+                if len(v) == 5:  # an unknown integer's name, numbered as met
+                    return (*v[:3], names.setdefault(v[3], len(names)), v[4])
                 return v
             if tag == "once" and v[1] == 1:
                 return ("once", 1, pos.get(v[2], -2), *v[3:5], *(ren(x) for x in v[5:]))
@@ -405,15 +405,15 @@ class State:
         return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
                      self.next_id, self.chan_lines)
 
-    def substitute(self, name: int, new: Value) -> None:
-        """Put `new` wherever the unknown integer called `name` is: a branch learnt more of
-        it, and every copy is the same number."""
+    def substitute(self, name: int, k: int, new: Value) -> None:
+        """A branch learnt that the unknown integer called `name`, plus `k`, is `new`:
+        every copy of it, whatever its offset, is the same number."""
 
         def sub(v: Any) -> Any:
             if type(v) is not tuple or not v:
                 return v
             if v[0] == "?":
-                return new if len(v) == 4 and v[3] == name else v
+                return N.rebased(v, k, new) if len(v) == 5 and v[3] == name else v
             return V.map_children(v, sub)
 
         for g in self.gs:
@@ -869,8 +869,8 @@ class Machine:
     def _narrow(self, st: State, fr: Frame, cond: dict, holds: bool) -> None:
         value = self.operand(st, fr, cond)
         if N.is_comparison(value):
-            for name, new in N.learnt(value, holds):
-                st.substitute(name, new)
+            for name, k, new in N.learnt(value, holds):
+                st.substitute(name, k, new)
         ins = fr.fn.definition(cond["n"]) if cond.get("k") == "reg" else None
         if ins is None:
             return
@@ -889,7 +889,7 @@ class Machine:
             if new is None:
                 continue
             if N.name_of(old) is not None:
-                st.substitute(N.name_of(old), new)
+                st.substitute(old[3], old[4], new)
             elif mine["k"] == "reg":
                 fr.regs[mine["n"]] = new
             else:

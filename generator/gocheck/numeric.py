@@ -38,17 +38,28 @@ def is_float(v: Value) -> bool:
 
 
 def is_range(v: Value) -> bool:
-    return type(v) is tuple and len(v) in (3, 4) and v[0] == "?"
+    return type(v) is tuple and len(v) in (3, 5) and v[0] == "?"
 
 
 def named(v: Value, name: int) -> Value:
     """Unknown integer `v` (UNKNOWN or a range) with a name: the same number wherever it
-    is copied, until the search names another."""
-    return ("?", None, None, name) if len(v) == 1 else (*v[:3], name)
+    is copied, until the search names another. `("?", lo, hi, name, k)` is that number
+    plus `k`, within `lo`..`hi`: `n - 1` keeps `n`'s name."""
+    return ("?", None, None, name, 0) if len(v) == 1 else (*v[:3], name, 0)
 
 
 def name_of(v: Value) -> int | None:
-    return v[3] if type(v) is tuple and len(v) == 4 and v[0] == "?" else None
+    return v[3] if type(v) is tuple and len(v) == 5 and v[0] == "?" else None
+
+
+def rebased(v: tuple, k: int, new: Value) -> Value:
+    """Occurrence `v` of a named integer, once the occurrence of it with offset `k` was
+    found to be `new`: the same number, `v`'s offset apart."""
+    d = v[4] - k
+    if type(new) is int:
+        return new + d
+    return ("?", None if new[1] is None else new[1] + d, None if new[2] is None else new[2] + d,
+            v[3], v[4])
 
 
 def ranged(lo: int | None, hi: int | None) -> Value:
@@ -191,11 +202,15 @@ def range_binop(op: str, a: Value, b: Value, bits: int | None, unsigned: bool) -
     ba, bb = bounds(a), bounds(b)
     if ba is None or bb is None:
         return UNKNOWN
-    if name_of(a) is not None and name_of(a) == name_of(b):  # the same number twice
+    na, nb = name_of(a), name_of(b)
+    if na is not None and na == nb:  # one number, each side its own offset from it
+        d = a[4] - b[4]
         if op in COMPARISONS:
-            return op in ("==", "<=", ">=")
-        if op in ("-", "^"):
-            return 0
+            return _compare(op, (d, d), (0, 0))
+        if op == "-":
+            return d
+    if op in ("+", "-") and type(b) is int and b == 0:
+        return a
     lo_t, hi_t = _limits(bits, unsigned)
     if op in COMPARISONS:
         if bits is not None:
@@ -226,6 +241,11 @@ def range_binop(op: str, a: Value, b: Value, bits: int | None, unsigned: bool) -
         return UNKNOWN
     if (lo is not None and lo < lo_t) or (hi is not None and hi > hi_t):
         return UNKNOWN  # it may wrap round
+    if op in ("+", "-") and lo != hi:  # a named number plus a known one keeps the name
+        if na is not None and type(b) is int:
+            return ("?", lo, hi, na, a[4] + (b if op == "+" else -b))
+        if nb is not None and type(a) is int and op == "+":
+            return ("?", lo, hi, nb, b[4] + a)
     return ranged(lo, hi)
 
 
@@ -260,16 +280,16 @@ def negated(cmp: tuple) -> tuple:
     return ("?cmp", _NEGATED[cmp[1]], *cmp[2:])
 
 
-def learnt(cmp: tuple, holds: bool) -> list[tuple[int, Value]]:
-    """Each named integer of the comparison, and what it is now that the comparison was
-    found to be `holds`."""
+def learnt(cmp: tuple, holds: bool) -> list[tuple[int, int, Value]]:
+    """Each named integer of the comparison, its offset there, and what that side is now
+    that the comparison was found to be `holds`."""
     _, op, a, b = cmp[:4]
     out = []
     for mine, other, how in ((a, b, op), (b, a, _MIRRORED[op])):
         name = name_of(mine)
         new = refined(mine, how, other, holds) if name is not None else None
         if new is not None:
-            out.append((name, new))
+            out.append((name, mine[4], new))
     return out
 
 
@@ -303,7 +323,7 @@ def refined(v: Value, op: str, other: Value, holds: bool) -> Value | None:
         return None  # the way cannot be taken; the search's choice settles that
     new = ranged(lo, hi)
     if name_of(v) is not None and type(new) is not int:
-        new = named(new, name_of(v))
+        new = ("?", lo, hi, v[3], v[4])
     return None if new == v else new
 
 

@@ -149,8 +149,8 @@ def test_a_comparison_of_a_named_integer_waits_for_what_a_branch_learns_of_it():
     cmp = N.range_binop(">", n, 0, 64, False)
     assert N.is_comparison(cmp) and is_unknown(cmp)
     # Another goroutine's branch found n <= 0: the comparison is false from then on.
-    (name, learnt), = N.learnt(N.range_binop("<=", n, 0, 64, False), True)
-    assert name == 7
+    (name, k, learnt), = N.learnt(N.range_binop("<=", n, 0, 64, False), True)
+    assert (name, k) == (7, 0)
     assert N.decided(("?cmp", ">", learnt, 0, 64, False)) is False
     assert N.decided(N.negated(("?cmp", ">", learnt, 0, 64, False))) is True
 
@@ -167,3 +167,34 @@ def test_a_comparison_decided_again_once_both_sides_are_known():
     assert N.decided(("?cmp", "==", 2, 2, 64, False)) is True
     assert N.decided(("?cmp", "!=", 2, 2, 64, False)) is False
     assert N.decided(("?cmp", "<", 1, 2, 64, False)) is True
+
+
+def test_a_named_integer_plus_a_known_one_keeps_its_name():
+    n = N.named(N.ranged(0, 100), 5)
+    m = N.range_binop("-", n, 1, 64, False)
+    assert m == ("?", -1, 99, 5, -1)
+    assert N.range_binop("<", m, n, 64, False) is True
+    assert N.range_binop("-", n, m, 64, False) == 1
+    assert N.range_binop("+", n, 0, 64, False) == n
+    # n - 1 > 0 learnt: n itself is at least 2, wherever it was copied.
+    (name, k, new), = N.learnt(N.range_binop(">", m, 0, 64, False), True)
+    assert N.rebased(n, k, new) == ("?", 2, 100, 5, 0)
+    assert N.rebased(n, k, 41) == 42
+
+
+@given(ranges(), st.integers(-5, 5), st.integers(-20, 20), st.sampled_from(OPS), st.booleans())
+def test_what_a_branch_learns_of_n_plus_k_holds_for_n(a, k, c, op, way):
+    r = N.ranged(*a)
+    if type(r) is int:
+        return
+    n = N.named(r, 1)
+    shifted = N.range_binop("+", n, k, 64, False)
+    cmp = N.range_binop(op, shifted, c, 64, False)
+    if not N.is_comparison(cmp):
+        return
+    for _name, at, new in N.learnt(cmp, way):
+        again = N.rebased(n, at, new)
+        lo, hi = N.bounds(again)
+        for x in members(*a):
+            if holds(op, x + k, c) is way:
+                assert (lo is None or x >= lo) and (hi is None or x <= hi), (x, again)

@@ -350,3 +350,24 @@ def test_a_random_number_handed_to_a_goroutine_agrees_with_its_copy():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_what_a_branch_learns_of_a_count_less_one_holds_for_the_count():
+    c = check("""
+        package main
+
+        import "os"
+
+        func main() {
+            ch := make(chan bool)
+            n := len(os.Args)
+            rest := n - 1
+            if rest <= 0 {
+                return
+            }
+            if n < 2 {
+                <-ch // never: rest > 0 made n at least 2
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
