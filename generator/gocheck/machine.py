@@ -291,6 +291,13 @@ class State:
         return self.canon()[0]
 
     def canon(self, symmetry: bool = True) -> tuple[tuple, tuple[int, ...]]:
+        """The state's key and its goroutines' order (`_canon`)."""
+        key = self._canon(symmetry, True)
+        # A time offset the checker does not know is relative to its reading's start, as
+        # the known ones are before they are shifted: then none is shifted.
+        return key if key is not None else self._canon(symmetry, False)  # type: ignore[return-value]
+
+    def _canon(self, symmetry: bool, shifting: bool) -> tuple[tuple, tuple[int, ...]] | None:
         """The state up to renaming of objects, channels and goroutines, unreachable ones
         left out; and the goroutines' ids in the order the key lists them.
 
@@ -339,7 +346,11 @@ class State:
                 return (tag, n) + v[2:]
             if tag == "time" and v[1] != TV.ZERO:
                 bases.setdefault(v[1], len(bases))
-                return ("time", bases[v[1]], v[2] - shifts.setdefault("time", v[2]))
+                if type(v[2]) is not int:
+                    shifts["unknown"] = 0
+                    return ("time", bases[v[1]], ren(v[2]))
+                return ("time", bases[v[1]],
+                        v[2] - shifts.setdefault("time", v[2]) if shifting else v[2])
             if tag in ("?", "nil"):
                 if len(v) == 5:  # an unknown integer's name, numbered as met
                     return (*v[:3], names.setdefault(v[3], len(names)), v[4])
@@ -397,6 +408,8 @@ class State:
             if g.daemon and g.tail and reachable(g):
                 gkeys.append(gkey(g))
                 order.append(g)
+        if shifting and "unknown" in shifts and shifts.get("time"):
+            return None
         timeline = tuple(bases[b] for b in sorted(bases))
         return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals), timeline),
                 tuple(g.gid for g in order))

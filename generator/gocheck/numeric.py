@@ -52,6 +52,12 @@ def name_of(v: Value) -> int | None:
     return v[3] if type(v) is tuple and len(v) == 5 and v[0] == "?" else None
 
 
+def shifted(v: tuple, c: int) -> Value:
+    """Named integer `v` plus `c`, with no thought of wrapping round (a time's offset)."""
+    return ("?", None if v[1] is None else v[1] + c, None if v[2] is None else v[2] + c,
+            v[3], v[4] + c)
+
+
 def rebased(v: tuple, k: int, new: Value) -> Value:
     """Occurrence `v` of a named integer, once the occurrence of it with offset `k` was
     found to be `new`: the same number, `v`'s offset apart."""

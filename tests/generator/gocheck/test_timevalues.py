@@ -40,3 +40,14 @@ def test_since_and_until_know_the_clock_only_goes_forward():
     assert T.until(T.method("Add", [T.now(2), SECOND])) == N.ranged(None, SECOND)
     assert T.method("Add", [T.now(2), UNKNOWN]) == UNKNOWN
     assert T.method("Format", [T.now(2), "15:04"]) == UNKNOWN
+
+
+def test_a_duration_the_checker_does_not_know_still_adds_up():
+    d = N.named(UNKNOWN, 8)
+    cur = T.method("Add", [T.now(4), SECOND])
+    when = T.method("Add", [cur, d])
+    cur = T.method("Add", [cur, T.method("Sub", [when, cur])])
+    assert T.method("After", [when, cur]) is False
+    assert T.method("Sub", [when, T.now(4)]) == N.shifted(d, SECOND)
+    assert T.method("Before", [T.now(4), when]) == UNKNOWN  # d may be negative
+    assert T.method("Add", [cur, N.ranged(0, 5)]) == UNKNOWN  # no name: nothing to relate

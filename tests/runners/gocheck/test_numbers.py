@@ -371,3 +371,11 @@ def test_what_a_branch_learns_of_a_count_less_one_holds_for_the_count():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_fake_clock_reaches_a_timer_set_an_unknown_duration_ahead():
+    # x/time/rate's test clock sets its timer at cur.Add(delay), delay worked out from
+    # tokens the checker may not know; advancing by when.Sub(cur) reaches it all the same.
+    c = check(FAKE_CLOCK.replace("LATER", "time.Duration(len(os.Args)) * time.Second")
+              .replace('"sync"', '"os"\n        "sync"'))
+    assert c.verdict == "ok", report_lines(c)
