@@ -928,8 +928,12 @@ class Machine:
     def _op_BinOp(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         a, b = self.args(st, fr, ins)
         op, bits = ins.x["op"], ins.x.get("bits")
-        if bits and ins.x["unsigned"] and op in V.WRAPPED_OPS and type(a) is int and \
-                type(b) is int:
+        scaled = ins.type == "time.Duration" and op in ("*", "/", "%")
+        if bits and (ins.x["unsigned"] or scaled) and op in V.WRAPPED_OPS and \
+                type(a) is int and type(b) is int:
+            # A Duration is data, a number of nanoseconds (500 * time.Millisecond), not a
+            # loop bound: its products stay exact however large. Sums still count
+            # (`values.count`): a Duration added up round a loop must not grow for ever.
             self._set(st, fr, ins, V.exact_binop(op, a, b, bits, ins.x["unsigned"]))
             return
         if type(a) is float and type(b) is float:

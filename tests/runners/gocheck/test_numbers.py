@@ -379,3 +379,25 @@ def test_a_fake_clock_reaches_a_timer_set_an_unknown_duration_ahead():
     c = check(FAKE_CLOCK.replace("LATER", "time.Duration(len(os.Args)) * time.Second")
               .replace('"sync"', '"os"\n        "sync"'))
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_duration_scaled_at_run_time_stays_exact():
+    # backoff's tests scale a table of numbers to milliseconds; an unknown product made
+    # every later comparison a branch, and each way's knowledge a state of its own.
+    c = check("""
+        package main
+
+        import "time"
+
+        func main() {
+            ch := make(chan int)
+            ds := []time.Duration{500, 1000}
+            for i, d := range ds {
+                ds[i] = d * time.Millisecond
+            }
+            if ds[1] != time.Second || ds[0]*2/time.Millisecond != 1000 {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
