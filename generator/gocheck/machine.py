@@ -431,14 +431,14 @@ class State:
 
         for g in self.gs:
             for f in g.frames:
-                f.regs = {k: sub(v) for k, v in f.regs.items()}
+                f.regs = {reg: sub(v) for reg, v in f.regs.items()}
                 f.params, f.free = tuple(map(sub, f.params)), tuple(map(sub, f.free))
                 f.defers = tuple((sub(callee), tuple(map(sub, args)), static, line)
                                  for callee, args, static, line in f.defers)
             g.tail = tuple(map(sub, g.tail))
-        self.objs = {k: sub(v) for k, v in self.objs.items()}
-        self.chans = {k: (cap, tuple(map(sub, buf)), closed)
-                      for k, (cap, buf, closed) in self.chans.items()}
+        self.objs = {oid: sub(v) for oid, v in self.objs.items()}
+        self.chans = {cid: (cap, tuple(map(sub, buf)), closed)
+                      for cid, (cap, buf, closed) in self.chans.items()}
 
     def fresh(self) -> int:
         n = self.next_id
