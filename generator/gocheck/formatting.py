@@ -84,3 +84,31 @@ def itoa(v: Value) -> str | None:
 
 def _bounded(s: str) -> str | None:
     return s if len(s) <= MAX_LEN else None
+
+
+def wrapped(format_: str, operands: tuple | None) -> tuple | None:
+    """The operands fmt.Errorf's %w verbs take, in order; None when the checker cannot
+    tell which they are (operands it lost, a `*` width or an explicit argument index)."""
+    if operands is None:
+        return None
+    out: list = []
+    i = k = 0
+    while i < len(format_):
+        if format_[i] != "%":
+            i += 1
+            continue
+        j = i + 1
+        while j < len(format_) and format_[j] in "+-# 0123456789.":
+            j += 1
+        if j >= len(format_) or format_[j] in "*[":
+            return None
+        verb = format_[j]
+        i = j + 1
+        if verb == "%":
+            continue
+        if k >= len(operands):
+            return None
+        if verb == "w":
+            out.append(operands[k])
+        k += 1
+    return tuple(out)

@@ -19,7 +19,7 @@ and drops a value it sent that nobody received; Reset does that and arms it agai
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -96,6 +96,8 @@ _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
 # An error value known not to be nil, though not which error: errors.New's result, a
 # library's error variable, a done context's Err.
 ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
+# An error that may wrap another: fmt.Errorf with %w (or a format the checker cannot read).
+WRAPPING: Value = ("iface", "*fmt.wrapError", UNKNOWN)
 # time.Duration's methods that give an integer count of a unit, by the unit's length.
 _DURATION_UNITS = {"(time.Duration).Nanoseconds": 1, "(time.Duration).Microseconds": 1_000,
                    "(time.Duration).Milliseconds": 1_000_000}
@@ -1894,9 +1896,17 @@ class Machine:
             # equals itself and no other.
             return ("iface", "*errors.errorString", st.new_obj(("struct", (UNKNOWN,))))
         if name == "fmt.Errorf":
-            return ERROR  # never nil; it may wrap another (%w), so which one is unknown
+            # Never nil. Without %w it is an error of its own that wraps nothing, as a
+            # library's error variables are; with it, one of its own wrapping those.
+            if not isinstance(args[0], str):
+                return WRAPPING
+            if "%w" not in args[0]:
+                return ERROR
+            wrapped = formatting.wrapped(args[0], self._items(st, args[-1]))
+            return WRAPPING if wrapped is None else \
+                ("iface", "*fmt.wrapError", st.new_obj(("array", wrapped)))
         if name == "errors.Is" and len(args) == 2:
-            return _errors_is(*args)
+            return _errors_is(*args, lambda e: self._wrapped(st, e))
         if name in _DURATION_UNITS and type(args[0]) is int:
             unit = _DURATION_UNITS[name]  # an int64 division: Go truncates toward zero
             return abs(args[0]) // unit * (1 if args[0] >= 0 else -1)
@@ -1976,6 +1986,14 @@ class Machine:
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         return V.unknown_of(rtype)
+
+    def _wrapped(self, st: State, err: Value) -> tuple | None:
+        """The errors fmt.Errorf's error `err` wraps (its %w operands), None if unknown."""
+        if type(err) is tuple and err[:2] == ("iface", "*fmt.wrapError") and \
+                type(err[2]) is tuple and err[2][:1] == ("addr",):
+            arr = self.load(st, err[2], 0, "other")
+            return arr[1] if type(arr) is tuple and arr[:1] == ("array",) else None
+        return None
 
     def _sorted(self, st: State, name: str, args: list[Value], line: int) -> None:
         """sort.Slice(s, less) and the like: the items of `s` in an order the checker cannot
@@ -2600,14 +2618,31 @@ def _sentinel(err: Value) -> bool:
         type(err[2]) is tuple and err[2][:1] == ("addr",)
 
 
-def _errors_is(err: Value, target: Value) -> Value:
+def _errors_is(err: Value, target: Value,
+               wrapped: Callable[[Value], tuple | None]) -> Value:
     """errors.Is: false for a nil error, true for the target itself, false for another
-    error of errors.New's (it wraps nothing); else unknown (it may wrap the target)."""
+    error of errors.New's (it wraps nothing); false for a library's error (`io.EOF`, a
+    done context's `Err`) or fmt.Errorf's without %w against one the program made with
+    errors.New, which neither is nor wraps; for fmt.Errorf's with %w, what its operands
+    say (`wrapped` gives them); else unknown (it may wrap the target)."""
     if err == NIL:
         return target == NIL
-    if _sentinel(err) and (err == target or _sentinel(target) or target == NIL):
-        return err == target
-    return UNKNOWN
+    if err == target and _sentinel(err):
+        return True
+    if _sentinel(err) and (_sentinel(target) or target == NIL):
+        return False
+    if err == ERROR and _sentinel(target):
+        return False
+    inner = wrapped(err)
+    if inner is None:
+        return UNKNOWN
+    if err == target:
+        return True
+    answers = [_errors_is(e, target, wrapped) for e in inner if e != NIL]
+    if True in answers:
+        return True
+    # Itself a new error: it is the target only if the target is it.
+    return False if all(a is False for a in answers) and _sentinel(target) else UNKNOWN
 
 
 def _unknown_key(k: Value) -> bool:

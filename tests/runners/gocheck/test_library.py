@@ -617,3 +617,48 @@ def test_sentinel_errors_and_durations_are_what_go_says(cond, want):
     c = check(SENTINELS.replace("COND", cond).replace(
         "err := submit()", "err := submit()\n        _, _ = err, time.Second"))
     assert c.verdict == want, report_lines(c)
+
+
+WRAPS = """
+    package main
+
+    import (
+        "context"
+        "errors"
+        "fmt"
+        "io"
+    )
+
+    var ErrStop = errors.New("stop")
+    var ErrFull = errors.New("full")
+
+    func main() {
+        ch := make(chan int)
+        ctx, cancel := context.WithCancel(context.Background())
+        cancel()
+        <-ctx.Done()
+        err := fmt.Errorf("worker %d: %w", 3, ErrStop)
+        twice := fmt.Errorf("again: %w", err)
+        _, _ = twice, io.EOF
+        if COND {
+            <-ch
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("cond, want", [
+    ("!errors.Is(err, ErrStop)", "ok"),
+    ("!errors.Is(twice, ErrStop)", "ok"),
+    ("errors.Is(err, ErrFull)", "ok"),
+    ("!errors.Is(twice, err)", "ok"),
+    ("errors.Is(ctx.Err(), ErrStop) || errors.Is(io.EOF, ErrStop)", "ok"),
+    ('errors.Is(fmt.Errorf("plain %d", 1), ErrStop)', "ok"),
+    ("errors.Is(err, io.EOF)", "global-deadlock"),  # whether io.EOF is ErrStop: unknown
+])
+def test_errors_is_follows_what_fmt_errorf_wraps(cond, want):
+    # suture restarts a service unless errors.Is(err, ErrDoNotRestart): a library's error
+    # or a wrap of another sentinel went both ways there, and the test waited for a
+    # restart that never came.
+    c = check(WRAPS.replace("COND", cond))
+    assert c.verdict == want, report_lines(c)
