@@ -1235,6 +1235,11 @@ class Machine:
             x = N.as_float(x)
         elif type(x) is float and ins.x.get("bits"):  # float to an integer type
             x = N.as_int(x, ins.x["bits"], ins.x["unsigned"])
+        elif N.is_range(x):
+            # The same number in another integer type (BufferCap(rand.Intn(50) + 1)), name
+            # and all, where the type holds every number of its range.
+            if ins.x.get("bits") and not N.fits(x, ins.x["bits"], ins.x["unsigned"]):
+                x = UNKNOWN
         elif wrong.get(ins.type, False):
             x = UNKNOWN
         elif type(x) is int and ins.x.get("bits"):  # a conversion between integer types

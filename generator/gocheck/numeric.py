@@ -89,6 +89,12 @@ def bounds(v: Value) -> tuple[int | None, int | None] | None:
     return None
 
 
+def fits(v: tuple, bits: int, unsigned: bool) -> bool:
+    """Whether every number of range `v` is one an integer type of this width holds."""
+    lo_t, hi_t = _limits(bits, unsigned)
+    return v[1] is not None and v[2] is not None and lo_t <= v[1] and v[2] <= hi_t
+
+
 def _limits(bits: int | None, unsigned: bool) -> tuple[int, int]:
     bits = bits or 64
     if unsigned:

@@ -401,3 +401,24 @@ def test_a_duration_scaled_at_run_time_stays_exact():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_random_size_converted_to_a_named_type_keeps_its_range():
+    # eapache's resizable channel: Resize(BufferCap(rand.Intn(50) + 1)); the conversion
+    # lost the range, so a size of 0 or less seemed possible and the buffer closed early.
+    c = check("""
+        package main
+
+        import "math/rand"
+
+        type BufferCap int
+
+        func main() {
+            ch := make(chan int)
+            size := BufferCap(rand.Intn(50) + 1)
+            if int8(size) <= 0 || int(size) > 50 {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
