@@ -884,8 +884,11 @@ class Machine:
     def _narrow(self, st: State, fr: Frame, cond: dict, holds: bool) -> None:
         value = self.operand(st, fr, cond)
         if N.is_comparison(value):
+            # Its named integers carry what it learnt everywhere; the registers it was
+            # computed from (below, through a `!` too) would only learn it again.
             for name, k, new in N.learnt(value, holds):
                 st.substitute(name, k, new)
+            return
         ins = fr.fn.definition(cond["n"]) if cond.get("k") == "reg" else None
         if ins is None:
             return
@@ -903,9 +906,7 @@ class Machine:
             new = N.refined(old, how, self.operand(st, fr, other), holds)
             if new is None:
                 continue
-            if N.name_of(old) is not None:
-                st.substitute(old[3], old[4], new)
-            elif mine["k"] == "reg":
+            if mine["k"] == "reg":
                 fr.regs[mine["n"]] = new
             else:
                 i = mine["i"]
