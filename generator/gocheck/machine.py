@@ -47,6 +47,20 @@ _EXITS = frozenset(
     {"os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf",
      "log.Panicln"}
 )
+# Library functions of the printing packages that write through what they are given,
+# and of the others some that only read it (`Machine._overwritten`).
+_WRITERS = frozenset(
+    {"fmt.Sscan", "fmt.Sscanf", "fmt.Sscanln", "fmt.Scan", "fmt.Scanf", "fmt.Scanln",
+     "fmt.Fscan", "fmt.Fscanf", "fmt.Fscanln", "errors.As"}
+)
+_READS_ONLY = frozenset(
+    {"encoding/json.Marshal", "encoding/json.MarshalIndent",
+     "(*encoding/json.Encoder).Encode", "encoding/binary.Write", "encoding/binary.Size",
+     "reflect.TypeOf", "reflect.DeepEqual"}
+)
+_SLICE_READERS = ("strings.", "bytes.", "strconv.", "slices.Contains", "slices.Index",
+                  "slices.Equal", "slices.Max", "slices.Min", "unicode.", "path.",
+                  "path/filepath.", "os.Getenv", "encoding/json.Marshal")
 _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
@@ -1991,7 +2005,33 @@ class Machine:
             self._no_communicating_methods(st, name, args[:1], line)
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
+        if (pkg not in _PRINTERS and name not in _READS_ONLY) or name in _WRITERS:
+            self._overwritten(st, name, args, line)
         return V.unknown_of(rtype)
+
+    def _overwritten(self, st: State, name: str, args: list[Value], line: int) -> None:
+        """What library code not modelled may have written through the pointers it can
+        reach from its arguments (fmt.Sscan's `&n` in its `[]any`, json.Unmarshal's
+        `&cfg`, errors.As's target) and into the slices it was given (io.ReadFull's
+        buffer) becomes unknown: kept as it was, a loop bound `n` stayed 0 and its sends
+        never happened, a deadlock the program does not have. The shapes stay (a struct's
+        fields, an array's length) so that the program's own loads and stores still find
+        them; no channel, sync object or function of the program's is among them
+        (`_hands_over`). Functions that only read the slices they are given (strings.Join,
+        bytes.Equal) keep those."""
+        pointers = [v for v in self._reached(st, args)
+                    if v is not None and v[0] == "addr" and v[1] is not None]
+        for addr in pointers:
+            try:
+                old = self.load(st, addr, line, "other")
+            except ProgramExit:
+                continue  # nil: the library's own panic, not modelled
+            self.store(st, addr, _unknown_like(old), line)
+        if name.startswith(_SLICE_READERS):
+            return
+        for arg in args:
+            if type(arg) is tuple and arg and arg[0] == "slice" and arg[1] in st.objs:
+                st.objs[arg[1]] = _unknown_like(st.objs[arg[1]])
 
     def _wrapped(self, st: State, err: Value) -> tuple | None:
         """The errors fmt.Errorf's error `err` wraps (its %w operands), None if unknown."""
@@ -2669,3 +2709,11 @@ def _first_class(type_class: str) -> str:
     if type_class.startswith("tuple("):
         return V.split_class(type_class, "(", ")")[0]
     return type_class
+
+
+def _unknown_like(v: Value) -> Value:
+    """`v` with every datum in it unknown: a struct's fields and an array's items each
+    so, anything else (a number, string, pointer or interface) wholly."""
+    if type(v) is tuple and v and v[0] in ("struct", "array"):
+        return (v[0], tuple(_unknown_like(x) for x in v[1]))
+    return UNKNOWN
