@@ -1927,6 +1927,12 @@ class Machine:
                 ("iface", "*fmt.wrapError", st.new_obj(("array", wrapped)))
         if name == "errors.Is" and len(args) == 2:
             return _errors_is(*args, lambda e: self._wrapped(st, e))
+        if name == "errors.As" and len(args) == 2:
+            found = self._errors_as(st, args[0], args[1])
+            if found is not None:
+                if found is not False:
+                    self.store(st, args[1][2], found, line)
+                return found is not False
         if name in _DURATION_UNITS and type(args[0]) is int:
             unit = _DURATION_UNITS[name]  # an int64 division: Go truncates toward zero
             return abs(args[0]) // unit * (1 if args[0] >= 0 else -1)
@@ -2032,6 +2038,39 @@ class Machine:
         for arg in args:
             if type(arg) is tuple and arg and arg[0] == "slice" and arg[1] in st.objs:
                 st.objs[arg[1]] = _unknown_like(st.objs[arg[1]])
+
+    def _errors_as(self, st: State, err: Value, target: Value) -> Value | None:
+        """errors.As(err, target) where the target's type is one of the program's with
+        methods (`*MyErr`, not an interface some error may implement): the first error
+        of err's chain of that very type, False if none is, None where the checker cannot
+        tell (an error it does not know, a library's that may wrap one of the program's,
+        a type of the program's with an Unwrap or As method of its own)."""
+        if not (type(target) is tuple and target[0] == "iface" and target[1][:1] == "*"
+                and type(target[2]) is tuple and target[2][:1] == ("addr",)):
+            return None
+        want = target[1][1:]
+        if want not in self.program.methods:
+            return None
+        todo = [err]
+        while todo:
+            e = todo.pop(0)
+            if e == NIL:
+                continue
+            if not (type(e) is tuple and e[0] == "iface"):
+                return None
+            if e[1] == want:
+                return e[2]
+            if e[:2] == ("iface", "*fmt.wrapError"):
+                inner = self._wrapped(st, e)
+                if inner is None:
+                    return None
+                todo[:0] = list(inner)
+            elif e[1] == "*errors.errorString":
+                continue
+            elif e[1] not in self.program.methods or \
+                    {"Unwrap", "As"} & set(self.program.methods[e[1]]):
+                return None
+        return False
 
     def _wrapped(self, st: State, err: Value) -> tuple | None:
         """The errors fmt.Errorf's error `err` wraps (its %w operands), None if unknown."""

@@ -702,7 +702,8 @@ WRITES = """
 @pytest.mark.parametrize("call, cond, want", [
     ('fmt.Sscan("3", &n)', "n != 0", "global-deadlock"),
     ('fmt.Sscanf("w=4", "w=%d", &cfg.Workers)', "cfg.Workers > 0", "global-deadlock"),
-    ('_ = errors.As(errors.New("x"), &ce)', "ce != nil", "global-deadlock"),
+    ('_, e := io.ReadFull(strings.NewReader(""), buf); _ = errors.As(e, &ce)', "ce != nil",
+     "global-deadlock"),  # an error of the library's: what As found in it is unknown
     ('_, _ = io.ReadFull(strings.NewReader("x"), buf)', "buf[0] != 0", "global-deadlock"),
     ('fmt.Println(&n, &cfg)', "n != 0 || cfg.Workers != 0", "ok"),  # printing only reads
     ('_ = strings.Join(parts, "")', 'parts[0] != "a"', "ok"),  # so does Join
@@ -711,4 +712,56 @@ def test_what_a_library_call_writes_through_a_pointer_is_unknown(call, cond, wan
     # With `n` kept at 0 after fmt.Sscan wrote 3 into it, a loop of n sends never ran and
     # the checker reported a receiver blocked for ever that the program never leaves.
     c = check(WRITES.replace("CALL", call).replace("COND", cond))
+    assert c.verdict == want, report_lines(c)
+
+
+TARGETS = """
+    package main
+
+    import (
+        "errors"
+        "fmt"
+        "strconv"
+    )
+
+    type codeErr struct{ code int }
+
+    func (e *codeErr) Error() string { return "code" }
+
+    type otherErr struct{}
+
+    func (otherErr) Error() string { return "other" }
+
+    type wrapper struct{ err error }
+
+    func (w wrapper) Error() string { return "wrapper" }
+    func (w wrapper) Unwrap() error { return w.err }
+
+    func main() {
+        ch := make(chan int)
+        var ce *codeErr
+        err := fmt.Errorf("step %d: %w", 1, &codeErr{2})
+        twice := fmt.Errorf("again: %w", err)
+        _, parse := strconv.Atoi("x")
+        _, _, _ = twice, parse, otherErr{}
+        if COND {
+            ch <- 1 // nobody receives: a deadlock exactly when COND holds
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("cond, want", [
+    ("!errors.As(err, &ce) || ce.code != 2", "ok"),
+    ("!errors.As(twice, &ce) || ce.code != 2", "ok"),
+    ("errors.As(otherErr{}, &ce)", "ok"),
+    ('errors.As(errors.New("x"), &ce) || errors.As(nil, &ce)', "ok"),
+    ("errors.As(err, &ce) && ce.code == 2", "global-deadlock"),
+    ("errors.As(parse, &ce)", "global-deadlock"),  # a library's error: unknown
+    ("errors.As(wrapper{err}, &ce)", "global-deadlock"),  # its own Unwrap: unknown
+])
+def test_errors_as_finds_the_program_s_error_in_the_chain(cond, want):
+    # A retry loop asks errors.As whether the error is its own retryable one: answered
+    # both ways, a retry that cannot happen looked like one that waits for ever.
+    c = check(TARGETS.replace("COND", cond))
     assert c.verdict == want, report_lines(c)
