@@ -1093,26 +1093,28 @@ class Machine:
             raise ProgramExit("assignment to entry in nil map", ins.line)
         if mv is not None:
             _, entries, vague = mv
-            if V.contains_unknown(k):
-                if value_holds_sync(v):
-                    raise Unsupported("a channel stored in a map under a key the checker "
-                                      "cannot tell", ins.line)
-                # The value is kept, under a key of its own that equals no other (a range
-                # then visits it: a map of replicas keyed by their addresses), a few of
-                # them: a loop that stores more leaves the rest unknown, as before.
-                held = sum(1 for e in entries if _unknown_key(e[0]))
-                if held < MAP_ORDERS_UP_TO:
-                    entries = tuple(sorted((*entries, (("?key", held), v)), key=repr))
-                    # Vague for a lookup (any key may be one of these), but a range
-                    # visits all there is, unless something was lost before.
-                    vague = vague or UNKNOWN_KEYS
-                else:
-                    vague = True
-                st.objs[m[1]] = ("mapv", entries, vague)
-            else:
-                rest = tuple(e for e in entries if e[0] != k)
-                st.objs[m[1]] = ("mapv", tuple(sorted(rest + ((k, v),), key=repr)), vague)
+            st.objs[m[1]] = ("mapv", *_map_put(entries, vague, k, v, ins.line))
         fr.pc += 1
+
+    def _maps_copy(self, st: State, dst: Value, src: Value, line: int) -> None:
+        """maps.Copy(dst, src): each entry of src stored in dst as `dst[k] = v` would; a
+        source the checker cannot follow leaves dst vague (its lookups unknown)."""
+        smv = self._map(st, src, line, False)
+        dmv = self._map(st, dst, line, False)
+        if dmv is None:
+            return  # a map the checker lost already: nothing more to lose
+        if dst == NIL:
+            if smv is None or smv[1]:
+                raise ProgramExit("assignment to entry in nil map", line)
+            return
+        _, entries, vague = dmv
+        if smv is None:
+            st.objs[dst[1]] = ("mapv", entries, True)
+            return
+        for k, v in smv[1]:
+            entries, vague = _map_put(entries, vague, UNKNOWN if _unknown_key(k) else k, v,
+                                      line)
+        st.objs[dst[1]] = ("mapv", entries, vague or smv[2])
 
     def _lookup(self, st: State, m: Value, k: Value, type_class: str, line: int
                 ) -> tuple[Value, Value]:
@@ -1925,6 +1927,9 @@ class Machine:
             wrapped = formatting.wrapped(args[0], self._items(st, args[-1]))
             return WRAPPING if wrapped is None else \
                 ("iface", "*fmt.wrapError", st.new_obj(("array", wrapped)))
+        if name.startswith("maps.Copy[") and len(args) == 2:
+            self._maps_copy(st, args[0], args[1], line)
+            return ("tuple", ())
         if name == "errors.Is" and len(args) == 2:
             return _errors_is(*args, lambda e: self._wrapped(st, e))
         if name == "errors.As" and len(args) == 2:
@@ -2728,6 +2733,26 @@ def _errors_is(err: Value, target: Value,
         return True
     # Itself a new error: it is the target only if the target is it.
     return False if all(a is False for a in answers) and _sentinel(target) else UNKNOWN
+
+
+def _map_put(entries: tuple, vague: Any, k: Value, v: Value, line: int) -> tuple[tuple, Any]:
+    """A map's (entries, vague) after `m[k] = v`."""
+    if V.contains_unknown(k):
+        if value_holds_sync(v):
+            raise Unsupported("a channel stored in a map under a key the checker "
+                              "cannot tell", line)
+        # The value is kept, under a key of its own that equals no other (a range
+        # then visits it: a map of replicas keyed by their addresses), a few of
+        # them: a loop that stores more leaves the rest unknown, as before.
+        held = sum(1 for e in entries if _unknown_key(e[0]))
+        if held < MAP_ORDERS_UP_TO:
+            # Vague for a lookup (any key may be one of these), but a range
+            # visits all there is, unless something was lost before.
+            return tuple(sorted((*entries, (("?key", held), v)), key=repr)), \
+                vague or UNKNOWN_KEYS
+        return entries, True
+    rest = tuple(e for e in entries if e[0] != k)
+    return tuple(sorted(rest + ((k, v),), key=repr)), vague
 
 
 def _unknown_key(k: Value) -> bool:

@@ -765,3 +765,43 @@ def test_errors_as_finds_the_program_s_error_in_the_chain(cond, want):
     # both ways, a retry that cannot happen looked like one that waits for ever.
     c = check(TARGETS.replace("COND", cond))
     assert c.verdict == want, report_lines(c)
+
+
+COPIES = """
+    package main
+
+    import (
+        "maps"
+        "os"
+    )
+
+    func main() {
+        src := map[string]int{"a": 1, "b": 2}
+        dst := map[string]int{"b": 5}
+        COPY
+        ch := make(chan int)
+        go func() {
+            for range 2 {
+                <-ch
+            }
+        }()
+        for _, v := range dst {
+            ch <- v
+        }
+        _ = os.Args
+    }
+    """
+
+
+@pytest.mark.parametrize("copy, want", [
+    ("maps.Copy(dst, src)", "ok"),  # a and b: two sends for two receives
+    ('src["c"] = 3; maps.Copy(dst, src)', "global-deadlock"),  # a third send nobody takes
+    ("maps.Copy(dst, map[string]int{}); _ = src", "partial-deadlock"),  # b alone
+    # Into a nil map: Go panics before any goroutine starts.
+    ("var none map[string]int; maps.Copy(none, src)", "ok"),
+])
+def test_maps_copy_stores_each_entry_of_the_source(copy, want):
+    # maps.Copy did nothing in the checker: ranging over the copy sent once where the
+    # program sends twice, and the receiver waiting for the second looked blocked for ever.
+    c = check(COPIES.replace("COPY", copy))
+    assert c.verdict == want, report_lines(c)
