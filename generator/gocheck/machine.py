@@ -2777,7 +2777,10 @@ def _first_class(type_class: str) -> str:
 
 def _unknown_like(v: Value) -> Value:
     """`v` with every datum in it unknown: a struct's fields and an array's items each
-    so, anything else (a number, string, pointer or interface) wholly."""
+    so, anything else (a number, string, pointer or interface) wholly, but for what
+    library code cannot make (a timer's stop function, a function value): kept."""
     if type(v) is tuple and v and v[0] in ("struct", "array"):
         return (v[0], tuple(_unknown_like(x) for x in v[1]))
+    if type(v) is tuple and v and v[0] in ("model", "fn"):
+        return v
     return UNKNOWN
