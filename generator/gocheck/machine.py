@@ -1104,7 +1104,9 @@ class Machine:
         if dmv is None:
             return  # a map the checker lost already: nothing more to lose
         if dst == NIL:
-            if smv is None or smv[1]:
+            # Go panics when there is an entry to store; from a map the checker lost, it
+            # cannot tell whether there is, and goes on as if there were none.
+            if smv is not None and smv[1]:
                 raise ProgramExit("assignment to entry in nil map", line)
             return
         _, entries, vague = dmv

@@ -740,10 +740,11 @@ TARGETS = """
     func main() {
         ch := make(chan int)
         var ce *codeErr
+        var oe otherErr
         err := fmt.Errorf("step %d: %w", 1, &codeErr{2})
         twice := fmt.Errorf("again: %w", err)
         _, parse := strconv.Atoi("x")
-        _, _, _ = twice, parse, otherErr{}
+        _, _, _, _, _ = twice, parse, otherErr{}, oe, ce
         if COND {
             ch <- 1 // nobody receives: a deadlock exactly when COND holds
         }
@@ -755,6 +756,8 @@ TARGETS = """
     ("!errors.As(err, &ce) || ce.code != 2", "ok"),
     ("!errors.As(twice, &ce) || ce.code != 2", "ok"),
     ("errors.As(otherErr{}, &ce)", "ok"),
+    ("errors.As(twice, &oe)", "ok"),
+    ("errors.As(fmt.Errorf(\"x: %w\", otherErr{}), &oe)", "global-deadlock"),  # a value type
     ('errors.As(errors.New("x"), &ce) || errors.As(nil, &ce)', "ok"),
     ("errors.As(err, &ce) && ce.code == 2", "global-deadlock"),
     ("errors.As(parse, &ce)", "global-deadlock"),  # a library's error: unknown
