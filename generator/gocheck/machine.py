@@ -19,7 +19,7 @@ and drops a value it sent that nobody received; Reset does that and arms it agai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -60,7 +60,7 @@ _READS_ONLY = frozenset(
 )
 _SLICE_READERS = ("strings.", "bytes.", "strconv.", "slices.Contains", "slices.Index",
                   "slices.Equal", "slices.Max", "slices.Min", "unicode.", "path.",
-                  "path/filepath.", "os.Getenv", "encoding/json.Marshal")
+                  "path/filepath.", "os.Getenv")
 _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
@@ -1525,12 +1525,12 @@ class Machine:
         self.known_fn(new, line, "a sync.Pool's New")
         self._invoke(st, g, fr, new, [], None, line, ins, advance=advance)
 
-    def _hands_over(self, st: State, args: list[Value]) -> bool:
-        """Whether library code given `args` can reach, through them and the heap, a
-        channel, sync object or function of the program. Their types may say it could
-        (a *bufio.Scanner holds a split function) while the values hold only what the
-        library made itself (unknown here): then it cannot touch the program's."""
-        for v in self._reached(st, args):
+    def _hands_over(self, reached: Iterable[tuple | None]) -> bool:
+        """Whether library code given arguments that reach these values (`_reached`)
+        can reach a channel, sync object or function of the program. Their types may say
+        it could (a *bufio.Scanner holds a split function) while the values hold only what
+        the library made itself (unknown here): then it cannot touch the program's."""
+        for v in reached:
             if v is None:  # a pointer the checker cannot follow
                 return True
             tag = v[0]
@@ -1679,7 +1679,7 @@ class Machine:
             # A byte-level view of a string or slice (groupcache's ByteView, zero-copy
             # conversions): what it points to is unknown, which is harmless unless it
             # reaches the program's channels, functions or sync objects.
-            if self._hands_over(st, args):
+            if self._hands_over(self._reached(st, args)):
                 raise Unsupported(f"unsafe.{name} over channels, functions or sync "
                                   "objects", line)
             return UNKNOWN
@@ -2006,11 +2006,13 @@ class Machine:
         pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
         if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
             raise Unsupported(f"{name} (not modelled)", line)
+        reached = None
         if pkg not in _PRINTERS:
             self._no_communicating_methods(st, name, args, line)
             # Not only when a parameter's type may hold one: a channel handed over as
             # `any` (reflect.ValueOf(ch), then its Recv) may block in the library as well.
-            if self._hands_over(st, args):
+            reached = list(self._reached(st, args))
+            if self._hands_over(reached):
                 raise Unsupported(f"{name} is handed a channel, function or sync object",
                                   line)
         elif name in ("fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"):
@@ -2019,10 +2021,13 @@ class Machine:
         if _holds_sync(rtype):
             raise Unsupported(f"{name} returns a channel or sync object", line)
         if (pkg not in _PRINTERS and name not in _READS_ONLY) or name in _WRITERS:
-            self._overwritten(st, name, args, line)
+            if reached is None:
+                reached = list(self._reached(st, args))
+            self._overwritten(st, name, args, reached, line)
         return V.unknown_of(rtype)
 
-    def _overwritten(self, st: State, name: str, args: list[Value], line: int) -> None:
+    def _overwritten(self, st: State, name: str, args: list[Value],
+                     reached: list[tuple | None], line: int) -> None:
         """What library code not modelled may have written through the pointers it can
         reach from its arguments (fmt.Sscan's `&n` in its `[]any`, json.Unmarshal's
         `&cfg`, errors.As's target) and into the slices it was given (io.ReadFull's
@@ -2032,9 +2037,9 @@ class Machine:
         them; no channel, sync object or function of the program's is among them
         (`_hands_over`). Functions that only read the slices they are given (strings.Join,
         bytes.Equal) keep those."""
-        pointers = [v for v in self._reached(st, args)
-                    if v is not None and v[0] == "addr" and v[1] is not None]
-        for addr in pointers:
+        for addr in reached:
+            if addr is None or addr[0] != "addr" or addr[1] is None:
+                continue
             try:
                 old = self.load(st, addr, line, "other")
             except ProgramExit:
