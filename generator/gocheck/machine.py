@@ -58,9 +58,10 @@ _READS_ONLY = frozenset(
      "(*encoding/json.Encoder).Encode", "encoding/binary.Write", "encoding/binary.Size",
      "reflect.TypeOf", "reflect.DeepEqual"}
 )
-_SLICE_READERS = ("strings.", "bytes.", "strconv.", "slices.Contains", "slices.Index",
-                  "slices.Equal", "slices.Max", "slices.Min", "unicode.", "path.",
-                  "path/filepath.", "os.Getenv")
+_READERS = ("strings.", "bytes.", "strconv.", "slices.Contains", "slices.Index",
+            "slices.Equal", "slices.Max", "slices.Min", "slices.Clone", "slices.Compare",
+            "slices.BinarySearch", "slices.IsSorted", "maps.Clone", "maps.Equal", "unicode.",
+            "path.", "path/filepath.", "os.Getenv")
 _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
@@ -2030,26 +2031,33 @@ class Machine:
                      reached: list[tuple | None], line: int) -> None:
         """What library code not modelled may have written through the pointers it can
         reach from its arguments (fmt.Sscan's `&n` in its `[]any`, json.Unmarshal's
-        `&cfg`, errors.As's target) and into the slices it was given (io.ReadFull's
-        buffer) becomes unknown: kept as it was, a loop bound `n` stayed 0 and its sends
-        never happened, a deadlock the program does not have. The shapes stay (a struct's
-        fields, an array's length) so that the program's own loads and stores still find
-        them; no channel, sync object or function of the program's is among them
-        (`_hands_over`). Functions that only read the slices they are given (strings.Join,
-        bytes.Equal) keep those."""
-        for addr in reached:
-            if addr is None or addr[0] != "addr" or addr[1] is None:
+        `&cfg`, errors.As's target), into the slices and maps it can reach (io.ReadFull's
+        buffer, the map json.Unmarshal fills in a struct's field, http.Header's Set)
+        becomes unknown: kept as it was, a loop bound `n` stayed 0 and its sends never
+        happened, a deadlock the program does not have. The shapes stay (a struct's
+        fields, an array's length, a map's keys, now vague) so that the program's own
+        loads and stores still find them; no channel, sync object or function of the
+        program's is among them (`_hands_over`). Functions that only read what they are
+        given (strings.Join, bytes.Equal, maps.Clone) keep the slices and maps."""
+        reads = name.startswith(_READERS)
+        for v in reached:
+            if v is None:
                 continue
-            try:
-                old = self.load(st, addr, line, "other")
-            except ProgramExit:
-                continue  # nil: the library's own panic, not modelled
-            self.store(st, addr, _unknown_like(old), line)
-        if name.startswith(_SLICE_READERS):
-            return
-        for arg in args:
-            if type(arg) is tuple and arg and arg[0] == "slice" and arg[1] in st.objs:
-                st.objs[arg[1]] = _unknown_like(st.objs[arg[1]])
+            tag = v[0]
+            if tag == "addr" and v[1] is not None:
+                try:
+                    old = self.load(st, v, line, "other")
+                except ProgramExit:
+                    continue  # nil: the library's own panic, not modelled
+                self.store(st, v, _unknown_like(old), line)
+            elif reads or tag not in ("slice", "map") or v[1] not in st.objs:
+                continue
+            elif tag == "slice":
+                st.objs[v[1]] = _unknown_like(st.objs[v[1]])
+            else:
+                entries = st.objs[v[1]][1]
+                st.objs[v[1]] = ("mapv", tuple((k, _unknown_like(x)) for k, x in entries),
+                                 True)
 
     def _errors_as(self, st: State, err: Value, target: Value) -> Value | None:
         """errors.As(err, target) where the target's type is one of the program's with

@@ -715,6 +715,59 @@ def test_what_a_library_call_writes_through_a_pointer_is_unknown(call, cond, wan
     assert c.verdict == want, report_lines(c)
 
 
+FILLS = """
+    package main
+
+    import (
+        "encoding/json"
+        "maps"
+        "net/http"
+        "slices"
+    )
+
+    type box struct {
+        M map[string]int
+        S []int
+    }
+
+    func main() {
+        ch := make(chan int)
+        seen := map[string]int{}
+        nums := []int{0}
+        b := box{M: seen, S: nums}
+        h := http.Header{}
+        alias := h
+        CALL
+        _, _, _, _, _ = b, alias, maps.Clone[map[string]int], slices.Clone[[]int], json.Valid
+        if COND {
+            ch <- 1 // nobody receives: a deadlock exactly when COND holds
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("call, cond, want", [
+    # json.Unmarshal adds to the map it finds in a field, and appends into the slice's
+    # array while its capacity lasts: both alias the program's own.
+    ('_ = json.Unmarshal([]byte(`{"M": {"a": 1}}`), &b)', "len(seen) != 0",
+     "global-deadlock"),
+    ('_ = json.Unmarshal([]byte(`{"S": [5]}`), &b)', "nums[0] != 0", "global-deadlock"),
+    ('h.Set("k", "v")', "len(alias) != 0", "global-deadlock"),  # a map as the receiver
+    ('_ = json.Unmarshal([]byte(`{}`), &b)', 'seen["a"] == 0 && len(seen) == 0',
+     "global-deadlock"),  # a vague map: what it holds may be as it was
+    ("_ = maps.Clone(seen)", "len(seen) != 0", "ok"),  # reading it only
+    ("_ = slices.Clone(nums)", "nums[0] != 0", "ok"),
+    ('_, _ = json.Marshal(&b)', "len(seen) != 0 || nums[0] != 0", "ok"),
+])
+def test_what_a_library_call_writes_into_a_map_or_slice_it_reaches_is_unknown(call, cond,
+                                                                               want):
+    # A map the program still holds, filled by json.Unmarshal through a struct's field,
+    # stayed empty for the checker: the range over it that sends never sent, and the
+    # deadlock the program does have went unreported.
+    c = check(FILLS.replace("CALL", call).replace("COND", cond))
+    assert c.verdict == want, report_lines(c)
+
+
 TARGETS = """
     package main
 
