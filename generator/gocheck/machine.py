@@ -2024,11 +2024,11 @@ class Machine:
         if (pkg not in _PRINTERS and name not in _READS_ONLY) or name in _WRITERS:
             if reached is None:
                 reached = list(self._reached(st, args))
-            self._overwritten(st, name, args, reached, line)
+            self._overwritten(st, name, reached, line)
         return V.unknown_of(rtype)
 
-    def _overwritten(self, st: State, name: str, args: list[Value],
-                     reached: list[tuple | None], line: int) -> None:
+    def _overwritten(self, st: State, name: str, reached: list[tuple | None], line: int
+                     ) -> None:
         """What library code not modelled may have written through the pointers it can
         reach from its arguments (fmt.Sscan's `&n` in its `[]any`, json.Unmarshal's
         `&cfg`, errors.As's target), into the slices and maps it can reach (io.ReadFull's
