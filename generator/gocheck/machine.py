@@ -2050,14 +2050,8 @@ class Machine:
                 except ProgramExit:
                     continue  # nil: the library's own panic, not modelled
                 self.store(st, v, _unknown_like(old), line)
-            elif reads or tag not in ("slice", "map") or v[1] not in st.objs:
-                continue
-            elif tag == "slice":
+            elif not reads and tag in ("slice", "map") and v[1] in st.objs:
                 st.objs[v[1]] = _unknown_like(st.objs[v[1]])
-            else:
-                entries = st.objs[v[1]][1]
-                st.objs[v[1]] = ("mapv", tuple((k, _unknown_like(x)) for k, x in entries),
-                                 True)
 
     def _errors_as(self, st: State, err: Value, target: Value) -> Value | None:
         """errors.As(err, target) where the target's type is one of the program's with
@@ -2792,10 +2786,13 @@ def _first_class(type_class: str) -> str:
 
 def _unknown_like(v: Value) -> Value:
     """`v` with every datum in it unknown: a struct's fields and an array's items each
-    so, anything else (a number, string, pointer or interface) wholly, but for what
-    library code cannot make (a timer's stop function, a function value): kept."""
+    so, a map object's values too (its keys kept, others now possible: vague), anything
+    else (a number, string, pointer or interface) wholly, but for what library code
+    cannot make (a timer's stop function, a function value): kept."""
     if type(v) is tuple and v and v[0] in ("struct", "array"):
         return (v[0], tuple(_unknown_like(x) for x in v[1]))
+    if type(v) is tuple and v and v[0] == "mapv":
+        return ("mapv", tuple((k, _unknown_like(x)) for k, x in v[1]), True)
     if type(v) is tuple and v and v[0] in ("model", "fn"):
         return v
     return UNKNOWN

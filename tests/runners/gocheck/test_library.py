@@ -762,8 +762,8 @@ FILLS = """
 def test_what_a_library_call_writes_into_a_map_or_slice_it_reaches_is_unknown(call, cond,
                                                                                want):
     # A map the program still holds, filled by json.Unmarshal through a struct's field,
-    # stayed empty for the checker: the range over it that sends never sent, and the
-    # deadlock the program does have went unreported.
+    # stayed empty for the checker: a branch on what it holds went one way only, and the
+    # deadlock the program does have on the other went unreported.
     c = check(FILLS.replace("CALL", call).replace("COND", cond))
     assert c.verdict == want, report_lines(c)
 
