@@ -1,6 +1,6 @@
 """Confirm each gocheck corpus program's known verdict by running it with the real Go.
 
-    python tests/gocheck/confirm.py [--runs N] [--only NAME ...] [--jobs J]
+    python tests/gocheck/confirm.py [--runs N] [--only NAME ...] [--jobs J] [--dir DIR]
 
 Each program is built once (``go build``, in a temporary directory, GOTOOLCHAIN=local), then
 run N times (default 20) with GOMAXPROCS cycling through 1, 2, 4 and a 10 s timeout a run.
@@ -344,8 +344,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20, help="runs per binary (default 20)")
     parser.add_argument("--jobs", type=int, default=2, help="programs confirmed at once")
     parser.add_argument("--only", nargs="*", help="names of the programs to confirm")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        help="confirm the programs of this directory instead of the corpus (new probes, say)",
+    )
     args = parser.parse_args(argv)
-    programs = load_corpus()
+    programs = load_corpus(args.dir) if args.dir else load_corpus()
     if args.only:
         programs = [p for p in programs if p.name in set(args.only)]
     results = confirm_all(programs, args.runs, args.jobs)
