@@ -184,7 +184,10 @@ def describe(st: State, p: Pending) -> str:
              "ticker_reset": "Ticker.Reset", "fire": "a timer firing",
              "afterfunc_stop": "context.AfterFunc's stop",
              "oncefunc": "sync.OnceFunc's function", "exit": "exit",
-             "bubble_wait": "the fake clock (time.Sleep or synctest.Wait)"}
+             "bubble_wait": "the fake clock (time.Sleep or synctest.Wait)",
+             "pull_next": "iter.Pull's next", "pull_stop": "iter.Pull's stop",
+             "pull_yield": "yield (iter.Pull's sequence)",
+             "pull_end": "the end of iter.Pull's sequence"}
     return names.get(p.kind, p.kind)
 
 
@@ -492,6 +495,8 @@ class _Explorer:
         if kind == "afterfunc_stop":
             return [go("context.AfterFunc's stop",
                        then=lambda s: m.complete(s, gid, m.stop_after_func(s, p.arg)))]
+        if kind.startswith("pull_"):
+            return self._pull(st, gid, p, go)
         # The sync objects: the operand is a pointer to where the object lives.
         addr = p.arg
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
@@ -671,6 +676,69 @@ class _Explorer:
                                woken + (w,)))))
                 for w in waiting]
 
+    def _pull(self, st: State, gid: int, p: Pending, go) -> list[_Succ]:
+        """iter.Pull's next and stop, the yield its sequence calls, and the sequence's end,
+        as Go's coroutine switches run them: one of the caller and the sequence runs at a
+        time. Its object is ("pull", stage, waiter, outbox, resume): stage "new" (not
+        started), "running" (the sequence runs while `waiter`, the goroutine in next or
+        stop, waits for `outbox`: what next returns, "end" once the sequence returned),
+        "parked" (the sequence waits in yield for `resume`, what yield returns), "stopping"
+        (stop resumed it with false: a yield returns false at once from then on), "done"."""
+        m = self.m
+        addr = p.arg if p.kind == "pull_end" else p.arg[2]
+        _tag, stage, waiter, outbox, resume = m.load(st, addr, p.line, "other")
+
+        def put(*fields):
+            return lambda s: m.store(s, addr, ("pull", *fields), p.line)
+
+        def wait(s: State) -> None:  # the step leaves the goroutine at its call
+            return None
+
+        if p.kind == "pull_end":
+            return [go("iter.Pull's sequence returns", put("done", waiter, "end", None),
+                       then=lambda s: m.complete(s, gid, run=False))]
+        if p.kind == "pull_yield":
+            values = p.arg2[0]
+            if stage == "running" and resume is None:
+                return [go("yield hands its value to next and waits",
+                           put("parked", waiter, ("tuple", (*values, True)), None), then=wait)]
+            if stage == "running":
+                return [go("yield returns true", put("running", waiter, None, None), True)]
+            if stage == "stopping":
+                return [go("yield returns false", put("stopping", waiter, None, None), False)]
+            if stage == "parked":
+                return []
+            return self._cannot(gid, p.line, "a yield of iter.Pull's sequence called outside "
+                                             "the sequence")
+        seq, line = p.arg[3], p.arg[4]
+        name = "next" if p.kind == "pull_next" else "stop"
+        if waiter == gid:
+            if outbox is None:
+                return []
+            if p.kind == "pull_stop":
+                return [go("stop returns: the sequence has returned",
+                           put("done", None, None, None))]
+            if outbox == "end":
+                return [go("next returns: the sequence is over", put("done", None, None, None),
+                           zero(p.arg2[1]))]
+            return [go("next returns the value yielded", put(stage, None, None, None), outbox)]
+        if waiter is not None or stage in ("running", "stopping"):
+            return self._cannot(gid, p.line, f"iter.Pull's {name} called while its sequence "
+                                             "runs for another call")
+        if stage == "done":
+            if p.kind == "pull_stop":
+                return [go("stop (the sequence is over)")]
+            return [go("next: the sequence is over", result=zero(p.arg2[1]))]
+        if stage == "new":
+            if p.kind == "pull_stop":
+                return [go("stop before any next", put("done", None, None, None))]
+            return [go("next starts the sequence", put("running", gid, None, None),
+                       then=lambda s: m.pull_started(s, addr, seq, line))]
+        if p.kind == "pull_stop":
+            return [go("stop resumes the sequence (its yield returns false)",
+                       put("stopping", gid, None, False), then=wait)]
+        return [go("next resumes the sequence", put("running", gid, None, True), then=wait)]
+
     def _branch(self, st: State, gid: int, which: bool) -> None:
         self.m.take_branch(st, gid, which)
         self.m.run(st, gid)
@@ -685,10 +753,23 @@ class _Explorer:
 
     # --- the search
 
+    def idle(self, st: State, gid: int) -> bool:
+        """Whether goroutine `gid` has ended, is a daemon (a timer), or is an iter.Pull
+        sequence parked in its yield: none of these is blocked for ever (Go's leak profile
+        does not count a Pull whose stop was never called)."""
+        g = st.gs[gid]
+        if g.done or g.daemon:
+            return True
+        if not g.label.startswith(f"g{gid} (iter.Pull's"):
+            return False
+        p = self.m.pending(st, gid)
+        return p is not None and p.kind == "pull_yield" and \
+            st.objs[p.arg[2][1]][1] == "parked"
+
     def stuck(self, st: State) -> tuple[Step, ...]:
         out = []
         for gid, g in enumerate(st.gs):
-            if g.done or g.daemon:
+            if self.idle(st, gid):
                 continue
             p = self.m.pending(st, gid)
             out.append(Step(g.label, p.line if p else 0,
@@ -850,7 +931,7 @@ class _Explorer:
             found["channel-safety"] = Finding("channel-safety", why, path)
 
     def terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
-        live = [g for g in st.gs if not g.done and not g.daemon]
+        live = [g for g in st.gs if not self.idle(st, g.gid)]
         if not live:
             return
         stuck = self.stuck(st)
@@ -882,7 +963,7 @@ class _Explorer:
             members = set(comp)
             i = min(comp)
             st = states[i]
-            live = [g.gid for g in st.gs if not g.done and not g.daemon]
+            live = [g.gid for g in st.gs if not self.idle(st, g.gid)]
             never = [gid for gid in live if _never_moves(edges, exits, members, i, gid)]
             if not never:
                 continue

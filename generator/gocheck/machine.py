@@ -374,6 +374,8 @@ class State:
                 return v
             if tag == "once" and v[1] == 1:
                 return ("once", 1, pos.get(v[2], -2), *v[3:5], *(ren(x) for x in v[5:]))
+            if tag == "pull" and v[2] is not None:  # who waits in iter.Pull's next or stop
+                return ("pull", v[1], pos.get(v[2], -2), ren(v[3]), v[4])
             if tag == "rw":
                 return ("rw", v[1], v[2], pos.get(v[3], -2) if v[3] != -1 else -1)
             if tag == "cond":
@@ -822,7 +824,8 @@ class Machine:
             if callee[0] == "model":
                 # context's cancel, context.AfterFunc's stop, sync.OnceFunc's function
                 return {"cancel": "cancel", "stop": "afterfunc_stop",
-                        "oncefunc": "oncefunc"}.get(callee[1])
+                        "oncefunc": "oncefunc", "pull_next": "pull_next",
+                        "pull_stop": "pull_stop", "pull_yield": "pull_yield"}.get(callee[1])
             if callee[0] == "fn":
                 name = callee[1]
                 if name in _SYNC_OPS:
@@ -1901,6 +1904,16 @@ class Machine:
             st.spawn([], f"{name} (line {line})",
                      tail=(("recv", ctx[1]), ("fire", token, f, line, name)), daemon=True)
             return ("model", "stop", ("fire", token, f, line, name))
+        if name.startswith(("iter.Pull[", "iter.Pull2[")):
+            # A coroutine: the sequence runs in a goroutine of its own, started by the
+            # first next, and only while next or stop waits for it (`pull_started`).
+            if not (isinstance(args[0], tuple) and args[0][0] == "fn"
+                    and self.program.function(args[0][1])):
+                raise Unsupported(f"{name.split('[')[0]} of a sequence the checker cannot "
+                                  "tell", line)
+            pull = st.new_obj(("pull", "new", None, None, None))
+            return ("tuple", (("model", "pull_next", pull, args[0], line),
+                              ("model", "pull_stop", pull, args[0], line)))
         if name == "sync.OnceFunc" or name.startswith(("sync.OnceValue[", "sync.OnceValues[")):
             # A Once of its own; OnceValue(s) keep the function's results in it.
             self.known_fn(args[0], line, f"{name.split('[')[0]} of a function")
@@ -2463,6 +2476,8 @@ class Machine:
                 return Pending("fire", t[3], arg=t[1])
             if t[0] == "exit":
                 return Pending("exit", t[2], arg=t[1])
+            if t[0] == "pull_end":
+                return Pending("pull_end", t[2], arg=t[1])
             raise AssertionError(t)
         fr = g.frames[-1]
         ins = fr.instr
@@ -2516,6 +2531,8 @@ class Machine:
             return Pending("close", ins.line, arg=args[0])
         if kind in ("cancel", "afterfunc_stop"):
             return Pending(kind, ins.line, arg=callee[2])
+        if kind in ("pull_next", "pull_stop", "pull_yield"):  # iter.Pull's coroutine
+            return Pending(kind, ins.line, arg=callee, arg2=(tuple(args), ins.type))
         if kind == "oncefunc":  # a call of what sync.OnceFunc or OnceValue(s) returned
             return Pending(kind, ins.line, arg=callee[2], arg2=callee[3])
         if kind == "wg_done":
@@ -2636,6 +2653,17 @@ class Machine:
         ret = None if result_to is None else ("once", result_to)
         st.gs[gid].frames.append(self.frame(fn, (), f[2], ret))
         self.run(st, gid)
+
+    def pull_started(self, st: State, pull: Value, seq: Value, line: int) -> None:
+        """The first next of iter.Pull's `pull` starts its sequence `seq` in a goroutine
+        whose yield hands each value to the waiting next (`pull_yield`) and whose end
+        (`pull_end`) tells next or stop that the sequence returned."""
+        fn = self.known_fn(seq, line, "iter.Pull of a sequence")
+        yield_ = ("model", "pull_yield", pull)
+        st.spawn([self.frame(fn, (yield_,), seq[2], None)],
+                 f"g{len(st.gs)} (iter.Pull's sequence {fn.short_name}, line {line})",
+                 tail=(("pull_end", pull, line),))
+        self.run(st, len(st.gs) - 1)
 
     def spawn_fn(self, st: State, f: Value, line: int, tail: tuple) -> None:
         fn = self.known_fn(f, line)
