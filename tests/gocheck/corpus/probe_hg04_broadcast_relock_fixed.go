@@ -1,0 +1,95 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe (round 13, generic higher-order concurrency), modelled on generic pub/sub Broadcaster[T] helpers that drop slow subscribers
+// what: fixed version: Publish drops a full subscriber through unsubscribeLocked, which expects
+//   b.mu held, so nothing re-locks the mutex; Close closes the fast channel and the consumer
+//   reports its count.
+
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Broadcaster[T any] struct {
+	mu   sync.Mutex
+	subs map[int]chan T
+	next int
+}
+
+func NewBroadcaster[T any]() *Broadcaster[T] {
+	return &Broadcaster[T]{subs: make(map[int]chan T)}
+}
+
+func (b *Broadcaster[T]) lock() func() {
+	b.mu.Lock()
+	return b.mu.Unlock
+}
+
+func (b *Broadcaster[T]) Subscribe(buf int) (int, <-chan T) {
+	defer b.lock()()
+	id := b.next
+	b.next++
+	ch := make(chan T, buf)
+	b.subs[id] = ch
+	return id, ch
+}
+
+func (b *Broadcaster[T]) Unsubscribe(id int) {
+	defer b.lock()()
+	b.unsubscribeLocked(id)
+}
+
+// unsubscribeLocked requires b.mu to be held.
+func (b *Broadcaster[T]) unsubscribeLocked(id int) {
+	if ch, ok := b.subs[id]; ok {
+		delete(b.subs, id)
+		close(ch)
+	}
+}
+
+func (b *Broadcaster[T]) Publish(v T) {
+	defer b.lock()()
+	for id, ch := range b.subs {
+		select {
+		case ch <- v:
+		default:
+			b.unsubscribeLocked(id)
+		}
+	}
+}
+
+func (b *Broadcaster[T]) Close() {
+	defer b.lock()()
+	for id, ch := range b.subs {
+		delete(b.subs, id)
+		close(ch)
+	}
+}
+
+type tick struct {
+	seq int
+	msg string
+}
+
+func main() {
+	b := NewBroadcaster[tick]()
+	_, fast := b.Subscribe(4)
+	_, slow := b.Subscribe(1) // never read: gets dropped once full
+	_ = slow
+
+	done := make(chan int)
+	go func() {
+		n := 0
+		for range fast {
+			n++
+		}
+		done <- n
+	}()
+
+	for i := range 3 {
+		b.Publish(tick{seq: i, msg: "update"})
+	}
+	b.Close()
+	fmt.Println("fast subscriber got", <-done)
+}

@@ -1,0 +1,60 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe (round 13, generic higher-order concurrency), modelled on generic pipeline helpers (ParallelMap[In, Out] stages in lo/conc-style libraries)
+// what: fixed version: workers signal a WaitGroup and a single closer goroutine closes the output
+//   channel after all of them have returned, so it is closed exactly once, after the last send.
+
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Stage[In, Out any] func(<-chan In) <-chan Out
+
+func Source[T any](items ...T) <-chan T {
+	out := make(chan T)
+	go func() {
+		defer close(out)
+		for _, it := range items {
+			out <- it
+		}
+	}()
+	return out
+}
+
+func ParallelMap[In, Out any](workers int, f func(In) Out) Stage[In, Out] {
+	return func(in <-chan In) <-chan Out {
+		out := make(chan Out)
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for v := range in {
+					out <- f(v)
+				}
+			}()
+		}
+		go func() {
+			wg.Wait()
+			close(out)
+		}()
+		return out
+	}
+}
+
+type order struct {
+	id    int
+	qty   int
+	price int
+}
+
+func main() {
+	total := ParallelMap(2, func(o order) int { return o.qty * o.price })
+	sum := 0
+	for v := range total(Source(order{1, 2, 10}, order{2, 1, 5}, order{3, 4, 3})) {
+		sum += v
+	}
+	fmt.Println("revenue", sum)
+}
