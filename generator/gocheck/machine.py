@@ -497,7 +497,7 @@ class Pending:
 
     kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
     #          | runlock | trylock | tryrlock | once | choice | order | cpus | ctx_err
-    #          | exit
+    #          | exit | pull_next | pull_stop | pull_yield | pull_end (iter.Pull's)
     line: int
     cases: tuple[Case, ...] = ()
     blocking: bool = True
@@ -822,7 +822,8 @@ class Machine:
             if callee[0] == "builtin" and callee[1] == "close":
                 return "close"
             if callee[0] == "model":
-                # context's cancel, context.AfterFunc's stop, sync.OnceFunc's function
+                # context's cancel, context.AfterFunc's stop, sync.OnceFunc's function,
+                # iter.Pull's next and stop and the yield its sequence is handed
                 return {"cancel": "cancel", "stop": "afterfunc_stop",
                         "oncefunc": "oncefunc", "pull_next": "pull_next",
                         "pull_stop": "pull_stop", "pull_yield": "pull_yield"}.get(callee[1])
