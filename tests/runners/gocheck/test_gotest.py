@@ -173,6 +173,83 @@ def test_a_cleanup_that_waits_for_what_the_test_never_sends_blocks_the_test():
     assert c.verdict == "global-deadlock", report_lines(c)
 
 
+CANCEL_CLEANUP = """
+    package worker
+
+    import (
+        "context"
+        "testing"
+    )
+
+    func worker(ctx context.Context, out chan<- int) {
+        <-ctx.Done()
+        out <- 1
+    }
+
+    func TestWorker(t *testing.T) {
+        ctx, cancel := context.WithCancel(context.Background())
+        CLEANUP
+        out := make(chan int CAP)
+        go worker(ctx, out)
+    }
+    """
+
+
+@pytest.mark.parametrize(
+    ("cleanup", "cap", "verdict"),
+    [
+        ("t.Cleanup(cancel)", ", 1", "ok"),  # cancelled once the test returns
+        ("_ = cancel", ", 1", "partial-deadlock"),  # never cancelled
+        ("t.Cleanup(cancel)", "", "partial-deadlock"),  # cancelled, then its send blocks
+        ("defer t.Cleanup(cancel)", ", 1", "ok"),
+    ],
+)
+def test_a_cleanup_may_be_a_context_cancel(cleanup, cap, verdict):
+    # t.Cleanup(cancel) is how tests stop what they started; cancel is no function of the
+    # program's but the checker's model of one. Seen with go test: the same verdicts.
+    c = check(CANCEL_CLEANUP.replace("CLEANUP", cleanup).replace(" CAP", cap))
+    assert c.verdict == verdict, report_lines(c)
+
+
+@pytest.mark.parametrize(
+    ("cleanups", "verdict"),
+    [
+        # Cleanups run last registered first: the wait for the release before the stop
+        # that would release it blocks for ever; the other way round, the stop releases.
+        ("t.Cleanup(stop)\n    t.Cleanup(func() { <-released })", "global-deadlock"),
+        ("t.Cleanup(func() { <-released })\n    t.Cleanup(stop)", "ok"),
+    ],
+)
+def test_a_cleanup_may_be_iter_pulls_stop(cleanups, verdict):
+    c = check("""
+        package pull
+
+        import (
+            "iter"
+            "testing"
+        )
+
+        func lines(released chan int) iter.Seq[int] {
+            return func(yield func(int) bool) {
+                defer func() { released <- 1 }()
+                for i := 0; i < 3; i++ {
+                    if !yield(i) {
+                        return
+                    }
+                }
+            }
+        }
+
+        func TestFirst(t *testing.T) {
+            released := make(chan int, 1)
+            next, stop := iter.Pull(lines(released))
+            CLEANUPS
+            next()
+        }
+        """.replace("CLEANUPS", cleanups))
+    assert c.verdict == verdict, report_lines(c)
+
+
 def test_t_context_is_cancelled_when_the_test_ends():
     c = check("""
         package ctx
