@@ -1,4 +1,4 @@
-"""What `fmt.Sprintf`, `fmt.Sprint` and `strconv.Itoa` give for operands the checker knows.
+"""What `fmt.Sprintf`, `Sprint`, `Sprintln` and `strconv.Itoa` give for operands the checker knows.
 
 Keys made with them (`fmt.Sprintf("web-%d", i)`) would otherwise be unknown, and a map
 filled under unknown keys has an unknown length and entries, so a loop over it runs to the
@@ -80,6 +80,14 @@ def sprint(operands: list[Value]) -> str | None:
 
 def itoa(v: Value) -> str | None:
     return str(v) if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def sprintln(operands: list[Value]) -> str | None:
+    """fmt.Sprintln: a space between every two operands, and a newline."""
+    texts = [_text(v) for v in operands]
+    if any(t is None for t in texts):
+        return None
+    return _bounded(" ".join(t for t in texts if t is not None) + "\n")
 
 
 def _bounded(s: str) -> str | None:

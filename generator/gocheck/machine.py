@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from generator.gocheck import formatting, gotest, textlib
+from generator.gocheck import formatting, gotest, pipes, textlib
 from generator.gocheck import numeric as N
 from generator.gocheck import timevalues as TV
 from generator.gocheck import values as V
@@ -139,7 +139,7 @@ _PREDICATE_CALLS = frozenset({
 # Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
 _EVALUATED = "evaluated:"
 # Library calls that make something whose methods block (`Machine._library`).
-_BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})
+_BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})  # unless modelled (pipes)
 # Sorts by a comparison function of the program's (`Machine._sorted`).
 _SORTS = frozenset({"sort.Slice", "sort.SliceStable"})
 _SORTS_GENERIC = ("slices.SortFunc[", "slices.SortStableFunc[")
@@ -1052,6 +1052,12 @@ class Machine:
                     result = result[:5] + (lo0 + top,)
         elif x == NIL and lo == 0 and hi in (None, 0):
             result = NIL
+        elif isinstance(x, str) and x.isascii() and isinstance(lo, int) and \
+                (hi is None or isinstance(hi, int)):
+            hi = len(x) if hi is None else hi
+            if not 0 <= lo <= hi <= len(x):
+                raise ProgramExit("slice bounds out of range", ins.line)
+            result = x[lo:hi]
         if top is not None and not isinstance(top, int) and isinstance(result, tuple) \
                 and result[0] == "slice":
             result = UNKNOWN  # a capacity the checker cannot tell
@@ -1246,7 +1252,10 @@ class Machine:
 
     def _op_MakeInterface(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
-        self._set(st, fr, ins, ("iface", ins.x["dyn"], x))
+        dyn = pipes.dynamic_type(self.program.package, ins.x["dyn"])
+        if dyn == "*bufio.Reader" and self._model_tag(st, x) == pipes.BUFIO["(*bufio.Reader)."][1]:
+            dyn = f"*{self.program.package}.{pipes.BUFIO['(*bufio.Reader).'][0]}"
+        self._set(st, fr, ins, ("iface", dyn, x))
 
     def _op_Copy(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
@@ -1255,7 +1264,9 @@ class Machine:
             "string": not isinstance(x, str),
             "bool": not isinstance(x, bool),
         }
-        if ins.type == "float64":
+        if ins.x.get("frombytes") and ins.type == "string" and not isinstance(x, str):
+            x = self._bytes_text(st, x)
+        elif ins.type == "float64":
             x = N.as_float(x)
         elif type(x) is float and ins.x.get("bits"):  # float to an integer type
             x = N.as_int(x, ins.x["bits"], ins.x["unsigned"])
@@ -1269,6 +1280,19 @@ class Machine:
         elif type(x) is int and ins.x.get("bits"):  # a conversion between integer types
             x = V.wrapped(x, ins.x["bits"], ins.x["unsigned"])
         self._set(st, fr, ins, x)
+
+    def _bytes_text(self, st: State, b: Value) -> Value:
+        """string(b) of a []byte whose bytes the checker knows (copied from a string, as
+        a pipe's model does), else UNKNOWN."""
+        if b == NIL:
+            return ""
+        items = self._items(st, b) if isinstance(b, tuple) and b[0] == "slice" else None
+        if items is None or not all(type(i) is int and 0 <= i < 256 for i in items):
+            return UNKNOWN
+        try:
+            return bytes(items).decode()
+        except UnicodeDecodeError:
+            return UNKNOWN
 
     def _op_TypeAssert(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
@@ -1391,7 +1415,32 @@ class Machine:
                 if target and self.program.function(target):
                     return ("fn", target, ()), [recv[2], *args], target
             return ("invoke", method, recv, x.get("iface"), x.get("escapes")), args, None
-        return self.operand(st, fr, x["callee"]), args, x.get("static")
+        callee = self.operand(st, fr, x["callee"])
+        if isinstance(callee, tuple) and callee[0] == "fn" and \
+                self.program.function(callee[1]) is None:
+            model = pipes.model_of(self.program.package, callee[1], args) or \
+                self._bufio_model(st, callee[1], args)
+            if model is not None and self.program.function(model) is not None:
+                return ("fn", model, ()), args, model
+        return callee, args, x.get("static")
+
+    def _bufio_model(self, st: State, name: str, args: list[Value]) -> str | None:
+        """The model's method a call of a bufio Scanner's or Reader's method runs when the
+        receiver is a model's (one over a pipe); Unsupported for a method it lacks."""
+        for prefix, (model, tag) in pipes.BUFIO.items():
+            if name.startswith(prefix) and args and self._model_tag(st, args[0]) == tag:
+                method = f"(*{self.program.package}.{model}).{name[len(prefix):]}"
+                if self.program.function(method) is None:
+                    raise Unsupported(f"{name.split('/')[-1]} over a pipe (not modelled)")
+                return method
+        return None
+
+    def _model_tag(self, st: State, v: Value) -> Value:
+        """The first field of what `v` points to: a pipe model's says what it models."""
+        if not (isinstance(v, tuple) and v[0] == "addr" and v[1] in st.objs):
+            return None
+        obj = V.get_path(st.objs[v[1]], v[2])
+        return obj[1][0] if isinstance(obj, tuple) and obj[0] == "struct" and obj[1] else None
 
     def _invoke(self, st: State, g: G, fr: Frame, callee: Value, args: list[Value],
                 static: str | None, line: int, ins: Instr | None, *, advance: bool) -> None:
@@ -1426,6 +1475,10 @@ class Machine:
                     return
                 if method in ("Error", "String"):
                     done(UNKNOWN)
+                    return
+                written = pipes.sink_write(recv[1], method, args)
+                if written is not None:
+                    done(written)
                     return
             if recv == NIL:
                 raise ProgramExit("method call on a nil interface", line)
@@ -1463,6 +1516,11 @@ class Machine:
                 return
             if name in ("(*sync.Pool).Get", "(*sync.Pool).Put"):
                 self._pool(st, g, fr, name, args, line, ins, advance=advance)
+                return
+            if name == f"{self.program.package}.{pipes.UNSUPPORTED}":
+                raise Unsupported(args[0] if isinstance(args[0], str) else name, line)
+            if name == f"{self.program.package}.{pipes.TAKEN}":
+                done(pipes.taken(*args))
                 return
             fn = self.program.function(name)
             if fn is not None:
@@ -1829,8 +1887,9 @@ class Machine:
                 raise Unsupported("a copy of channels from a slice the checker cannot follow",
                                   line)
             if isinstance(src, str):
-                n = min(len(d), len(src))
-                self._write_items(st, dst, dst[3], (UNKNOWN,) * n)
+                data = tuple(src.encode())
+                n = min(len(d), len(data))
+                self._write_items(st, dst, dst[3], data[:n])
                 return n
             self._write_items(st, dst, dst[3], (UNKNOWN,) * len(d))
             return UNKNOWN
@@ -1855,6 +1914,9 @@ class Machine:
         """A call of standard-library code: modelled, harmless, or unsupported."""
         if name in _NOOPS or (name.endswith(".init") and "(" not in name):
             return ("tuple", ())
+        if any(pipes.is_pipe(self.program.package, a) for a in args):
+            # It would read or write the pipe out of the checker's sight (`pipes`).
+            raise Unsupported(f"{name.split('/')[-1]} handed a pipe (not modelled)", line)
         if name in ("time.After", "time.Tick"):
             ch = st.new_chan(1, line)
             repeat = name == "time.Tick"
@@ -2002,7 +2064,7 @@ class Machine:
             return self._ctx_method(st, ctx, "Err", rtype)
         if name in ("context.WithValue", "context.WithoutCancel"):
             return args[0] if name == "context.WithValue" else ("ctx", NIL, False)
-        if name in ("fmt.Sprintf", "fmt.Sprint", "strconv.Itoa"):
+        if name in ("fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "strconv.Itoa"):
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
@@ -2297,7 +2359,7 @@ class Machine:
         return textlib.strings_call(name, args)
 
     def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
-        """fmt.Sprintf, fmt.Sprint or strconv.Itoa of operands all known, else None."""
+        """fmt.Sprintf, Sprint, Sprintln or strconv.Itoa of operands all known, else None."""
         if name == "strconv.Itoa":
             return formatting.itoa(args[0])
         items = self._items(st, args[-1])  # the ...any slice: () when nil
@@ -2306,6 +2368,8 @@ class Machine:
         operands = [formatting.operand(v) for v in items]
         if name == "fmt.Sprint":
             return formatting.sprint(operands)
+        if name == "fmt.Sprintln":
+            return formatting.sprintln(operands)
         return formatting.sprintf(args[0], operands) if isinstance(args[0], str) else None
 
     def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:

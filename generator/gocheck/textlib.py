@@ -74,6 +74,9 @@ def strings_list(name: str, args: list[Value]) -> tuple[str, ...] | None:
 
 def strings_call(name: str, args: list[Value]) -> Value:
     """`name(args)` for one of `strings`' pure functions of ASCII text, else UNKNOWN."""
+    if name == "strings.IndexByte" and len(args) == 2 and _ascii(args[0]) and \
+            type(args[1]) is int and 0 <= args[1] < 128:
+        return args[0].find(chr(args[1]))
     f = _STRINGS.get(name)
     if f is None or not args or not _ascii(*args):
         return UNKNOWN

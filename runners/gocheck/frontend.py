@@ -31,6 +31,11 @@ HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
 # package of a test file that imports testify (machine.py calls them in testify's place).
 _TESTIFY_SHIM = HELPER_DIR / "shims" / "testify.go.txt"
 _TESTIFY_IMPORT = re.compile(rb'"github\.com/stretchr/testify/(assert|require)"')
+# Plain-Go models of io.Pipe and net.Pipe (the net one builds on the io one), added to the
+# package of a file that calls them: machine.py runs them in the library's place.
+_PIPE_SHIMS = {"gocheck_pipes_io.go": HELPER_DIR / "shims" / "pipes_io.go.txt",
+               "gocheck_pipes_net.go": HELPER_DIR / "shims" / "pipes_net.go.txt"}
+_PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
 _SOURCES = ("go.mod", "go.sum", "main.go")
 
 
@@ -180,12 +185,21 @@ def package_files(path: Path, source: bytes, *, in_module: bool = False) -> dict
 
 
 def _shims(source: bytes) -> dict[str, bytes]:
-    """The models a file's package gets beside its own files (`_TESTIFY_SHIM`)."""
+    """The models a file's package gets beside its own files (`_TESTIFY_SHIM`,
+    `_PIPE_SHIMS`)."""
     package = _package_of(source)
-    if package is None or not _TESTIFY_IMPORT.search(source):
+    if package is None:
         return {}
-    return {"gocheck_testify.go":
-            _TESTIFY_SHIM.read_bytes().replace(b"package PACKAGE", f"package {package}".encode())}
+    wanted: dict[str, Path] = {}
+    if _TESTIFY_IMPORT.search(source):
+        wanted["gocheck_testify.go"] = _TESTIFY_SHIM
+    pipes = {m.group(1) for m in _PIPE_CALL.finditer(source)}
+    if pipes:
+        wanted["gocheck_pipes_io.go"] = _PIPE_SHIMS["gocheck_pipes_io.go"]
+    if b"net" in pipes:
+        wanted["gocheck_pipes_net.go"] = _PIPE_SHIMS["gocheck_pipes_net.go"]
+    return {name: path.read_bytes().replace(b"package PACKAGE", f"package {package}".encode())
+            for name, path in wanted.items()}
 
 
 def _name_package_files(raw: dict[str, Any], siblings: dict[str, bytes]) -> None:

@@ -479,6 +479,12 @@ func (e *encoder) instr(in ssa.Instruction) (Instr, bool) {
 		if cv, ok := in.(*ssa.Convert); ok {
 			out.Extra = map[string]any{}
 			addIntSize(out.Extra, cv.Type())
+			// string(b) of a []byte (not of a []rune): the checker spells out known bytes.
+			if sl, ok := cv.X.Type().Underlying().(*types.Slice); ok {
+				if e, ok := sl.Elem().Underlying().(*types.Basic); ok && e.Kind() == types.Uint8 {
+					out.Extra["frombytes"] = true
+				}
+			}
 		}
 	case *ssa.TypeAssert:
 		out.Op = "TypeAssert"
@@ -872,6 +878,17 @@ func main() {
 	// Method sets of the loaded packages' types, for calls through an interface, and of
 	// every type made into an interface value (an instance of a generic type is no
 	// package's member: ttlcache's optionFunc[K, V]).
+	// A method reached only through its type's method set (one of the models the checker
+	// calls in a library function's place, such as io.Pipe's) brings its closures along.
+	var encodeClosures func(fn *ssa.Function)
+	encodeClosures = func(fn *ssa.Function) {
+		for _, g := range fn.AnonFuncs {
+			if _, seen := out.Functions[funcName(g)]; !seen {
+				out.Functions[funcName(g)] = encode(g)
+				encodeClosures(g)
+			}
+		}
+	}
 	addMethods := func(typ types.Type) {
 		if _, seen := out.Methods[typ.String()]; seen {
 			return
@@ -883,6 +900,7 @@ func main() {
 				m[ms.At(i).Obj().Name()] = funcName(fn)
 				if _, seen := out.Functions[funcName(fn)]; !seen && len(fn.Blocks) > 0 {
 					out.Functions[funcName(fn)] = encode(fn)
+					encodeClosures(fn)
 				}
 			}
 		}

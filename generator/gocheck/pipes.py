@@ -1,0 +1,94 @@
+"""io.Pipe and net.Pipe: which library names the checker runs plain-Go models of.
+
+A pipe blocks in its own reads and writes (a Write returns once Reads have taken all of
+it), inside library code the checker does not interpret. The front end adds models of
+them in plain Go (toolchains/gocheck/shims/pipes_*.go.txt) to the checked package when a
+file calls io.Pipe or net.Pipe, and the machine calls those in the library's place: the
+pipes' own functions and methods always, and the io and fmt functions a program hands a
+reader or writer to (io.ReadAll, io.Copy, fmt.Fprintf, ...) when a pipe is among their
+arguments, since the library's would read or write it out of the checker's sight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.gocheck.values import NIL, UNKNOWN
+
+# The library's pipe types, and their models' in the checked package.
+_TYPES = {"*io.PipeReader": "gocheckPipeReader", "*io.PipeWriter": "gocheckPipeWriter"}
+# Functions that make pipes.
+_MAKERS = {"io.Pipe": "gocheckIOPipe", "net.Pipe": "gocheckNetPipe"}
+# Functions that read or write what they are handed, and their models.
+_HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll",
+           "io.ReadFull": "gocheckReadFull", "io.Copy": "gocheckCopy",
+           "io.WriteString": "gocheckWriteString", "fmt.Fprint": "gocheckFprint",
+           "fmt.Fprintf": "gocheckFprintf", "fmt.Fprintln": "gocheckFprintln",
+           "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader"}
+# bufio's types over a pipe, their models' types, and what the models' first field holds
+# (a Scanner or Reader over anything else is the library's own).
+BUFIO = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
+         "(*bufio.Reader).": ("gocheckReader", "gocheck:bufio.Reader")}
+# The models' types whose values are pipes (or their ends).
+_PIPE_TYPES = ("gocheckPipeReader", "gocheckPipeWriter", "gocheckConn", "gocheckReader")
+# A call of this model function stops the check: the program is unsupported.
+UNSUPPORTED = "gocheckUnsupported"
+# How many bytes of a write a read takes (`taken`).
+TAKEN = "gocheckTaken"
+
+
+def dynamic_type(package: str, dyn: str) -> str:
+    """The type a value made into an interface has: a pipe's end is its model's."""
+    model = _TYPES.get(dyn)
+    return f"*{package}.{model}" if model else dyn
+
+
+def model_of(package: str, name: str, args: list[Any]) -> str | None:
+    """The model (a function of the checked package's) that runs in place of library
+    function or method `name` called with `args`, or None: the library's own."""
+    if name in _MAKERS:
+        return f"{package}.{_MAKERS[name]}"
+    if name.startswith("(*io.Pipe"):
+        receiver, method = name[2:].split(").", 1)
+        model = _TYPES.get(f"*{receiver}")
+        return f"(*{package}.{model}).{method}" if model else None
+    if name in _HANDED and any(is_pipe(package, a) for a in args):
+        return f"{package}.{_HANDED[name]}"
+    return None
+
+
+def is_pipe(package: str, v: Any) -> bool:
+    """Whether `v` is a pipe's end, or a net.Pipe connection, made into an interface."""
+    return isinstance(v, tuple) and len(v) == 3 and v[0] == "iface" and \
+        v[1] in {f"*{package}.{t}" for t in _PIPE_TYPES}
+
+
+def taken(room: Any, have: Any) -> Any:
+    """How many of a write's `have` bytes a read into a buffer of `room` bytes takes:
+    all that fit. A buffer whose size the checker lost (`make([]byte, 4096)`: it keeps
+    slices of up to 256 items) is taken to hold the whole write, as it does in the
+    programs that make one: without that, every count after it would be unknown."""
+    if type(have) is not int:
+        return have
+    return have if type(room) is not int else min(room, have)
+
+
+# Writers of the library's that take all they are given at once and never fail: what an
+# io.Copy out of a pipe (`gocheckCopy`) commonly writes to.
+_SINKS = frozenset({"*bytes.Buffer", "*strings.Builder", "*os.File", "*io.discard",
+                    "io.discard"})
+
+
+def sink_write(dyn: str, method: str, args: list[Any]) -> Any:
+    """What Write or WriteString on one of `_SINKS` returns (all of it written, no
+    error), or None for another call."""
+    if dyn not in _SINKS or method not in ("Write", "WriteString") or len(args) != 1:
+        return None
+    data = args[0]
+    return ("tuple", (len(data) if isinstance(data, str) else _count(data), NIL))
+
+
+def _count(data: Any) -> Any:
+    if isinstance(data, tuple) and data[:1] == ("slice",) and len(data) >= 5:
+        return data[4] - data[3]
+    return UNKNOWN

@@ -1,0 +1,225 @@
+"""gocheck on io.Pipe and net.Pipe: their plain-Go models (toolchains/gocheck/shims) run
+in the library's place, so a write that waits for a read, or a read that waits for a
+close, is seen; what the models do not cover is unsupported, never taken as harmless."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runners.gocheck.check import check_source, report_lines
+
+pytestmark = pytest.mark.usefixtures("go_frontend")
+
+
+def check(body: str):
+    return check_source(textwrap.dedent(body).lstrip())
+
+
+# ReadAll returns at the writer's Close; without it, it waits for ever (Go: "all
+# goroutines are asleep").
+READ_ALL = """
+    package main
+
+    import (
+        "fmt"
+        "io"
+    )
+
+    func main() {
+        r, w := io.Pipe()
+        go func() {
+            fmt.Fprint(w, "hello")
+            CLOSE
+        }()
+        b, err := io.ReadAll(r)
+        if err != nil {
+            panic(err)
+        }
+        fmt.Println(string(b))
+    }
+    """
+
+
+@pytest.mark.parametrize("close, verdict", [("w.Close()", "ok"),
+                                            ("// no Close", "global-deadlock")])
+def test_read_all_waits_for_the_writers_close(close, verdict):
+    c = check(READ_ALL.replace("CLOSE", close))
+    assert c.verdict == verdict, report_lines(c)
+
+
+# A write returns once reads have taken all of it: a 5-byte header and the body are
+# read apart, and a reader that stops after the header leaves the writer blocked.
+CHUNKS = """
+    package main
+
+    import (
+        "fmt"
+        "io"
+    )
+
+    func main() {
+        r, w := io.Pipe()
+        sent := make(chan int)
+        go func() {
+            n, _ := w.Write([]byte("hello world"))
+            sent <- n
+        }()
+        head := make([]byte, 5)
+        if _, err := io.ReadFull(r, head); err != nil {
+            panic(err)
+        }
+        body := make([]byte, 6)
+        READ
+        if n := <-sent; n != 11 {
+            panic(n)
+        }
+        fmt.Println(string(head), string(body))
+    }
+    """
+
+
+@pytest.mark.parametrize("read, verdict", [("io.ReadFull(r, body)", "ok"),
+                                           ("// the body is not read", "global-deadlock")])
+def test_a_write_returns_once_reads_took_all_of_it(read, verdict):
+    c = check(CHUNKS.replace("READ", read))
+    assert c.verdict == verdict, report_lines(c)
+
+
+# A line server over net.Pipe: each end reads what the other writes, and a reply
+# nobody reads blocks the server while main waits for it.
+SERVER = """
+    package main
+
+    import (
+        "bufio"
+        "fmt"
+        "net"
+    )
+
+    func serve(conn net.Conn, done chan<- int) {
+        defer conn.Close()
+        sc := bufio.NewScanner(conn)
+        n := 0
+        for sc.Scan() {
+            if sc.Text() == "quit" {
+                break
+            }
+            fmt.Fprintf(conn, "ok %s\\n", sc.Text())
+            n++
+        }
+        done <- n
+    }
+
+    func main() {
+        client, server := net.Pipe()
+        done := make(chan int)
+        go serve(server, done)
+        r := bufio.NewReader(client)
+        for _, cmd := range []string{"get", "put"} {
+            fmt.Fprintln(client, cmd)
+            READ
+        }
+        fmt.Fprintln(client, "quit")
+        if n := <-done; n != 2 {
+            panic(n)
+        }
+        client.Close()
+    }
+    """
+
+
+@pytest.mark.parametrize("read, verdict", [
+    ("if _, err := r.ReadString('\\n'); err != nil {\n                panic(err)\n            }",
+     "ok"),
+    ("_ = r // the reply is not read", "global-deadlock"),
+])
+def test_net_pipe_ends_read_what_the_other_writes(read, verdict):
+    c = check(SERVER.replace("READ", read))
+    assert c.verdict == verdict, report_lines(c)
+
+
+def test_a_goroutine_copying_from_a_pipe_nobody_closes_leaks():
+    c = check("""
+        package main
+
+        import (
+            "bytes"
+            "io"
+        )
+
+        func main() {
+            r, w := io.Pipe()
+            var buf bytes.Buffer
+            go func() {
+                io.Copy(&buf, r)
+            }()
+            w.Write([]byte("x"))
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+
+
+def test_closing_the_reader_fails_the_writes_still_to_come():
+    c = check("""
+        package main
+
+        import (
+            "bufio"
+            "fmt"
+            "io"
+        )
+
+        func main() {
+            r, w := io.Pipe()
+            done := make(chan error, 1)
+            go func() {
+                var err error
+                for _, l := range []string{"one", "end", "two"} {
+                    if _, err = fmt.Fprintln(w, l); err != nil {
+                        break
+                    }
+                }
+                w.Close()
+                done <- err
+            }()
+            sc := bufio.NewScanner(r)
+            for sc.Scan() && sc.Text() != "end" {
+            }
+            r.Close()
+            if <-done == nil {
+                panic("the write after end succeeded")
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("body, what", [
+    # A read that times out would be taken for one blocked for ever.
+    ("a, b := net.Pipe()\na.SetReadDeadline(time.Now())\n_ = b",
+     "net.Pipe's deadlines (not modelled)"),
+    # The decoder reads the pipe out of the checker's sight.
+    ("r, w := io.Pipe()\ngo w.Close()\nvar v any\njson.NewDecoder(r).Decode(&v)",
+     "json.NewDecoder handed a pipe (not modelled)"),
+])
+def test_what_the_pipe_models_do_not_cover_is_unsupported(body, what):
+    source = """
+        package main
+
+        import (
+            "encoding/json"
+            "io"
+            "net"
+            "time"
+        )
+
+        func main() {
+            BODY
+            _, _, _, _ = json.Marshal, io.EOF, net.Pipe, time.Now
+        }
+        """
+    c = check(source.replace("BODY", body.replace("\n", "\n            ")))
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any(what in line for line in report_lines(c)), report_lines(c)
