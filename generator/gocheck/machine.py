@@ -1253,8 +1253,9 @@ class Machine:
     def _op_MakeInterface(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
         dyn = pipes.dynamic_type(self.program.package, ins.x["dyn"])
-        if dyn == "*bufio.Reader" and self._model_tag(st, x) == pipes.BUFIO["(*bufio.Reader)."][1]:
-            dyn = f"*{self.program.package}.{pipes.BUFIO['(*bufio.Reader).'][0]}"
+        model = pipes.BUFFERED.get(f"({dyn}).")
+        if model is not None and self._model_tag(st, x) == model[1]:
+            dyn = f"*{self.program.package}.{model[0]}"
         self._set(st, fr, ins, ("iface", dyn, x))
 
     def _op_Copy(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
@@ -1425,9 +1426,10 @@ class Machine:
         return callee, args, x.get("static")
 
     def _bufio_model(self, st: State, name: str, args: list[Value]) -> str | None:
-        """The model's method a call of a bufio Scanner's or Reader's method runs when the
-        receiver is a model's (one over a pipe); Unsupported for a method it lacks."""
-        for prefix, (model, tag) in pipes.BUFIO.items():
+        """The model's method a call of a bufio or json reader's or writer's method runs
+        when the receiver is a model's (one over a pipe); Unsupported for a method it
+        lacks."""
+        for prefix, (model, tag) in pipes.BUFFERED.items():
             if name.startswith(prefix) and args and self._model_tag(st, args[0]) == tag:
                 method = f"(*{self.program.package}.{model}).{name[len(prefix):]}"
                 if self.program.function(method) is None:
@@ -1521,6 +1523,9 @@ class Machine:
                 raise Unsupported(args[0] if isinstance(args[0], str) else name, line)
             if name == f"{self.program.package}.{pipes.TAKEN}":
                 done(pipes.taken(*args))
+                return
+            if name == f"{self.program.package}.{pipes.REST}":
+                done(pipes.rest(*args))
                 return
             fn = self.program.function(name)
             if fn is not None:

@@ -24,17 +24,24 @@ _HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll"
            "io.ReadFull": "gocheckReadFull", "io.Copy": "gocheckCopy",
            "io.WriteString": "gocheckWriteString", "fmt.Fprint": "gocheckFprint",
            "fmt.Fprintf": "gocheckFprintf", "fmt.Fprintln": "gocheckFprintln",
-           "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader"}
-# bufio's types over a pipe, their models' types, and what the models' first field holds
-# (a Scanner or Reader over anything else is the library's own).
-BUFIO = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
-         "(*bufio.Reader).": ("gocheckReader", "gocheck:bufio.Reader")}
+           "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
+           "bufio.NewWriter": "gocheckNewWriter", "encoding/json.NewEncoder": "gocheckNewEncoder",
+           "encoding/json.NewDecoder": "gocheckNewDecoder"}
+# bufio's and encoding/json's types over a pipe, their models' types, and what the
+# models' first field holds (a Scanner over anything else is the library's own).
+BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
+            "(*bufio.Reader).": ("gocheckReader", "gocheck:bufio.Reader"),
+            "(*bufio.Writer).": ("gocheckWriter", "gocheck:bufio.Writer"),
+            "(*encoding/json.Encoder).": ("gocheckEncoder", "gocheck:json.Encoder"),
+            "(*encoding/json.Decoder).": ("gocheckDecoder", "gocheck:json.Decoder")}
 # The models' types whose values are pipes (or their ends).
-_PIPE_TYPES = ("gocheckPipeReader", "gocheckPipeWriter", "gocheckConn", "gocheckReader")
+_PIPE_TYPES = ("gocheckPipeReader", "gocheckPipeWriter", "gocheckConn", "gocheckReader",
+               "gocheckWriter")
 # A call of this model function stops the check: the program is unsupported.
 UNSUPPORTED = "gocheckUnsupported"
-# How many bytes of a write a read takes (`taken`).
+# How many bytes of a write a read takes (`taken`), and what is left of it (`rest`).
 TAKEN = "gocheckTaken"
+REST = "gocheckRest"
 
 
 def dynamic_type(package: str, dyn: str) -> str:
@@ -71,6 +78,18 @@ def taken(room: Any, have: Any) -> Any:
     if type(have) is not int:
         return have
     return have if type(room) is not int else min(room, have)
+
+
+def rest(b: Any, taken: Any) -> Any:
+    """What is left of a write `b` once a read took `taken` bytes of it: nothing when the
+    checker does not know how many (`taken` gave the whole write)."""
+    if type(taken) is not int:
+        return NIL
+    if isinstance(b, str):
+        return b[taken:]
+    if isinstance(b, tuple) and b[:1] == ("slice",) and len(b) >= 5:
+        return ("slice", b[1], b[2], b[3] + taken, b[4], *b[5:])
+    return UNKNOWN
 
 
 # Writers of the library's that take all they are given at once and never fail: what an

@@ -1,4 +1,4 @@
-"""generator/gocheck/formatting.py: fmt.Sprintf, fmt.Sprint and strconv.Itoa computed only
+"""generator/gocheck/formatting.py: fmt.Sprintf, Sprint, Sprintln and strconv.Itoa computed only
 where the result is certain, as Go prints it."""
 
 from __future__ import annotations
@@ -25,6 +25,13 @@ def test_sprintf_gives_up_on_unknowns_flags_wrong_verbs_and_extra_operands():
 def test_sprint_spaces_only_between_operands_that_are_not_strings():
     assert formatting.sprint([1, 2, "a", 3, "b", "c"]) == "1 2a3bc"
     assert formatting.sprint([1, UNKNOWN]) is None
+
+
+def test_sprintln_spaces_between_every_two_operands_and_ends_the_line():
+    assert formatting.sprintln(["quit"]) == "quit\n"
+    assert formatting.sprintln([1, "a", True]) == "1 a true\n"
+    assert formatting.sprintln([]) == "\n"
+    assert formatting.sprintln(["a", UNKNOWN]) is None
 
 
 def test_operands_of_named_types_are_unknown_since_they_may_have_a_string_method():

@@ -45,6 +45,9 @@ def test_text_that_is_not_ascii_stays_unknown():
     ("strings.TrimSuffix", ["page.md", ".md"], "page"),
     ("strings.TrimPrefix", ["page.md", "x"], "page.md"),
     ("strings.Index", ["abc", "c"], 2),
+    ("strings.IndexByte", ["a\nb", 10], 1),  # a byte: the delimiter of a ReadString
+    ("strings.IndexByte", ["ab", 10], -1),
+    ("strings.IndexByte", ["ab", 200], UNKNOWN),  # not ASCII
     ("strings.Count", ["cheese", ""], 7),  # Go: 1 + the number of runes
     ("strings.Split", ["a,b", ","], UNKNOWN),  # a slice: strings_list's
 ])
