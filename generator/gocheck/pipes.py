@@ -34,7 +34,8 @@ BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
             "(*bufio.Writer).": ("gocheckWriter", "gocheck:bufio.Writer"),
             "(*encoding/json.Encoder).": ("gocheckEncoder", "gocheck:json.Encoder"),
             "(*encoding/json.Decoder).": ("gocheckDecoder", "gocheck:json.Decoder")}
-# The models' types whose values are pipes (or their ends).
+# The models' types whose values read or write a pipe: its ends, a net.Pipe connection,
+# a bufio Reader or Writer over one.
 _PIPE_TYPES = ("gocheckPipeReader", "gocheckPipeWriter", "gocheckConn", "gocheckReader",
                "gocheckWriter")
 # A call of this model function stops the check: the program is unsupported.
@@ -65,9 +66,11 @@ def model_of(package: str, name: str, args: list[Any]) -> str | None:
 
 
 def is_pipe(package: str, v: Any) -> bool:
-    """Whether `v` is a pipe's end, or a net.Pipe connection, made into an interface."""
-    return isinstance(v, tuple) and len(v) == 3 and v[0] == "iface" and \
-        v[1] in {f"*{package}.{t}" for t in _PIPE_TYPES}
+    """Whether `v` is one of `_PIPE_TYPES`' values made into an interface."""
+    if not (type(v) is tuple and len(v) == 3 and v[0] == "iface"):
+        return False
+    prefix, _, model = v[1].rpartition(".")
+    return model in _PIPE_TYPES and prefix == f"*{package}"
 
 
 def taken(room: Any, have: Any) -> Any:
