@@ -87,7 +87,9 @@ def test_runs_unprivileged_in_its_own_namespaces(local_sandbox: Sandbox, marker:
 
 def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, marker: str) -> None:
     # Seen from outside: real, effective, saved and filesystem ids all 65534, no groups
-    # (the switch from root happens in chanfuzz-launch, launch.c).
+    # (the switch from root happens in chanfuzz-launch, launch.c). Until the program runs,
+    # the launcher may still be root outside the sandbox, waiting at its gate: look once
+    # the program is running, when every process of the run is past the switch.
     if os.geteuid() != 0:
         pytest.skip("only a sandbox started as root switches to nobody")
     done = []
@@ -101,7 +103,8 @@ def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, ma
     thread.start()
     try:
         deadline = time.monotonic() + 5
-        while not leftovers(marker) and time.monotonic() < deadline:
+        while not any(command_line(pid).startswith(b"/bin/sleep\0") for pid in leftovers(marker)):
+            assert time.monotonic() < deadline, "the run's program never started"
             time.sleep(0.005)
         ids = {}
         for pid in leftovers(marker):
@@ -114,6 +117,14 @@ def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, ma
     for pid, (uids, gids, groups) in ids.items():
         assert uids == ["65534"] * 4 and gids == ["65534"] * 4 and groups == [], (pid, ids)
     assert done[0].exit_code == 0
+
+
+def command_line(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:  # gone meanwhile
+        return b""
 
 
 def test_proc_meminfo_shows_the_runs_own_memory_not_the_hosts(
