@@ -208,3 +208,10 @@ def leftovers(token: str) -> list[int]:
             if state not in ("Z", "X"):
                 found.append(int(entry))
     return found
+
+
+def command_line(pid: int) -> bytes:
+    """Process `pid`'s NUL-separated argv, empty once it is gone."""
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read()
+    return b""

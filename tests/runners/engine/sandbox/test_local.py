@@ -17,7 +17,7 @@ from runners.engine.sandbox import Bind, Limits, MiB, SandboxError, cgroups
 from runners.engine.sandbox.base import Sandbox
 from runners.engine.sandbox.local import meminfo_text, run_memory_bytes
 
-from .conftest import Programs, leftovers, marker_env
+from .conftest import Programs, command_line, leftovers, marker_env
 
 pytestmark = pytest.mark.security
 
@@ -117,14 +117,6 @@ def test_every_process_of_a_run_is_nobody_to_the_host(local_sandbox: Sandbox, ma
     for pid, (uids, gids, groups) in ids.items():
         assert uids == ["65534"] * 4 and gids == ["65534"] * 4 and groups == [], (pid, ids)
     assert done[0].exit_code == 0
-
-
-def command_line(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read()
-    except OSError:  # gone meanwhile
-        return b""
 
 
 def test_proc_meminfo_shows_the_runs_own_memory_not_the_hosts(
