@@ -20,21 +20,27 @@ This module owns the path from λ_chan programs to verdicts:
    the program that did not mark its end is judged from what the run printed after
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
-   and re-runs, and so does the rest of the batch: a hang found in a shared run costs
-   its wait twice, and a runtime that hung once (flume, chan: one program in eight to
-   thirty) is likely to hang again.
+   and re-runs. Where its quiet period cut it (every process blocked: a hang that
+   uses no core), that program waits on a thread of its own (HUNG_AT_ONCE) while the
+   rest of the batch shares runs again, so a runtime that hangs often (flume, chan:
+   one program in four to thirty) costs one quiet period a hang, not three or four.
+   Where its limit cut it (a spin, or a program too slow), the rest of the batch runs
+   alone: whose the time was is not known, and a spin beside the batch would take its core.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
    the tool its target declares attaches from outside: gdb for Rust); then the program is re-run
-   with a longer limit a few times. Every attempt is recorded; a hang is
-   confirmed when every re-run hangs too.
+   with a longer limit a few times, the re-runs at once (each only says whether it hangs
+   again). Every attempt is recorded; a hang is confirmed when every re-run hangs too.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from signal import SIGXCPU
 
@@ -166,6 +172,15 @@ class Stages:
     run_s: float = 0.0
     verdict_s: float = 0.0
     runs: int = 0
+    # A program's re-runs go at once (run_one): their threads add to the same stages.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add_run(self, run_s: float, verdict_s: float) -> None:
+        """Count one run that took `run_s` and whose verdict took `verdict_s`."""
+        with self._lock:
+            self.run_s += run_s
+            self.verdict_s += verdict_s
+            self.runs += 1
 
     @property
     def sizing_compile_s(self) -> float:
@@ -255,8 +270,6 @@ def run_one(
             dump_command=spec.dump_command if dump else None,
         )
         ran = time.perf_counter()
-        stages.run_s += ran - started
-        stages.runs += 1
         verdict = classify_run(
             language,
             exit_code=result.exit_code,
@@ -266,7 +279,7 @@ def run_one(
             stderr=result.stderr,
             dump=result.dump,
         )
-        stages.verdict_s += time.perf_counter() - ran
+        stages.add_run(ran - started, time.perf_counter() - ran)
         return (
             Attempt(
                 lim.timeout_s,
@@ -293,9 +306,13 @@ def run_one(
     if verdict.outcome is not Outcome.TIMEOUT:
         return ProgramRun(index, verdict, tuple(attempts))
     longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
-    for _ in range(triage.retries):
+    # The re-runs at once: each only tells whether the program hangs again, and a hang
+    # waits out its quiet period or limit without a core.
+    with ThreadPoolExecutor(max(1, triage.retries), thread_name_prefix="chanfuzz-rerun") as pool:
+        submitted = [pool.submit(attempt, longer, False) for _ in range(triage.retries)]
+    for rerun in submitted:
         try:
-            retry, _ = attempt(longer, False)
+            retry, _ = rerun.result()
         except SandboxError as exc:
             return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
         attempts.append(retry)
@@ -365,18 +382,22 @@ class GroupRun:
     """What a shared run judged: the verdicts of its leading programs, by position; the
     program it stopped in without a verdict, which must run alone (None: none); whether
     the next group may share a run (False: its output could not be told apart); whether
-    the run was cut by its time limit or quiet period (a hang, most likely); and how long
-    it took."""
+    the run was cut by its time limit or quiet period (a hang, most likely), and by which;
+    and how long it took."""
 
     runs: dict[int, ProgramRun]
     alone: int | None = None
     shareable: bool = True
     hung: bool = False
     duration_s: float = 0.0
+    quiet: bool = False  # cut by its quiet period: every process blocked, no core used
 
 
 # How far shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
 GROWTH = 8
+# Programs a shared run's quiet period cut that may be waiting alone at once beside their
+# batch (_run_built); one more waits for a thread. A wait uses no core but holds a sandbox.
+HUNG_AT_ONCE = 4
 
 
 @dataclass
@@ -497,7 +518,12 @@ def run_group(
             )  # fmt: skip
         stages.verdict_s += time.perf_counter() - ran
         if verdict is None or verdict.outcome in (Outcome.TERMINATED, Outcome.INFRA_ERROR):
-            return GroupRun(runs, alone=position, hung=result.out_of_time)
+            return GroupRun(
+                runs,
+                alone=position,
+                hung=result.out_of_time,
+                quiet=result.out_of_time and result.quiet,
+            )
         attempt = Attempt(
             limits.timeout_s, verdict.outcome, result.exit_code, result.signal, False,
             share_s, tail, result.stderr, None, group=n,
@@ -533,41 +559,60 @@ def _run_built(
     size = first_group_size(shared_runs, configured)
     shareable = _shares_runs(target, configured)
     pending = list(range(len(programs)))
-    while pending:
-        group = pending[:size] if shareable else pending[:1]
-        judged = 0
-        alone: int | None = group[0]
-        if len(group) > 1:
-            shared = run_group(
-                target, artifact, group, sandbox=sandbox, limits=limits, stages=stages
-            )
-            # After a hang the rest of the batch runs alone (module docstring, step 3).
-            shareable, alone = shared.shareable and not shared.hung, shared.alone
-            for position in group:
-                if position not in shared.runs:
-                    break
-                record(position, shared.runs[position])
-                judged += 1
-            if shared.duration_s > 0 and judged == len(group):
-                size = next_group_size(
-                    size, programs=len(group), duration_s=shared.duration_s,
-                    timeout_s=limits.timeout_s, least=configured, most=most,
-                )  # fmt: skip
-                if shared_runs:
-                    shared_runs.size = size
-        if alone is not None and judged < len(group):
-            position = group[judged]
-            record(
-                position,
-                run_one(
-                    target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
-                    program=programs[position], stages=stages,
-                ),
-            )  # fmt: skip
-            judged += 1
-        pending = pending[judged:]
-        if after_run:
-            after_run()
+    # The program a shared run's quiet period cut runs alone, re-runs and all, on a thread
+    # of its own while the batch goes on: a blocked run waits without a core. Its
+    # verdict is recorded from this thread, once it is in.
+    aside: dict[int, Future[ProgramRun]] = {}
+    with ThreadPoolExecutor(HUNG_AT_ONCE, thread_name_prefix="chanfuzz-hung") as waiting:
+        try:
+            while pending:
+                group = pending[:size] if shareable else pending[:1]
+                judged = 0
+                alone: int | None = group[0]
+                quiet = False
+                if len(group) > 1:
+                    shared = run_group(
+                        target, artifact, group, sandbox=sandbox, limits=limits, stages=stages
+                    )
+                    # After a cut by the limit the rest of the batch runs alone; after
+                    # one by the quiet period it shares again (module docstring, step 3).
+                    quiet = shared.quiet
+                    shareable = shared.shareable and (quiet or not shared.hung)
+                    alone = shared.alone
+                    for position in group:
+                        if position not in shared.runs:
+                            break
+                        record(position, shared.runs[position])
+                        judged += 1
+                    if shared.duration_s > 0 and judged == len(group):
+                        size = next_group_size(
+                            size, programs=len(group), duration_s=shared.duration_s,
+                            timeout_s=limits.timeout_s, least=configured, most=most,
+                        )  # fmt: skip
+                        if shared_runs:
+                            shared_runs.size = size
+                if alone is not None and judged < len(group):
+                    position = group[judged]
+                    run = partial(
+                        run_one, target, artifact, position, sandbox=sandbox, limits=limits,
+                        triage=triage, program=programs[position],
+                    )  # fmt: skip
+                    if quiet:
+                        # Its own Stages: a wait beside the batch is no time of the batch's.
+                        aside[position] = waiting.submit(run, stages=Stages())
+                    else:
+                        record(position, run(stages=stages))
+                    judged += 1
+                pending = pending[judged:]
+                for position in [p for p, future in aside.items() if future.done()]:
+                    record(position, aside.pop(position).result())
+                if after_run:
+                    after_run()
+            for position in sorted(aside):
+                record(position, aside.pop(position).result())
+        finally:
+            for future in aside.values():  # recording failed (a campaign stopped)
+                future.cancel()
 
 
 def execute_batch(
