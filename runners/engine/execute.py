@@ -38,7 +38,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -396,7 +396,8 @@ class GroupRun:
 # How far shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
 GROWTH = 8
 # Programs a shared run's quiet period cut that may be waiting alone at once beside their
-# batch (_run_built); one more waits for a thread. A wait uses no core but holds a sandbox.
+# batch (_run_built); the batch waits for one of them before it sets a further one aside. A
+# wait uses no core but holds sandboxes (the program's run, then its re-runs).
 HUNG_AT_ONCE = 4
 
 
@@ -598,6 +599,8 @@ def _run_built(
                         triage=triage, program=programs[position],
                     )  # fmt: skip
                     if quiet:
+                        if len(aside) >= HUNG_AT_ONCE:  # no more waiting sandboxes than that
+                            wait(aside.values(), return_when=FIRST_COMPLETED)
                         # Its own Stages: a wait beside the batch is no time of the batch's.
                         aside[position] = waiting.submit(run, stages=Stages())
                     else:

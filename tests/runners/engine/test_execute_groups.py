@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import signal
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -431,3 +433,52 @@ def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
     assert "spun through its CPU-time limit" in spin.classification.reason
     # The shared run it stopped in was cut like a hang's: the rest ran alone.
     assert [e.attempts[0].group for e in report.executions] == [3, 1, 1]
+
+
+def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorded_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's own scheduling, with runs that take no sandbox: each shared run stops
+    in the next hung program, which then runs alone beside the batch. The batch goes on
+    sharing runs, never has more than HUNG_AT_ONCE programs waiting aside, and records every
+    verdict once, from its own thread (a campaign writes them to its database there)."""
+    monkeypatch.setattr(execute, "HUNG_AT_ONCE", 2)
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    hung = {1, 3, 5, 7, 9, 11}
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
+    unfinished: set[int] = set()
+    most_waiting = 0
+    groups: list[int] = []
+
+    def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
+        nonlocal most_waiting
+        most_waiting = max(most_waiting, len(unfinished))
+        groups.append(len(positions))
+        stop = next((p for p in positions if p in hung), None)
+        ran = positions if stop is None else positions[: positions.index(stop)]
+        if stop is not None:
+            unfinished.add(stop)
+        runs = {p: ProgramRun(p, clean) for p in ran}
+        return execute.GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
+
+    def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
+        time.sleep(0.2)  # a quiet period, much longer than a shared run here
+        unfinished.discard(position)
+        return ProgramRun(position, stuck)
+
+    monkeypatch.setattr(execute, "run_group", run_group)
+    monkeypatch.setattr(execute, "run_one", run_one)
+    recorded: list[tuple[int, Outcome, int]] = []
+    execute._run_built(
+        None, None, [STUCK] * 14, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
+        triage=Triage(retries=0), stages=execute.Stages(),
+        record=lambda position, run: recorded.append(
+            (position, run.outcome, threading.get_ident())
+        ),
+    )  # fmt: skip
+    assert sorted(p for p, _, _ in recorded) == list(range(14))
+    assert {p for p, outcome, _ in recorded if outcome is Outcome.TIMEOUT} == hung
+    assert {thread for _, _, thread in recorded} == {threading.get_ident()}
+    assert 1 <= most_waiting <= 2
+    assert all(size > 1 for size in groups), groups  # sharing again after every hang
