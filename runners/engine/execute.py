@@ -600,8 +600,10 @@ def _run_built(
                     )  # fmt: skip
                     if quiet:
                         if len(aside) >= HUNG_AT_ONCE:  # no more waiting sandboxes than that
+                            waited = time.perf_counter()
                             wait(aside.values(), return_when=FIRST_COMPLETED)
-                        # Its own Stages: a wait beside the batch is no time of the batch's.
+                            stages.run_s += time.perf_counter() - waited
+                        # Its own Stages: only what the batch waits for of it is its time.
                         aside[position] = waiting.submit(run, stages=Stages())
                     else:
                         record(position, run(stages=stages))
@@ -611,6 +613,10 @@ def _run_built(
                     record(position, aside.pop(position).result())
                 if after_run:
                     after_run()
+            # What the batch still waits for is time of its runs (the batch sizers' too).
+            waited = time.perf_counter()
+            wait(aside.values())
+            stages.run_s += time.perf_counter() - waited
             for position in sorted(aside):
                 record(position, aside.pop(position).result())
         finally:
