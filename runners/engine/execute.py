@@ -226,6 +226,17 @@ def target_limits(spec: TargetSpec, limits: Limits) -> Limits:
     return limits
 
 
+def shared_run_limits(limits: Limits) -> Limits:
+    """The limits of a shared run: a quiet period of at most SHARED_QUIET_S. A shared run
+    blocked that long only says where to split the batch: the program it stopped in is
+    judged by a run of its own, under `limits` (a program blocked for a moment and then
+    ended is judged as ended there), while the batch goes on. A watch that only notes
+    when a run went quiet (the false-hang bench) keeps its period."""
+    if limits.quiet_s is None or limits.quiet_witness or limits.quiet_s <= SHARED_QUIET_S:
+        return limits
+    return replace(limits, quiet_s=SHARED_QUIET_S)
+
+
 def run_one(
     target: RunTarget,
     artifact: Artifact,
@@ -236,13 +247,17 @@ def run_one(
     triage: Triage = DEFAULT_TRIAGE,
     program: Program | None = None,
     stages: Stages | None = None,
+    suspected: bool = False,
 ) -> ProgramRun:
     """Run program `index` of a built batch; triage it if it times out.
 
     With `program` (the one at `index`) and a target rendered with `pct_depth`, the run
     gets the thread count schedule perturbation draws for it (runners.engine.schedule),
     recorded on each attempt, where the target can set one. `stages`, when given, adds
-    the runs' and the verdicts' time to it."""
+    the runs' and the verdicts' time to it. A `suspected` program (a shared run stopped
+    in it, blocked) is re-run with its first run, not after it: most such hang, and a
+    hang's runs wait without a core; where the first run ends by itself, its re-runs
+    are left to end on their own and count for nothing."""
     language = target.language
     stages = stages if stages is not None else Stages()
     binds = _binds(target.toolchain, artifact)
@@ -298,18 +313,24 @@ def run_one(
             verdict,
         )
 
-    try:
-        first, verdict = attempt(limits, True)
-    except SandboxError as exc:
-        return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
-    attempts = [first]
-    if verdict.outcome is not Outcome.TIMEOUT:
-        return ProgramRun(index, verdict, tuple(attempts))
     longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
     # The re-runs at once: each only tells whether the program hangs again, and a hang
     # waits out its quiet period or limit without a core.
-    with ThreadPoolExecutor(max(1, triage.retries), thread_name_prefix="chanfuzz-rerun") as pool:
+    pool = ThreadPoolExecutor(triage.retries + 1, thread_name_prefix="chanfuzz-rerun")
+    early = suspected and triage.retries > 0
+    submitted = [pool.submit(attempt, longer, False) for _ in range(triage.retries if early else 0)]
+    try:
+        first, verdict = attempt(limits, True)
+    except SandboxError as exc:
+        pool.shutdown(wait=False)
+        return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
+    attempts = [first]
+    if verdict.outcome is not Outcome.TIMEOUT:
+        pool.shutdown(wait=False)  # early re-runs end on their own
+        return ProgramRun(index, verdict, tuple(attempts))
+    if not early:
         submitted = [pool.submit(attempt, longer, False) for _ in range(triage.retries)]
+    pool.shutdown(wait=True)
     for rerun in submitted:
         try:
             retry, _ = rerun.result()
@@ -395,6 +416,9 @@ class GroupRun:
 
 # How far shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
 GROWTH = 8
+# The quiet period of a shared run (shared_run_limits): the quiet watch samples every 0.25 s,
+# so a blocked shared run is cut after 0.25-0.5 s instead of the run's own period.
+SHARED_QUIET_S = 0.25
 # Programs a shared run's quiet period cut that may be waiting alone at once beside their
 # batch (_run_built); the batch waits for one of them before it sets a further one aside. A
 # wait uses no core but holds sandboxes (the program's run, then its re-runs).
@@ -477,7 +501,7 @@ def run_group(
             artifact.argv(*positions),
             binds=_binds(target.toolchain, artifact),
             env=dict(target.spec.run_env) or None,
-            limits=target_limits(target.spec, limits),
+            limits=target_limits(target.spec, shared_run_limits(limits)),
         )
     except SandboxError:
         return GroupRun({}, shareable=False)
@@ -547,10 +571,13 @@ def _run_built(
     record: Callable[[int, ProgramRun], None],
     after_run: Callable[[], None] | None = None,
     shared_runs: SharedRunSize | None = None,
+    on_waiting: Callable[[], None] | None = None,
 ) -> None:
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
-    shared run left it without one alone, with its triage."""
+    shared run left it without one alone, with its triage. `on_waiting` is called when
+    all that is left is to wait for programs set aside (below): a caller that then starts
+    other work takes that wait, which is then no time of the batch's runs."""
     # Programs the first shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket
     # starts in ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust
     # one ~20 ms, against a few ms (Go: ~1 ms) for most programs' runs. The runs that
@@ -604,7 +631,7 @@ def _run_built(
                             wait(aside.values(), return_when=FIRST_COMPLETED)
                             stages.run_s += time.perf_counter() - waited
                         # Its own Stages: only what the batch waits for of it is its time.
-                        aside[position] = waiting.submit(run, stages=Stages())
+                        aside[position] = waiting.submit(run, stages=Stages(), suspected=True)
                     else:
                         record(position, run(stages=stages))
                     judged += 1
@@ -613,10 +640,14 @@ def _run_built(
                     record(position, aside.pop(position).result())
                 if after_run:
                     after_run()
-            # What the batch still waits for is time of its runs (the batch sizers' too).
+            if aside and on_waiting:
+                on_waiting()
+            # Unless the caller took it, what the batch still waits for is time of its runs
+            # (the batch sizers' too).
             waited = time.perf_counter()
             wait(aside.values())
-            stages.run_s += time.perf_counter() - waited
+            if not on_waiting:
+                stages.run_s += time.perf_counter() - waited
             for position in sorted(aside):
                 record(position, aside.pop(position).result())
         finally:
@@ -637,13 +668,17 @@ def execute_batch(
     after_run: Callable[[], None] | None = None,
     use_cache: bool = True,
     shared_runs: SharedRunSize | None = None,
+    on_waiting: Callable[[], None] | None = None,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
     `on_result` gets each verdict as it is in; `after_run` is called once the verdicts of
     a run (a shared run's, or one program's with its re-runs) have all been given, before
-    the next run starts. `use_cache=False` compiles even when the artifact cache has the
-    batch (benchmarks); the compiler's own caches (GOCACHE, …) are still used.
+    the next run starts. `on_waiting` is called when the batch has nothing left to do
+    but wait for programs its shared runs' quiet periods cut, which run alone beside it
+    (a batch split around a compile error may call it more than once).
+    `use_cache=False` compiles even when the artifact cache has the batch (benchmarks);
+    the compiler's own caches (GOCACHE, …) are still used.
     `shared_runs` carries the size shared runs grew to from batch to batch.
     """
     report = BatchReport()
@@ -714,7 +749,7 @@ def execute_batch(
         _run_built(
             target, artifact, [programs[i] for i in indices], sandbox=sandbox, limits=limits,
             triage=triage, stages=report.stages, record=record, after_run=after_run,
-            shared_runs=shared_runs,
+            shared_runs=shared_runs, on_waiting=on_waiting,
         )  # fmt: skip
 
     if programs:

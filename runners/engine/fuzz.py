@@ -124,7 +124,9 @@ def fuzz(
     batches so far choose each next one's size (runners.engine.batching); shared runs
     keep the size they grew to from batch to batch (runners.engine.execute). Results
     are recorded (and `on_result` called) in this thread as they come; with one
-    job, in seed order.
+    job, in seed order, but for a program a shared run's quiet period cut: it runs
+    alone beside its batch, and the next batch starts while its batch only waits for it
+    (runners.engine.execute), so its verdict comes when its own run ends.
     """
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs}")
@@ -150,7 +152,7 @@ def fuzz(
     )
     with (
         scratch("chanfuzz-fuzz-") as tmp,
-        ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="chanfuzz-batch") as pool,
+        ThreadPoolExecutor(max_workers=2 * jobs, thread_name_prefix="chanfuzz-batch") as pool,
     ):
         run.drive(pool, _batches_root(workdir or Path(tmp)), jobs)
     # Leaving the pool has waited for the batches: their time counts, unless
@@ -207,27 +209,43 @@ class _FuzzRun:
     # --- in the driving thread ------------------------------------------------------
 
     def drive(self, pool: ThreadPoolExecutor, root: Path, jobs: int) -> None:
-        """Keep `jobs` batches under way and record their results until all are done."""
+        """Keep `jobs` batches under way and record their results until all are done.
+        A batch that only waits for hung programs beside it (execute_batch's
+        `on_waiting`) is not under way: the next starts then, up to `jobs` such
+        batches besides (the pool's threads)."""
         pending = enumerate(self._batches())
         running: dict[Future[BatchReport], Path] = {}
+        waiting: set[Path] = set()  # the build dirs of batches that only wait
+        exhausted = False
 
-        def submit_next() -> None:
-            n, chunk = next(pending, (None, None))
-            if chunk is not None:
+        def fill() -> None:
+            nonlocal exhausted
+            while not exhausted and not self._stopping.is_set():
+                under_way = sum(d not in waiting for d in running.values())
+                if under_way >= jobs or len(running) >= 2 * jobs:
+                    return
+                n, chunk = next(pending, (None, None))
+                if chunk is None:
+                    exhausted = True
+                    return
                 build_dir = root / f"batch-{n}"
                 future = pool.submit(self._run_batch, chunk, build_dir)
                 running[future] = build_dir
                 future.add_done_callback(self._results.put)
 
         try:
-            for _ in range(jobs):
-                submit_next()
+            fill()
             while running:
                 item = self._results.get()
                 if isinstance(item, Future):
-                    self._batch_done(item, running.pop(item))
-                    if not self._stopping.is_set():
-                        submit_next()
+                    build_dir = running.pop(item)
+                    waiting.discard(build_dir)
+                    self._batch_done(item, build_dir)
+                    fill()
+                    continue
+                if isinstance(item, Path):  # that batch only waits now
+                    waiting.add(item)
+                    fill()
                     continue
                 chunk, execution, recorded = item
                 if not self._stopping.is_set():
@@ -298,6 +316,7 @@ class _FuzzRun:
                 workdir=build_dir,
                 render_seed=chunk[0].seed if chunk else 0,
                 on_result=lambda execution: self._forward(chunk, execution),
+                on_waiting=lambda: self._results.put(build_dir),
             )
         except _Stopped:
             return BatchReport()

@@ -1,0 +1,150 @@
+"""How hangs are waited for (runners.engine.execute, runners.engine.fuzz): a shared run is
+cut after a short quiet period, the program it stopped in is judged beside its batch with
+its re-runs at once, and the next batch starts while a batch only waits for such programs.
+These drive the scheduling with a sandbox that runs nothing (the real sandbox's quiet
+watch has tests of its own: sandbox/test_quiet.py), so they can tell runs that overlap
+from runs one after another without timing them."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from generator.settings import settings_for
+from runners.engine import fuzz as fuzz_module
+from runners.engine.build import Artifact
+from runners.engine.execute import (
+    SHARED_QUIET_S,
+    BatchReport,
+    ProgramRun,
+    Triage,
+    run_one,
+    shared_run_limits,
+    target_for,
+)
+from runners.engine.fuzz import fuzz
+from runners.engine.sandbox import Limits, SandboxError, SandboxResult
+from runners.engine.verdicts import Classification, Outcome
+from tests.runners.conftest import require_toolchain
+
+CLEAN = Classification(Outcome.TERMINATED, "exit 0", "")
+
+
+def test_a_shared_run_is_cut_after_the_short_quiet_period() -> None:
+    limits = Limits(timeout_s=30, quiet_s=2.0)
+    assert shared_run_limits(limits).quiet_s == SHARED_QUIET_S
+    assert shared_run_limits(limits).timeout_s == 30
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        Limits(timeout_s=30),  # no quiet period asked: the limit, as the user set it
+        Limits(timeout_s=30, quiet_s=0.1),  # already shorter
+        Limits(timeout_s=30, quiet_s=2.0, quiet_witness=True),  # the false-hang bench's
+    ],
+)
+def test_a_shared_run_keeps_limits_it_cannot_shorten(limits: Limits) -> None:
+    assert shared_run_limits(limits) == limits
+
+
+class _HungSandbox:
+    """Reports every run hung by its quiet period, and runs nothing. Run number n (from 0)
+    first waits at `barriers[n]` when there is one: a barrier shared by runs that must be
+    under way at once, which breaks (and makes that run an infra error) when they are not.
+    `under_way` holds how many runs were under way as each began, itself included."""
+
+    name = "hung"
+    safe = True
+
+    def __init__(self, barriers: dict[int, threading.Barrier] | None = None) -> None:
+        self.barriers = barriers or {}
+        self.under_way: list[int] = []
+        self._active = 0
+        self._lock = threading.Lock()
+
+    def run(self, argv: Sequence[str], *, limits: Limits | None = None, **_: object):  # noqa: ANN201
+        with self._lock:
+            number = len(self.under_way)
+            self._active += 1
+            self.under_way.append(self._active)
+        try:
+            if number in self.barriers:
+                try:
+                    self.barriers[number].wait()
+                except threading.BrokenBarrierError as exc:
+                    raise SandboxError(f"run {number} was not under way with its fellows") from exc
+        finally:
+            with self._lock:
+                self._active -= 1
+        assert limits is not None
+        return SandboxResult(
+            exit_code=None, signal=None, timed_out=True, duration_s=limits.quiet_s or 0.0,
+            stdout="", stderr="", stdout_truncated=False, stderr_truncated=False,
+            dump="", backend=self.name, quiet=True, cpu_s=0.0,
+        )  # fmt: skip
+
+
+def _artifact(tmp_path: Path) -> Artifact:
+    return Artifact("go-test", "go", "key", tmp_path, ("/prog",), False, 0.0)
+
+
+def _hang(tmp_path: Path, sandbox: _HungSandbox, *, suspected: bool) -> ProgramRun:
+    return run_one(
+        target_for(require_toolchain("go"), repetitions=1), _artifact(tmp_path), 0,
+        sandbox=sandbox,  # type: ignore[arg-type]
+        limits=Limits(timeout_s=5, quiet_s=0.5), triage=Triage(retries=2), suspected=suspected,
+    )  # fmt: skip
+
+
+def test_a_suspected_programs_re_runs_go_with_its_first_run(tmp_path: Path) -> None:
+    together = threading.Barrier(3, timeout=10)  # the first run and its two re-runs
+    run = _hang(tmp_path, _HungSandbox(dict.fromkeys(range(3), together)), suspected=True)
+    assert run.outcome is Outcome.TIMEOUT, run.classification.reason
+    assert run.hang_confirmed is True
+    assert [a.timeout_s for a in run.attempts] == [5, 15, 15]
+
+
+def test_a_programs_re_runs_go_together_once_its_first_run_hung(tmp_path: Path) -> None:
+    together = threading.Barrier(2, timeout=10)  # the two re-runs
+    sandbox = _HungSandbox({1: together, 2: together})
+    run = _hang(tmp_path, sandbox, suspected=False)
+    assert run.outcome is Outcome.TIMEOUT, run.classification.reason
+    assert run.hang_confirmed is True
+    # The first ran alone and had ended when the first re-run began.
+    assert sandbox.under_way[:2] == [1, 1]
+
+
+def test_the_next_batch_starts_while_a_batch_only_waits_for_hung_programs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    target = target_for(require_toolchain("go"), repetitions=1)
+    second_started = threading.Event()
+    overlapped: list[bool] = []
+    calls: list[int] = []
+
+    def execute_batch(programs, *, on_result, on_waiting, **_kwargs):  # noqa: ANN001, ANN202
+        calls.append(len(calls))
+        first = calls[-1] == 0
+        if not first:
+            second_started.set()
+        executions = [ProgramRun(i, CLEAN) for i in range(len(programs))]
+        for execution in executions[:-1]:
+            on_result(execution)
+        if first:
+            on_waiting()  # its last program waits aside: the next batch may start
+            overlapped.append(second_started.wait(10))
+        on_result(executions[-1])
+        return BatchReport(executions=executions)
+
+    monkeypatch.setattr(fuzz_module, "execute_batch", execute_batch)
+    summary = fuzz(
+        target=target, settings=settings_for("A"), count=6, seed=0,
+        sandbox=_HungSandbox(), limits=Limits(timeout_s=5, quiet_s=1.0),  # type: ignore[arg-type]
+        batch_size=3, jobs=1,
+    )  # fmt: skip
+    assert overlapped == [True]
+    assert summary.count == 6
