@@ -314,26 +314,28 @@ def run_one(
         )
 
     longer = replace(limits, timeout_s=limits.timeout_s * triage.factor)
-    # The re-runs at once: each only tells whether the program hangs again, and a hang
-    # waits out its quiet period or limit without a core.
-    pool = ThreadPoolExecutor(triage.retries + 1, thread_name_prefix="chanfuzz-rerun")
-    early = suspected and triage.retries > 0
-    submitted = [pool.submit(attempt, longer, False) for _ in range(triage.retries if early else 0)]
+
+    def rerun() -> list[Future[tuple[Attempt, Classification]]]:
+        # The re-runs at once: each only tells whether the program hangs again, and a hang
+        # waits out its quiet period or limit without a core. A pool only for a program
+        # that is re-run: most runs end cleanly, and this is every program's path.
+        pool = ThreadPoolExecutor(triage.retries, thread_name_prefix="chanfuzz-rerun")
+        started = [pool.submit(attempt, longer, False) for _ in range(triage.retries)]
+        pool.shutdown(wait=False)  # the threads end with their runs
+        return started
+
+    early = rerun() if suspected and triage.retries else []
     try:
         first, verdict = attempt(limits, True)
     except SandboxError as exc:
-        pool.shutdown(wait=False)
         return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
     attempts = [first]
     if verdict.outcome is not Outcome.TIMEOUT:
-        pool.shutdown(wait=False)  # early re-runs end on their own
-        return ProgramRun(index, verdict, tuple(attempts))
-    if not early:
-        submitted = [pool.submit(attempt, longer, False) for _ in range(triage.retries)]
-    pool.shutdown(wait=True)
-    for rerun in submitted:
+        return ProgramRun(index, verdict, tuple(attempts))  # early re-runs end on their own
+    submitted = early or (rerun() if triage.retries else [])
+    for future in submitted:
         try:
-            retry, _ = rerun.result()
+            retry, _ = future.result()
         except SandboxError as exc:
             return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
         attempts.append(retry)
