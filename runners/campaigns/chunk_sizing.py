@@ -9,9 +9,10 @@ and completion work as for fixed chunks.
 
 The size is `runners.engine.batching.BatchSizer`'s, the same rule `fuzz` sizes its batches
 by, fed with what the target's finished chunks cost (`Chunk.cost_programs`, `compile_s`,
-`run_s`, written by the chunk job): a target whose compile dominates (Racket, Rust,
-Clojure) gets long chunks, one whose runs dominate (a runtime that hangs often, a
-thousand repetitions) short ones, and every chunk stays within `max_batch_s` of work.
+`run_s`, `waited_s`, written by the chunk job): a target whose compile dominates (Racket,
+Rust, Clojure) gets long chunks, one whose runs dominate (a thousand repetitions) short
+ones, one whose chunks end waiting for hung programs (flume) long ones again, and every
+chunk stays within `max_batch_s` of work.
 """
 
 from __future__ import annotations
@@ -48,13 +49,13 @@ def sizer_for(target_id: int) -> BatchSizer:
     )
     target = CampaignTarget.objects.only("language").get(pk=target_id)
     sizer = BatchSizer(start=FIRST_CHUNK, high=get_target(target.language).max_batch)
-    for size, programs, compile_s, run_s in claimed.values_list(
-        "sized", "cost_programs", "compile_s", "run_s"
+    for size, programs, compile_s, run_s, waited_s in claimed.values_list(
+        "sized", "cost_programs", "compile_s", "run_s", "waited_s"
     ):
         if size:
             sizer.given.append(size)
         if programs and compile_s is not None and run_s is not None:
-            sizer.costs.append(BatchCost(programs, compile_s, run_s))
+            sizer.costs.append(BatchCost(programs, compile_s, run_s, waited_s or 0.0))
     return sizer
 
 

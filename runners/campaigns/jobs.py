@@ -305,6 +305,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                     "cost_programs": len(to_run),
                     "compile_s": report.stages.sizing_compile_s,
                     "run_s": report.stages.run_s,
+                    "waited_s": report.stages.waited_s,
                     "shared_run_size": shared_runs.size,
                 }
     except (_Superseded, _Stopped) as stopped:

@@ -187,6 +187,9 @@ class Chunk(models.Model):
     cost_programs = models.PositiveIntegerField(null=True, blank=True)
     compile_s = models.FloatField(null=True, blank=True, help_text="rendering and compiling")
     run_s = models.FloatField(null=True, blank=True, help_text="every run, re-runs included")
+    waited_s = models.FloatField(
+        null=True, blank=True, help_text="of run_s, the wait at its end for hung programs"
+    )
     # Where the target's next chunk starts its shared runs (chunk_sizing.shared_runs_for):
     # the size this chunk's grew to, as fuzz carries it from batch to batch.
     shared_run_size = models.PositiveIntegerField(null=True, blank=True)

@@ -1,12 +1,14 @@
 """How many programs a batch holds, chosen from what the batches so far cost (issue #18).
 
 A batch pays its compile once, then one run per program (with its re-runs, if it
-hung). With a compile of `fixed + n · per_program` seconds for n programs and `run`
-seconds of runs per program, a program costs `fixed / n + per_program + run`: the larger
-the batch, the less of the fixed cost each program carries, but the longer a first
+hung), and, where it cannot hand the wait to other work, a wait at its end for the hung
+programs it set aside (about one hang's length: `waits`, fixed like the compile's
+`fixed`). With a compile of `fixed + n · per_program` seconds for n programs and `run`
+seconds of runs per program, a program costs `(fixed + waits) / n + per_program + run`:
+the larger the batch, the less of the fixed costs each program carries, but the longer a first
 finding, a stop or a Ctrl-C waits for the batch under way, and the more a batch that
-does not compile costs to split. So the size is the smallest that makes the fixed cost
-at most `share` of the rest (`n = fixed / (share · (per_program + run))`), within
+does not compile costs to split. So the size is the smallest that makes the fixed costs
+at most `share` of the rest (`n = (fixed + waits) / (share · (per_program + run))`), within
 [`low`, `high`] and within `max_batch_s` of expected time.
 
 The first batch has `start` programs and the second twice as many, so that two sizes
@@ -49,11 +51,13 @@ def _apart(n: int, m: int) -> bool:
 @dataclass(frozen=True)
 class BatchCost:
     """What one batch cost: its programs, its compile (renders and builds, splits of a
-    batch that did not compile included) and its runs (every attempt)."""
+    batch that did not compile included), its runs (every attempt) and, of them, its
+    wait at its end for programs set aside (Stages.waited_s)."""
 
     programs: int
     compile_s: float
     run_s: float
+    waited_s: float = 0.0
 
 
 @dataclass
@@ -73,7 +77,9 @@ class BatchSizer:
     def observe(self, programs: int, stages: Stages) -> None:
         """Learn from a finished batch (nothing from an empty one)."""
         if programs > 0:
-            self.costs.append(BatchCost(programs, stages.sizing_compile_s, stages.run_s))
+            self.costs.append(
+                BatchCost(programs, stages.sizing_compile_s, stages.run_s, stages.waited_s)
+            )
 
     def compile_line(self) -> tuple[float, float]:
         """(fixed, per-program) compile seconds: the Theil–Sen line (module docstring)
@@ -100,7 +106,18 @@ class BatchSizer:
         return max(fixed, 0.0), per_program, slope
 
     def run_per_program(self) -> float:
-        return sum(c.run_s for c in self.costs) / sum(c.programs for c in self.costs)
+        """Seconds of runs a program costs, its batch's wait at its end left out."""
+        runs = sum(c.run_s - c.waited_s for c in self.costs)
+        return runs / sum(c.programs for c in self.costs)
+
+    def wait_per_batch(self) -> float:
+        """Seconds a batch waits at its end for programs set aside, on average over the
+        last `WINDOW` batches: one hang's length, whatever the batch's size, so a fixed
+        cost like the compile's (on flume, which hangs in a sixth of its programs, ~2.5 s
+        against ~0.1 s a program: a campaign's chunks, which cannot start the next while
+        they wait, fell to 3 programs as long as it counted per program)."""
+        recent = self.costs[-WINDOW:]
+        return sum(c.waited_s for c in recent) / len(recent)
 
     def next_size(self) -> int:
         """The size of the next batch (batches under way at once ask before any has
@@ -123,6 +140,9 @@ class BatchSizer:
         rest = per_program + self.run_per_program()
         if rest <= 0:
             return self.high
+        waits = self.wait_per_batch()
+        # A batch's expected time: fixed + waits + size · rest, kept within max_batch_s.
+        within = max((self.max_batch_s - fixed - waits) / rest, 1.0)
         if (fixed <= 0 or slope < 0) and self.given:
             # Every compile starts a process: no fixed cost at all is noise in the line
             # (two batches whose times wandered), not a reason to shrink. Nor to hold:
@@ -132,11 +152,10 @@ class BatchSizer:
             # larger batch compiled quicker: a compiler warming up) is noise as well, and
             # its fixed cost, near all of a batch's time, would have asked for the largest
             # batches at once.
-            size = min(self.given[-1] * 3 / 2, max((self.max_batch_s - fixed) / rest, 1.0))
+            # The waits are measured apart from the line, and are no noise.
+            size = min(max(self.given[-1] * 3 / 2, waits / (self.share * rest)), within)
             return int(min(max(round(size), self.given[-1], self.low), self.high))
-        size = fixed / (self.share * rest)
-        # A batch's expected time: fixed + size · rest, kept within max_batch_s.
-        size = min(size, max((self.max_batch_s - fixed) / rest, 1.0))
+        size = min((fixed + waits) / (self.share * rest), within)
         # Shrinking by half at most: a slow batch or a hang costs a few smaller batches,
         # not a fall to `low` (module docstring).
         size = max(size, self.given[-1] // 2) if self.given else size

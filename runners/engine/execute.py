@@ -38,7 +38,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -172,6 +172,10 @@ class Stages:
     run_s: float = 0.0
     verdict_s: float = 0.0
     runs: int = 0
+    # Of run_s, the batch's wait at its end for programs set aside (a quiet hang's own run
+    # and re-runs): one hang's length a batch, however many programs it holds, so the batch
+    # sizers count it with the compile's fixed cost, not per program.
+    waited_s: float = 0.0
     # A program's re-runs go at once (run_one): their threads add to the same stages.
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -561,6 +565,14 @@ def run_group(
     return GroupRun(runs, duration_s=result.duration_s)
 
 
+def _waited_for(aside: dict[int, Future[ProgramRun]], return_when: str) -> float:
+    """Wait for programs set aside (the first of them or all, `return_when`); the seconds
+    it took."""
+    started = time.perf_counter()
+    wait(aside.values(), return_when=return_when)
+    return time.perf_counter() - started
+
+
 def _run_built(
     target: RunTarget,
     artifact: Artifact,
@@ -629,9 +641,7 @@ def _run_built(
                     )  # fmt: skip
                     if quiet:
                         if len(aside) >= HUNG_AT_ONCE:  # no more waiting sandboxes than that
-                            waited = time.perf_counter()
-                            wait(aside.values(), return_when=FIRST_COMPLETED)
-                            stages.run_s += time.perf_counter() - waited
+                            stages.run_s += _waited_for(aside, FIRST_COMPLETED)
                         # Its own Stages: only what the batch waits for of it is its time.
                         aside[position] = waiting.submit(run, stages=Stages(), suspected=True)
                     else:
@@ -644,12 +654,12 @@ def _run_built(
                     after_run()
             if aside and on_waiting:
                 on_waiting()
-            # Unless the caller took it, what the batch still waits for is time of its runs
-            # (the batch sizers' too).
-            waited = time.perf_counter()
-            wait(aside.values())
+            # Unless the caller took it, what the batch still waits for is time of its runs,
+            # and the batch sizers' fixed cost (Stages.waited_s).
+            waited = _waited_for(aside, ALL_COMPLETED)
             if not on_waiting:
-                stages.run_s += time.perf_counter() - waited
+                stages.run_s += waited
+                stages.waited_s += waited
             for position in sorted(aside):
                 record(position, aside.pop(position).result())
         finally:

@@ -37,7 +37,8 @@ class Batches:
         self.calls: list[tuple[list, object, dict]] = []
         self.verdict = lambda _index: Classification(Outcome.TERMINATED, "exit 0", "")
         self.during = lambda _index: None  # what happens as each verdict comes in
-        # What a batch of n programs reports it cost: (render + compile, runs) seconds.
+        # What a batch of n programs reports it cost: (render + compile, runs) seconds, and
+        # of the runs, its wait at its end for hung programs where there is a third.
         self.cost = lambda n: (2.0, 0.5 * n)
         self.shared = 1  # programs a run takes (its verdicts come together, then after_run)
         # The size each batch's shared runs started at, and what they grew to.
@@ -57,8 +58,10 @@ class Batches:
             for index in run:
                 kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
             kwargs["after_run"]()
-        compile_s, run_s = self.cost(len(programs))
-        return BatchReport(stages=Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s))
+        compile_s, run_s, *waited = self.cost(len(programs))
+        stages = Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s)
+        stages.waited_s = sum(waited)
+        return BatchReport(stages=stages)
 
 
 @pytest.fixture
@@ -296,6 +299,7 @@ def test_an_auto_sized_chunk_is_cut_to_its_size_and_the_rest_queued(batches: Bat
     chunk.refresh_from_db()
     assert (chunk.start, chunk.end, chunk.sized, chunk.state) == (0, 10, 10, "done")
     assert (chunk.cost_programs, chunk.compile_s, chunk.run_s) == (10, 2.0, 5.0)
+    assert chunk.waited_s == 0.0
     rest = Chunk.objects.get(target=chunk.target, start=10)
     assert (rest.end, rest.state, rest.started_at, rest.sized) == (300, "queued", None, None)
     assert rest.rq_job_id.startswith(f"chunk-{rest.pk}-")
@@ -327,6 +331,9 @@ def test_chunks_claimed_before_any_cost_is_known_get_the_first_sizes(batches: Ba
         (lambda n: (20 + 0.01 * n, 0.001 * n), 1100, [10, 20, 500, 500]),
         # The runs are (a thousand repetitions, hangs): short ones.
         (lambda n: (2.0, 1.0 * n), 90, [10, 20, 20, 20, 20]),
+        # Quick runs, but each chunk ends waiting for a hung program (flume): long ones,
+        # (0.3 + 2.5) / (0.1 · 0.1); the fourth takes the 390 left.
+        (lambda n: (0.3, 0.1 * n + 2.5, 2.5), 700, [10, 20, 280, 280]),
     ],
 )
 def test_auto_sized_chunks_follow_what_the_earlier_ones_cost(

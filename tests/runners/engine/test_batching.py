@@ -160,3 +160,26 @@ def test_batches_asked_before_any_ends_are_start_then_twice_then_the_same() -> N
     sizer.observe(50, Stages(compile_s=1.5, run_s=5.0))
     # fixed 0.5 s, 0.02 s a program to compile, 0.1 s to run: 0.5 / (0.1 · 0.12)
     assert sizer.next_size() == round(0.5 / 0.012)
+
+
+def test_a_batchs_wait_for_hung_programs_is_a_fixed_cost_not_a_per_program_one() -> None:
+    # flume-like: a quick compile (0.3 s fixed), 0.1 s of runs a program, and a batch of
+    # any size ends waiting ~2.5 s for the hung program it set aside last.
+    def sized(waits_apart: bool) -> int:
+        sizer = BatchSizer(start=10)
+        for _ in range(4):
+            n = sizer.next_size()
+            run_s = 0.1 * n + 2.5
+            waited_s = 2.5 if waits_apart else 0.0
+            sizer.observe(n, Stages(compile_s=0.3 + 0.002 * n, run_s=run_s, waited_s=waited_s))
+        return sizer.next_size()
+
+    # Counted per program, the wait shrank the batches, which then waited the more often.
+    assert sized(waits_apart=False) < 40
+    # (0.3 + 2.5) / (0.1 · (0.002 + 0.1)) ≈ 275
+    assert sized(waits_apart=True) == 275
+    sizer = BatchSizer()
+    sizer.observe(10, Stages(run_s=3.0, waited_s=2.0))
+    sizer.observe(20, Stages(run_s=2.0))
+    assert sizer.wait_per_batch() == pytest.approx(1.0)
+    assert sizer.run_per_program() == pytest.approx(3.0 / 30)

@@ -482,3 +482,39 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     assert {thread for _, _, thread in recorded} == {threading.get_ident()}
     assert 1 <= most_waiting <= 2
     assert all(size > 1 for size in groups), groups  # sharing again after every hang
+
+
+@pytest.mark.parametrize("handed_on", [False, True])
+def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_handed_on(
+    monkeypatch: pytest.MonkeyPatch, handed_on: bool
+) -> None:
+    """The wait at a batch's end for the program set aside last is one hang's length
+    whatever the batch's size: counted apart (Stages.waited_s, a fixed cost to the batch
+    sizers), and not counted at all where the caller took it (`on_waiting`)."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
+
+    def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
+        last = positions[-1]  # the batch's last program hangs
+        runs = {p: ProgramRun(p, clean) for p in positions if p != last}
+        return execute.GroupRun(runs, alone=last, hung=True, quiet=True)
+
+    def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
+        time.sleep(0.2)
+        return ProgramRun(position, stuck)
+
+    monkeypatch.setattr(execute, "run_group", run_group)
+    monkeypatch.setattr(execute, "run_one", run_one)
+    stages = execute.Stages()
+    waiting: list[bool] = []
+    execute._run_built(
+        None, None, [STUCK] * 4, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
+        triage=Triage(retries=0), stages=stages, record=lambda _p, _r: None,
+        on_waiting=(lambda: waiting.append(True)) if handed_on else None,
+    )  # fmt: skip
+    assert waiting == ([True] if handed_on else [])
+    if handed_on:
+        assert stages.waited_s == stages.run_s == 0.0
+    else:
+        assert 0.0 < stages.waited_s == stages.run_s
