@@ -21,9 +21,11 @@ This module owns the path from λ_chan programs to verdicts:
    the last mark (its attempt says it shared the run). A run the time limit cut
    judges no more: the program it stopped in runs alone, with its own limit, dump
    and re-runs. Where its quiet period cut it (every process blocked: a hang that
-   uses no core), that program waits on a thread of its own (HUNG_AT_ONCE) while the
-   rest of the batch shares runs again, so a runtime that hangs often (flume, chan:
-   one program in four to thirty) costs one quiet period a hang, not three or four.
+   uses no core), that program waits on a thread of its own (at most the target's
+   `hangs_aside` at once) while the rest of the batch shares runs again, so a runtime
+   that hangs often (flume, chan: one program in four to thirty) costs the batch a
+   shared run's quiet period a hang (the target's `shared_quiet_s`), not three or four
+   of the run's own.
    Where its limit cut it (a spin, or a program too slow), the rest of the batch runs
    alone: whose the time was is not known, and a spin beside the batch would take its core.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
@@ -54,7 +56,7 @@ from runners.engine.schedule import threads_for
 from runners.engine.toolchains import Toolchain, find_toolchain
 from runners.engine.verdicts import Classification, Outcome, classify_run
 from runners.targets import get_target
-from runners.targets.base import RunSettings, TargetSpec
+from runners.targets.base import SHARED_QUIET_S, RunSettings, TargetSpec
 
 
 @dataclass(frozen=True)
@@ -230,15 +232,16 @@ def target_limits(spec: TargetSpec, limits: Limits) -> Limits:
     return limits
 
 
-def shared_run_limits(limits: Limits) -> Limits:
-    """The limits of a shared run: a quiet period of at most SHARED_QUIET_S. A shared run
-    blocked that long only says where to split the batch: the program it stopped in is
-    judged by a run of its own, under `limits` (a program blocked for a moment and then
-    ended is judged as ended there), while the batch goes on. A watch that only notes
-    when a run went quiet (the false-hang bench) keeps its period."""
-    if limits.quiet_s is None or limits.quiet_witness or limits.quiet_s <= SHARED_QUIET_S:
+def shared_run_limits(limits: Limits, quiet_s: float = SHARED_QUIET_S) -> Limits:
+    """The limits of a shared run: a quiet period of at most `quiet_s` (the target's
+    `shared_quiet_s`). A shared run blocked that long only says where to split the batch:
+    the program it stopped in is judged by a run of its own, under `limits` (a program
+    blocked for a moment and then ended is judged as ended there), while the batch goes
+    on. A watch that only notes when a run went quiet (the false-hang bench) keeps its
+    period."""
+    if limits.quiet_s is None or limits.quiet_witness or limits.quiet_s <= quiet_s:
         return limits
-    return replace(limits, quiet_s=SHARED_QUIET_S)
+    return replace(limits, quiet_s=quiet_s)
 
 
 def run_one(
@@ -422,13 +425,6 @@ class GroupRun:
 
 # How far shared runs grow: up to this many times CHANFUZZ_SHARED_RUN_SIZE.
 GROWTH = 8
-# The quiet period of a shared run (shared_run_limits): the quiet watch samples every 0.25 s,
-# so a blocked shared run is cut after 0.25-0.5 s instead of the run's own period.
-SHARED_QUIET_S = 0.25
-# Programs a shared run's quiet period cut that may be waiting alone at once beside their
-# batch (_run_built); the batch waits for one of them before it sets a further one aside. A
-# wait uses no core but holds sandboxes (the program's run, then its re-runs).
-HUNG_AT_ONCE = 4
 
 
 @dataclass
@@ -507,7 +503,9 @@ def run_group(
             artifact.argv(*positions),
             binds=_binds(target.toolchain, artifact),
             env=dict(target.spec.run_env) or None,
-            limits=target_limits(target.spec, shared_run_limits(limits)),
+            limits=target_limits(
+                target.spec, shared_run_limits(limits, target.spec.shared_quiet_s)
+            ),
         )
     except SandboxError:
         return GroupRun({}, shareable=False)
@@ -605,7 +603,9 @@ def _run_built(
     # of its own while the batch goes on: a blocked run waits without a core. Its
     # verdict is recorded from this thread, once it is in.
     aside: dict[int, Future[ProgramRun]] = {}
-    with ThreadPoolExecutor(HUNG_AT_ONCE, thread_name_prefix="chanfuzz-hung") as waiting:
+    # A wait uses no core but holds sandboxes (the program's run, then its re-runs).
+    at_once = target.spec.hangs_aside
+    with ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting:
         try:
             while pending:
                 group = pending[:size] if shareable else pending[:1]
@@ -640,7 +640,7 @@ def _run_built(
                         triage=triage, program=programs[position],
                     )  # fmt: skip
                     if quiet:
-                        if len(aside) >= HUNG_AT_ONCE:  # no more waiting sandboxes than that
+                        if len(aside) >= at_once:  # no more waiting sandboxes than that
                             stages.run_s += _waited_for(aside, FIRST_COMPLETED)
                         # Its own Stages: only what the batch waits for of it is its time.
                         aside[position] = waiting.submit(run, stages=Stages(), suspected=True)

@@ -134,7 +134,9 @@ class QuietWatch:
 
     probe: Callable[[], tuple[int, bool]]
     quiet_s: float
-    every_s: float = 0.25
+    # How often it samples: every 0.25 s, or twice a period shorter than half a second
+    # (a shared run's, SHARED_QUIET_S), so that a run is cut at most half a period late.
+    every_s: float | None = None
     tolerance: float = 0.02
     witness: bool = False
     ticks_per_s: int = field(default_factory=lambda: os.sysconf("SC_CLK_TCK"))
@@ -142,6 +144,10 @@ class QuietWatch:
     _since: float | None = None
     _ticks: int = 0
     next_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.every_s is None:
+            self.every_s = min(0.25, self.quiet_s / 2)
 
     @property
     def cpu_s(self) -> float | None:

@@ -28,6 +28,13 @@ from runners import config
 
 REPO_ROOT = config.REPO_ROOT
 INSTALL_HINT = "run scripts/install_toolchains.sh"
+# A shared run's quiet period where the target declares none shorter (shared_quiet_s): a
+# JVM's or Go's runtime wakes now and then while its program waits, well within it.
+SHARED_QUIET_S = 0.25
+# Programs cut by a shared run's quiet period that may wait aside at once, where the target
+# declares no other number (hangs_aside): each holds up to three sandboxes (its run and
+# re-runs) of a hung process, a JVM's hundreds of MiB.
+HANGS_ASIDE = 4
 
 
 class ToolchainUnavailable(LookupError):
@@ -453,6 +460,14 @@ class TargetSpec:
     dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
     batch_scheduling: bool = False
+    # The quiet period that cuts a shared run (runners.engine.execute.shared_run_limits):
+    # only where to split the batch, the program it stopped in is judged by a run of its
+    # own. Shorter where nothing in the runtime wakes while every thread of the program
+    # waits (no housekeeping threads: Rust), so that a batch holds for a hang less long.
+    shared_quiet_s: float = SHARED_QUIET_S
+    # How many programs such a cut set aside may wait at once beside their batch
+    # (runners.engine.execute._run_built), which waits for one before it sets aside more.
+    hangs_aside: int = HANGS_ASIDE
     # How a perturbed run gets n runtime threads (runners.engine.schedule): the
     # environment that sets them, given the run's render options ({} when this
     # rendering has no pool to size); None: the target has no thread count to vary.

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -435,14 +436,20 @@ def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
     assert [e.attempts[0].group for e in report.executions] == [3, 1, 1]
 
 
+def _holding_aside(at_once: int) -> SimpleNamespace:
+    """A target, as far as _run_built asks of it with runs replaced: how many programs
+    may wait aside at once."""
+    return SimpleNamespace(spec=SimpleNamespace(hangs_aside=at_once))
+
+
 def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorded_here(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The engine's own scheduling, with runs that take no sandbox: each shared run stops
     in the next hung program, which then runs alone beside the batch. The batch goes on
-    sharing runs, never has more than HUNG_AT_ONCE programs waiting aside, and records every
-    verdict once, from its own thread (a campaign writes them to its database there)."""
-    monkeypatch.setattr(execute, "HUNG_AT_ONCE", 2)
+    sharing runs, never has more than its target's `hangs_aside` programs waiting aside, and
+    records every verdict once, from its own thread (a campaign writes them to its database
+    there)."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
     hung = {1, 3, 5, 7, 9, 11}
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
@@ -471,8 +478,8 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     monkeypatch.setattr(execute, "run_one", run_one)
     recorded: list[tuple[int, Outcome, int]] = []
     execute._run_built(
-        None, None, [STUCK] * 14, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
-        triage=Triage(retries=0), stages=execute.Stages(),
+        _holding_aside(2), None, [STUCK] * 14, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=execute.Stages(),
         record=lambda position, run: recorded.append(
             (position, run.outcome, threading.get_ident())
         ),
@@ -509,7 +516,7 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_handed_on(
     stages = execute.Stages()
     waiting: list[bool] = []
     execute._run_built(
-        None, None, [STUCK] * 4, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
+        _holding_aside(4), None, [STUCK] * 4, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
         triage=Triage(retries=0), stages=stages, record=lambda _p, _r: None,
         on_waiting=(lambda: waiting.append(True)) if handed_on else None,
     )  # fmt: skip

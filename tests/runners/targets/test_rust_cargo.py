@@ -208,6 +208,14 @@ def test_the_dump_is_gdb_attaching_to_the_program() -> None:
     assert get_target("rust-flume").dump_command is gdb_dump
 
 
+def test_the_dump_reads_no_separate_debug_info() -> None:
+    # Most of a dump's CPU time went on libc's debug info, where one is installed.
+    argv = gdb_dump(4242)
+    settings = [argv[i + 1] for i, word in enumerate(argv) if word == "-iex"]
+    assert "set debug-file-directory /nonexistent" in settings
+    assert "set debuginfod enabled off" in settings
+
+
 def test_the_listing_has_every_release_with_why_it_is_not_installed(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -228,3 +236,11 @@ def test_the_listing_has_every_release_with_why_it_is_not_installed(
     ]
     assert "E0658" in listed[0].detail
     assert listed[1].detail == "run manage.py toolchains install rust-flume 0.10.14"
+
+
+def test_rust_batches_cut_hangs_sooner_and_keep_more_aside_than_a_jvms() -> None:
+    from runners.targets.base import HANGS_ASIDE, SHARED_QUIET_S
+
+    flume, clojure = get_target("rust-flume"), get_target("clojure-go")
+    assert flume.shared_quiet_s < clojure.shared_quiet_s == SHARED_QUIET_S
+    assert flume.hangs_aside > clojure.hangs_aside == HANGS_ASIDE

@@ -174,6 +174,16 @@ def test_quiet_watch_counts_only_time_without_cpu_or_runnable_threads() -> None:
     assert watch.cpu_s == 1.51  # what the run had used at the last look
 
 
+@pytest.mark.parametrize(("quiet_s", "every_s"), [(2.0, 0.25), (0.5, 0.25), (0.1, 0.05)])
+def test_quiet_watch_samples_twice_a_short_period(quiet_s: float, every_s: float) -> None:
+    from runners.engine.supervisor import QuietWatch
+
+    watch = QuietWatch(lambda: (0, False), quiet_s=quiet_s)
+    assert watch.every_s == every_s
+    watch.sample(10.0)
+    assert watch.next_at == 10.0 + every_s
+
+
 def test_quiet_watch_knows_no_cpu_use_before_its_first_sample() -> None:
     from runners.engine.supervisor import QuietWatch
 
