@@ -13,6 +13,8 @@ A job's state of record is the database, not its RQ result:
   whose heartbeat stopped.
 - A cancelled or paused campaign is noticed between two programs, at most
   CHECK_EVERY_S after it happened: the job stops, keeping what it recorded.
+- While a chunk only waits for hung programs beside it, its job runs the target's next
+  queued chunk on a thread (_JobChunks), as `fuzz` starts its next batch.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import logging
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,8 @@ from runners.logs import fields
 
 log = logging.getLogger("chanfuzz.campaigns")
 
+# Chunks a job takes while its chunks wait for hung programs (_JobChunks), besides its own.
+MAX_TAKEN = 8
 # How often a chunk job asks whether it should go on (its campaign paused or cancelled, its
 # chunk given to another job): a pause stops the job within this, plus the program running.
 CHECK_EVERY_S = 0.5
@@ -119,9 +124,18 @@ def _current_job_id() -> str | None:
     return job.id if job is not None else None
 
 
-def _claim(chunk_id: int) -> tuple[Chunk, str] | tuple[None, str]:
-    """Mark the chunk running (and its campaign), or say why this job must not run it."""
-    job_id = _current_job_id()
+def _current_job_timeout() -> float | None:
+    """Seconds rq gives the job under way before it kills it; None outside a job."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    return float(job.timeout) if job is not None and job.timeout else None
+
+
+def _claim(chunk_id: int, job_id: str | None = None) -> tuple[Chunk, str] | tuple[None, str]:
+    """Mark the chunk running (and its campaign) for job `job_id` (default: the job under
+    way), or say why this job must not run it."""
+    job_id = job_id or _current_job_id()
     now = timezone.now()
     with transaction.atomic():
         chunk = (
@@ -188,13 +202,137 @@ def campaign_target(target_row: CampaignTarget) -> RunTarget:
 
 
 def run_chunk(chunk_id: int) -> dict[str, Any]:
-    """Run chunk `chunk_id` of a campaign; returns a summary (RQ keeps it a day)."""
+    """Run chunk `chunk_id` of a campaign, and those the job takes while it only waits
+    (_JobChunks); returns a summary (RQ keeps it a day)."""
     close_old_connections()
     chunk, why = _claim(chunk_id)
     if chunk is None:
         log.info("chunk %d skipped: %s", chunk_id, why,
                  extra=fields("chunk_skipped", chunk=chunk_id, reason=why))  # fmt: skip
         return {"chunk": chunk_id, "skipped": why}
+    timeout = _current_job_timeout()
+    # Taking chunks stops at half the job's time, so that the job's own chunk and those it
+    # took end before rq kills it, on any but a campaign whose every program hangs its
+    # whole limit; then the sweep gives the chunks under way to new jobs, keeping what
+    # they recorded.
+    until = None if timeout is None else time.monotonic() + timeout / 2
+    return _JobChunks(job_id=chunk.rq_job_id, until=until).run(chunk)
+
+
+class _JobChunks:
+    """The chunks one RQ job runs: its own and, while one of them only waits for hung
+    programs beside it (execute_batch's `on_waiting`: a quiet hang's run and re-runs, a
+    second or more that use no core), the next queued chunk of the same target, run on a
+    thread of this job's. A worker holds its job to the last verdict; without this, on a
+    runtime that hangs in a sixth of its programs (flume) every chunk ended waiting for
+    its last hang, where `fuzz` starts its next batch. Each chunk takes at most one, and
+    a job at most MAX_TAKEN, so that other campaigns' chunks queued behind it wait no
+    longer than that.
+
+    A chunk taken is claimed for this job (its own RQ job then finds it superseded); one
+    that fails goes back to the queue with a new job, as its own job's failure would."""
+
+    def __init__(self, *, job_id: str, until: float | None) -> None:
+        self.job_id = job_id
+        self.until = until
+        self.taken: list[dict[str, Any]] = []
+        self._count = 0
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def run(self, chunk: Chunk) -> dict[str, Any]:
+        try:
+            summary = _run_claimed(chunk, on_waiting=self._on_waiting(chunk))
+        finally:
+            self._join()
+        if self.taken:
+            summary["taken"] = sorted(self.taken, key=lambda s: s["chunk"])
+        return summary
+
+    def _on_waiting(self, chunk: Chunk) -> Callable[[], bool] | None:
+        if not self.job_id:  # run outside rq (a test, a shell): nothing to take chunks for
+            return None
+        asked = False
+
+        def on_waiting() -> bool:
+            # A batch split around a compile error may wait twice: one chunk taken a chunk.
+            nonlocal asked
+            if asked:
+                return False
+            asked = True
+            taken = self._take_next(chunk)
+            if taken is None:
+                return False
+            thread = threading.Thread(
+                target=self._run_taken, args=(taken,), name=f"chunk-{taken.pk}", daemon=True
+            )
+            with self._lock:
+                self._threads.append(thread)
+            thread.start()
+            return True
+
+        return on_waiting
+
+    def _take_next(self, waiting: Chunk) -> Chunk | None:
+        """Claim the first queued chunk of `waiting`'s target for this job; None when there
+        is none, or the job took enough (MAX_TAKEN, half its time)."""
+        with self._lock:
+            if self._count >= MAX_TAKEN or (self.until and time.monotonic() > self.until):
+                return None
+            self._count += 1
+        queued = Chunk.objects.filter(target_id=waiting.target_id, state=Chunk.State.QUEUED)
+        row = queued.order_by("start").values_list("pk", "rq_job_id").first()
+        if row is None:
+            return None
+        pk, its_job = row
+        # Only if no worker claimed it meanwhile: its own job, when it runs, finds this id.
+        if not queued.filter(pk=pk, rq_job_id=its_job).update(rq_job_id=self.job_id):
+            return None
+        chunk, why = _claim(pk, job_id=self.job_id)
+        if chunk is None:  # its campaign paused meanwhile, say: its own job may have it back
+            queued.filter(pk=pk, rq_job_id=self.job_id).update(rq_job_id=its_job)
+            log.info("chunk %d not taken: %s", pk, why,
+                     extra=fields("chunk_skipped", chunk=pk, reason=why))  # fmt: skip
+            return None
+        log.info(
+            "chunk %d taken by job %s while chunk %d waits for hung programs",
+            chunk.pk, self.job_id, waiting.pk,
+            extra=fields("chunk_taken", chunk=chunk.pk, job=self.job_id, waiting=waiting.pk),
+        )  # fmt: skip
+        return chunk
+
+    def _run_taken(self, chunk: Chunk) -> None:
+        try:
+            summary = _run_claimed(chunk, on_waiting=self._on_waiting(chunk))
+            with self._lock:
+                self.taken.append(summary)
+        except BaseException:
+            # _run_claimed logged it and put the chunk back to queued (or gave it up); its
+            # job is this one, which goes on, so no sweep would see it dead: a new job.
+            with transaction.atomic():
+                back = (
+                    Chunk.objects.select_for_update()
+                    .select_related("target__campaign")
+                    .filter(pk=chunk.pk, rq_job_id=self.job_id, state=Chunk.State.QUEUED)
+                    .first()
+                )
+                if back is not None:
+                    assign_job(back)
+        finally:
+            connection.close()  # this thread's own
+
+    def _join(self) -> None:
+        """Wait for every chunk taken, those taken by taken ones too."""
+        while True:
+            with self._lock:
+                if not self._threads:
+                    return
+                thread = self._threads.pop()
+            thread.join()
+
+
+def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict[str, Any]:
+    """Run `chunk`, claimed by this job, and record its verdicts; its summary."""
     target_row = chunk.target
     campaign = target_row.campaign
     started = time.monotonic()
@@ -297,6 +435,7 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
                             on_result=on_result,
                             after_run=flush_if_due,
                             shared_runs=shared_runs,
+                            on_waiting=on_waiting,
                         )
                     finally:
                         flush()  # stopped, superseded or failed: the verdicts in are kept

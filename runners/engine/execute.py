@@ -583,13 +583,14 @@ def _run_built(
     record: Callable[[int, ProgramRun], None],
     after_run: Callable[[], None] | None = None,
     shared_runs: SharedRunSize | None = None,
-    on_waiting: Callable[[], None] | None = None,
+    on_waiting: Callable[[], bool] | None = None,
 ) -> None:
     """Every program of a built batch (`programs`, in its order), its verdict passed to
     `record` with its position: in shared runs where the target has them, each where a
     shared run left it without one alone, with its triage. `on_waiting` is called when
-    all that is left is to wait for programs set aside (below): a caller that then starts
-    other work takes that wait, which is then no time of the batch's runs."""
+    all that is left is to wait for programs set aside (below), and says whether the
+    caller took that wait (started other work meanwhile): it is then no time of the
+    batch's runs."""
     # Programs the first shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket
     # starts in ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust
     # one ~20 ms, against a few ms (Go: ~1 ms) for most programs' runs. The runs that
@@ -652,12 +653,11 @@ def _run_built(
                     record(position, aside.pop(position).result())
                 if after_run:
                     after_run()
-            if aside and on_waiting:
-                on_waiting()
+            taken = bool(aside and on_waiting and on_waiting())
             # Unless the caller took it, what the batch still waits for is time of its runs,
             # and the batch sizers' fixed cost (Stages.waited_s).
             waited = _waited_for(aside, ALL_COMPLETED)
-            if not on_waiting:
+            if not taken:
                 stages.run_s += waited
                 stages.waited_s += waited
             for position in sorted(aside):
@@ -680,7 +680,7 @@ def execute_batch(
     after_run: Callable[[], None] | None = None,
     use_cache: bool = True,
     shared_runs: SharedRunSize | None = None,
-    on_waiting: Callable[[], None] | None = None,
+    on_waiting: Callable[[], bool] | None = None,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
@@ -688,7 +688,8 @@ def execute_batch(
     a run (a shared run's, or one program's with its re-runs) have all been given, before
     the next run starts. `on_waiting` is called when the batch has nothing left to do
     but wait for programs its shared runs' quiet periods cut, which run alone beside it
-    (a batch split around a compile error may call it more than once).
+    (a batch split around a compile error may call it more than once); it returns
+    whether the caller starts other work meanwhile (the wait is then not the batch's).
     `use_cache=False` compiles even when the artifact cache has the batch (benchmarks);
     the compiler's own caches (GOCACHE, …) are still used.
     `shared_runs` carries the size shared runs grew to from batch to batch.

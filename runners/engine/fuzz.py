@@ -316,10 +316,15 @@ class _FuzzRun:
                 workdir=build_dir,
                 render_seed=chunk[0].seed if chunk else 0,
                 on_result=lambda execution: self._forward(chunk, execution),
-                on_waiting=lambda: self._results.put(build_dir),
+                on_waiting=lambda: self._waiting(build_dir),
             )
         except _Stopped:
             return BatchReport()
+
+    def _waiting(self, build_dir: Path) -> bool:
+        """Tell the driving thread that this batch only waits now: it starts the next."""
+        self._results.put(build_dir)
+        return True
 
     def _forward(self, chunk: list[Generated], execution: ProgramRun) -> None:
         """Hand one result to the driving thread; wait until it is recorded or the run stops."""

@@ -9,6 +9,7 @@ tests of test_jobs.py run real programs through real workers.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from datetime import timedelta
 from types import SimpleNamespace
@@ -44,6 +45,9 @@ class Batches:
         # The size each batch's shared runs started at, and what they grew to.
         self.shared_starts: list[int] = []
         self.grow = lambda size: 2 * size
+        # What the batch does once its verdicts are in, given its programs and its
+        # `on_waiting` (None: the job has no chunks to take): nothing, unless told.
+        self.waits = lambda _programs, _on_waiting: None
 
     def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
         self.calls.append((list(programs), run_target, kwargs))
@@ -58,6 +62,7 @@ class Batches:
             for index in run:
                 kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
             kwargs["after_run"]()
+        self.waits(programs, kwargs["on_waiting"])
         compile_s, run_s, *waited = self.cost(len(programs))
         stages = Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s)
         stages.waited_s = sum(waited)
@@ -745,3 +750,133 @@ def test_a_heartbeat_the_database_refuses_is_tried_again(
     assert refused, "the beat never met the locked table"
     assert chunk.heartbeat_at > long_ago  # the next beat went through
     assert f"heartbeat of chunk {chunk.pk} missed: database table is locked" in caplog.text
+
+
+# ---------------------------------------------------------------- chunks taken while one waits
+
+
+class _Taking:
+    """A campaign of three chunks of 4, queued with jobs job-a, job-b and job-c; the job
+    under way is job-a, which rq gives all the time it wants. `started[i]` is set when
+    chunk i's batch has its verdicts, `ended[i]` when the thread that ran taken chunk i
+    has ended: a batch that waits for it writes nothing meanwhile (the tests' SQLite, in
+    memory, locks a table two connections write to at once)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-a")
+        monkeypatch.setattr(jobs, "_current_job_timeout", lambda: None)
+        first = _chunk(end=4, program_count=12)
+        self.chunks = [first] + [
+            Chunk.objects.create(target=first.target, start=start, end=start + 4)
+            for start in (4, 8)
+        ]
+        for chunk, job in zip(self.chunks, ("job-a", "job-b", "job-c"), strict=True):
+            Chunk.objects.filter(pk=chunk.pk).update(rq_job_id=job)
+        self.started = [threading.Event() for _ in self.chunks]
+        self.ended = [threading.Event() for _ in self.chunks]
+        run_taken = jobs._JobChunks._run_taken
+
+        def noted(job_chunks: jobs._JobChunks, chunk: Chunk) -> None:
+            try:
+                run_taken(job_chunks, chunk)
+            finally:
+                self.ended[self.which(chunk.start)].set()
+
+        monkeypatch.setattr(jobs._JobChunks, "_run_taken", noted)
+
+    def which(self, start: int) -> int:
+        return [c.start for c in self.chunks].index(start)
+
+    def of(self, programs: list) -> int:
+        """Which chunk a batch's programs are."""
+        campaign = self.chunks[0].target.campaign
+        firsts = [campaign_program(campaign, c.start).program for c in self.chunks]
+        return firsts.index(programs[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chunk_waiting_for_hung_programs_runs_the_next_queued_chunk_meanwhile(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taking = _Taking(monkeypatch)
+    chunks = taking.chunks
+    overlapped: list[bool] = []
+
+    def waits(programs: list, on_waiting) -> None:  # noqa: ANN001
+        i = taking.of(programs)
+        taking.started[i].set()
+        if i < 2:  # the first two end waiting for a hung program; the next is taken
+            assert on_waiting() is True
+            overlapped.append(taking.started[i + 1].wait(10))
+            assert taking.ended[i + 1].wait(10)
+
+    batches.waits = waits
+    summary = jobs.run_chunk(chunks[0].pk)
+    assert overlapped == [True, True]  # each was under way while the one before waited
+    taken = [{"chunk": chunks[1].pk, "recorded": 4}, {"chunk": chunks[2].pk, "recorded": 4}]
+    assert summary == {"chunk": chunks[0].pk, "recorded": 4, "taken": taken}
+    rows = Chunk.objects.order_by("start")
+    assert [(c.state, c.rq_job_id, c.attempts) for c in rows] == [("done", "job-a", 1)] * 3
+    assert _executions(chunks[0]) == [(i, "terminated") for i in range(12)]
+    assert Campaign.objects.get(pk=chunks[0].target.campaign_id).status == "done"
+    # The taken chunks' own jobs, when a worker gets to them, have nothing to do.
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: "job-b")
+    assert jobs.run_chunk(chunks[1].pk) == {"chunk": chunks[1].pk, "skipped": "chunk already done"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_takes_at_most_max_taken_chunks_and_none_outside_rq(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taking = _Taking(monkeypatch)
+    chunks = taking.chunks
+    monkeypatch.setattr(jobs, "MAX_TAKEN", 1)
+    answers: list[bool] = []
+
+    def waits(programs: list, on_waiting) -> None:  # noqa: ANN001
+        answers.append(on_waiting())
+        if taking.of(programs) == 0:
+            assert taking.ended[1].wait(10)
+
+    batches.waits = waits
+    summary = jobs.run_chunk(chunks[0].pk)
+    assert [t["chunk"] for t in summary["taken"]] == [chunks[1].pk]
+    assert answers == [True, False]  # the second chunk's wait was its own
+    third = Chunk.objects.get(pk=chunks[2].pk)
+    assert (third.state, third.rq_job_id) == ("queued", "job-c")
+    # Run outside rq (no job id): no chunk to take for.
+    monkeypatch.setattr(jobs, "_current_job_id", lambda: None)
+    Chunk.objects.filter(pk=third.pk).update(rq_job_id="")
+    batches.waits = lambda _programs, on_waiting: answers.append(on_waiting)
+    assert jobs.run_chunk(third.pk) == {"chunk": third.pk, "recorded": 4}
+    assert answers[-1] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_taken_chunk_that_fails_goes_back_to_the_queue_with_a_job_of_its_own(
+    batches: Batches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from runners.campaigns import chunks as chunks_module
+
+    taking = _Taking(monkeypatch)
+    chunks = taking.chunks
+    monkeypatch.setattr(jobs, "MAX_TAKEN", 1)
+    enqueued: list[str] = []
+    monkeypatch.setattr(
+        chunks_module,
+        "get_queue",
+        lambda: SimpleNamespace(enqueue=lambda *_a, job_id, **_k: enqueued.append(job_id)),
+    )
+
+    def waits(programs: list, on_waiting) -> None:  # noqa: ANN001
+        if taking.of(programs) == 1:
+            raise RuntimeError("boom")
+        assert on_waiting() is True
+        assert taking.ended[1].wait(10)
+
+    batches.waits = waits
+    summary = jobs.run_chunk(chunks[0].pk)
+    assert summary == {"chunk": chunks[0].pk, "recorded": 4}  # the job itself went on
+    failed = Chunk.objects.get(pk=chunks[1].pk)
+    assert failed.state == "queued" and "RuntimeError: boom" in failed.last_error
+    assert failed.rq_job_id.startswith(f"chunk-{failed.pk}-") and enqueued == [failed.rq_job_id]

@@ -491,13 +491,14 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     assert all(size > 1 for size in groups), groups  # sharing again after every hang
 
 
-@pytest.mark.parametrize("handed_on", [False, True])
-def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_handed_on(
-    monkeypatch: pytest.MonkeyPatch, handed_on: bool
+@pytest.mark.parametrize("taken", [None, False, True])
+def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_taken(
+    monkeypatch: pytest.MonkeyPatch, taken: bool | None
 ) -> None:
     """The wait at a batch's end for the program set aside last is one hang's length
     whatever the batch's size: counted apart (Stages.waited_s, a fixed cost to the batch
-    sizers), and not counted at all where the caller took it (`on_waiting`)."""
+    sizers), and not counted at all where the caller took it (`on_waiting` said it
+    started other work; None: no caller to ask)."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
@@ -514,14 +515,19 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_handed_on(
     monkeypatch.setattr(execute, "run_group", run_group)
     monkeypatch.setattr(execute, "run_one", run_one)
     stages = execute.Stages()
-    waiting: list[bool] = []
+    asked: list[bool] = []
+
+    def on_waiting() -> bool:
+        asked.append(True)
+        return bool(taken)
+
     execute._run_built(
-        _holding_aside(4), None, [STUCK] * 4, sandbox=None, limits=Limits(timeout_s=5, quiet_s=0.2),
-        triage=Triage(retries=0), stages=stages, record=lambda _p, _r: None,
-        on_waiting=(lambda: waiting.append(True)) if handed_on else None,
+        _holding_aside(4), None, [STUCK] * 4, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=stages,
+        record=lambda _p, _r: None, on_waiting=None if taken is None else on_waiting,
     )  # fmt: skip
-    assert waiting == ([True] if handed_on else [])
-    if handed_on:
+    assert asked == ([] if taken is None else [True])
+    if taken:
         assert stages.waited_s == stages.run_s == 0.0
     else:
         assert 0.0 < stages.waited_s == stages.run_s

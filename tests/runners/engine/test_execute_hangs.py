@@ -135,7 +135,7 @@ def test_the_next_batch_starts_while_a_batch_only_waits_for_hung_programs(
         for execution in executions[:-1]:
             on_result(execution)
         if first:
-            on_waiting()  # its last program waits aside: the next batch may start
+            assert on_waiting()  # its last program waits aside: the next batch may start
             overlapped.append(second_started.wait(10))
         on_result(executions[-1])
         return BatchReport(executions=executions)
