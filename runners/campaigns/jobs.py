@@ -279,7 +279,14 @@ class _JobChunks:
         with self._lock:
             if self._count >= MAX_TAKEN or (self.until and time.monotonic() > self.until):
                 return None
-            self._count += 1
+            self._count += 1  # held while it looks, given back if it takes none
+        taken = self._claim_next(waiting)
+        if taken is None:
+            with self._lock:
+                self._count -= 1
+        return taken
+
+    def _claim_next(self, waiting: Chunk) -> Chunk | None:
         queued = Chunk.objects.filter(target_id=waiting.target_id, state=Chunk.State.QUEUED)
         row = queued.order_by("start").values_list("pk", "rq_job_id").first()
         if row is None:

@@ -880,3 +880,21 @@ def test_a_taken_chunk_that_fails_goes_back_to_the_queue_with_a_job_of_its_own(
     failed = Chunk.objects.get(pk=chunks[1].pk)
     assert failed.state == "queued" and "RuntimeError: boom" in failed.last_error
     assert failed.rq_job_id.startswith(f"chunk-{failed.pk}-") and enqueued == [failed.rq_job_id]
+
+
+def test_a_wait_with_no_chunk_queued_uses_none_of_the_jobs_allowance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(jobs, "MAX_TAKEN", 1)
+    running = _chunk(end=4, program_count=12)
+    Chunk.objects.filter(pk=running.pk).update(state=Chunk.State.RUNNING, rq_job_id="job-a")
+    job_chunks = jobs._JobChunks(job_id="job-a", until=None)
+    assert job_chunks._take_next(running) is None  # nothing queued: nothing used up
+    later = [Chunk.objects.create(target=running.target, start=s, end=s + 4) for s in (4, 8)]
+    taken = job_chunks._take_next(running)
+    assert taken is not None and taken.pk == later[0].pk
+    assert (taken.state, taken.rq_job_id) == ("running", "job-a")
+    assert job_chunks._take_next(running) is None  # MAX_TAKEN
+    assert Chunk.objects.get(pk=later[1].pk).state == "queued"
+    # Past half the job's time: none either.
+    assert jobs._JobChunks(job_id="job-a", until=time.monotonic() - 1)._take_next(running) is None
