@@ -14,7 +14,7 @@ at most `share` of the rest (`n = (fixed + waits) / (share · (per_program + run
 The first batch has `start` programs and the second twice as many, so that two sizes
 tell the fixed cost from the per-program one; from the third on, the size follows the
 costs as they are measured, so a target whose compile is slow (Crystal, Rust, Clojure)
-gets large batches and one whose runs dominate (a runtime that hangs often) smaller ones.
+gets large batches and one whose runs dominate (a thousand repetitions) smaller ones.
 
 The line through the batches' sizes and compile times is a Theil–Sen one (the median
 of the slopes between batches whose sizes differ by half again or more, then the median
