@@ -216,7 +216,9 @@ def run_chunk(chunk_id: int) -> dict[str, Any]:
     # whole limit; then the sweep gives the chunks under way to new jobs, keeping what
     # they recorded.
     until = None if timeout is None else time.monotonic() + timeout / 2
-    return _JobChunks(job_id=chunk.rq_job_id, until=until).run(chunk)
+    # The job under way, not the chunk's field: a chunk run outside rq may still carry the
+    # id of a job that no worker runs, which must take no chunks.
+    return _JobChunks(job_id=_current_job_id() or "", until=until).run(chunk)
 
 
 class _JobChunks:

@@ -844,9 +844,10 @@ def test_a_job_takes_at_most_max_taken_chunks_and_none_outside_rq(
     assert answers == [True, False]  # the second chunk's wait was its own
     third = Chunk.objects.get(pk=chunks[2].pk)
     assert (third.state, third.rq_job_id) == ("queued", "job-c")
-    # Run outside rq (no job id): no chunk to take for.
+    # Run outside rq (no job under way), though the chunk names its queued job: no chunk
+    # to take for.
     monkeypatch.setattr(jobs, "_current_job_id", lambda: None)
-    Chunk.objects.filter(pk=third.pk).update(rq_job_id="")
+    Chunk.objects.create(target=third.target, start=12, end=16)
     batches.waits = lambda _programs, on_waiting: answers.append(on_waiting)
     assert jobs.run_chunk(third.pk) == {"chunk": third.pk, "recorded": 4}
     assert answers[-1] is None
