@@ -927,6 +927,14 @@ async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
     }
 }
 
+// Every program's future: tokio's block_on is compiled once, not once per program.
+fn block_on_(
+    rt_: &tokio::runtime::Runtime,
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>,
+) {
+    rt_.block_on(f)
+}
+
 fn main() {
     let rt_ = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
@@ -940,16 +948,16 @@ fn main() {
     }
     for arg_ in &args_ {
         match arg_.as_str() {
-            "0" => rt_.block_on(prog0()),
-            "1" => rt_.block_on(prog1()),
-            "2" => rt_.block_on(prog2()),
-            "3" => rt_.block_on(prog3()),
-            "4" => rt_.block_on(prog4()),
-            "5" => rt_.block_on(prog5()),
-            "6" => rt_.block_on(prog6()),
-            "7" => rt_.block_on(prog7()),
-            "8" => rt_.block_on(prog8()),
-            "9" => rt_.block_on(prog9()),
+            "0" => block_on_(&rt_, Box::pin(prog0())),
+            "1" => block_on_(&rt_, Box::pin(prog1())),
+            "2" => block_on_(&rt_, Box::pin(prog2())),
+            "3" => block_on_(&rt_, Box::pin(prog3())),
+            "4" => block_on_(&rt_, Box::pin(prog4())),
+            "5" => block_on_(&rt_, Box::pin(prog5())),
+            "6" => block_on_(&rt_, Box::pin(prog6())),
+            "7" => block_on_(&rt_, Box::pin(prog7())),
+            "8" => block_on_(&rt_, Box::pin(prog8())),
+            "9" => block_on_(&rt_, Box::pin(prog9())),
             _ => {
                 eprintln!("no program {:?}", arg_);
                 std::process::exit(2);

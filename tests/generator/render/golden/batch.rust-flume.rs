@@ -256,18 +256,9 @@ fn prog0_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .recv(&c2_rx, |x1| {
-            x1.unwrap();
-            0
-        })
-        .recv(&c2_rx, |x2| {
-            x2.unwrap();
-            1
-        })
-        .recv(&c1_rx, |res_| {
-            res_.unwrap();
-            2
-        })
+        .recv(&c2_rx, sel_got_(0))
+        .recv(&c2_rx, sel_got_(1))
+        .recv(&c1_rx, sel_got_(2))
         .wait();
     match arm_ {
         0 => {
@@ -277,14 +268,8 @@ fn prog0_once() {
         1 => {
             c1_rx.recv().unwrap();
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x3| {
-                    x3.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -295,14 +280,8 @@ fn prog0_once() {
         2 => {
             c2_rx.recv().unwrap();
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |x7| {
-                    x7.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -313,23 +292,41 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
 }
 
 fn prog0() {
     quiet_program_starts();
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog0_once();
         quiet_dropped();
+        rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 
 fn prog1_once() {
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
-    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
@@ -337,14 +334,8 @@ fn prog1_once() {
         let c4_tx = c4_tx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x1| {
-                    x1.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |x2| {
-                    x2.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {
@@ -358,16 +349,16 @@ fn prog1_once() {
         }))
     });
     handles_.push({
-        let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
+        let c3_tx = c3_tx.clone();
         spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
         }))
     });
     handles_.push({
-        let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
+        let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
@@ -377,25 +368,23 @@ fn prog1_once() {
     c4_rx.recv().unwrap();
     join_(handles_);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
 }
 
 fn prog1() {
     quiet_program_starts();
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog1_once();
         quiet_dropped();
-        rep_ += 1;
     }
 }
 
 fn prog2_once() {
     let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
-    let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_rx = c1_rx.clone();
@@ -407,14 +396,8 @@ fn prog2_once() {
         let c3_rx = c3_rx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x1| {
-                    x1.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -430,14 +413,8 @@ fn prog2_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            0
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
+        .send(&c3_tx, msg_(0), sel_sent_(0))
+        .send(&c3_tx, msg_(0), sel_sent_(1))
         .wait();
     match arm_ {
         0 => {
@@ -452,43 +429,32 @@ fn prog2_once() {
     }
     join_(handles_);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
 }
 
 fn prog2() {
     quiet_program_starts();
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog2_once();
         quiet_dropped();
-        rep_ += 1;
     }
 }
 
 fn prog3_once() {
-    let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
-    let (c5_tx, c5_rx) = flume::bounded::<Msg_>(0);
     let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
     let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
+    let (c5_tx, c5_rx) = flume::bounded::<Msg_>(0);
+    let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c5_rx = c5_rx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c5_rx, |x2| {
-                    x2.unwrap();
-                    0
-                })
-                .recv(&c5_rx, |x3| {
-                    x3.unwrap();
-                    1
-                })
-                .recv(&c5_rx, |res_| {
-                    res_.unwrap();
-                    2
-                })
+                .recv(&c5_rx, sel_got_(0))
+                .recv(&c5_rx, sel_got_(1))
+                .recv(&c5_rx, sel_got_(2))
                 .wait();
             match arm_ {
                 0 => {}
@@ -523,18 +489,9 @@ fn prog3_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .recv(&c2_rx, |x1| {
-            x1.unwrap();
-            0
-        })
-        .send(&c5_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            2
-        })
+        .recv(&c2_rx, sel_got_(0))
+        .send(&c5_tx, msg_(0), sel_sent_(1))
+        .send(&c3_tx, msg_(0), sel_sent_(2))
         .wait();
     match arm_ {
         0 => {
@@ -558,29 +515,31 @@ fn prog3_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
-    quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
 }
 
 fn prog3() {
     quiet_program_starts();
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog3_once();
         quiet_dropped();
+        rep_ += 1;
     }
 }
 
 fn prog4_once() {
+    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
-    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
-        let c2_tx = c2_tx.clone();
         let c3_rx = c3_rx.clone();
+        let c2_tx = c2_tx.clone();
         spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
@@ -589,7 +548,7 @@ fn prog4_once() {
                     c2_tx.send(msg_(0)).unwrap();
                 }))
             });
-            let got = c3_rx.recv().unwrap();
+            c3_rx.recv().unwrap();
             join_(handles_);
         }))
     });
@@ -606,14 +565,8 @@ fn prog4_once() {
         handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            0
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
+        .send(&c3_tx, msg_(0), sel_sent_(0))
+        .send(&c3_tx, msg_(0), sel_sent_(1))
         .wait();
     match arm_ {
         0 => {
@@ -623,9 +576,9 @@ fn prog4_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
 }
 
 fn prog4() {
@@ -657,7 +610,7 @@ fn prog5_once() {
         }))
     });
     c2_rx.recv().unwrap();
-    if false || ((-1) >= 3) {
+    if false || (3 <= (-1)) {
         handles_.push({
             let c1_tx = c1_tx.clone();
             spawn_(Box::new(move || {
@@ -669,14 +622,8 @@ fn prog5_once() {
         handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
-        .recv(&c3_rx, |m| {
-            m.unwrap();
-            0
-        })
-        .recv(&c3_rx, |m2| {
-            m2.unwrap();
-            1
-        })
+        .recv(&c3_rx, sel_got_(0))
+        .recv(&c3_rx, sel_got_(1))
         .wait();
     match arm_ {
         0 => {
@@ -689,25 +636,23 @@ fn prog5_once() {
     }
     join_(handles_);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
 }
 
 fn prog5() {
     quiet_program_starts();
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog5_once();
         quiet_dropped();
-        rep_ += 1;
     }
 }
 
 fn prog6_once() {
-    let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
-    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
+    let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c4_tx = c4_tx.clone();
@@ -718,8 +663,8 @@ fn prog6_once() {
         }))
     });
     handles_.push({
-        let c3_tx = c3_tx.clone();
         let c2_rx = c2_rx.clone();
+        let c3_tx = c3_tx.clone();
         spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
@@ -736,27 +681,25 @@ fn prog6_once() {
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
     join_(handles_);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
 }
 
 fn prog6() {
     quiet_program_starts();
-    let mut rep_ = 0;
-    while rep_ < 100 {
+    for _ in 0..100 {
         prog6_once();
         quiet_dropped();
-        rep_ += 1;
     }
 }
 
 fn prog7_once() {
-    let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
-    let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
+    let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
+    let (c4_tx, c4_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let c1_tx = c1_tx.clone();
@@ -771,18 +714,18 @@ fn prog7_once() {
         }))
     });
     handles_.push({
-        let c1_rx = c1_rx.clone();
         let c2_tx = c2_tx.clone();
+        let c1_rx = c1_rx.clone();
         spawn_(Box::new(move || {
             c1_rx.recv().unwrap();
             c2_tx.send(msg_(0)).unwrap();
         }))
     });
     c1_rx.recv().unwrap();
-    c2_rx.recv().unwrap();
+    let got = c2_rx.recv().unwrap();
     handles_.push({
-        let c3_tx = c3_tx.clone();
         let c4_rx = c4_rx.clone();
+        let c3_tx = c3_tx.clone();
         spawn_(Box::new(move || {
             let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
             handles_.push({
@@ -795,7 +738,7 @@ fn prog7_once() {
             join_(handles_);
         }))
     });
-    if 2 < 7 {
+    if 7 > 2 {
         c3_rx.recv().unwrap();
         c4_tx.send(msg_(0)).unwrap();
     } else {
@@ -804,10 +747,10 @@ fn prog7_once() {
         c4_tx.send(msg_(0)).unwrap();
     }
     join_(handles_);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
 }
 
 fn prog7() {
@@ -821,9 +764,9 @@ fn prog7() {
 }
 
 fn prog8_once() {
-    let (gen2_tx, gen2_rx) = flume::bounded::<Msg_>(0);
-    let (fn2_tx, fn2_rx) = flume::bounded::<Msg_>(0);
     let (move2_tx, move2_rx) = flume::bounded::<Msg_>(0);
+    let (fn2_tx, fn2_rx) = flume::bounded::<Msg_>(0);
+    let (gen2_tx, gen2_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
@@ -835,7 +778,7 @@ fn prog8_once() {
     handles_.push({
         let move2_rx = move2_rx.clone();
         spawn_(Box::new(move || {
-            let impl2 = move2_rx.recv().unwrap();
+            move2_rx.recv().unwrap();
         }))
     });
     move2_tx.send(msg_(0)).unwrap();
@@ -845,11 +788,11 @@ fn prog8_once() {
             gen2_tx.send(msg_(0)).unwrap();
         }))
     });
-    let dyn2 = gen2_rx.recv().unwrap();
+    gen2_rx.recv().unwrap();
     join_(handles_);
-    quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, false, 0);
+    quiet_(move2_tx, move2_rx, "move2", 0, 0, true, 0);
     quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
-    quiet_(move2_tx, move2_rx, "move2", 0, 0, false, 0);
+    quiet_(gen2_tx, gen2_rx, "gen2", 0, 0, true, 0);
 }
 
 fn prog8() {
@@ -861,8 +804,8 @@ fn prog8() {
 }
 
 fn prog9_once() {
-    let (fn2_tx, fn2_rx) = flume::bounded::<Msg_>(0);
     let (loop2_tx, loop2_rx) = flume::bounded::<Msg_>(0);
+    let (fn2_tx, fn2_rx) = flume::bounded::<Msg_>(0);
     let mut handles_: Vec<std::thread::JoinHandle<()>> = Vec::new();
     handles_.push({
         let fn2_tx = fn2_tx.clone();
@@ -871,14 +814,8 @@ fn prog9_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .recv(&fn2_rx, |match2| {
-            match2.unwrap();
-            0
-        })
-        .recv(&fn2_rx, |mod2| {
-            mod2.unwrap();
-            1
-        })
+        .recv(&fn2_rx, sel_got_(0))
+        .recv(&fn2_rx, sel_got_(1))
         .wait();
     match arm_ {
         0 => {
@@ -899,17 +836,19 @@ fn prog9_once() {
         }
         _ => unreachable!(),
     }
-    loop2_rx.recv().unwrap();
+    let unsafe2 = loop2_rx.recv().unwrap();
     join_(handles_);
-    quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, true, 0);
     quiet_(loop2_tx, loop2_rx, "loop2", 0, 0, true, 0);
+    quiet_(fn2_tx, fn2_rx, "fn2", 0, 0, false, 0);
 }
 
 fn prog9() {
     quiet_program_starts();
-    for _ in 0..100 {
+    let mut rep_ = 0;
+    while rep_ < 100 {
         prog9_once();
         quiet_dropped();
+        rep_ += 1;
     }
 }
 

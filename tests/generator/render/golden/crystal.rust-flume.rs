@@ -247,14 +247,8 @@ fn prog0_once() {
         let c3_rx = c3_rx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x1| {
-                    x1.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |x2| {
-                    x2.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -270,14 +264,8 @@ fn prog0_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            0
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
+        .send(&c3_tx, msg_(0), sel_sent_(0))
+        .send(&c3_tx, msg_(0), sel_sent_(1))
         .wait();
     match arm_ {
         0 => {
@@ -291,8 +279,8 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
 }
 
@@ -303,6 +291,22 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
         rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

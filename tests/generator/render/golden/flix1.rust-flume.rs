@@ -256,18 +256,9 @@ fn prog0_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .recv(&c2_rx, |x1| {
-            x1.unwrap();
-            0
-        })
-        .recv(&c2_rx, |x2| {
-            x2.unwrap();
-            1
-        })
-        .recv(&c1_rx, |res_| {
-            res_.unwrap();
-            2
-        })
+        .recv(&c2_rx, sel_got_(0))
+        .recv(&c2_rx, sel_got_(1))
+        .recv(&c1_rx, sel_got_(2))
         .wait();
     match arm_ {
         0 => {
@@ -277,14 +268,8 @@ fn prog0_once() {
         1 => {
             c1_rx.recv().unwrap();
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x3| {
-                    x3.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -295,14 +280,8 @@ fn prog0_once() {
         2 => {
             c2_rx.recv().unwrap();
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |x7| {
-                    x7.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {}
@@ -313,16 +292,34 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
 }
 
 fn prog0() {
     quiet_program_starts();
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once();
         quiet_dropped();
+        rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

@@ -243,14 +243,8 @@ fn prog0_once() {
         let c3_rx = c3_rx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c3_rx, |x1| {
-                    x1.unwrap();
-                    0
-                })
-                .recv(&c3_rx, |res_| {
-                    res_.unwrap();
-                    1
-                })
+                .recv(&c3_rx, sel_got_(0))
+                .recv(&c3_rx, sel_got_(1))
                 .wait();
             match arm_ {
                 0 => {
@@ -264,8 +258,8 @@ fn prog0_once() {
         }))
     });
     handles_.push({
-        let c2_rx = c2_rx.clone();
         let c3_tx = c3_tx.clone();
+        let c2_rx = c2_rx.clone();
         spawn_(Box::new(move || {
             c2_rx.recv().unwrap();
             c3_tx.send(msg_(0)).unwrap();
@@ -282,10 +276,10 @@ fn prog0_once() {
     c1_tx.send(msg_(0)).unwrap();
     c4_rx.recv().unwrap();
     join_(handles_);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
     quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
     quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
+    quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
 }
 
 fn prog0() {
@@ -295,6 +289,22 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
         rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

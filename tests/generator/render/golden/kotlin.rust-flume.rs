@@ -243,18 +243,9 @@ fn prog0_once() {
         let c5_rx = c5_rx.clone();
         spawn_(Box::new(move || {
             let arm_ = flume::Selector::new()
-                .recv(&c5_rx, |x2| {
-                    x2.unwrap();
-                    0
-                })
-                .recv(&c5_rx, |res_| {
-                    res_.unwrap();
-                    1
-                })
-                .recv(&c5_rx, |x4| {
-                    x4.unwrap();
-                    2
-                })
+                .recv(&c5_rx, sel_got_(0))
+                .recv(&c5_rx, sel_got_(1))
+                .recv(&c5_rx, sel_got_(2))
                 .wait();
             match arm_ {
                 0 => {}
@@ -289,18 +280,9 @@ fn prog0_once() {
         }))
     });
     let arm_ = flume::Selector::new()
-        .recv(&c2_rx, |x1| {
-            x1.unwrap();
-            0
-        })
-        .send(&c5_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            2
-        })
+        .recv(&c2_rx, sel_got_(0))
+        .send(&c5_tx, msg_(0), sel_sent_(1))
+        .send(&c3_tx, msg_(0), sel_sent_(2))
         .wait();
     match arm_ {
         0 => {
@@ -324,18 +306,36 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
+    quiet_(c1_tx, c1_rx, "c1", 0, 0, false, 0);
     quiet_(c5_tx, c5_rx, "c5", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c4_tx, c4_rx, "c4", 0, 0, true, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
 }
 
 fn prog0() {
     quiet_program_starts();
-    for _ in 0..1 {
+    let mut rep_ = 0;
+    while rep_ < 1 {
         prog0_once();
         quiet_dropped();
+        rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

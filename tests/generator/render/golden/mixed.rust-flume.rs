@@ -265,14 +265,8 @@ fn prog0_once() {
         handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            0
-        })
-        .send(&c3_tx, msg_(0), |res_| {
-            res_.unwrap();
-            1
-        })
+        .send(&c3_tx, msg_(0), sel_sent_(0))
+        .send(&c3_tx, msg_(0), sel_sent_(1))
         .wait();
     match arm_ {
         0 => {
@@ -294,6 +288,22 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
         rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

@@ -265,14 +265,8 @@ fn prog0_once() {
         handles_.push(spawn_(Box::new(move || {})));
     }
     let arm_ = flume::Selector::new()
-        .recv(&c3_rx, |res_| {
-            res_.unwrap();
-            0
-        })
-        .recv(&c3_rx, |m2| {
-            m2.unwrap();
-            1
-        })
+        .recv(&c3_rx, sel_got_(0))
+        .recv(&c3_rx, sel_got_(1))
         .wait();
     match arm_ {
         0 => {
@@ -284,7 +278,7 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_(c3_tx, c3_rx, "c3", 0, 0, true, 0);
     quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
     quiet_(c2_tx, c2_rx, "c2", 0, 0, true, 0);
 }
@@ -296,6 +290,22 @@ fn prog0() {
         prog0_once();
         quiet_dropped();
         rep_ += 1;
+    }
+}
+
+// Every receive case of a select: its check, then its index.
+fn sel_got_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<Msg_, E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
+    }
+}
+
+// Every send case of a select: its check, then its index.
+fn sel_sent_<E: std::fmt::Debug>(arm: usize) -> impl FnMut(Result<(), E>) -> usize {
+    move |res_| {
+        res_.unwrap();
+        arm
     }
 }
 

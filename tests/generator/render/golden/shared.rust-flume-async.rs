@@ -314,11 +314,19 @@ async fn join_(handles: Vec<tokio::task::JoinHandle<()>>) {
     }
 }
 
+// Every program's future: tokio's block_on is compiled once, not once per program.
+fn block_on_(
+    rt_: &tokio::runtime::Runtime,
+    f: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>,
+) {
+    rt_.block_on(f)
+}
+
 fn main() {
     let rt_ = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
         .enable_all()
         .build()
         .unwrap();
-    rt_.block_on(prog0());
+    block_on_(&rt_, Box::pin(prog0()));
 }
