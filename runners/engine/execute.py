@@ -571,6 +571,17 @@ def _waited_for(aside: dict[int, Future[ProgramRun]], return_when: str) -> float
     return time.perf_counter() - started
 
 
+@dataclass
+class _Step:
+    """What one lane of a built batch ran (_run_built): a shared run of `group`, or its one
+    program alone, with the step's own stages."""
+
+    group: list[int]
+    stages: Stages
+    shared: GroupRun | None = None
+    alone: ProgramRun | None = None
+
+
 def _run_built(
     target: RunTarget,
     artifact: Artifact,
@@ -590,7 +601,7 @@ def _run_built(
     shared run left it without one alone, with its triage. `on_waiting` is called when
     all that is left is to wait for programs set aside (below), and says whether the
     caller took that wait (started other work meanwhile): it is then no time of the
-    batch's runs."""
+    batch's runs. `record` and `after_run` are called on the caller's thread."""
     # Programs the first shared run takes (CHANFUZZ_SHARED_RUN_SIZE, default 25): Racket
     # starts in ~0.15 s, a JVM with Clojure ~1.3 s, a sandboxed Go binary ~10 ms and a Rust
     # one ~20 ms, against a few ms (Go: ~1 ms) for most programs' runs. The runs that
@@ -606,53 +617,81 @@ def _run_built(
     aside: dict[int, Future[ProgramRun]] = {}
     # A wait uses no core but holds sandboxes (the program's run, then its re-runs).
     at_once = target.spec.hangs_aside
-    with ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting:
+    # Shared runs under way at once (TargetSpec.shared_runs_at_once), each on a lane: until
+    # a quiet period cuts a run that has blocked, the others use the core it does not.
+    lanes = target.spec.shared_runs_at_once if shareable else 1
+    under_way: dict[Future[_Step], list[int]] = {}
+
+    def step(group: list[int]) -> _Step:
+        own = Stages()
+        if len(group) > 1:
+            shared = run_group(target, artifact, group, sandbox=sandbox, limits=limits, stages=own)
+            return _Step(group, own, shared=shared)
+        position = group[0]
+        alone = run_one(
+            target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
+            program=programs[position], stages=own,
+        )  # fmt: skip
+        return _Step(group, own, alone=alone)
+
+    with (
+        ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting,
+        ThreadPoolExecutor(lanes, thread_name_prefix="chanfuzz-lane") as running,
+    ):
         try:
-            while pending:
-                group = pending[:size] if shareable else pending[:1]
-                judged = 0
-                alone: int | None = group[0]
-                quiet = False
-                if len(group) > 1:
-                    shared = run_group(
-                        target, artifact, group, sandbox=sandbox, limits=limits, stages=stages
-                    )
-                    # After a cut by the limit the rest of the batch runs alone; after
-                    # one by the quiet period it shares again (module docstring, step 3).
-                    quiet = shared.quiet
-                    shareable = shared.shareable and (quiet or not shared.hung)
-                    alone = shared.alone
-                    for position in group:
-                        if position not in shared.runs:
-                            break
-                        record(position, shared.runs[position])
-                        judged += 1
-                    if shared.duration_s > 0 and judged == len(group):
-                        size = next_group_size(
-                            size, programs=len(group), duration_s=shared.duration_s,
-                            timeout_s=limits.timeout_s, least=configured, most=most,
-                        )  # fmt: skip
-                        if shared_runs:
-                            shared_runs.size = size
-                if alone is not None and judged < len(group):
-                    position = group[judged]
-                    run = partial(
-                        run_one, target, artifact, position, sandbox=sandbox, limits=limits,
-                        triage=triage, program=programs[position],
-                    )  # fmt: skip
-                    if quiet:
-                        if len(aside) >= at_once:  # no more waiting sandboxes than that
-                            stages.run_s += _waited_for(aside, FIRST_COMPLETED)
-                        # Its own Stages: only what the batch waits for of it is its time.
-                        aside[position] = waiting.submit(run, stages=Stages(), suspected=True)
+            while pending or under_way:
+                while pending and len(under_way) < lanes:
+                    group = pending[:size] if shareable else pending[:1]
+                    pending = pending[len(group) :]
+                    under_way[running.submit(step, group)] = group
+                # What the batch waits for here is its runs' time: with lanes, the time
+                # any of them was under way, not each one's.
+                started = time.perf_counter()
+                done, _ = wait(under_way, return_when=FIRST_COMPLETED)
+                stages.run_s += time.perf_counter() - started
+                for future in sorted(done, key=lambda f: under_way[f][0]):
+                    del under_way[future]
+                    ran = future.result()
+                    stages.verdict_s += ran.stages.verdict_s
+                    stages.runs += ran.stages.runs
+                    if ran.alone is not None:
+                        record(ran.group[0], ran.alone)
                     else:
-                        record(position, run(stages=stages))
-                    judged += 1
-                pending = pending[judged:]
-                for position in [p for p, future in aside.items() if future.done()]:
-                    record(position, aside.pop(position).result())
-                if after_run:
-                    after_run()
+                        assert ran.shared is not None
+                        left = _take_shared(ran.group, ran.shared, record)
+                        shared = ran.shared
+                        # After a cut by the limit the rest of the batch runs alone; after
+                        # one by the quiet period it shares again (module docstring, step 3).
+                        shareable = (
+                            shareable and shared.shareable and (shared.quiet or not shared.hung)
+                        )
+                        if not left and shared.duration_s > 0:
+                            size = next_group_size(
+                                size, programs=len(ran.group), duration_s=shared.duration_s,
+                                timeout_s=limits.timeout_s, least=configured, most=most,
+                            )  # fmt: skip
+                            if shared_runs:
+                                shared_runs.size = size
+                        if left and shared.alone is not None and shared.quiet:
+                            if len(aside) >= at_once:  # no more waiting sandboxes than that
+                                stages.run_s += _waited_for(aside, FIRST_COMPLETED)
+                            position = left.pop(0)
+                            run = partial(
+                                run_one, target, artifact, position, sandbox=sandbox,
+                                limits=limits, triage=triage, program=programs[position],
+                            )  # fmt: skip
+                            # Its own Stages: only what the batch waits for of it is its time.
+                            aside[position] = waiting.submit(run, stages=Stages(), suspected=True)
+                        elif left and shared.alone is not None:
+                            # Alone next, on the next free lane, before the programs after it.
+                            position = left.pop(0)
+                            under_way[running.submit(step, [position])] = [position]
+                        # The programs after the one it stopped in go first again.
+                        pending = left + pending
+                    for position in [p for p, f in aside.items() if f.done()]:
+                        record(position, aside.pop(position).result())
+                    if after_run:
+                        after_run()
             taken = bool(aside and on_waiting and on_waiting())
             # Unless the caller took it, what the batch still waits for is time of its runs,
             # and the batch sizers' fixed cost (Stages.waited_s).
@@ -663,8 +702,20 @@ def _run_built(
             for position in sorted(aside):
                 record(position, aside.pop(position).result())
         finally:
-            for future in aside.values():  # recording failed (a campaign stopped)
+            for future in (*aside.values(), *under_way):  # recording failed (a campaign stopped)
                 future.cancel()
+
+
+def _take_shared(
+    group: list[int], shared: GroupRun, record: Callable[[int, ProgramRun], None]
+) -> list[int]:
+    """Record the verdicts a shared run of `group` gave, in order up to the first program it
+    has none for; the programs from that one on, which are left to run."""
+    for k, position in enumerate(group):
+        if position not in shared.runs:
+            return group[k:]
+        record(position, shared.runs[position])
+    return []
 
 
 def execute_batch(

@@ -468,6 +468,11 @@ class TargetSpec:
     # How many programs such a cut set aside may wait at once beside their batch
     # (runners.engine.execute._run_built), which waits for one before it sets aside more.
     hangs_aside: int = HANGS_ASIDE
+    # How many shared runs of one batch may be under way at once (each on a lane of
+    # runners.engine.execute._run_built): while one has blocked in a hang, waiting out its
+    # quiet period without a core, another runs. One where a run's process is large (a
+    # JVM) or its runtime seldom blocks for long.
+    shared_runs_at_once: int = 1
     # How a perturbed run gets n runtime threads (runners.engine.schedule): the
     # environment that sets them, given the run's render options ({} when this
     # rendering has no pool to size); None: the target has no thread count to vary.

@@ -90,8 +90,15 @@ RUST_SHARED_QUIET_S = 0.1
 # Programs a batch may have waiting aside at once (TargetSpec.hangs_aside): a hung Rust
 # program holds ~3 MiB. On flume (a hang in a sixth of its programs, each waiting out its
 # quiet period and re-runs) a batch of 225 waited 12.5 s of its 24 s for one of 4 to end;
-# with 12, 0.8 s of 13 s (one core).
-RUST_HANGS_ASIDE = 12
+# with 12, 0.8 s of 13 s (one core). With shared runs on lanes (below) a batch reaches its
+# hangs faster: 300 programs, 50 of them hung, waited 5.6 s for one of 12 to end; with 32,
+# none (at most 183 processes of 360 MiB in all, with 48).
+RUST_HANGS_ASIDE = 32
+# Shared runs of a batch under way at once (TargetSpec.shared_runs_at_once): on flume a
+# sixth of the programs hang, so most shared runs stop in one after a few programs and wait
+# 0.1-0.15 s for their quiet period to cut them, the core idle unless another run has it.
+# The same 300 programs, one core: runs 10.7 s with one lane, 6.3-7.6 s with 3 or 4.
+RUST_SHARED_RUNS_AT_ONCE = 4
 
 
 @dataclass(frozen=True)
@@ -923,6 +930,7 @@ def target_spec(
         # workers park until a task or a timer is due).
         shared_quiet_s=RUST_SHARED_QUIET_S,
         hangs_aside=RUST_HANGS_ASIDE,
+        shared_runs_at_once=RUST_SHARED_RUNS_AT_ONCE,
         dockerfile="docker/rust.Dockerfile",
         bundle_script=bundle_script(library),
         known_bugs=known_bugs,

@@ -436,10 +436,10 @@ def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
     assert [e.attempts[0].group for e in report.executions] == [3, 1, 1]
 
 
-def _holding_aside(at_once: int) -> SimpleNamespace:
+def _holding_aside(at_once: int, lanes: int = 1) -> SimpleNamespace:
     """A target, as far as _run_built asks of it with runs replaced: how many programs
-    may wait aside at once."""
-    return SimpleNamespace(spec=SimpleNamespace(hangs_aside=at_once))
+    may wait aside at once, and how many shared runs may be under way."""
+    return SimpleNamespace(spec=SimpleNamespace(hangs_aside=at_once, shared_runs_at_once=lanes))
 
 
 def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorded_here(
@@ -491,6 +491,62 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     assert all(size > 1 for size in groups), groups  # sharing again after every hang
 
 
+def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With three lanes, three shared runs are under way at once (each of the first three
+    waits for the other two: an event, not a timing), the programs after the one a run
+    stopped in run again before the rest, every program is recorded once, on the caller's
+    thread, and the runs' time is the batch's wall time, not the sum of the lanes'."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute.config, "shared_run_size", lambda: 4)
+    hung = {2, 9}
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
+    together = threading.Barrier(3, timeout=10)
+    groups: list[list[int]] = []
+    lock = threading.Lock()
+
+    def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
+        with lock:
+            groups.append(list(positions))
+            first = len(groups) <= 3
+        if first:
+            together.wait()  # BrokenBarrierError unless three runs are under way
+        stop = next((p for p in positions if p in hung), None)
+        ran = positions if stop is None else positions[: positions.index(stop)]
+        runs = {p: ProgramRun(p, clean) for p in ran}
+        return execute.GroupRun(
+            runs, alone=stop, hung=stop is not None, quiet=stop is not None,
+            duration_s=0.0 if stop is not None else 0.01,
+        )  # fmt: skip
+
+    def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
+        return ProgramRun(position, stuck)
+
+    monkeypatch.setattr(execute, "run_group", run_group)
+    monkeypatch.setattr(execute, "run_one", run_one)
+    recorded: list[tuple[int, Outcome, int]] = []
+    stages = execute.Stages()
+    started = time.perf_counter()
+    execute._run_built(
+        _holding_aside(4, lanes=3), None, [STUCK] * 16, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=stages,
+        record=lambda position, run: recorded.append(
+            (position, run.outcome, threading.get_ident())
+        ),
+    )  # fmt: skip
+    wall = time.perf_counter() - started
+    assert groups[:3] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+    # The programs after the one each run stopped in go again before the batch's last.
+    later = [p for group in groups[3:] for p in group]
+    assert all(later.index(p) < later.index(15) for p in (3, 10, 11)), groups
+    assert sorted(p for p, _, _ in recorded) == list(range(16))
+    assert {p for p, outcome, _ in recorded if outcome is Outcome.TIMEOUT} == hung
+    assert {thread for _, _, thread in recorded} == {threading.get_ident()}
+    assert 0 < stages.run_s <= wall
+
+
 @pytest.mark.parametrize("taken", [None, False, True])
 def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_taken(
     monkeypatch: pytest.MonkeyPatch, taken: bool | None
@@ -527,7 +583,8 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_taken(
         record=lambda _p, _r: None, on_waiting=None if taken is None else on_waiting,
     )  # fmt: skip
     assert asked == ([] if taken is None else [True])
+    # The shared runs' own time (no sandbox here) is all the rest of run_s.
     if taken:
-        assert stages.waited_s == stages.run_s == 0.0
+        assert stages.waited_s == 0.0 and stages.run_s < 0.2
     else:
-        assert 0.0 < stages.waited_s == stages.run_s
+        assert 0.0 < stages.waited_s <= stages.run_s < stages.waited_s + 0.2
