@@ -31,7 +31,7 @@ from generator.render._common import (
     spawn_sites,
     walk,
 )
-from generator.render.rust import CRATE_FEATURES, FLAVOURS
+from generator.render.rust import CRATE_FEATURES, FLAVOURS, select_shape
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -346,26 +346,34 @@ def test_flume_select_cases_share_one_closure_type_each_way() -> None:
 
 @pytest.mark.parametrize("name", list(ALL))
 @pytest.mark.parametrize("seed", [0, 1])
-def test_tokio_select_branches_only_pick_the_case(name: str, seed: int) -> None:
+def test_tokio_select_arms_only_pick_the_case(name: str, seed: int) -> None:
+    """A flume-async select awaits its shape's helper, which holds `tokio::select!`; the arm
+    of what it completed only checks the result and gives the case's index."""
     program = ALL[name]
     text = render(program, "rust", seed=seed, flavour="flume-async")
     lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.strip() == "let arm_ = tokio::select! {"]
+    starts = [i for i, line in enumerate(lines) if line.strip().startswith("let arm_ = match sel_")]
     selects = [s for s in walk(lower(program).body) if isinstance(s, SelectS)]
     assert len(starts) == len(selects) == text.count("match arm_ {")
     for i, select in zip(starts, selects, strict=True):
+        args = ", ".join(
+            f"&{c.chan}_rx" if c.direction == "get" else f"&{c.chan}_tx, 0" for c in select.cases
+        )
+        call = f"let arm_ = match sel_{select_shape(select)}_({args}).await {{"
+        assert lines[i].strip() == call
         inner = _block_after(lines, i, "};")
-        assert len(inner) == 4 * len(select.cases)
+        assert len(inner) == 4 * len(select.cases) + 1 and inner[-1] == "_ => unreachable!(),"
         for k, case in enumerate(select.cases):
             head, check, index, close = inner[4 * k : 4 * k + 4]
-            op = (
-                f"{case.chan}_rx.recv_async()"
-                if case.direction == "get"
-                else f"{case.chan}_tx.send_async(msg_(0))"
-            )
-            m = re.fullmatch(rf"(\w+) = {re.escape(op)} => \{{", head)
+            variant = "Recv" if case.direction == "get" else "Sent"
+            m = re.fullmatch(rf"Selected_::{variant}\({k}, (\w+)\) => \{{", head)
             assert m, head
             assert check == f"{m.group(1)}.unwrap();" and index == str(k) and close == "}"
+    for shape in {select_shape(s) for s in selects}:
+        helper = text[text.index(f"async fn sel_{shape}_(") :]
+        assert helper.index("tokio::select! {") < helper.index("\n}")
+    assert text.count("enum Selected_ {") == int(bool(selects))
+    assert "crossbeam" not in text
 
 
 CHAN_ARM = re.compile(

@@ -114,8 +114,8 @@ def test_values_must_be_true_or_false(value: object) -> None:
 
 _SEND = [
     re.compile(r"\b(\w+)_tx\.send(?:_async)?\((\w+)\)"),  # a send; a chan or tokio select arm
-    # crossbeam's select! (in its shape's helper): each send case's end, then its value
-    re.compile(r"&(\w+)_tx, (\d+)(?=(?:, [^\n]*)?\) \{$)", re.M),
+    # crossbeam's select! and tokio's (in a shape's helper): each send case's end, its value
+    re.compile(r"&(\w+)_tx, (\d+)(?=(?:, [^\n]*)?\)(?:\.await)? \{$)", re.M),
     re.compile(r"\.send\(&(\w+)_tx, (\d+), sel_sent_\("),  # flume's Selector
     re.compile(r"\boper_\.send\(&(\w+)_tx, (\d+)\);"),  # crossbeam's Select builder
 ]

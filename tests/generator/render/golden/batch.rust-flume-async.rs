@@ -255,19 +255,20 @@ async fn prog0_once() {
             c2_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        x1 = c2_rx.recv_async() => {
+    let arm_ = match sel_rrr_(&c2_rx, &c2_rx, &c1_rx).await {
+        Selected_::Recv(0, x1) => {
             x1.unwrap();
             0
         }
-        x2 = c2_rx.recv_async() => {
+        Selected_::Recv(1, x2) => {
             x2.unwrap();
             1
         }
-        res_ = c1_rx.recv_async() => {
+        Selected_::Recv(2, res_) => {
             res_.unwrap();
             2
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -276,15 +277,16 @@ async fn prog0_once() {
         }
         1 => {
             c1_rx.recv_async().await.unwrap();
-            let arm_ = tokio::select! {
-                x3 = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, x3) => {
                     x3.unwrap();
                     0
                 }
-                res_ = c3_rx.recv_async() => {
+                Selected_::Recv(1, res_) => {
                     res_.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -294,15 +296,16 @@ async fn prog0_once() {
         }
         2 => {
             c2_rx.recv_async().await.unwrap();
-            let arm_ = tokio::select! {
-                res_ = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, res_) => {
                     res_.unwrap();
                     0
                 }
-                x7 = c3_rx.recv_async() => {
+                Selected_::Recv(1, x7) => {
                     x7.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -326,6 +329,23 @@ async fn prog0() {
     }
 }
 
+// Every select of shape rrr (r receives, s sends, d a default).
+async fn sel_rrr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>, c2: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+        r = c2.recv_async() => Selected_::Recv(2, r),
+    }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+async fn sel_rr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+    }
+}
+
 async fn prog1_once() {
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c3_tx, c3_rx) = flume::bounded::<Msg_>(0);
@@ -336,15 +356,16 @@ async fn prog1_once() {
         let c3_rx = c3_rx.clone();
         let c4_tx = c4_tx.clone();
         spawn_(Box::pin(async move {
-            let arm_ = tokio::select! {
-                x1 = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, x1) => {
                     x1.unwrap();
                     0
                 }
-                x2 = c3_rx.recv_async() => {
+                Selected_::Recv(1, x2) => {
                     x2.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {
@@ -406,15 +427,16 @@ async fn prog2_once() {
     handles_.push({
         let c3_rx = c3_rx.clone();
         spawn_(Box::pin(async move {
-            let arm_ = tokio::select! {
-                x1 = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, x1) => {
                     x1.unwrap();
                     0
                 }
-                res_ = c3_rx.recv_async() => {
+                Selected_::Recv(1, res_) => {
                     res_.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -429,15 +451,16 @@ async fn prog2_once() {
             c2_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        res_ = c3_tx.send_async(msg_(0)) => {
+    let arm_ = match sel_ss_(&c3_tx, 0, &c3_tx, 0).await {
+        Selected_::Sent(0, res_) => {
             res_.unwrap();
             0
         }
-        res_ = c3_tx.send_async(msg_(0)) => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -466,6 +489,14 @@ async fn prog2() {
     }
 }
 
+// Every select of shape ss (r receives, s sends, d a default).
+async fn sel_ss_(c0: &flume::Sender<Msg_>, v0: u32, c1: &flume::Sender<Msg_>, v1: u32) -> Selected_ {
+    tokio::select! {
+        r = c0.send_async(msg_(v0)) => Selected_::Sent(0, r),
+        r = c1.send_async(msg_(v1)) => Selected_::Sent(1, r),
+    }
+}
+
 async fn prog3_once() {
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c5_tx, c5_rx) = flume::bounded::<Msg_>(0);
@@ -476,19 +507,20 @@ async fn prog3_once() {
     handles_.push({
         let c5_rx = c5_rx.clone();
         spawn_(Box::pin(async move {
-            let arm_ = tokio::select! {
-                x2 = c5_rx.recv_async() => {
+            let arm_ = match sel_rrr_(&c5_rx, &c5_rx, &c5_rx).await {
+                Selected_::Recv(0, x2) => {
                     x2.unwrap();
                     0
                 }
-                x3 = c5_rx.recv_async() => {
+                Selected_::Recv(1, x3) => {
                     x3.unwrap();
                     1
                 }
-                res_ = c5_rx.recv_async() => {
+                Selected_::Recv(2, res_) => {
                     res_.unwrap();
                     2
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -522,19 +554,20 @@ async fn prog3_once() {
             c1_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        x1 = c2_rx.recv_async() => {
+    let arm_ = match sel_rss_(&c2_rx, &c5_tx, 0, &c3_tx, 0).await {
+        Selected_::Recv(0, x1) => {
             x1.unwrap();
             0
         }
-        res_ = c5_tx.send_async(msg_(0)) => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             1
         }
-        res_ = c3_tx.send_async(msg_(0)) => {
+        Selected_::Sent(2, res_) => {
             res_.unwrap();
             2
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -573,6 +606,15 @@ async fn prog3() {
     }
 }
 
+// Every select of shape rss (r receives, s sends, d a default).
+async fn sel_rss_(c0: &flume::Receiver<Msg_>, c1: &flume::Sender<Msg_>, v1: u32, c2: &flume::Sender<Msg_>, v2: u32) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.send_async(msg_(v1)) => Selected_::Sent(1, r),
+        r = c2.send_async(msg_(v2)) => Selected_::Sent(2, r),
+    }
+}
+
 async fn prog4_once() {
     let (c1_tx, c1_rx) = flume::bounded::<Msg_>(0);
     let (c2_tx, c2_rx) = flume::bounded::<Msg_>(0);
@@ -605,15 +647,16 @@ async fn prog4_once() {
     } else {
         handles_.push(spawn_(Box::pin(async move {})));
     }
-    let arm_ = tokio::select! {
-        res_ = c3_tx.send_async(msg_(0)) => {
+    let arm_ = match sel_ss_(&c3_tx, 0, &c3_tx, 0).await {
+        Selected_::Sent(0, res_) => {
             res_.unwrap();
             0
         }
-        res_ = c3_tx.send_async(msg_(0)) => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -668,15 +711,16 @@ async fn prog5_once() {
     } else {
         handles_.push(spawn_(Box::pin(async move {})));
     }
-    let arm_ = tokio::select! {
-        m = c3_rx.recv_async() => {
+    let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+        Selected_::Recv(0, m) => {
             m.unwrap();
             0
         }
-        m2 = c3_rx.recv_async() => {
+        Selected_::Recv(1, m2) => {
             m2.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -870,15 +914,16 @@ async fn prog9_once() {
             fn2_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        match2 = fn2_rx.recv_async() => {
+    let arm_ = match sel_rr_(&fn2_rx, &fn2_rx).await {
+        Selected_::Recv(0, match2) => {
             match2.unwrap();
             0
         }
-        mod2 = fn2_rx.recv_async() => {
+        Selected_::Recv(1, mod2) => {
             mod2.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -911,6 +956,13 @@ async fn prog9() {
         prog9_once().await;
         quiet_dropped();
     }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -255,19 +255,20 @@ async fn prog0_once() {
             c2_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        x1 = c2_rx.recv_async() => {
+    let arm_ = match sel_rrr_(&c2_rx, &c2_rx, &c1_rx).await {
+        Selected_::Recv(0, x1) => {
             x1.unwrap();
             0
         }
-        x2 = c2_rx.recv_async() => {
+        Selected_::Recv(1, x2) => {
             x2.unwrap();
             1
         }
-        res_ = c1_rx.recv_async() => {
+        Selected_::Recv(2, res_) => {
             res_.unwrap();
             2
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -276,15 +277,16 @@ async fn prog0_once() {
         }
         1 => {
             c1_rx.recv_async().await.unwrap();
-            let arm_ = tokio::select! {
-                x3 = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, x3) => {
                     x3.unwrap();
                     0
                 }
-                res_ = c3_rx.recv_async() => {
+                Selected_::Recv(1, res_) => {
                     res_.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -294,15 +296,16 @@ async fn prog0_once() {
         }
         2 => {
             c2_rx.recv_async().await.unwrap();
-            let arm_ = tokio::select! {
-                res_ = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, res_) => {
                     res_.unwrap();
                     0
                 }
-                x7 = c3_rx.recv_async() => {
+                Selected_::Recv(1, x7) => {
                     x7.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -324,6 +327,30 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// Every select of shape rrr (r receives, s sends, d a default).
+async fn sel_rrr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>, c2: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+        r = c2.recv_async() => Selected_::Recv(2, r),
+    }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+async fn sel_rr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -242,15 +242,16 @@ async fn prog0_once() {
         let c4_tx = c4_tx.clone();
         let c3_rx = c3_rx.clone();
         spawn_(Box::pin(async move {
-            let arm_ = tokio::select! {
-                x1 = c3_rx.recv_async() => {
+            let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+                Selected_::Recv(0, x1) => {
                     x1.unwrap();
                     0
                 }
-                res_ = c3_rx.recv_async() => {
+                Selected_::Recv(1, res_) => {
                     res_.unwrap();
                     1
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {
@@ -296,6 +297,21 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+async fn sel_rr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -242,15 +242,16 @@ async fn prog0_once() {
             fn2_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        res_ = fn2_rx.recv_async() => {
+    let arm_ = match sel_rr_(&fn2_rx, &fn2_rx).await {
+        Selected_::Recv(0, res_) => {
             res_.unwrap();
             0
         }
-        mod2 = fn2_rx.recv_async() => {
+        Selected_::Recv(1, mod2) => {
             mod2.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -283,6 +284,21 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+async fn sel_rr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -242,19 +242,20 @@ async fn prog0_once() {
     handles_.push({
         let c5_rx = c5_rx.clone();
         spawn_(Box::pin(async move {
-            let arm_ = tokio::select! {
-                x2 = c5_rx.recv_async() => {
+            let arm_ = match sel_rrr_(&c5_rx, &c5_rx, &c5_rx).await {
+                Selected_::Recv(0, x2) => {
                     x2.unwrap();
                     0
                 }
-                res_ = c5_rx.recv_async() => {
+                Selected_::Recv(1, res_) => {
                     res_.unwrap();
                     1
                 }
-                x4 = c5_rx.recv_async() => {
+                Selected_::Recv(2, x4) => {
                     x4.unwrap();
                     2
                 }
+                _ => unreachable!(),
             };
             match arm_ {
                 0 => {}
@@ -288,19 +289,20 @@ async fn prog0_once() {
             c1_tx.send_async(msg_(0)).await.unwrap();
         }))
     });
-    let arm_ = tokio::select! {
-        x1 = c2_rx.recv_async() => {
+    let arm_ = match sel_rss_(&c2_rx, &c5_tx, 0, &c3_tx, 0).await {
+        Selected_::Recv(0, x1) => {
             x1.unwrap();
             0
         }
-        res_ = c5_tx.send_async(msg_(0)) => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             1
         }
-        res_ = c3_tx.send_async(msg_(0)) => {
+        Selected_::Sent(2, res_) => {
             res_.unwrap();
             2
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -337,6 +339,31 @@ async fn prog0() {
         prog0_once().await;
         quiet_dropped();
     }
+}
+
+// Every select of shape rrr (r receives, s sends, d a default).
+async fn sel_rrr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>, c2: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+        r = c2.recv_async() => Selected_::Recv(2, r),
+    }
+}
+
+// Every select of shape rss (r receives, s sends, d a default).
+async fn sel_rss_(c0: &flume::Receiver<Msg_>, c1: &flume::Sender<Msg_>, v1: u32, c2: &flume::Sender<Msg_>, v2: u32) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.send_async(msg_(v1)) => Selected_::Sent(1, r),
+        r = c2.send_async(msg_(v2)) => Selected_::Sent(2, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -264,15 +264,16 @@ async fn prog0_once() {
     } else {
         handles_.push(spawn_(Box::pin(async move {})));
     }
-    let arm_ = tokio::select! {
-        res_ = c3_tx.send_async(msg_(0)) => {
+    let arm_ = match sel_ss_(&c3_tx, 0, &c3_tx, 0).await {
+        Selected_::Sent(0, res_) => {
             res_.unwrap();
             0
         }
-        res_ = c3_tx.send_async(msg_(0)) => {
+        Selected_::Sent(1, res_) => {
             res_.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -295,6 +296,21 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// Every select of shape ss (r receives, s sends, d a default).
+async fn sel_ss_(c0: &flume::Sender<Msg_>, v0: u32, c1: &flume::Sender<Msg_>, v1: u32) -> Selected_ {
+    tokio::select! {
+        r = c0.send_async(msg_(v0)) => Selected_::Sent(0, r),
+        r = c1.send_async(msg_(v1)) => Selected_::Sent(1, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.

@@ -264,15 +264,16 @@ async fn prog0_once() {
     } else {
         handles_.push(spawn_(Box::pin(async move {})));
     }
-    let arm_ = tokio::select! {
-        res_ = c3_rx.recv_async() => {
+    let arm_ = match sel_rr_(&c3_rx, &c3_rx).await {
+        Selected_::Recv(0, res_) => {
             res_.unwrap();
             0
         }
-        m2 = c3_rx.recv_async() => {
+        Selected_::Recv(1, m2) => {
             m2.unwrap();
             1
         }
+        _ => unreachable!(),
     };
     match arm_ {
         0 => {
@@ -297,6 +298,21 @@ async fn prog0() {
         quiet_dropped();
         rep_ += 1;
     }
+}
+
+// Every select of shape rr (r receives, s sends, d a default).
+async fn sel_rr_(c0: &flume::Receiver<Msg_>, c1: &flume::Receiver<Msg_>) -> Selected_ {
+    tokio::select! {
+        r = c0.recv_async() => Selected_::Recv(0, r),
+        r = c1.recv_async() => Selected_::Recv(1, r),
+    }
+}
+
+// What a select completed: the case's index and its operation's result, or its default.
+enum Selected_ {
+    Recv(usize, Result<Msg_, flume::RecvError>),
+    Sent(usize, Result<(), flume::SendError<Msg_>>),
+    Default,
 }
 
 // One spawn for every process: tokio's spawn is compiled once, not once per future.
