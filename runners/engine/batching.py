@@ -106,9 +106,14 @@ class BatchSizer:
         return max(fixed, 0.0), per_program, slope
 
     def run_per_program(self) -> float:
-        """Seconds of runs a program costs, its batch's wait at its end left out."""
-        runs = sum(c.run_s - c.waited_s for c in self.costs)
-        return runs / sum(c.programs for c in self.costs)
+        """Seconds of runs a program costs, its batch's wait at its end left out: the
+        median of the last `WINDOW` batches' costs a program. Not their mean: a program
+        that spins holds its batch for its limit and its re-runs (chan, one in about 600:
+        2 minutes on one core), and counted into every program's cost, it shrank the
+        batches that followed to 7-13 programs, whose compiles then cost twice as much a
+        program, for a cost no batch size changes."""
+        recent = self.costs[-WINDOW:]
+        return statistics.median((c.run_s - c.waited_s) / c.programs for c in recent)
 
     def wait_per_batch(self) -> float:
         """Seconds a batch waits at its end for programs set aside, on average over the

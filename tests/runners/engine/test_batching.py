@@ -183,3 +183,17 @@ def test_a_batchs_wait_for_hung_programs_is_a_fixed_cost_not_a_per_program_one()
     sizer.observe(20, Stages(run_s=2.0))
     assert sizer.wait_per_batch() == pytest.approx(1.0)
     assert sizer.run_per_program() == pytest.approx(3.0 / 30)
+
+
+def test_one_program_that_spins_does_not_shrink_the_batches_after_it() -> None:
+    # A spin holds its batch for its limit and re-runs: two minutes once in hundreds of
+    # programs, a cost no batch size changes (BatchSizer.run_per_program).
+    def sizes(spin: bool) -> list[int]:
+        sizer = BatchSizer()
+        for k in range(6):
+            n = sizer.next_size()
+            run_s = 0.01 * n + (120.0 if spin and k == 2 else 0.0)
+            sizer.observe(n, Stages(compile_s=2.0 + 0.01 * n, run_s=run_s))
+        return sizer.given
+
+    assert sizes(spin=True) == sizes(spin=False)
