@@ -258,6 +258,42 @@ def measure(
     return rates[0], rates[1]
 
 
+def fuzz_rate(
+    language: str,
+    *,
+    count: int,
+    sandbox: str,
+    repetitions: int,
+    seed: int,
+    hang_quiet_s: float | None = None,
+    store_s: float = 0.0,
+) -> Rate:
+    """`count` programs through `fuzz`'s own loop (runners.engine.fuzz, one job, the
+    artifact cache off), as `measure`'s ours runs them but for what that loop adds: the
+    next batch starts while one only waits for programs set aside. `store_s` a program
+    (ours' storing, which `fuzz` does not do) is added to its time, so that both compare
+    with the naive loop alike."""
+    from runners.engine.fuzz import fuzz  # noqa: PLC0415 - Django-free, only for this way
+
+    target = make_target(language, repetitions=repetitions)
+    summary = fuzz(
+        target=target,
+        settings=settings_for("A"),
+        count=count,
+        seed=seed,
+        sandbox=get_sandbox(sandbox, language=language),
+        limits=Limits(timeout_s=30, quiet_s=hang_quiet_s),
+        use_cache=False,
+    )
+    findings = sum(n for o, n in summary.outcomes.items() if o is not Outcome.TERMINATED)
+    return Rate(
+        summary.count,
+        summary.seconds + store_s * summary.count,
+        all_terminated=findings == 0,
+        sizes=summary.batch_sizes,
+    )
+
+
 # The stages a faster toolchain or runner could shrink; the bench's "how far" table.
 LIFTS = ("compile", "start-up", "run")
 
@@ -269,10 +305,13 @@ def ceiling(naive: Rate, ours: Rate, stage: str) -> float:
     return (naive.seconds / naive.programs) / (rest / ours.programs) if rest > 0 else float("inf")
 
 
-def report(languages: list[str], **kwargs: object) -> None:
+def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -> None:
+    """The bench's tables; `with_fuzz` adds `fuzz`'s own loop on as many programs as ours
+    (fresh seeds), pinned alike, after each target's two ways (fuzz_rate)."""
     _django_store()
     print(f"{'language':16} {'naive/min':>10} {'ours/min':>10} {'speed-up':>9} {'all exit 0':>10}")
     splits = []
+    fuzzed = []
     for language in languages:
         naive, batched = measure(language, **kwargs)  # type: ignore[arg-type]
         print(
@@ -282,6 +321,24 @@ def report(languages: list[str], **kwargs: object) -> None:
             flush=True,
         )
         splits.append((language, naive, batched))
+        if with_fuzz:
+            rate = fuzz_rate(
+                language, count=batched.programs, sandbox=kwargs["sandbox"],
+                repetitions=kwargs["repetitions"], seed=kwargs["seed"] + 2_000_000,
+                hang_quiet_s=kwargs.get("hang_quiet_s"),
+                store_s=batched.stages["store"] / batched.programs,
+            )  # type: ignore[arg-type]  # fmt: skip
+            fuzzed.append((language, naive, rate))
+    if fuzzed:
+        print("\nfuzz's own loop (its next batch starts while one only waits for programs aside),")
+        print("with ours' storing added; against the same naive loop")
+        print(f"{'language':16} {'fuzz/min':>10} {'speed-up':>9} {'all exit 0':>10}")
+        for language, naive, rate in fuzzed:
+            print(
+                f"{language:16} {rate.per_minute:10.0f} "
+                f"{rate.per_minute / naive.per_minute:8.1f}x "
+                f"{'yes' if rate.all_terminated else 'NO':>10}"
+            )
     print("\nwhere the time goes: ms per program (share of the loop's wall time)")
     print(f"{'language':16} {'way':6} " + " ".join(f"{s:>14}" for s in STAGES))
     for language, naive, batched in splits:

@@ -14,7 +14,9 @@ batches to compilers kept running where a target has them (Kotlin's;
 the speed-up of each target, then where each way's time goes, stage by stage
 (generation, checking, rendering, compiling, start-up, running, verdicts, storing:
 bench/_measure.py says how each is taken), so a speed-up that stays short shows the
-stage that holds it back (issue #18).
+stage that holds it back (issue #18). `--fuzz` also runs as many programs through
+`fuzz`'s own loop, which starts its next batch while one only waits for programs a quiet
+period set aside; ours, as above, waits at each batch's end.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ def main() -> None:
         "--hang-quiet", type=float, default=None,
         help="seconds with every thread blocked after which a run is hung (default: off)",
     )  # fmt: skip
+    parser.add_argument(
+        "--fuzz", action="store_true",
+        help="also run as many programs through fuzz's own loop (fresh seeds, one core)",
+    )  # fmt: skip
     args = parser.parse_args()
     seed = fresh_seed(args.seed)
     pin_to_one_core()
@@ -73,6 +79,7 @@ def main() -> None:
         repetitions=args.repetitions,
         seed=seed,
         hang_quiet_s=args.hang_quiet,
+        with_fuzz=args.fuzz,
     )
 
 
