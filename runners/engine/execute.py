@@ -25,7 +25,10 @@ This module owns the path from λ_chan programs to verdicts:
    `hangs_aside` at once) while the rest of the batch shares runs again, so a runtime
    that hangs often (flume, chan: one program in four to thirty) costs the batch a
    shared run's quiet period a hang (the target's `shared_quiet_s`), not three or four
-   of the run's own.
+   of the run's own. Where the target allows (`shared_runs_at_once`: Rust), a batch
+   has several shared runs under way at once, each on a lane of its own, so that the
+   core a blocked run leaves while its quiet period passes goes to another; verdicts are
+   recorded in the caller's thread all the same.
    Where its limit cut it (a spin, or a program too slow), the rest of the batch runs
    alone: whose the time was is not known, and a spin beside the batch would take its core.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
