@@ -356,8 +356,8 @@ class _ProgramWriter:
         self.uses_pick = False
         self.uses_spawn = False
         self.uses_flume_maps = False  # a flume select's cases map through _FLUME_MAPS
-        # Shapes of crossbeam `select!` the file calls a helper for (see _select_helper), in
-        # the order of their first use.
+        # Shapes of crossbeam's `select!` (or flume-async's `tokio::select!`) the file calls a
+        # helper for (see _select_helper), in the order of their first use.
         self.shapes: list[str] = []
         self.puts = 0  # chan's merged send arms so far in this file: names their picks
 
@@ -1357,7 +1357,8 @@ def _message(payload: str | None, *, glue: bool) -> str:
 
 
 def select_shape(s: SelectS) -> str:
-    """A crossbeam select's shape: `r` or `s` per case in order, `d` if it has a default."""
+    """A select's shape (crossbeam's, flume-async's): `r` or `s` per case in order, `d` if
+    it has a default."""
     cases = "".join("r" if case.direction == "get" else "s" for case in s.cases)
     return cases + ("d" if s.default is not None else "")
 
