@@ -45,7 +45,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from signal import SIGXCPU
 
@@ -625,17 +624,18 @@ def _run_built(
     lanes = target.spec.shared_runs_at_once if shareable else 1
     under_way: dict[Future[_Step], list[int]] = {}
 
+    def run_alone(position: int, *, stages: Stages, suspected: bool = False) -> ProgramRun:
+        return run_one(
+            target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
+            program=programs[position], stages=stages, suspected=suspected,
+        )  # fmt: skip
+
     def step(group: list[int]) -> _Step:
         own = Stages()
         if len(group) > 1:
             shared = run_group(target, artifact, group, sandbox=sandbox, limits=limits, stages=own)
             return _Step(group, own, shared=shared)
-        position = group[0]
-        alone = run_one(
-            target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
-            program=programs[position], stages=own,
-        )  # fmt: skip
-        return _Step(group, own, alone=alone)
+        return _Step(group, own, alone=run_alone(group[0], stages=own))
 
     with (
         ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting,
@@ -679,12 +679,10 @@ def _run_built(
                             if len(aside) >= at_once:  # no more waiting sandboxes than that
                                 stages.run_s += _waited_for(aside, FIRST_COMPLETED)
                             position = left.pop(0)
-                            run = partial(
-                                run_one, target, artifact, position, sandbox=sandbox,
-                                limits=limits, triage=triage, program=programs[position],
-                            )  # fmt: skip
                             # Its own Stages: only what the batch waits for of it is its time.
-                            aside[position] = waiting.submit(run, stages=Stages(), suspected=True)
+                            aside[position] = waiting.submit(
+                                run_alone, position, stages=Stages(), suspected=True
+                            )
                         elif left and shared.alone is not None:
                             # Alone next, on the next free lane, before the programs after it.
                             position = left.pop(0)
