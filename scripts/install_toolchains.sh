@@ -70,8 +70,9 @@ java_major() {  # $1 = java executable; prints e.g. 17
 }
 
 # --- What is needed from apt --------------------------------------------------
-# gdb dumps the threads of a hung Rust program (its runtime prints nothing on SIGQUIT).
-APT_PACKAGES=(crystal racket redis-server bubblewrap gdb)
+# eu-stack (elfutils) dumps the threads of a hung Rust program (its runtime prints nothing
+# on SIGQUIT); c++filt (binutils) demangles their names.
+APT_PACKAGES=(crystal racket redis-server bubblewrap elfutils binutils)
 command -v python3 >/dev/null 2>&1 || APT_PACKAGES+=(python3)
 
 GO_BIN=""

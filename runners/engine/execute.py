@@ -33,8 +33,8 @@ This module owns the path from λ_chan programs to verdicts:
    alone: whose the time was is not known, and a spin beside the batch would take its core.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
-   the tool its target declares attaches from outside: gdb for Rust); then the program is re-run
-   with a longer limit a few times, the re-runs at once (each only says whether it hangs
+   the tool its target declares attaches from outside: eu-stack for Rust); then the program
+   is re-run with a longer limit a few times, the re-runs at once (each only says whether it hangs
    again). Every attempt is recorded; a hang is confirmed when every re-run hangs too.
 """
 

@@ -60,7 +60,7 @@ RUST = Family(
     how_built=(
         "Programs are compiled by cargo `--release` against the installed crate release, the"
         " generated `main.rs` itself at opt-level 0 (the crates at opt-level 3; see"
-        " `runners/targets/rust_cargo.py`); a hang's threads are dumped with `gdb -batch`."
+        " `runners/targets/rust_cargo.py`); a hang's threads are dumped with `eu-stack`."
     ),
 )
 CLOJURE_RACKET = Family(

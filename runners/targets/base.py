@@ -456,7 +456,7 @@ class TargetSpec:
     binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
     dump_signal: int | None = None
     # For runtimes that print nothing on a signal: given the hung program's pid,
-    # the argv of a tool that dumps every thread from outside (gdb -batch).
+    # the argv of a tool that dumps every thread from outside (eu-stack for Rust).
     dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
     batch_scheduling: bool = False

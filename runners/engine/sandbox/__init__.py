@@ -88,7 +88,7 @@ def _describe_runs(chosen: str) -> list[str]:
             "docker: a container per run through the Docker Engine API, no network, a "
             "read-only root, the engine's default seccomp profile, and the container's memory, "
             "process and CPU limits",
-            "hangs: the quiet period watched, and a Rust program dumped by gdb, from this "
+            "hangs: the quiet period watched, and a Rust program dumped by eu-stack, from this "
             "machine through /proc, where it shows the container's processes (a warning "
             "says when it does not: runs then wait out their timeout)",
         ]

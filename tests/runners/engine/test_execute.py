@@ -90,7 +90,7 @@ def test_stages_count_every_attempt_of_a_hang(tmp_path: Path) -> None:
 def test_a_hang_is_declared_and_signed_alike_in_a_container(
     tmp_path: Path, language: str, signed: str
 ) -> None:
-    # Rust prints nothing on a signal: the sandbox runs gdb on the program from outside.
+    # Rust prints nothing on a signal: the sandbox runs eu-stack on the program from outside.
     # In a container that needs its processes as this machine sees them, as the quiet
     # period does; then production (docker) and our machines (local) agree. A Kotlin
     # program runs on the Java 25 bound in from this machine (not the image's JRE), and

@@ -19,13 +19,13 @@ from runners.targets.rust_cargo import (
     _index_path,
     bundle_script,
     candidates,
-    gdb_dump,
     hang_shape,
     install,
     manifest_text,
     parse_index,
     program_features,
     read_crash,
+    stack_dump,
 )
 from runners.targets.rust_flume_async import LIBRARY as FLUME_ASYNC
 
@@ -182,10 +182,10 @@ def test_rust_std_has_no_select_and_installs_nothing() -> None:
 
 
 def test_a_hang_is_signed_by_where_its_threads_wait_in_the_library() -> None:
-    # gdb's stacks of a hung crossbeam program (recorded): one thread blocked in a
-    # rendezvous send, main joining it (no library frame: not part of the shape).
-    dump = (SAMPLES / "rust_gdb_hang_dump.txt").read_text()
-    assert hang_shape(dump) == "crossbeam_channel::flavors::zero::Channel::send"
+    # eu-stack's stacks of a hung crossbeam program (recorded): both threads (main and
+    # the one it spawned) blocked receiving on rendezvous channels nobody sends on.
+    dump = (SAMPLES / "rust_eu_stack_hang_dump.txt").read_text()
+    assert hang_shape(dump) == "crossbeam_channel::context::Context::wait_until×2"
     verdict = classify_run(
         "rust-crossbeam",
         exit_code=None,
@@ -197,23 +197,45 @@ def test_a_hang_is_signed_by_where_its_threads_wait_in_the_library() -> None:
     )
     assert verdict.outcome is Outcome.TIMEOUT
     assert verdict.signature == (
-        "rust-crossbeam | hang | crossbeam_channel::flavors::zero::Channel::send"
+        "rust-crossbeam | hang | crossbeam_channel::context::Context::wait_until×2"
     )
 
 
-def test_the_dump_is_gdb_attaching_to_the_program() -> None:
-    argv = gdb_dump(4242)
-    assert argv[0].endswith("gdb") and argv[1:3] == ["-p", "4242"] and "-batch" in argv
-    assert "thread apply all bt" in argv
-    assert get_target("rust-flume").dump_command is gdb_dump
+def test_a_hang_dumped_by_gdb_before_is_still_signed() -> None:
+    # gdb's stacks of a hung crossbeam program (recorded): one thread blocked in a
+    # rendezvous send, main joining it (no library frame: not part of the shape). The
+    # findings recorded before eu-stack have such dumps.
+    dump = (SAMPLES / "rust_gdb_hang_dump.txt").read_text()
+    assert hang_shape(dump) == "crossbeam_channel::flavors::zero::Channel::send"
 
 
-def test_the_dump_reads_no_separate_debug_info() -> None:
-    # Most of a dump's CPU time went on libc's debug info, where one is installed.
-    argv = gdb_dump(4242)
-    settings = [argv[i + 1] for i, word in enumerate(argv) if word == "-iex"]
-    assert "set debug-file-directory /nonexistent" in settings
-    assert "set debuginfod enabled off" in settings
+def test_the_dump_is_eu_stack_demangled_by_cxxfilt() -> None:
+    argv = stack_dump(4242)
+    assert argv[:2] == ["bash", "-c"] and argv[-1] == "4242"
+    # Raw names (-r) for c++filt: eu-stack's own demangling leaves Rust's v0 names mangled,
+    # and pipefail, so that eu-stack's failure is not c++filt's success.
+    assert "set -o pipefail; eu-stack -r -p" in argv[2] and "| c++filt" in argv[2]
+    assert get_target("rust-flume").dump_command is stack_dump
+
+
+def test_a_dump_names_frames_as_gdb_did() -> None:
+    # c++filt turns eu-stack's raw names (v0 and legacy, with .llvm. suffixes) into the
+    # names gdb printed, which hang_shape reads.
+    raw = (
+        "TID 7:\n"
+        "#0  0x00007f42d1b04829 syscall\n"
+        "#1  0x0000558796b77d45 "
+        "_RNvMNtNtNtNtCsjrHSEGnQ3l9_3std3sys4sync7condvar5futexNtB2_7Condvar4wait\n"
+        "#2  0x0000558796b5b2b9 "
+        "_ZN5tokio7runtime4park5Inner4park17h4e1a0dfe16335c65E.llvm.10790519717507487970\n"
+    )
+    command = stack_dump(1)[2].split("| ", 1)[1]
+    done = subprocess.run(
+        ["bash", "-c", command], input=raw, capture_output=True, text=True, check=True
+    )
+    assert "<std[e28293b1aa0f68bd]::sys::sync::condvar::futex::Condvar>::wait" in done.stdout
+    assert "tokio::runtime::park::Inner::park::h4e1a0dfe16335c65" in done.stdout
+    assert hang_shape(done.stdout) == "tokio::runtime::park::Inner::park"
 
 
 def test_the_listing_has_every_release_with_why_it_is_not_installed(
