@@ -356,3 +356,7 @@ def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -
     print("\nours: the batches' sizes, in order")
     for language, _naive, batched in splits:
         print(f"{language:16} {', '.join(map(str, batched.sizes))}")
+    if fuzzed:
+        print("\nfuzz: the batches' sizes, in order")
+        for language, _naive, rate in fuzzed:
+            print(f"{language:16} {', '.join(map(str, rate.sizes))}")
