@@ -452,8 +452,8 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
                 costs = {
                     "cost_programs": len(to_run),
                     "compile_s": report.stages.sizing_compile_s,
-                    "run_s": report.stages.run_s,
-                    "waited_s": report.stages.waited_s,
+                    "run_s": report.stages.sizing_run_s,
+                    "waited_s": report.stages.sizing_wait_s,
                     "shared_run_size": shared_runs.size,
                 }
     except (_Superseded, _Stopped) as stopped:

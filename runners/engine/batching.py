@@ -52,7 +52,8 @@ def _apart(n: int, m: int) -> bool:
 class BatchCost:
     """What one batch cost: its programs, its compile (renders and builds, splits of a
     batch that did not compile included), its runs (every attempt) and, of them, its
-    wait at its end for programs set aside (Stages.waited_s)."""
+    wait at its end for programs set aside, waited or handed to other work
+    (Stages.sizing_run_s, Stages.sizing_wait_s)."""
 
     programs: int
     compile_s: float
@@ -78,7 +79,9 @@ class BatchSizer:
         """Learn from a finished batch (nothing from an empty one)."""
         if programs > 0:
             self.costs.append(
-                BatchCost(programs, stages.sizing_compile_s, stages.run_s, stages.waited_s)
+                BatchCost(
+                    programs, stages.sizing_compile_s, stages.sizing_run_s, stages.sizing_wait_s
+                )
             )
 
     def compile_line(self) -> tuple[float, float]:
@@ -116,7 +119,8 @@ class BatchSizer:
         return statistics.median((c.run_s - c.waited_s) / c.programs for c in recent)
 
     def wait_per_batch(self) -> float:
-        """Seconds a batch waits at its end for programs set aside, on average over the
+        """Seconds a batch waits at its end for programs set aside (or hands that wait to
+        other work: Stages.sizing_wait_s), on average over the
         last `WINDOW` batches: one hang's length, whatever the batch's size, so a fixed
         cost like the compile's (on flume, which hangs in a sixth of its programs, ~2.5 s
         against ~0.1 s a program: a campaign's chunks, which cannot start the next while

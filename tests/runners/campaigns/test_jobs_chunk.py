@@ -48,6 +48,7 @@ class Batches:
         # What the batch does once its verdicts are in, given its programs and its
         # `on_waiting` (None: the job has no chunks to take): nothing, unless told.
         self.waits = lambda _programs, _on_waiting: None
+        self.handed = 0.0  # of a wait at its end, what it handed to other work (on_waiting)
 
     def __call__(self, programs, run_target, **kwargs):  # noqa: ANN001, ANN204
         self.calls.append((list(programs), run_target, kwargs))
@@ -66,6 +67,7 @@ class Batches:
         compile_s, run_s, *waited = self.cost(len(programs))
         stages = Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s)
         stages.waited_s = sum(waited)
+        stages.handed_s = self.handed
         return BatchReport(stages=stages)
 
 
@@ -310,6 +312,19 @@ def test_an_auto_sized_chunk_is_cut_to_its_size_and_the_rest_queued(batches: Bat
     assert rest.rq_job_id.startswith(f"chunk-{rest.pk}-")
     assert _executions(chunk) == [(i, "terminated") for i in range(10)]
     assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
+
+
+def test_a_chunks_end_wait_handed_to_the_next_chunk_still_sizes_the_chunks(
+    batches: Batches,
+) -> None:
+    # A chunk that took the next chunk while it waited for its hung programs (on_waiting)
+    # waited no time of its own, yet that wait is the fixed cost the next sizes answer for
+    # (Stages.sizing_wait_s): its runs' time and its wait as if it had waited.
+    batches.handed = 1.5
+    chunk = _chunk(end=300, chunk_size=0)
+    jobs.run_chunk(chunk.pk)
+    chunk.refresh_from_db()
+    assert (chunk.cost_programs, chunk.run_s, chunk.waited_s) == (10, 6.5, 1.5)
 
 
 def test_chunks_claimed_before_any_cost_is_known_get_the_first_sizes(batches: Batches) -> None:

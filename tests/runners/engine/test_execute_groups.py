@@ -554,13 +554,14 @@ def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period
 
 
 @pytest.mark.parametrize("taken", [None, False, True])
-def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_taken(
+def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_taken_or_not(
     monkeypatch: pytest.MonkeyPatch, taken: bool | None
 ) -> None:
     """The wait at a batch's end for the program set aside last is one hang's length
     whatever the batch's size: counted apart (Stages.waited_s, a fixed cost to the batch
-    sizers), and not counted at all where the caller took it (`on_waiting` said it
-    started other work; None: no caller to ask)."""
+    sizers), and where the caller took it (`on_waiting` said it started other work; None:
+    no caller to ask) no time of the batch's runs, but still the sizers' fixed cost
+    (Stages.handed_s, in sizing_wait_s)."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
@@ -592,5 +593,9 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_unless_taken(
     # The shared runs' own time (no sandbox here) is all the rest of run_s.
     if taken:
         assert stages.waited_s == 0.0 and stages.run_s < 0.2
+        assert 0.0 < stages.handed_s == stages.sizing_wait_s
+        assert stages.sizing_run_s == stages.run_s + stages.handed_s
     else:
         assert 0.0 < stages.waited_s <= stages.run_s < stages.waited_s + 0.2
+        assert stages.handed_s == 0.0 and stages.sizing_wait_s == stages.waited_s
+        assert stages.sizing_run_s == stages.run_s
