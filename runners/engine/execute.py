@@ -213,11 +213,11 @@ class Stages:
         batch waited it or handed it to other work. Handed, it costs no wall time, yet the
         batches it left small cost more: fuzz on flume (one core, 600 programs, the same
         seeds), its batches sized without handed waits, made batches of 40-120 programs and
-        took 23.9-26.1 s, the core idle 11.4 of 24.9 s (in the batches' runs, not between
-        batches); sized with them, batches of 25, 50, 50 and 475, 18.1-18.5 s; fixed batches
-        of 300, 15.6-17.5 s, the core idle 4.4 of 17.3 s. A batch only a shared run or two
-        long leaves the target's lanes (shared_runs_at_once) idle while a run waits out a
-        quiet cut."""
+        took 23.9-26.1 s, the core idle 11.4 of 24.9 s (within the batches' runs: each batch
+        started as the one before went to wait); sized with them, batches of 25, 50, 50 and
+        475, 16.8-18.5 s; fixed batches of 300, 15.6-17.5 s, the core idle 4.4 of 17.3 s.
+        Why a small batch's runs leave the core idle more was not pinned down: spreading
+        its programs over the target's lanes (shared_runs_at_once) did not help."""
         return self.waited_s + self.handed_s
 
 
@@ -717,8 +717,8 @@ def _run_built(
                     if after_run:
                         after_run()
             taken = bool(aside and on_waiting and on_waiting())
-            # Unless the caller took it, what the batch still waits for is time of its runs,
-            # and the batch sizers' fixed cost (Stages.waited_s).
+            # Unless the caller took it, what the batch still waits for is time of its runs;
+            # taken or not, the batch sizers' fixed cost (Stages.sizing_wait_s).
             waited = _waited_for(aside, ALL_COMPLETED)
             if taken:
                 stages.handed_s += waited
