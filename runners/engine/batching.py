@@ -119,12 +119,12 @@ class BatchSizer:
         return statistics.median((c.run_s - c.waited_s) / c.programs for c in recent)
 
     def wait_per_batch(self) -> float:
-        """Seconds a batch waits at its end for programs set aside (or hands that wait to
-        other work: Stages.sizing_wait_s), on average over the
-        last `WINDOW` batches: one hang's length, whatever the batch's size, so a fixed
-        cost like the compile's (on flume, which hangs in a sixth of its programs, ~2.5 s
-        against ~0.1 s a program: a campaign's chunks, which cannot start the next while
-        they wait, fell to 3 programs as long as it counted per program)."""
+        """Seconds a batch waits at its end for programs set aside, or hands that wait to
+        other work (Stages.sizing_wait_s), on average over the last `WINDOW` batches: one
+        hang's length, whatever the batch's size, so a fixed cost like the compile's (on
+        flume, which hangs in a sixth of its programs, ~2.5 s against ~0.1 s a program: a
+        campaign's chunks fell to 3 programs as long as it counted per program, and
+        `fuzz`'s batches to 40-120 while a handed wait counted for nothing)."""
         recent = self.costs[-WINDOW:]
         return sum(c.waited_s for c in recent) / len(recent)
 
