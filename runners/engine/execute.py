@@ -184,6 +184,11 @@ class Stages:
     # batch, a campaign's next chunk): no time of the batch's, not in run_s, but a fixed
     # cost to the sizers all the same (sizing_wait_s).
     handed_s: float = 0.0
+    # Of run_s, runs their time limit cut, not a quiet period (a spin, a program too slow;
+    # without a quiet watch any hang), and the longest of a program's re-runs after one
+    # (they go at once): SPEC §9's full limit and longer re-runs, which no batching
+    # shortens (bench/throughput.py shows this time apart).
+    out_of_time_s: float = 0.0
     # A program's re-runs go at once (run_one): their threads add to the same stages.
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -371,6 +376,9 @@ def run_one(
         except SandboxError as exc:
             return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
         attempts.append(retry)
+    if first.timed_out and not first.quiet:
+        rerun_s = max((a.duration_s for a in attempts[1:]), default=0.0)
+        stages.out_of_time_s += first.duration_s + rerun_s
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
     hung = sum(a.timed_out for a in attempts[1:])
@@ -537,6 +545,8 @@ def run_group(
     ran = time.perf_counter()
     stages.run_s += ran - started
     stages.runs += 1
+    if result.out_of_time and not result.quiet:
+        stages.out_of_time_s += ran - started
     shares, tail = _marked(result.stdout)
     language = target.language
     n = len(positions)
@@ -680,6 +690,7 @@ def _run_built(
                     ran = future.result()
                     stages.verdict_s += ran.stages.verdict_s
                     stages.runs += ran.stages.runs
+                    stages.out_of_time_s += ran.stages.out_of_time_s
                     if ran.alone is not None:
                         record(ran.group[0], ran.alone)
                     else:

@@ -434,6 +434,9 @@ def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
     assert "spun through its CPU-time limit" in spin.classification.reason
     # The shared run it stopped in was cut like a hang's: the rest ran alone.
     assert [e.attempts[0].group for e in report.executions] == [3, 1, 1]
+    # That shared run, its own run and its re-run each spun through its second of CPU:
+    # time apart from the rest of the runs' (Stages.out_of_time_s).
+    assert 2.5 <= report.stages.out_of_time_s <= report.stages.run_s
 
 
 def _holding_aside(at_once: int, lanes: int = 1) -> SimpleNamespace:

@@ -20,6 +20,7 @@ from runners.engine.execute import (
     SHARED_QUIET_S,
     BatchReport,
     ProgramRun,
+    Stages,
     Triage,
     run_one,
     shared_run_limits,
@@ -55,13 +56,18 @@ class _HungSandbox:
     """Reports every run hung by its quiet period, and runs nothing. Run number n (from 0)
     first waits at `barriers[n]` when there is one: a barrier shared by runs that must be
     under way at once, which breaks (and makes that run an infra error) when they are not.
-    `under_way` holds how many runs were under way as each began, itself included."""
+    `under_way` holds how many runs were under way as each began, itself included. A
+    `spinning` one reports every run cut by its time limit instead, having used a core
+    all along (a livelock), after the whole limit."""
 
     name = "hung"
     safe = True
 
-    def __init__(self, barriers: dict[int, threading.Barrier] | None = None) -> None:
+    def __init__(
+        self, barriers: dict[int, threading.Barrier] | None = None, *, spinning: bool = False
+    ) -> None:
         self.barriers = barriers or {}
+        self.spinning = spinning
         self.under_way: list[int] = []
         self._active = 0
         self._lock = threading.Lock()
@@ -81,10 +87,12 @@ class _HungSandbox:
             with self._lock:
                 self._active -= 1
         assert limits is not None
+        took = limits.timeout_s if self.spinning else limits.quiet_s or 0.0
         return SandboxResult(
-            exit_code=None, signal=None, timed_out=True, duration_s=limits.quiet_s or 0.0,
+            exit_code=None, signal=None, timed_out=True, duration_s=took,
             stdout="", stderr="", stdout_truncated=False, stderr_truncated=False,
-            dump="", backend=self.name, quiet=True, cpu_s=0.0,
+            dump="", backend=self.name, quiet=not self.spinning,
+            cpu_s=took if self.spinning else 0.0,
         )  # fmt: skip
 
 
@@ -92,11 +100,14 @@ def _artifact(tmp_path: Path) -> Artifact:
     return Artifact("go-test", "go", "key", tmp_path, ("/prog",), False, 0.0)
 
 
-def _hang(tmp_path: Path, sandbox: _HungSandbox, *, suspected: bool) -> ProgramRun:
+def _hang(
+    tmp_path: Path, sandbox: _HungSandbox, *, suspected: bool, stages: Stages | None = None
+) -> ProgramRun:
     return run_one(
         target_for(require_toolchain("go"), repetitions=1), _artifact(tmp_path), 0,
         sandbox=sandbox,  # type: ignore[arg-type]
         limits=Limits(timeout_s=5, quiet_s=0.5), triage=Triage(retries=2), suspected=suspected,
+        stages=stages,
     )  # fmt: skip
 
 
@@ -116,6 +127,21 @@ def test_a_programs_re_runs_go_together_once_its_first_run_hung(tmp_path: Path) 
     assert run.hang_confirmed is True
     # The first ran alone and had ended when the first re-run began.
     assert sandbox.under_way[:2] == [1, 1]
+
+
+@pytest.mark.parametrize("spinning", [False, True])
+def test_a_program_that_ran_out_of_its_limit_counts_its_run_and_longest_re_run_apart(
+    tmp_path: Path, spinning: bool
+) -> None:
+    """A spin's time is the limit's and its re-runs' (SPEC §9), which no batching
+    shortens: the bench shows it apart (Stages.out_of_time_s). The re-runs go at once, so
+    the longest counts; a hang its quiet period cut counts none of it."""
+    stages = Stages()
+    run = _hang(tmp_path, _HungSandbox(spinning=spinning), suspected=False, stages=stages)
+    assert run.outcome is Outcome.TIMEOUT and run.hang_confirmed is True
+    assert ("never blocked" in run.classification.reason) is spinning
+    assert stages.out_of_time_s == (5 + 15 if spinning else 0.0)
+    assert stages.runs == 3
 
 
 def test_the_next_batch_starts_while_a_batch_only_waits_for_hung_programs(
