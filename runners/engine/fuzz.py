@@ -63,6 +63,9 @@ class FuzzSummary:
     skipped: int = 0  # programs the target's language cannot express
     seconds: float = 0.0
     compile_s: float = 0.0
+    # Runs their time limit cut while they used a core, and their re-runs
+    # (Stages.out_of_time_s): a spin's SPEC §9 triage, often most of a run's time.
+    out_of_time_s: float = 0.0
     outcomes: Counter[Outcome] = field(default_factory=Counter)
     findings: dict[str, FuzzFinding] = field(default_factory=dict)
     errors: list[tuple[int, Outcome, str]] = field(default_factory=list)  # compile/infra
@@ -289,6 +292,7 @@ class _FuzzRun:
         shutil.rmtree(build_dir, ignore_errors=True)
         report = future.result()  # a batch's error, raised
         self.summary.compile_s += report.compile_s
+        self.summary.out_of_time_s += report.stages.out_of_time_s
         if self._sizer is not None:
             self._sizer.observe(len(report.executions), report.stages)
 

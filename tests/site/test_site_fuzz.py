@@ -11,8 +11,19 @@ from pathlib import Path
 
 import pytest
 
+from chanfuzz_site.management.commands.fuzz import format_summary
+from runners.engine.fuzz import FuzzSummary
 from tests.runners.conftest import require_toolchain
 from tests.site.site_helpers import REPO, Manage, clean_env
+
+
+def test_the_summary_tells_the_time_of_runs_out_of_time_only_where_there_was_some() -> None:
+    summary = FuzzSummary("rust-chan", count=600, seconds=166.0, compile_s=4.8)
+    assert "out of time" not in format_summary(summary)
+    summary.out_of_time_s = 151.0
+    assert "\nout of time 151.0 s in runs their limit cut while they used a core" in (
+        format_summary(summary)
+    )
 
 
 @pytest.mark.slow

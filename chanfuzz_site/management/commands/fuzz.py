@@ -228,6 +228,11 @@ def format_summary(summary: FuzzSummary, *, interrupted: bool = False) -> str:
         f"({summary.per_minute:.0f}/min, compiling {summary.compile_s:.1f} s)"
         + (" — interrupted" if interrupted else ""),
     ]
+    if summary.out_of_time_s:
+        lines.append(
+            f"out of time {summary.out_of_time_s:.1f} s in runs their limit cut while they"
+            " used a core (spins, or programs too slow), and their re-runs"
+        )
     if summary.batch_sizes:
         lines.append(f"batches     {len(summary.batch_sizes)}: {_sizes(summary.batch_sizes)}")
     if summary.skipped:

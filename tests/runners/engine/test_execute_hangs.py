@@ -174,3 +174,23 @@ def test_the_next_batch_starts_while_a_batch_only_waits_for_hung_programs(
     )  # fmt: skip
     assert overlapped == [True]
     assert summary.count == 6
+
+
+def test_fuzz_sums_its_batches_runs_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spin's triage can be most of a run's time: the summary says how much it was."""
+    target = target_for(require_toolchain("go"), repetitions=1)
+
+    def execute_batch(programs, *, on_result, **_kwargs):  # noqa: ANN001, ANN202
+        executions = [ProgramRun(i, CLEAN) for i in range(len(programs))]
+        for execution in executions:
+            on_result(execution)
+        return BatchReport(executions=executions, stages=Stages(run_s=3.0, out_of_time_s=2.5))
+
+    monkeypatch.setattr(fuzz_module, "execute_batch", execute_batch)
+    summary = fuzz(
+        target=target, settings=settings_for("A"), count=6, seed=0,
+        sandbox=_HungSandbox(), limits=Limits(timeout_s=5),  # type: ignore[arg-type]
+        batch_size=3, jobs=1,
+    )  # fmt: skip
+    assert summary.count == 6
+    assert summary.out_of_time_s == 5.0
