@@ -24,6 +24,11 @@ into the stages a program goes through (issue #18):
   chunk job does (`store_programs`, `record_executions`, a finding alone with
   `record_execution`), in a throwaway var dir.
 
+Hangs weigh on the naive loop as spins do, if less: each blocked hang costs it a quiet
+period, a dump and two re-runs, and a sample of 30 to 100 programs meets few of them, so
+the bench also prices the naive loop's hung and other programs apart and weighs them as
+often as ours met hangs (`at_ours_hang_share`).
+
 Seeds come from the caller (`seed`, a fresh one each run by default): a compiler that
 caches by content (Go's build cache, cargo's target directory) would otherwise serve a
 repeated run's batches, and the figure would not be a campaign's, whose programs are new.
@@ -52,7 +57,12 @@ from generator.synthesis import synthesize  # noqa: E402
 from generator.termination import check_effect  # noqa: E402
 from runners.engine.batching import BatchSizer  # noqa: E402
 from runners.engine.build import scratch  # noqa: E402
-from runners.engine.execute import SharedRunSize, execute_batch, make_target  # noqa: E402
+from runners.engine.execute import (  # noqa: E402
+    ProgramRun,
+    SharedRunSize,
+    execute_batch,
+    make_target,
+)
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
 from runners.engine.verdicts import Outcome  # noqa: E402
 from runners.targets import get_target  # noqa: E402
@@ -73,6 +83,10 @@ class Rate:
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage
     all_terminated: bool = True
     sizes: list[int] = field(default_factory=list)  # the batches' sizes, in order
+    # Programs a quiet period found hung (blocked), and, where each was a batch of its own
+    # (the naive loop), the wall time of those batches: compile, run, dump and re-runs.
+    hung: int = 0
+    hung_s: float = 0.0
 
     @property
     def per_minute(self) -> float:
@@ -233,12 +247,14 @@ def measure(
             executions = []
             runs = 0
             sizes = []
+            hung, hung_s = 0, 0.0
             with scratch("chanfuzz-bench-") as tmp:
                 os.chmod(tmp, 0o755)  # the sandbox runs programs as an unprivileged user
                 i = 0
                 while i < count:
                     n = min(sizer.next_size() if sizer else size, count - i)
                     sizes.append(n)
+                    batch_started = time.perf_counter()
                     report = execute_batch(
                         [g.program for g in generated[i : i + n]],
                         target,
@@ -257,6 +273,10 @@ def measure(
                     if sizer:
                         sizer.observe(n, report.stages)
                     i += n
+                    blocked = sum(map(_hung_blocked, report.executions))
+                    hung += blocked
+                    if n == 1 and blocked:
+                        hung_s += time.perf_counter() - batch_started
                     for e in report.executions:
                         if e.outcome is not Outcome.TERMINATED:
                             ok = False
@@ -267,8 +287,15 @@ def measure(
             stages["run"] -= stages["out of time"]
             stages["start-up"] = min(stages["run"], startup * runs)
             stages["run"] -= stages["start-up"]
-            rates.append(Rate(count, time.perf_counter() - start, stages, ok, sizes))
+            wall = time.perf_counter() - start
+            rates.append(Rate(count, wall, stages, ok, sizes, hung, hung_s))
     return rates[0], rates[1]
+
+
+def _hung_blocked(execution: ProgramRun) -> bool:
+    """Judged a hang by its own run's quiet period: every process blocked."""
+    attempts = execution.attempts
+    return execution.outcome is Outcome.TIMEOUT and bool(attempts) and attempts[0].quiet
 
 
 def fuzz_rate(
@@ -327,6 +354,27 @@ def without_limits(naive: Rate, ours: Rate) -> float:
     return left[0] / left[1] if left[1] > 0 else float("inf")
 
 
+def at_ours_hang_share(naive: Rate, ours: Rate) -> float | None:
+    """The speed-up "either way" (without_limits), with the naive loop's programs that hung
+    weighted as often as ours met hangs; None where the naive loop cannot price a program
+    of the kind ours met (no hang, or nothing but hangs). On a runtime that hangs in one
+    program of six (flume), a naive sample of 30 to 100 meets a handful of hangs, each of
+    which costs it a second or more (a quiet period, a dump, two re-runs waiting another),
+    so how many it met moved the speed-up by a quarter from run to run; ours' 600 programs
+    say how often hangs come more surely. Each of the naive loop's programs is a batch of
+    its own, so a hung one's cost is known apart."""
+    others = naive.programs - naive.hung
+    if not naive.hung and not ours.hung:
+        return without_limits(naive, ours)
+    if not naive.hung or not others:
+        return None
+    clean_s = (naive.seconds - naive.stages.get("out of time", 0.0) - naive.hung_s) / others
+    share = ours.hung / ours.programs
+    naive_s = (1 - share) * clean_s + share * naive.hung_s / naive.hung
+    ours_s = (ours.seconds - ours.stages.get("out of time", 0.0)) / ours.programs
+    return naive_s / ours_s if ours_s > 0 else float("inf")
+
+
 def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -> None:
     """The bench's tables; `with_fuzz` adds `fuzz`'s own loop on as many programs as ours
     (fresh seeds), pinned alike, after each target's two ways (fuzz_rate)."""
@@ -371,12 +419,17 @@ def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -
             )
             print(f"{language:16} {way:6} {cells}")
     print("\nhow far ours could go: its speed-up if one stage took no time (the rest as measured);")
-    print("either way: neither loop's runs out of time counted")
-    print(f"{'language':16} {'now':>8} " + " ".join(f"{s:>11}" for s in (*LIFTS, "either way")))
+    print("either way: neither loop's runs out of time counted; hangs as ours: that, with the")
+    print("naive loop's hung programs as often as ours met hangs (their count in brackets)")
+    heads = (*LIFTS, "either way", "hangs as ours")
+    print(f"{'language':16} {'now':>8} " + " ".join(f"{s:>13}" for s in heads))
     for language, naive, batched in splits:
-        cells = " ".join(f"{ceiling(naive, batched, s):10.1f}x" for s in LIFTS)
-        either = f"{without_limits(naive, batched):10.1f}x"
-        print(f"{language:16} {batched.per_minute / naive.per_minute:7.1f}x {cells} {either}")
+        cells = [f"{ceiling(naive, batched, s):12.1f}x" for s in LIFTS]
+        cells.append(f"{without_limits(naive, batched):12.1f}x")
+        weighted = at_ours_hang_share(naive, batched)
+        hangs = f"({naive.hung}/{naive.programs}, {batched.hung}/{batched.programs})"
+        cells.append(f"{weighted:12.1f}x {hangs}" if weighted is not None else f"{'-':>13} {hangs}")
+        print(f"{language:16} {batched.per_minute / naive.per_minute:7.1f}x {' '.join(cells)}")
     print("\nours: the batches' sizes, in order")
     for language, _naive, batched in splits:
         print(f"{language:16} {', '.join(map(str, batched.sizes))}")
