@@ -13,10 +13,13 @@ batches to compilers kept running where a target has them (Kotlin's;
 `CHANFUZZ_RESIDENT_COMPILERS=0` starts one per batch instead). It prints
 the speed-up of each target, then where each way's time goes, stage by stage
 (generation, checking, rendering, compiling, start-up, running, verdicts, storing:
-bench/_measure.py says how each is taken), so a speed-up that stays short shows the
-stage that holds it back (issue #18). `--fuzz` also runs as many programs through
-`fuzz`'s own loop, which starts its next batch while one only waits for programs a quiet
-period set aside; ours, as above, waits at each batch's end.
+bench/_measure.py says how each is taken) and the runs that ran out of their limit (a
+spin's triage) apart, so a speed-up that stays short shows the stage that holds it back
+(issue #18); and the speed-up without such runs, and with the naive loop's hangs as
+frequent as ours met them, which a naive sample of tens of programs gets by chance.
+`--fuzz` also runs as many programs through `fuzz`'s own loop, which starts its next
+batch while one only waits for programs a quiet period set aside; ours, as above, waits
+at each batch's end.
 """
 
 from __future__ import annotations
