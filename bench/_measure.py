@@ -316,6 +316,12 @@ def fuzz_rate(
     from runners.engine.fuzz import fuzz  # noqa: PLC0415 - Django-free, only for this way
 
     target = make_target(language, repetitions=repetitions)
+    hung = 0
+
+    def count_hangs(_generated: object, execution: ProgramRun) -> None:
+        nonlocal hung
+        hung += _hung_blocked(execution)
+
     summary = fuzz(
         target=target,
         settings=settings_for("A"),
@@ -324,13 +330,16 @@ def fuzz_rate(
         sandbox=get_sandbox(sandbox, language=language),
         limits=Limits(timeout_s=30, quiet_s=hang_quiet_s),
         use_cache=False,
+        on_result=count_hangs,
     )
     findings = sum(n for o, n in summary.outcomes.items() if o is not Outcome.TERMINATED)
     return Rate(
         summary.count,
         summary.seconds + store_s * summary.count,
+        {"out of time": summary.out_of_time_s},
         all_terminated=findings == 0,
         sizes=summary.batch_sizes,
+        hung=hung,
     )
 
 
@@ -401,13 +410,19 @@ def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -
             fuzzed.append((language, naive, rate))
     if fuzzed:
         print("\nfuzz's own loop (its next batch starts while one only waits for programs aside),")
-        print("with ours' storing added; against the same naive loop")
-        print(f"{'language':16} {'fuzz/min':>10} {'speed-up':>9} {'all exit 0':>10}")
+        print("with ours' storing added; against the same naive loop (either way and hangs as")
+        print("fuzz's: as in the 'how far' table below)")
+        heads = f"{'either way':>13} {'hangs as fuzz':>13}"
+        print(f"{'language':16} {'fuzz/min':>10} {'speed-up':>9} {'all exit 0':>10} {heads}")
         for language, naive, rate in fuzzed:
+            weighted = at_ours_hang_share(naive, rate)
+            hangs = f"({naive.hung}/{naive.programs}, {rate.hung}/{rate.programs})"
             print(
                 f"{language:16} {rate.per_minute:10.0f} "
                 f"{rate.per_minute / naive.per_minute:8.1f}x "
-                f"{'yes' if rate.all_terminated else 'NO':>10}"
+                f"{'yes' if rate.all_terminated else 'NO':>10} "
+                f"{without_limits(naive, rate):12.1f}x "
+                + (f"{weighted:12.1f}x {hangs}" if weighted is not None else f"{'-':>13} {hangs}")
             )
     print("\nwhere the time goes: ms per program (share of the loop's wall time)")
     print(f"{'language':16} {'way':6} " + " ".join(f"{s:>14}" for s in STAGES))
