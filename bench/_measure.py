@@ -384,6 +384,13 @@ def at_ours_hang_share(naive: Rate, ours: Rate) -> float | None:
     return naive_s / ours_s if ours_s > 0 else float("inf")
 
 
+def _hangs_cell(naive: Rate, rate: Rate) -> str:
+    """at_ours_hang_share's figure (or "-"), and how many hangs each loop met."""
+    weighted = at_ours_hang_share(naive, rate)
+    hangs = f"({naive.hung}/{naive.programs}, {rate.hung}/{rate.programs})"
+    return f"{weighted:12.1f}x {hangs}" if weighted is not None else f"{'-':>13} {hangs}"
+
+
 def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -> None:
     """The bench's tables; `with_fuzz` adds `fuzz`'s own loop on as many programs as ours
     (fresh seeds), pinned alike, after each target's two ways (fuzz_rate)."""
@@ -415,14 +422,11 @@ def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -
         heads = f"{'either way':>13} {'hangs as fuzz':>13}"
         print(f"{'language':16} {'fuzz/min':>10} {'speed-up':>9} {'all exit 0':>10} {heads}")
         for language, naive, rate in fuzzed:
-            weighted = at_ours_hang_share(naive, rate)
-            hangs = f"({naive.hung}/{naive.programs}, {rate.hung}/{rate.programs})"
             print(
                 f"{language:16} {rate.per_minute:10.0f} "
                 f"{rate.per_minute / naive.per_minute:8.1f}x "
                 f"{'yes' if rate.all_terminated else 'NO':>10} "
-                f"{without_limits(naive, rate):12.1f}x "
-                + (f"{weighted:12.1f}x {hangs}" if weighted is not None else f"{'-':>13} {hangs}")
+                f"{without_limits(naive, rate):12.1f}x {_hangs_cell(naive, rate)}"
             )
     print("\nwhere the time goes: ms per program (share of the loop's wall time)")
     print(f"{'language':16} {'way':6} " + " ".join(f"{s:>14}" for s in STAGES))
@@ -441,9 +445,7 @@ def report(languages: list[str], *, with_fuzz: bool = False, **kwargs: object) -
     for language, naive, batched in splits:
         cells = [f"{ceiling(naive, batched, s):12.1f}x" for s in LIFTS]
         cells.append(f"{without_limits(naive, batched):12.1f}x")
-        weighted = at_ours_hang_share(naive, batched)
-        hangs = f"({naive.hung}/{naive.programs}, {batched.hung}/{batched.programs})"
-        cells.append(f"{weighted:12.1f}x {hangs}" if weighted is not None else f"{'-':>13} {hangs}")
+        cells.append(_hangs_cell(naive, batched))
         print(f"{language:16} {batched.per_minute / naive.per_minute:7.1f}x {' '.join(cells)}")
     print("\nours: the batches' sizes, in order")
     for language, _naive, batched in splits:
