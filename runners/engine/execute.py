@@ -185,9 +185,10 @@ class Stages:
     # cost to the sizers all the same (sizing_wait_s).
     handed_s: float = 0.0
     # Of run_s, runs their time limit cut, not a quiet period (a spin, a program too slow;
-    # without a quiet watch any hang), and the longest of a program's re-runs after one
-    # (they go at once): SPEC §9's full limit and longer re-runs, which no batching
-    # shortens (bench/throughput.py shows this time apart).
+    # without a quiet watch any hang), with their re-runs' wall time (they go at once,
+    # after the run or, for a program set aside, beside it), wherever in the batch they
+    # ran: SPEC §9's full limit and longer re-runs, which no batching shortens
+    # (bench/throughput.py shows this time apart).
     out_of_time_s: float = 0.0
     # A program's re-runs go at once (run_one): their threads add to the same stages.
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -378,7 +379,9 @@ def run_one(
         attempts.append(retry)
     if first.timed_out and not first.quiet:
         rerun_s = max((a.duration_s for a in attempts[1:]), default=0.0)
-        stages.out_of_time_s += first.duration_s + rerun_s
+        # The re-runs went after the first run, or beside it where it was suspected.
+        both_s = max(first.duration_s, rerun_s) if early else first.duration_s + rerun_s
+        stages.out_of_time_s += both_s
     confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
     hung = sum(a.timed_out for a in attempts[1:])
@@ -650,6 +653,13 @@ def _run_built(
     # of its own while the batch goes on: a blocked run waits without a core. Its
     # verdict is recorded from this thread, once it is in.
     aside: dict[int, Future[ProgramRun]] = {}
+    aside_stages: dict[int, Stages] = {}
+
+    def take_aside(position: int) -> None:
+        run = aside.pop(position).result()
+        stages.out_of_time_s += aside_stages.pop(position).out_of_time_s
+        record(position, run)
+
     # A wait uses no core but holds sandboxes (the program's run, then its re-runs).
     at_once = target.spec.hangs_aside
     # Shared runs under way at once (TargetSpec.shared_runs_at_once), each on a lane: until
@@ -713,9 +723,11 @@ def _run_built(
                             if len(aside) >= at_once:  # no more waiting sandboxes than that
                                 stages.run_s += _waited_for(aside, FIRST_COMPLETED)
                             position = left.pop(0)
-                            # Its own Stages: only what the batch waits for of it is its time.
+                            # Its own Stages: only what the batch waits for of it is its time,
+                            # but a spin's time is counted wherever it came (take_aside).
+                            aside_stages[position] = Stages()
                             aside[position] = waiting.submit(
-                                run_alone, position, stages=Stages(), suspected=True
+                                run_alone, position, stages=aside_stages[position], suspected=True
                             )
                         elif left and shared.alone is not None:
                             # Alone next, on the next free lane, before the programs after it.
@@ -724,7 +736,7 @@ def _run_built(
                         # The programs after the one it stopped in go first again.
                         pending = left + pending
                     for position in [p for p, f in aside.items() if f.done()]:
-                        record(position, aside.pop(position).result())
+                        take_aside(position)
                     if after_run:
                         after_run()
             taken = bool(aside and on_waiting and on_waiting())
@@ -737,7 +749,7 @@ def _run_built(
                 stages.run_s += waited
                 stages.waited_s += waited
             for position in sorted(aside):
-                record(position, aside.pop(position).result())
+                take_aside(position)
         finally:
             for future in (*aside.values(), *under_way):  # recording failed (a campaign stopped)
                 future.cancel()

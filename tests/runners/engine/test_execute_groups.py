@@ -556,6 +556,41 @@ def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period
     assert 0 < stages.run_s <= wall
 
 
+def test_a_spin_of_a_program_set_aside_counts_in_its_batchs_time_out_of_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A program a shared run's quiet period cut runs aside with Stages of its own (its
+    wait is not the batch's time); if it then spins through its limit, that time still
+    reaches the batch's out_of_time_s, as a spin run alone's does."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    spun = execute.Classification(Outcome.TIMEOUT, "never blocked", "x | spin")
+
+    def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
+        stop = 1 if 1 in positions else None  # program 1 blocks a moment in a shared run
+        runs = {p: ProgramRun(p, clean) for p in positions if stop is None or p < stop}
+        return execute.GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
+
+    def run_one(_target, _artifact, position, *, stages, suspected, **_kwargs):  # noqa: ANN001, ANN202
+        assert suspected
+        stages.out_of_time_s += 7.0  # then spins alone: its run and re-runs
+        return ProgramRun(position, spun)
+
+    monkeypatch.setattr(execute, "run_group", run_group)
+    monkeypatch.setattr(execute, "run_one", run_one)
+    stages = execute.Stages()
+    recorded: list[tuple[int, Outcome]] = []
+    execute._run_built(
+        _holding_aside(4), None, [STUCK] * 4, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=stages,
+        record=lambda position, run: recorded.append((position, run.outcome)),
+    )  # fmt: skip
+    assert sorted(recorded) == [(0, Outcome.TERMINATED), (1, Outcome.TIMEOUT)] + [
+        (p, Outcome.TERMINATED) for p in (2, 3)
+    ]
+    assert stages.out_of_time_s == 7.0
+
+
 @pytest.mark.parametrize("taken", [None, False, True])
 def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_taken_or_not(
     monkeypatch: pytest.MonkeyPatch, taken: bool | None

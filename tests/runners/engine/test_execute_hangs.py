@@ -129,18 +129,22 @@ def test_a_programs_re_runs_go_together_once_its_first_run_hung(tmp_path: Path) 
     assert sandbox.under_way[:2] == [1, 1]
 
 
-@pytest.mark.parametrize("spinning", [False, True])
+@pytest.mark.parametrize(
+    ("spinning", "suspected", "out_of_time_s"),
+    [(False, False, 0.0), (True, False, 5 + 15), (True, True, 15)],
+)
 def test_a_program_that_ran_out_of_its_limit_counts_its_run_and_longest_re_run_apart(
-    tmp_path: Path, spinning: bool
+    tmp_path: Path, spinning: bool, suspected: bool, out_of_time_s: float
 ) -> None:
     """A spin's time is the limit's and its re-runs' (SPEC §9), which no batching
     shortens: the bench shows it apart (Stages.out_of_time_s). The re-runs go at once, so
-    the longest counts; a hang its quiet period cut counts none of it."""
+    the longest counts, after the first run (5 s, re-runs 15 s) or beside it for a
+    suspected program; a hang its quiet period cut counts none of it."""
     stages = Stages()
-    run = _hang(tmp_path, _HungSandbox(spinning=spinning), suspected=False, stages=stages)
+    run = _hang(tmp_path, _HungSandbox(spinning=spinning), suspected=suspected, stages=stages)
     assert run.outcome is Outcome.TIMEOUT and run.hang_confirmed is True
     assert ("never blocked" in run.classification.reason) is spinning
-    assert stages.out_of_time_s == (5 + 15 if spinning else 0.0)
+    assert stages.out_of_time_s == out_of_time_s
     assert stages.runs == 3
 
 
