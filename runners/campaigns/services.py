@@ -79,7 +79,7 @@ MAX_TIMEOUT_S = 3_600.0
 # the /p/<id> sources and bundles); the playground has its own, smaller bound.
 MAX_CAMPAIGN_REPETITIONS = 100_000
 MAX_TIMES = 10_000
-MAX_TRIAGE_RETRIES = 10
+MAX_TRIAGE_RETRIES = ex.MAX_TRIAGE_RETRIES  # the engine's bound, for the forms
 
 # ---------------------------------------------------------------- executions
 
@@ -298,11 +298,14 @@ def record_execution(
 
 
 class QueueUnavailable(RuntimeError):
-    """Rows were committed but Redis refused the jobs; `resume_campaign` enqueues them later."""
+    """Redis refused a campaign's jobs. After `create_campaign` the rows are committed and
+    `resume_campaign` enqueues them later; after `resume_campaign` (`created` False) the
+    campaign is as it was before, and resuming again will do."""
 
-    def __init__(self, campaign: Campaign, error: Exception) -> None:
+    def __init__(self, campaign: Campaign, error: Exception, *, created: bool = True) -> None:
+        what = "was created but not queued" if created else "was not resumed"
         super().__init__(
-            f"campaign {campaign.pk} was created but not queued ({error}); "
+            f"campaign {campaign.pk} {what} ({error}); "
             f"start Redis and run `manage.py campaign resume {campaign.pk}`"
         )
         self.campaign = campaign
@@ -644,29 +647,51 @@ def resume_campaign(*, campaign: Campaign) -> Campaign:
 
     Chunks still running with a fresh heartbeat are left alone; failed chunks
     start over with their attempts reset. Executions already recorded are skipped.
+    QueueUnavailable when Redis refuses the jobs, with the campaign's status put back: a
+    campaign marked queued for jobs that do not exist could be neither run nor deleted.
+    Its chunks stay queued, as a paused campaign's are, for the next resume.
     """
-    with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        chunks = list(
-            Chunk.objects.select_related("target__campaign").filter(
-                target__campaign=campaign, state__in=[Chunk.State.QUEUED, Chunk.State.FAILED]
-            )
-        )
-        started = Execution.objects.filter(campaign=campaign).exists()
-        campaign.status = Campaign.Status.RUNNING if started else Campaign.Status.QUEUED
-        campaign.finished_at = None
-        campaign.status_note = ""
-        campaign.save(update_fields=["status", "finished_at", "status_note"])
-        for chunk in chunks:
-            if chunk.state == Chunk.State.FAILED:
-                chunk.attempts = 0
-            chunk.state = Chunk.State.QUEUED
-            chunk.save(update_fields=["attempts", "state"])
-            chunk.target.campaign = campaign
-            assign_job(chunk)
-        if not chunks:
-            finish_campaign_if_complete(campaign_id=campaign.pk)
+    from redis.exceptions import RedisError
+
+    before: dict[str, object] = {}
+    try:
+        with transaction.atomic():
+            campaign = _resume_rows(campaign, before)
+    except RedisError as exc:  # from the on_commit enqueues: the rows are committed
+        Campaign.objects.filter(pk=campaign.pk).update(**before)
+        raise QueueUnavailable(campaign, exc, created=False) from exc
     campaign.refresh_from_db()
+    return campaign
+
+
+def _resume_rows(campaign: Campaign, before: dict[str, object]) -> Campaign:
+    """resume_campaign's writes, in its transaction; `before` gets the campaign's status
+    fields as they were."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    before.update(
+        status=campaign.status,
+        finished_at=campaign.finished_at,
+        status_note=campaign.status_note,
+    )
+    chunks = list(
+        Chunk.objects.select_related("target__campaign").filter(
+            target__campaign=campaign, state__in=[Chunk.State.QUEUED, Chunk.State.FAILED]
+        )
+    )
+    started = Execution.objects.filter(campaign=campaign).exists()
+    campaign.status = Campaign.Status.RUNNING if started else Campaign.Status.QUEUED
+    campaign.finished_at = None
+    campaign.status_note = ""
+    campaign.save(update_fields=["status", "finished_at", "status_note"])
+    for chunk in chunks:
+        if chunk.state == Chunk.State.FAILED:
+            chunk.attempts = 0
+        chunk.state = Chunk.State.QUEUED
+        chunk.save(update_fields=["attempts", "state"])
+        chunk.target.campaign = campaign
+        assign_job(chunk)
+    if not chunks:
+        finish_campaign_if_complete(campaign_id=campaign.pk)
     return campaign
 
 

@@ -43,6 +43,18 @@ def test_campaign_without_redis_is_kept_for_resume(migrated: Manage) -> None:
     assert "campaign resume 1" in result.stderr
     listed = migrated("campaign", "list")
     assert re.search(r"^\s+1\s+queued\s+3\s+A\s+go-\S+\s+later$", listed.stdout, re.M), listed
+    down = {"REDIS_URL": "redis://127.0.0.1:1/0"}
+    requeued = migrated("campaign", "requeue", **down)  # asks Redis about the chunks' jobs
+    assert requeued.returncode == 1
+    assert "the queue is unavailable (" in requeued.stderr
+    assert migrated("campaign", "pause", "1", **down).stdout.strip() == "campaign 1: paused"
+    # Once a traceback, with the campaign marked queued for jobs that did not exist.
+    resumed = migrated("campaign", "resume", "1", **down)
+    assert resumed.returncode == 1
+    assert "campaign 1 was not resumed (" in resumed.stderr
+    assert "Traceback" not in resumed.stderr
+    listed = migrated("campaign", "list")
+    assert re.search(r"^\s+1\s+paused\s", listed.stdout, re.M), listed
 
 
 @pytest.mark.slow  # five manage.py processes

@@ -141,9 +141,7 @@ class Command(BaseCommand):
             if action == "list":
                 return self._list()
             if action == "requeue":
-                requeued = chunks.requeue_stale_chunks(older_than_s=options["older_than"])
-                self.stdout.write(f"requeued {len(requeued)} chunk(s)")
-                return None
+                return self._requeue(options["older_than"])
             campaign = selectors.get_campaign(options["id"])
         except Campaign.DoesNotExist:
             raise CommandError(f"no campaign {options.get('id')}", returncode=2) from None
@@ -170,9 +168,25 @@ class Command(BaseCommand):
             "pause": services.pause_campaign,
             "resume": services.resume_campaign,
         }[action]
-        campaign = change(campaign=campaign)
+        try:
+            campaign = change(campaign=campaign)
+        except services.QueueUnavailable as exc:
+            raise CommandError(str(exc), returncode=1) from exc
         self.stdout.write(f"campaign {campaign.pk}: {campaign.status}")
         return None
+
+    def _requeue(self, older_than_s: float | None) -> None:
+        from redis.exceptions import RedisError
+
+        if older_than_s is not None and not older_than_s >= 0:
+            raise CommandError("--older-than must be 0 seconds or more", returncode=2)
+        try:
+            requeued = chunks.requeue_stale_chunks(older_than_s=older_than_s)
+        except RedisError as exc:
+            raise CommandError(
+                f"the queue is unavailable ({exc}): start Redis and requeue again", returncode=1
+            ) from exc
+        self.stdout.write(f"requeued {len(requeued)} chunk(s)")
 
     def _create(self, options: dict[str, Any]) -> None:
         common = {

@@ -25,6 +25,7 @@ from generator import effects as effects_mod
 from generator.capabilities import FULL
 from generator.pipeline import GENERATOR_VERSION
 from generator.settings import PRESETS, settings_for
+from runners.campaigns import chunks as chunks_module
 from runners.campaigns import programs, quotas, services
 from runners.campaigns.models import (
     MAX_ATTEMPT_CHARS,
@@ -869,6 +870,52 @@ def test_a_resumed_campaign_with_nothing_left_to_run_is_done(
     assert resumed.status == "done" and resumed.finished_at is not None
     other.refresh_from_db()
     assert other.status == "cancelled"
+
+
+def _as_it_was(campaign: Campaign) -> tuple[object, ...]:
+    campaign.refresh_from_db()
+    return campaign.status, campaign.finished_at, campaign.status_note
+
+
+@pytest.mark.django_db(transaction=True)
+def test_resuming_without_redis_leaves_the_campaign_as_it_was(
+    toolchains: list[tuple[str, str | None]],
+) -> None:
+    # It once marked the campaign queued for jobs that never existed: neither run nor
+    # deletable ("is queued: pause or cancel it").
+    campaign, _other = _stoppable(toolchains, status="cancelled")
+    Campaign.objects.filter(pk=campaign.pk).update(finished_at=timezone.now(), status_note="x")
+    before = _as_it_was(campaign)
+    with (
+        override_settings(RQ_QUEUES={"default": {"URL": "redis://127.0.0.1:1/0"}}),
+        pytest.raises(services.QueueUnavailable) as unavailable,
+    ):
+        services.resume_campaign(campaign=campaign)
+    assert str(unavailable.value).startswith(f"campaign {campaign.pk} was not resumed (")
+    assert str(unavailable.value).endswith(f"run `manage.py campaign resume {campaign.pk}`")
+    assert _as_it_was(campaign) == before
+    states = Chunk.objects.filter(target__campaign=campaign).order_by("start")
+    # Queued, as a paused campaign's are: what the next resume enqueues.
+    assert list(states.values_list("state", flat=True)) == [
+        "queued", "queued", "running", "done", "queued",
+    ]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resume_whose_jobs_redis_refused_puts_the_campaign_back(
+    toolchains: list[tuple[str, str | None]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis answered the ping, then refused the jobs as the resume committed."""
+    campaign, _other = _stoppable(toolchains, status="paused")
+
+    class Refusing:
+        def enqueue(self, *args: object, **kwargs: object) -> None:
+            raise RedisError("refused")
+
+    monkeypatch.setattr(chunks_module, "get_queue", Refusing)
+    with pytest.raises(services.QueueUnavailable, match="was not resumed \\(refused\\)"):
+        services.resume_campaign(campaign=campaign)
+    assert _as_it_was(campaign) == ("paused", None, "")
 
 
 # ---------------------------------------------------------------- bisection
