@@ -169,6 +169,12 @@ def supports(program: Program, lang: str, **options: object) -> bool:
     return unsupported_reason(program, lang, **options) is None
 
 
+def check_options(lang: str, **options: object) -> None:
+    """ValueError naming the option unless `lang`'s renderer takes every one of `options`
+    with its value: what `render` would refuse, said before any program is generated."""
+    take_options(options, _module(lang).OPTIONS, lang)
+
+
 def unsupported_reason(program: Program, lang: str, **options: object) -> str | None:
     """Why `render(program, lang, **options)` cannot express the program; None if it can.
     A bad option is a ValueError here as in `render`."""

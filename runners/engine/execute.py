@@ -112,12 +112,14 @@ def target_for(
     its render options (package layout, duplicate clauses, a dispatcher pool of
     `threads` where the runtime has one; None: the target's default; the value
     oracle unless `values` is false; yields at PCT change points with `pct_depth`),
-    and the build flags of the parallel scheduler."""
+    and the build flags of the parallel scheduler. ValueError when the renderer refuses
+    an option's value (`threads` out of its range)."""
     spec = get_target(toolchain.language)
     settings = RunSettings(
         repetitions=repetitions, threads=threads, values=values, pct_depth=pct_depth
     )
     options = spec.run_options(toolchain, settings)
+    spec.check_options(**options)  # a bad --threads is an error before any program is made
     return RunTarget(
         toolchain,
         repetitions=repetitions,
@@ -156,7 +158,7 @@ class ProgramRun:
     classification: Classification
     attempts: tuple[Attempt, ...] = ()
     compile_output: str = ""
-    hang_confirmed: bool | None = None  # None unless the first attempt timed out
+    hang_confirmed: bool | None = None  # None unless the first attempt timed out and re-ran
 
     @property
     def outcome(self) -> Outcome:
@@ -235,12 +237,27 @@ class BatchReport:
     stages: Stages = field(default_factory=Stages)
 
 
+# Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
+MAX_TRIAGE_RETRIES = 10
+
+
 @dataclass(frozen=True)
 class Triage:
     """How hard to look at a timeout: re-runs with the limit multiplied by `factor`."""
 
     retries: int = 2
     factor: float = 3.0
+
+    def __post_init__(self) -> None:
+        retries = self.retries
+        if (
+            isinstance(retries, bool)
+            or not isinstance(retries, int)
+            or not (0 <= retries <= MAX_TRIAGE_RETRIES)
+        ):
+            raise ValueError(f"re-runs must be from 0 to {MAX_TRIAGE_RETRIES}, not {retries!r}")
+        if not self.factor >= 1:  # NaN too: a re-run never gets less time than the run
+            raise ValueError(f"a re-run's limit factor must be at least 1, not {self.factor!r}")
 
 
 DEFAULT_TRIAGE = Triage()
@@ -382,8 +399,9 @@ def run_one(
         # The re-runs went after the first run, or beside it where it was suspected.
         both_s = max(first.duration_s, rerun_s) if early else first.duration_s + rerun_s
         stages.out_of_time_s += both_s
-    confirmed = all(a.timed_out for a in attempts[1:])
     reruns = len(attempts) - 1
+    # Without a re-run nothing confirmed the hang, nor showed it did not repeat.
+    confirmed = all(a.timed_out for a in attempts[1:]) if reruns else None
     hung = sum(a.timed_out for a in attempts[1:])
     first_how = how_it_ran_out(first, limits)
     reason = (

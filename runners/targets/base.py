@@ -554,6 +554,10 @@ class TargetSpec:
             programs, self.renderer, seed=seed, repetitions=repetitions, **options
         )
 
+    def check_options(self, **options: object) -> None:
+        """ValueError naming the option unless this target's renderer takes ``options``."""
+        render.check_options(self.renderer, **options)
+
     def unsupported_reason(self, program: Program, **options: object) -> str | None:
         """Why this target's renderer cannot express ``program``; None if it can."""
         return render.unsupported_reason(program, self.renderer, **options)

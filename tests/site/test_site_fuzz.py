@@ -55,15 +55,35 @@ def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
         (["--count", "0"], "--count must be from 1"),
         (["--count", "5", "--timeout", "0"], "--timeout must be more than 0"),
         (["--count", "5", "--version", "0.0.0-nonexistent"], "go"),
-        (["--count", "5", "--batch-size", "0"], "--batch-size 1…1000 or auto"),
-        (["--count", "5", "--batch-size", "many"], "--batch-size 1…1000 or auto"),
-        (["--count", "5", "--batch-size", "1001"], "--batch-size 1…1000 or auto"),
+        (["--count", "5", "--batch-size", "0"], "--batch-size must be from 1 to 1000, or auto"),
+        (["--count", "5", "--batch-size", "many"], "--batch-size must be from 1 to 1000"),
+        (["--count", "5", "--batch-size", "1001"], "--batch-size must be from 1 to 1000"),
+        (["--count", "5", "--repetitions", "0"], "--repetitions must be from 1 to 100000"),
+        # Refused before the first program, not at the first timeout's re-runs.
+        (["--count", "5", "--retries", "-1"], "--retries: re-runs must be from 0 to 10, not -1"),
+        (["--count", "5", "--retries", "11"], "--retries: re-runs must be from 0 to 10"),
+        # A quiet period of a millisecond judged a correct Go program hung.
+        (["--count", "5", "--hang-quiet", "0.001"], "--hang-quiet must be from 0.1 s"),
+        (["--count", "5", "--timeout", "5", "--hang-quiet", "6"], "to --timeout (5 s)"),
     ],
 )
 def test_fuzz_bad_arguments_exit_2(manage: Manage, args: list[str], message: str) -> None:
     result = manage("fuzz", "--lang", "go", "--no-progress", *args)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "bound"), [("kotlin", "0 to 64"), ("rust-flume-async", "1 to 256")]
+)
+def test_fuzz_refuses_threads_out_of_range_before_it_starts(
+    manage: Manage, lang: str, bound: str
+) -> None:
+    require_toolchain(lang)
+    result = manage("fuzz", "--lang", lang, "--count", "1", "--threads", "-1", "--no-progress")
+    assert result.returncode == 2
+    assert f"threads must be a whole number from {bound}, not -1" in result.stderr
+    assert "fuzzing" not in result.stdout  # said before the run's header
 
 
 def test_fuzz_unknown_language_is_refused(manage: Manage) -> None:

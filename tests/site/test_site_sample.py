@@ -52,6 +52,24 @@ def test_count_must_be_positive() -> None:
         call_command("sample", "--count", "0", stdout=StringIO())
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--count", "0"], "--count must be at least 1"),
+        # Once a traceback from the checker, and exit 1: the code of a deadlock.
+        (["--count", "1", "--max-states", "0"], "--max-states must be at least 1"),
+        (["--count", "1", "--max-states", "-1"], "--max-states must be at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_not_as_a_deadlock(
+    manage: Manage, args: list[str], message: str
+) -> None:
+    result = manage("sample", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_command_line(manage: Manage) -> None:
     result = manage("sample", "--count", "20", "--heuristic", "a")
     assert result.returncode == 0, result.stderr

@@ -65,7 +65,9 @@ class Command(BaseCommand):
         try:
             mutant = kind.find(base, options["mutant_id"])
         except KeyError as exc:
-            raise CommandError(f"{exc.args[0]} (see `mutants list {target}`)", 2) from exc
+            raise CommandError(
+                f"{exc.args[0]} (see `mutants list {target}`)", returncode=2
+            ) from exc
         directory = kind.install(mutant, base)
         toolchain = installed_mutant(target, base, mutant.id)
         name = toolchain.id if toolchain else f"mutant {mutant.id} (not found as a toolchain)"
@@ -90,7 +92,9 @@ class Command(BaseCommand):
             and (base is None or base in (t.version, t.id.split("-mutant-")[0]))
         ]  # fmt: skip
         if not chosen:
-            raise CommandError(f"mutant {mutant_id} is not installed (mutants install)", 2)
+            raise CommandError(
+                f"mutant {mutant_id} is not installed (mutants install)", returncode=2
+            )
         toolchain = chosen[0]
         self.stdout.write(f"running {kind.runtime_tests_name} with {toolchain.id}")
         result = kind.runtime_tests(toolchain)
@@ -103,4 +107,3 @@ class Command(BaseCommand):
             raise CommandError("the runtime's own tests did not kill it", returncode=1)
         if result.status == "unavailable":
             raise CommandError("the runtime's own tests cannot be run here", returncode=3)
-

@@ -76,7 +76,9 @@ class Command(BaseCommand):
         known = [k.name for k in all_kinds()]
         kinds = tuple(k for k in options["kinds"].split(",") if k)
         if unknown := set(kinds) - set(known):
-            raise CommandError(f"unknown kinds {sorted(unknown)}: choose from {known}", 2)
+            raise CommandError(
+                f"unknown kinds {sorted(unknown)}: choose from {known}", returncode=2
+            )
         plan = report.MutationPlan(
             kinds=kinds,
             mutants=options["mutants"],
@@ -97,7 +99,7 @@ class Command(BaseCommand):
         if not plan.heuristics or not set(plan.heuristics) <= set("ABCDEF"):
             raise CommandError("--heuristics: letters from A to F", returncode=2)
         if plan.mutants < 0 or not 1 <= plan.programs <= 100_000 or plan.budget_s <= 0:
-            raise CommandError("--mutants ≥ 0, --programs 1…100000, --budget > 0", 2)
+            raise CommandError("--mutants ≥ 0, --programs 1…100000, --budget > 0", returncode=2)
         if plan.tests_wait_s < 0:
             raise CommandError("--tests-wait must be ≥ 0", returncode=2)
         if not 0 <= options["workers"] <= 16:
@@ -121,7 +123,7 @@ class Command(BaseCommand):
             output.mkdir(parents=True, exist_ok=True)
             json_path.write_text(json.dumps(data, indent=1) + "\n")
         if not data:
-            raise CommandError(f"no {json_path}: run the study first (--steps run)", 2)
+            raise CommandError(f"no {json_path}: run the study first (--steps run)", returncode=2)
         data["generated_at"] = studies.now_iso()
         # One record of reasoning serves every report (keys name kind and mutant); a report
         # elsewhere (--output) may keep its own beside it, which then comes first.

@@ -5,7 +5,7 @@ from consecutive seeds, every effect goes through the termination checker, and
 a summary gives throughput, the checker's state counts (p50/p99) and one
 example. Exit status 1 when any generated program deadlocks (a generator bug:
 they are terminating by construction), 3 when none does but some were left
-undecided by the state limit, 0 otherwise.
+undecided by the state limit, 2 on bad arguments, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from generator.settings import PRESETS, settings_for
 from generator.termination import check_effect
 
 EXIT_DEADLOCK = 1
+EXIT_BAD_INPUT = 2
 EXIT_UNDECIDED = 3
 
 
@@ -58,7 +59,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         count: int = options["count"]
         if count < 1:
-            raise CommandError("--count must be at least 1")
+            raise CommandError("--count must be at least 1", returncode=EXIT_BAD_INPUT)
+        if options["max_states"] is not None and options["max_states"] < 1:
+            raise CommandError("--max-states must be at least 1", returncode=EXIT_BAD_INPUT)
         heuristic: str = options["heuristic"]
         first: int = options["start_seed"]
         settings = settings_for(heuristic)

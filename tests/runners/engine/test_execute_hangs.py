@@ -101,14 +101,34 @@ def _artifact(tmp_path: Path) -> Artifact:
 
 
 def _hang(
-    tmp_path: Path, sandbox: _HungSandbox, *, suspected: bool, stages: Stages | None = None
+    tmp_path: Path,
+    sandbox: _HungSandbox,
+    *,
+    suspected: bool,
+    stages: Stages | None = None,
+    retries: int = 2,
 ) -> ProgramRun:
     return run_one(
         target_for(require_toolchain("go"), repetitions=1), _artifact(tmp_path), 0,
         sandbox=sandbox,  # type: ignore[arg-type]
-        limits=Limits(timeout_s=5, quiet_s=0.5), triage=Triage(retries=2), suspected=suspected,
-        stages=stages,
+        limits=Limits(timeout_s=5, quiet_s=0.5), triage=Triage(retries=retries),
+        suspected=suspected, stages=stages,
     )  # fmt: skip
+
+
+def test_a_hang_not_re_run_is_neither_confirmed_nor_unconfirmed(tmp_path: Path) -> None:
+    # `fuzz --retries 0` once said "hang confirmed in 1" of a hang nothing re-ran.
+    run = _hang(tmp_path, _HungSandbox(), suspected=False, retries=0)
+    assert run.outcome is Outcome.TIMEOUT
+    assert run.hang_confirmed is None
+    assert run.classification.reason.endswith("(not re-run)")
+    assert len(run.attempts) == 1
+
+
+@pytest.mark.parametrize("retries", [-1, 11, True, 2.0])
+def test_triage_refuses_re_runs_out_of_range(retries: object) -> None:
+    with pytest.raises(ValueError, match="re-runs must be from 0 to 10"):
+        Triage(retries=retries)  # type: ignore[arg-type]
 
 
 def test_a_suspected_programs_re_runs_go_with_its_first_run(tmp_path: Path) -> None:
