@@ -72,12 +72,8 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
                                        owner=request.user)  # fmt: skip
         except ValueError as exc:
             error = str(exc)
-        except Exception as exc:  # noqa: BLE001 - Redis refused the job: tell, don't 500
-            from redis.exceptions import RedisError
-
-            if not isinstance(exc, RedisError):
-                raise
-            error = f"the queue is unavailable ({exc}); start Redis and retry"
+        except reductions.ReductionNotQueued as exc:  # tell, don't 500
+            error = f"the queue is unavailable ({exc.__cause__}); start Redis and retry"
         else:
             return redirect(reverse("finding_detail", args=[pk]) + "#reduction")
     else:

@@ -52,6 +52,16 @@ MAX_CANDIDATES = 5_000
 MAX_SECONDS = 7 * 24 * 3600.0
 
 
+class ReductionNotQueued(RuntimeError):
+    """Redis refused a reduction's job; the row is marked failed (enqueue_or_fail), and
+    `resume_reduction` enqueues it again later."""
+
+    def __init__(self, reduction: Reduction, error: Exception) -> None:
+        super().__init__(f"reduction {reduction.pk} was not queued: the queue is unavailable "
+                         f"({error})")  # fmt: skip
+        self.reduction = reduction
+
+
 def start_reduction(
     *,
     finding: Finding,
@@ -77,7 +87,8 @@ def start_reduction(
     (its toolchain, repetitions and timeout; its schedule perturbation, always):
     a reduction under other settings
     would reduce another experiment. `enqueue=False` only creates the row; the
-    caller runs `run_reduction(pk)` itself (`manage.py reduce`).
+    caller runs `run_reduction(pk)` itself (`manage.py reduce`). ReductionNotQueued when
+    Redis refuses the job (the row is kept, marked failed, for `resume_reduction`).
     """
     program = program or _reducible_program(finding)
     if program is None:
@@ -85,7 +96,8 @@ def start_reduction(
     original = original_runs(program)
     if version is None and original is None:
         raise ValueError(
-            f"program {program.id} showed no finding in a campaign: give the version to run"
+            f"program {program.id} showed no finding in a campaign: name the toolchain to run it"
+            " on (manage.py reduce --toolchain VERSION)"
         )
     toolchain = resolve_toolchain(finding.language, version or original.toolchain_id)
     timeout_s = timeout_s if timeout_s is not None else (original.timeout_s if original else 10.0)
@@ -104,27 +116,35 @@ def start_reduction(
     # A program found under schedule perturbation is reduced under the same.
     pct_depth = original.pct_depth if original is not None else None
     program_object(program)  # fails now, not in a worker, if it cannot be built any more
-    with transaction.atomic():
-        reduction = Reduction.objects.create(
-            finding=finding,
-            program=program,
-            language=finding.language,
-            toolchain_id=toolchain.id,
-            toolchain_description=toolchain.describe(),
-            signature=finding.signature,
-            timeout_s=float(timeout_s),
-            repetitions=repetitions,
-            pct_depth=pct_depth,
-            jobs=jobs,
-            baseline_runs=baseline_runs,
-            keep_ratio=keep_ratio,
-            alpha=alpha,
-            max_candidates=max_candidates,
-            max_seconds=float(max_seconds),
-            owner=owner,
-        )
-        if enqueue:
-            _enqueue(reduction)
+    from redis.exceptions import RedisError
+
+    reduction: Reduction | None = None
+    try:
+        with transaction.atomic():
+            reduction = Reduction.objects.create(
+                finding=finding,
+                program=program,
+                language=finding.language,
+                toolchain_id=toolchain.id,
+                toolchain_description=toolchain.describe(),
+                signature=finding.signature,
+                timeout_s=float(timeout_s),
+                repetitions=repetitions,
+                pct_depth=pct_depth,
+                jobs=jobs,
+                baseline_runs=baseline_runs,
+                keep_ratio=keep_ratio,
+                alpha=alpha,
+                max_candidates=max_candidates,
+                max_seconds=float(max_seconds),
+                owner=owner,
+            )
+            if enqueue:
+                _enqueue(reduction)
+    except RedisError as exc:  # from the on_commit enqueue: the row is committed
+        if reduction is None:
+            raise
+        raise ReductionNotQueued(reduction, exc) from exc
     return reduction
 
 
@@ -160,6 +180,29 @@ def _enqueue(reduction: Reduction) -> None:
             description=f"reduce {reduction.program_id} on {reduction.toolchain_id}",
         )
     )
+
+
+def resume_reduction(*, reduction: Reduction, enqueue: bool = True) -> Reduction:
+    """Go on with a failed or cancelled reduction from its saved state: queued again, and
+    enqueued once the transaction commits unless `enqueue` is False (the caller then runs
+    `run_reduction(pk)` itself). ValueError for a reduction that is done;
+    ReductionNotQueued when Redis refuses the job."""
+    from redis.exceptions import RedisError
+
+    try:
+        with transaction.atomic():
+            reduction = Reduction.objects.select_for_update().get(pk=reduction.pk)
+            if reduction.status == Reduction.Status.DONE:
+                raise ValueError(f"reduction {reduction.pk} is done: nothing to resume")
+            reduction.status = Reduction.Status.QUEUED
+            reduction.last_error = ""
+            reduction.finished_at = None
+            reduction.save(update_fields=["status", "last_error", "finished_at"])
+            if enqueue:
+                _enqueue(reduction)
+    except RedisError as exc:  # from the on_commit enqueue: marked failed again
+        raise ReductionNotQueued(reduction, exc) from exc
+    return reduction
 
 
 def cancel_reduction(*, reduction: Reduction) -> Reduction:

@@ -12,12 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Q
 
 from runners.campaigns.models import Execution, Finding
 from runners.campaigns.programs import program_object
-from runners.campaigns.services import record_bisection
+from runners.campaigns.services import (
+    MAX_CAMPAIGN_REPETITIONS,
+    MAX_TIMEOUT_S,
+    record_bisection,
+)
 from runners.engine.bisect import VersionResult, bisect_program
-from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
+from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
 from runners.targets import get_target
 
 
@@ -55,11 +60,18 @@ class Command(BaseCommand):
             raise CommandError(f"finding {finding.pk} cannot be bisected: {refused}", returncode=2)
         if not 1 <= options["times"] <= 1000:
             raise CommandError("--times must be from 1 to 1000", returncode=2)
-        quiet = options["hang_quiet"]
-        try:
-            Limits(timeout_s=options["timeout"], quiet_s=quiet)
-        except ValueError as exc:
-            raise CommandError(f"--hang-quiet: {exc}", returncode=2) from exc
+        timeout, quiet = options["timeout"], options["hang_quiet"]
+        if not 0.1 <= timeout <= MAX_TIMEOUT_S:
+            raise CommandError(f"--timeout must be from 0.1 to {MAX_TIMEOUT_S:g}", returncode=2)
+        if quiet is not None and not 0.1 <= quiet <= timeout:
+            raise CommandError(
+                f"--hang-quiet must be from 0.1 s to --timeout ({timeout:g} s)", returncode=2
+            )
+        given = options["repetitions"]
+        if given is not None and not 1 <= given <= MAX_CAMPAIGN_REPETITIONS:
+            raise CommandError(
+                f"--repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}", returncode=2
+            )
         try:
             program = program_object(finding.example)
             sandbox = get_sandbox(options["sandbox"], language=finding.language)
@@ -67,7 +79,7 @@ class Command(BaseCommand):
             raise CommandError(exc.reason, returncode=2) from exc
         except ValueError as exc:
             raise CommandError(str(exc), returncode=2) from exc
-        repetitions = options["repetitions"] or _repetitions_seen(finding)
+        repetitions = given if given is not None else _repetitions_seen(finding)
         self.stdout.write(
             f"bisecting finding {finding.pk} ({finding.signature[:100]}) with program "
             f"{finding.example_id}: {options['times']} runs per release, "
@@ -98,11 +110,14 @@ class Command(BaseCommand):
 
 
 def _repetitions_seen(finding: Finding) -> int:
-    """The repetitions of the campaign run that showed the finding first (1 if unknown)."""
+    """The repetitions of the campaign or reproduction run that showed the finding first
+    (1 if unknown)."""
     first = (
-        Execution.objects.filter(finding=finding, campaign__isnull=False)
-        .select_related("campaign")
-        .order_by("created_at")
+        Execution.objects.filter(finding=finding)
+        .filter(Q(campaign__isnull=False) | Q(reproduction__isnull=False))
+        .select_related("campaign", "reproduction")
+        .order_by("created_at", "id")
         .first()
     )
-    return first.campaign.repetitions if first and first.campaign else 1
+    run = first and (first.campaign or first.reproduction)
+    return run.repetitions if run else 1

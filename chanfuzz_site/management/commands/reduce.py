@@ -16,7 +16,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns.models import Finding, Reduction
-from runners.campaigns.reductions import run_reduction, start_reduction
+from runners.campaigns.reductions import (
+    ReductionNotQueued,
+    resume_reduction,
+    run_reduction,
+    start_reduction,
+)
 from runners.engine.reduce import ReductionError, ReductionState
 
 
@@ -90,15 +95,13 @@ class Command(BaseCommand):
                 reduction = Reduction.objects.get(pk=options["resume"])
             except Reduction.DoesNotExist:
                 raise CommandError(f"no reduction {options['resume']}", returncode=2) from None
-            if reduction.status == Reduction.Status.DONE:
-                raise CommandError(f"reduction {reduction.pk} is done: nothing to resume",
-                                   returncode=2)  # fmt: skip
             # A failed or cancelled reduction goes on from its saved state.
-            Reduction.objects.filter(pk=reduction.pk).update(
-                status=Reduction.Status.QUEUED, last_error="", finished_at=None
-            )
-            reduction.refresh_from_db()
-            return reduction
+            try:
+                return resume_reduction(reduction=reduction, enqueue=options["queue"])
+            except ValueError as exc:
+                raise CommandError(str(exc), returncode=2) from exc
+            except ReductionNotQueued as exc:
+                raise _not_queued(exc) from exc
         if options["finding_id"] is None:
             raise CommandError("give a FINDING_ID, or --resume REDUCTION_ID", returncode=2)
         try:
@@ -120,3 +123,12 @@ class Command(BaseCommand):
             )
         except ValueError as exc:
             raise CommandError(str(exc), returncode=2) from exc
+        except ReductionNotQueued as exc:
+            raise _not_queued(exc) from exc
+
+
+def _not_queued(error: ReductionNotQueued) -> CommandError:
+    return CommandError(
+        f"{error}; start Redis and run `manage.py reduce --resume {error.reduction.pk} --queue`",
+        returncode=1,
+    )

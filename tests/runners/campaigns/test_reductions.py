@@ -35,7 +35,7 @@ def test_a_finding_without_a_program_cannot_be_reduced() -> None:
 @pytest.mark.django_db
 def test_a_program_no_campaign_ran_needs_a_toolchain_named() -> None:
     program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
-    with pytest.raises(ValueError, match="give the version"):
+    with pytest.raises(ValueError, match="name the toolchain to run it on"):
         reductions.start_reduction(finding=_finding(program), enqueue=False)
 
 
@@ -135,6 +135,39 @@ def test_an_example_no_campaign_ran_gives_way_to_one_that_was() -> None:
     )  # fmt: skip
     reduction = reductions.start_reduction(finding=finding, enqueue=False)
     assert (reduction.program, reduction.repetitions, reduction.timeout_s) == (ran, 7, 4.0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reduction_redis_refused_is_kept_failed_for_resume_and_the_command_says_how() -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.test import override_settings
+
+    from runners.engine.redis_server import free_port
+
+    go = require_toolchain("go")
+    finding = _finding(store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)")))
+    nowhere = {"default": {"URL": f"redis://127.0.0.1:{free_port()}/0"}}
+    with override_settings(RQ_QUEUES=nowhere):
+        with pytest.raises(reductions.ReductionNotQueued) as refused:
+            reductions.start_reduction(finding=finding, version=go.id)
+        reduction = refused.value.reduction
+        assert str(refused.value).startswith(
+            f"reduction {reduction.pk} was not queued: the queue is unavailable ("
+        )
+        reduction.refresh_from_db()
+        assert reduction.status == "failed"
+        with pytest.raises(reductions.ReductionNotQueued):
+            reductions.resume_reduction(reduction=reduction)
+        reduction.refresh_from_db()
+        assert reduction.status == "failed"
+        # Once a traceback; now the row to resume and how.
+        with pytest.raises(CommandError) as said:
+            call_command("reduce", str(finding.pk), "--toolchain", go.id, "--queue")
+    assert said.value.returncode == 1
+    assert str(said.value).endswith(f"run `manage.py reduce --resume {reduction.pk + 1} --queue`")
+    resumed = reductions.resume_reduction(reduction=reduction, enqueue=False)
+    assert resumed.status == "queued" and resumed.last_error == ""
 
 
 @pytest.mark.django_db

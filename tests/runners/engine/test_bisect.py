@@ -12,11 +12,15 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
 
+from chanfuzz_site.management.commands.bisect import _repetitions_seen
 from runners.campaigns.models import Finding
 from runners.campaigns.programs import build_from_effect, store_program
+from runners.campaigns.services import record_execution, reproduce
 from runners.engine.bisect import VersionResult, bisect_program, boundary, runs_on
+from runners.engine.execute import ProgramRun
 from runners.engine.sandbox import get_sandbox
 from runners.engine.toolchains import installed_toolchains
+from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import require_toolchain
 
 
@@ -157,15 +161,41 @@ def test_a_finding_on_a_target_with_one_release_is_not_bisected_and_both_say_why
 
 
 @pytest.mark.django_db
-def test_bisect_command_refuses_a_quiet_period_that_is_not_positive() -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hang-quiet", "0"], "--hang-quiet must be from 0.1 s to --timeout (30 s)"),
+        (["--timeout", "5", "--hang-quiet", "6"], "--hang-quiet must be from 0.1 s to --timeout"),
+        # Once blamed on --hang-quiet.
+        (["--timeout", "0"], "--timeout must be from 0.1 to 3600"),
+        # 0 once meant "as in its finding", and -4 was a traceback.
+        (["--repetitions", "0"], "--repetitions must be from 1 to 100000"),
+        (["--repetitions", "-4"], "--repetitions must be from 1 to 100000"),
+    ],
+)
+def test_bisect_command_refuses_bad_limits_before_it_runs(args: list[str], message: str) -> None:
     program = store_program(build_from_effect(STUCK, 1))
     now = timezone.now()
     finding = Finding.objects.create(
         signature="go | deadlock | chan receive×2", outcome="crash", language="go",
         title="deadlock", first_seen=now, last_seen=now, example=program,
     )  # fmt: skip
-    with pytest.raises(CommandError, match="--hang-quiet: quiet_s must be positive") as refused:
-        call_command("bisect", str(finding.pk), "--hang-quiet", "0")
+    with pytest.raises(CommandError) as refused:
+        call_command("bisect", str(finding.pk), *args)
     assert refused.value.returncode == 2
+    assert str(refused.value) == message or str(refused.value).startswith(message)
     finding.refresh_from_db()
     assert finding.bisection is None
+
+
+@pytest.mark.django_db
+def test_bisect_runs_as_many_repetitions_as_the_reproduction_that_showed_the_finding() -> None:
+    require_toolchain("go")
+    program = store_program(build_from_effect(STUCK, 1))
+    finding = record_execution(
+        program=program, index=0, language="go",
+        result=ProgramRun(0, Classification(Outcome.CRASH, "exit 2", "go | deadlock | x")),
+        reproduction=reproduce(program=program, language="go", times=1, repetitions=700,
+                               enqueue=False),
+    ).finding  # fmt: skip
+    assert _repetitions_seen(finding) == 700  # it was 1: only campaigns' runs were looked at
