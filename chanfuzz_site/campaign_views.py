@@ -116,7 +116,7 @@ def _program_or_404(pid: str) -> Program:
 def campaign_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status") or None
     if status and status not in Campaign.Status.values:
-        return HttpResponseBadRequest(f"unknown status {status!r}")
+        return _bad_request(f"unknown status {status!r}")
     page = _page(request, selectors.list_campaigns(status=status), 25)
     counts = selectors.campaigns_outcome_counts([c.pk for c in page])
     rows = []
@@ -297,7 +297,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _campaign_or_404(pk)
     outcome = request.GET.get("outcome") or None
     if outcome and outcome not in OUTCOMES:
-        return HttpResponseBadRequest(f"unknown outcome {outcome!r}")
+        return _bad_request(f"unknown outcome {outcome!r}")
     targets = list(campaign.targets.all())
     # One target at a time: its executions are walked in the (target, index) index,
     # which an interleaving of all targets could not use (100k rows to sort).
@@ -305,7 +305,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("target"):
         target = next((t for t in targets if str(t.pk) == request.GET["target"]), None)
         if target is None:
-            return HttpResponseBadRequest("unknown target")
+            return _bad_request("unknown target")
     context = {**_live_context(campaign), **_manage_context(request, campaign)}
     # The progress counted the executions per target and verdict already: no COUNT(*).
     progress = next((t for t in context["progress"].targets if t.target == target), None)
@@ -388,9 +388,9 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     outcome = request.GET.get("outcome") or None
     language = request.GET.get("language") or None
     if outcome and outcome not in OUTCOMES:
-        return HttpResponseBadRequest(f"unknown outcome {outcome!r}")
+        return _bad_request(f"unknown outcome {outcome!r}")
     if language and language not in names():
-        return HttpResponseBadRequest(f"unknown language {language!r}")
+        return _bad_request(f"unknown language {language!r}")
     page = _page(request, selectors.list_findings(outcome=outcome, language=language))
     return render(
         request,
@@ -512,9 +512,15 @@ def program_detail(request: HttpRequest, pid: str) -> HttpResponse:
     return _program_page(request, program, None)
 
 
+def _bad_request(message: str) -> HttpResponse:
+    """A 400 whose message may quote the request: plain text, which no browser renders as
+    markup (an `outcome` of `<meta http-equiv=refresh …>` once redirected the page)."""
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
 def _repetitions(request: HttpRequest, default: int) -> int | None:
-    text = request.GET.get("repetitions")
-    if text is None:
+    text = request.GET.get("repetitions", "").strip()
+    if not text:  # absent or empty (a form sent blank): the default, as the playground does
         return default
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_CAMPAIGN_REPETITIONS:
         return None
@@ -528,7 +534,7 @@ def program_raw(request: HttpRequest, pid: str, ext: str) -> HttpResponse:
     language = next(t.name for t in all_targets() if t.extension == ext)
     repetitions = _repetitions(request, 1)
     if repetitions is None:
-        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
+        return _bad_request(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
     try:
         text = selectors.program_source(program, language, repetitions=repetitions)
     except ValueError as exc:
@@ -561,7 +567,7 @@ def program_bundle(request: HttpRequest, pid: str) -> HttpResponse:
     observed, versions = bundles.observed_settings(program)
     repetitions = _repetitions(request, observed)
     if repetitions is None:
-        return HttpResponseBadRequest(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
+        return _bad_request(f"repetitions must be from 1 to {MAX_CAMPAIGN_REPETITIONS}")
     data = bundles.build_bundle(
         program,
         permalink=request.build_absolute_uri(reverse("program", args=[program.id])),

@@ -34,3 +34,29 @@ def test_bad_repetitions_are_a_400_not_a_500(client: Client, value: str) -> None
     response = client.get(f"/p/{program.id}.go", {"repetitions": value})
     assert response.status_code == 400
     assert b"repetitions must be from 1 to" in response.content
+
+
+def test_blank_repetitions_take_the_default(client: Client) -> None:
+    program = store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)"))
+    blank = client.get(f"/p/{program.id}.go", {"repetitions": ""})
+    assert blank.status_code == 200
+    assert blank.content == client.get(f"/p/{program.id}.go").content
+
+
+META = '<meta http-equiv=refresh content="0;url=https://evil.example/">'
+
+
+@pytest.mark.parametrize(
+    ("url", "param"),
+    [
+        ("/findings/", "outcome"),
+        ("/findings/", "language"),
+        ("/campaigns/", "status"),
+    ],
+)
+def test_a_400_quoting_the_request_is_plain_text(client: Client, url: str, param: str) -> None:
+    # It was text/html: the quoted value redirected the browser elsewhere.
+    response = client.get(url, {param: META})
+    assert response.status_code == 400
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert META.encode() in response.content  # quoted as given, and read as text
