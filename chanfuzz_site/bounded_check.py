@@ -26,7 +26,8 @@ from generator.termination import Verdict, check_effect
 GRACE_S = 2.0
 
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["generator.termination"])
+# What its children run, imported once (chanfuzz_site.generate_bounded generates there).
+_CONTEXT.set_forkserver_preload(["generator.termination", "generator.pipeline"])
 
 
 def run_in_child(target: Callable[..., None], args: tuple, budget_s: float) -> tuple[str, Any]:

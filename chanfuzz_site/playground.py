@@ -52,6 +52,7 @@ from pygments.token import (
 
 from chanfuzz_site.beyond_paper import double_close_position, line_column, pointer
 from chanfuzz_site.bounded_check import bounded_check
+from chanfuzz_site.generate_bounded import GenerationTooSlow, bounded_generate
 from generator import effects as effects_mod
 from generator.effects import Choice, Effect, EffectSyntaxError, Range, Select, Seq, Spawn
 from generator.render import MAX_PCT_DEPTH, UnsupportedProgram
@@ -76,7 +77,7 @@ from runners.campaigns.models import Execution, Program, Reproduction
 from runners.campaigns.programs import (
     BuiltProgram,
     build_from_effect,
-    build_generated,
+    built_from,
     render_seed_for,
     store_program,
 )
@@ -94,6 +95,9 @@ MAX_EFFECT_NESTING = 64
 CHECK_MAX_STATES = 100_000
 # Seconds of wall-clock time it may take (in a child process: chanfuzz_site.bounded_check).
 CHECK_TIME_LIMIT_S = 5.0
+# Seconds a program's generation may take (in a child process: generate_bounded); with
+# the largest sizes and buffered channels, proving the widened program took up to 13 s.
+GENERATE_TIME_LIMIT_S = 3.0
 # Steps of a deadlock trace drawn; the rest are counted ("… n more steps").
 MAX_TRACE_STEPS = 200
 # Seeds are whole numbers a browser's JavaScript can hold exactly.
@@ -349,10 +353,30 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
 
 
 def build(state: State) -> BuiltProgram:
-    """The program of a state (the same builders campaigns use, so ids agree)."""
+    """The program of a state (the same builders campaigns use, so ids agree).
+    PlaygroundError when generating it takes more than GENERATE_TIME_LIMIT_S."""
     if state.effect is not None:
         return build_from_effect(state.effect, state.seed)
-    return build_generated(state.seed, state.settings)
+    built = _generated(state.seed, state.settings)
+    if isinstance(built, PlaygroundError):
+        raise built
+    return built
+
+
+@lru_cache(maxsize=128)
+def _generated(seed: int, settings: GeneratorSettings) -> BuiltProgram | PlaygroundError:
+    """The generated program of `seed`, or why there is none: the page and each of its
+    code tabs build the same program, and a program too slow to generate is refused
+    again without another child spending the limit on it."""
+    try:
+        generated = bounded_generate(seed, settings, budget_s=GENERATE_TIME_LIMIT_S)
+    except GenerationTooSlow as slow:
+        return PlaygroundError(
+            f"{slow} (the playground's limit): make the sizes smaller, or generate without "
+            "buffered channels, close and range, whose proof takes longest",
+            field="sizes",
+        )
+    return built_from(generated, seed, settings)
 
 
 def pretty_effect(effect: Effect, width: int = 64) -> str:

@@ -1,7 +1,8 @@
 """The playground's one form: request parameters → a validated `playground.State`.
 
 All rules (limits, presets, targets, effect syntax) live in
-`chanfuzz_site.playground.parse_state`; this form is the Django face of it so
+`chanfuzz_site.playground.parse_state` (and `build`, which refuses a program too slow
+to generate); this form is the Django face of them so
 views read like every other view: bind, `is_valid()`, use `form.state` or show
 `form.error` (with `form.pointer` under a bad effect).
 """
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 
 from django import forms
 
-from chanfuzz_site.playground import PlaygroundError, State, parse_state
+from chanfuzz_site.playground import PlaygroundError, State, build, parse_state
 
 
 class PlaygroundForm(forms.Form):
@@ -27,6 +28,8 @@ class PlaygroundForm(forms.Form):
     def clean(self) -> dict:
         try:
             self.state = parse_state(self.data, reset_weights=self.reset_weights)
+            # Within the time limit or refused here, once: the view's build finds it cached.
+            build(self.state)
         except PlaygroundError as err:
             self.problem = err
             raise forms.ValidationError(err.message, code=err.field or "invalid") from None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from generator import effects as effects_mod
 from generator import lambda_chan
 from generator.capabilities import FULL, Capabilities
-from generator.pipeline import GENERATOR_VERSION, generate_program
+from generator.pipeline import GENERATOR_VERSION, Generated, generate_program
 from generator.settings import GeneratorSettings
 from generator.synthesis import synthesize
 from runners.campaigns.models import Campaign, Program
@@ -64,7 +64,14 @@ class BuiltProgram:
 def build_generated(
     seed: int, settings: GeneratorSettings, capabilities: Capabilities = FULL
 ) -> BuiltProgram:
-    g = generate_program(seed, settings, capabilities)
+    return built_from(generate_program(seed, settings, capabilities), seed, settings, capabilities)
+
+
+def built_from(
+    g: Generated, seed: int, settings: GeneratorSettings, capabilities: Capabilities = FULL
+) -> BuiltProgram:
+    """The BuiltProgram of `g`, generated from `seed` under `settings` and `capabilities`
+    (elsewhere: the web generates in a child process, chanfuzz_site.generate_bounded)."""
     return BuiltProgram(
         g.effect,
         g.program,

@@ -466,3 +466,43 @@ def test_a_long_deadlock_trace_is_cut_with_a_count() -> None:
     assert more == 11
     assert [r.step for r in table.rows[-3:]] == ["…", f"{more} more steps", "stuck"]
     assert f"  … {more} more steps" in table.text
+
+
+# The largest sizes the playground allows, buffered: proving the widened program took
+# 7-13 s a request on one core, in the request's thread, and again for each code tab.
+SLOW = (
+    "max_depth=8&max_channels=40&max_processes=40&max_n=8&max_selects=6&max_cases=8"
+    "&rewrite_steps=30&preset=C&seed=3&buffered=1"
+)
+
+
+@pytest.mark.parametrize("path", ["/", "/playground/program/", "/playground/code/go/"])
+def test_a_program_too_slow_to_generate_is_refused_within_the_limit(
+    client: Client, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    monkeypatch.setattr(pg, "GENERATE_TIME_LIMIT_S", 0.2)
+    pg._generated.cache_clear()
+    response = client.get(f"{path}?{SLOW}")
+    assert response.status_code == 400
+    text = html.unescape(response.content.decode())
+    assert "generating this program took more than 0.2 s (the playground's limit)" in text
+    assert "make the sizes smaller" in text
+
+
+def test_a_refused_program_is_refused_again_without_generating_it_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pg, "GENERATE_TIME_LIMIT_S", 0.2)
+    pg._generated.cache_clear()
+    assert client.get(f"/playground/program/?{SLOW}").status_code == 400
+    generated = []
+    monkeypatch.setattr(pg, "bounded_generate", lambda *a, **k: generated.append(a))
+    assert client.get(f"/playground/program/?{SLOW}").status_code == 400
+    assert generated == []
+
+
+def test_a_program_generated_aside_is_the_one_campaigns_generate() -> None:
+    pg._generated.cache_clear()
+    settings = settings_for("F", buffered=True)
+    state = pg.State(seed=41, settings=settings, target=pg.default_target())
+    assert pg.build(state) == build_generated(41, settings)
