@@ -34,6 +34,17 @@ def test_starting_work_sends_anonymous_visitors_to_sign_in(client: Client) -> No
     assert login.status_code == 200 and 'name="password"' in login.content.decode()
 
 
+def test_no_password_reset_is_offered_since_no_mail_can_carry_it(client: Client) -> None:
+    # It answered "We've emailed you instructions" and logged that no mail could go.
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert client.post("/accounts/password_reset/", {"email": "a@x.org"}).status_code == 404
+    assert client.get("/accounts/login/").status_code == 200
+
+
+def test_a_signed_in_user_can_still_change_their_password(user_client: Client) -> None:
+    assert user_client.get("/accounts/password_change/").status_code == 200
+
+
 def test_sign_up_when_the_site_opens_it(client: Client, settings) -> None:  # noqa: ANN001
     settings.OPEN_SIGNUP = False
     assert client.get(reverse("signup")).status_code == 404
