@@ -210,7 +210,9 @@ class ReproduceForm(forms.Form):
 
 
 class ReduceForm(forms.Form):
-    """The budget of a reduction; toolchain, repetitions and timeout are the finding's own."""
+    """The budget of a reduction; toolchain, repetitions and timeout are the finding's own.
+    `language`: the finding's, when no campaign here ran its program (one loaded with the
+    documentation): then the toolchain to run it on is chosen among that language's."""
 
     max_candidates = forms.IntegerField(
         min_value=1, max_value=MAX_CANDIDATES, initial=200, label="Candidates at most"
@@ -219,11 +221,28 @@ class ReduceForm(forms.Form):
                                    label="Minutes at most")  # fmt: skip
     jobs = forms.IntegerField(min_value=1, max_value=MAX_JOBS, initial=2, label="Parallel runs")
 
+    def __init__(self, *args: Any, language: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if language is not None:
+            choices = [
+                (t.id, f"{t.version} ({t.id})")
+                for t in installed_toolchains()
+                if t.language == language
+            ]
+            self.fields["toolchain"] = forms.ChoiceField(
+                choices=choices,
+                label="Toolchain",
+                help_text="no campaign here ran this program: the toolchain to reduce it on",
+            )
+
     def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of runners.campaigns.reductions.start_reduction (budget only)."""
+        """Keyword arguments of runners.campaigns.reductions.start_reduction (budget, and
+        the toolchain where the form asked for one)."""
         d = self.cleaned_data
+        chosen = {"version": d["toolchain"]} if "toolchain" in d else {}
         return {
             "max_candidates": d["max_candidates"],
             "max_seconds": d["max_minutes"] * 60,
             "jobs": d["jobs"],
+            **chosen,
         }

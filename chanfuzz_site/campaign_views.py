@@ -35,10 +35,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from chanfuzz_site import bundles
 from chanfuzz_site.accounts import may_manage, require_manager
 from chanfuzz_site.bug_report_views import bug_report
-from chanfuzz_site.campaign_forms import CampaignForm, ReduceForm, ReproduceForm, preset_table
+from chanfuzz_site.campaign_forms import CampaignForm, ReproduceForm, preset_table
 from chanfuzz_site.highlighting import highlight_sources
 from chanfuzz_site.htmx import STOP_POLLING
-from chanfuzz_site.reduction_views import reduction_context
+from chanfuzz_site.reduction_views import reduce_form, reduction_context
 from generator.settings import RULE_TITLES, RULES
 from runners.campaigns import health, quotas, selectors, services
 from runners.campaigns.models import (
@@ -424,7 +424,7 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 reduction_context(r, request.user)
                 for r in selectors.finding_reductions(finding)[:10]
             ],
-            "reduce_form": ReduceForm(),
+            "reduce_form": reduce_form(finding),
             "report": bug_report(request, finding),
         },
     )

@@ -57,6 +57,13 @@ def reduction_context(reduction: Reduction, user: object = None) -> dict[str, ob
     }
 
 
+def reduce_form(finding: Finding, data: object = None) -> ReduceForm:
+    """The finding's Reduce form: with a toolchain to choose where no campaign ran its
+    program (it once refused every finding of a fresh database: "give the version")."""
+    language = finding.language if reductions.needs_toolchain(finding) else None
+    return ReduceForm(data, language=language)
+
+
 @login_required
 @require_POST
 def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
@@ -64,7 +71,7 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
         finding = selectors.get_finding(pk)
     except Finding.DoesNotExist:
         raise Http404(f"no finding {pk}") from None
-    form = ReduceForm(request.POST)
+    form = reduce_form(finding, request.POST)
     error = ""
     if form.is_valid():
         try:

@@ -148,6 +148,13 @@ def start_reduction(
     return reduction
 
 
+def needs_toolchain(finding: Finding) -> bool:
+    """Whether reducing `finding` needs a toolchain named: no campaign here ran the
+    program it would reduce (a finding loaded with the documentation)."""
+    program = _reducible_program(finding)
+    return program is not None and original_runs(program) is None
+
+
 def _reducible_program(finding: Finding) -> Program | None:
     """The finding's example, unless no campaign ran it here (a program loaded with the
     documentation, say): then the program of its latest campaign execution, whose

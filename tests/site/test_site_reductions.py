@@ -7,7 +7,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from runners.campaigns.models import Reduction
+from runners.campaigns.models import Finding, Reduction
+from runners.campaigns.programs import build_from_effect, store_program
+from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +75,31 @@ def test_reduce_refuses_bad_budgets(client: Client, data: dict, message: str) ->
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Reduction.objects.exists()
+
+
+def test_a_finding_no_campaign_ran_asks_for_the_toolchain_to_reduce_on(client: Client) -> None:
+    # Every finding of a fresh database is one (loaded with the documentation): Reduce
+    # refused each with "give the version to run", which the form had no field for.
+    go = require_toolchain("go")
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="go | hang", outcome="timeout", language="go", title="no exit",
+        first_seen=now, last_seen=now,
+        example=store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)")),
+    )  # fmt: skip
+    page = client.get(reverse("finding_detail", args=[finding.pk])).content.decode()
+    assert 'name="toolchain"' in page and f'value="{go.id}"' in page
+    url = reverse("finding_reduce", args=[finding.pk])
+    missing = client.post(url, BUDGET)
+    assert missing.status_code == 400 and "toolchain" in missing.content.decode()
+    assert client.post(url, {**BUDGET, "toolchain": go.id}).status_code == 302
+    assert Reduction.objects.get().toolchain_id == go.id
+
+
+def test_a_finding_a_campaign_ran_takes_its_toolchain_without_asking(client: Client) -> None:
+    seeded = seed_campaign()
+    page = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()
+    assert 'name="toolchain"' not in page
 
 
 def test_reduce_of_an_unknown_finding_is_404(client: Client) -> None:
