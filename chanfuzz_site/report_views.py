@@ -3,10 +3,12 @@
 The Markdown is written by the command that regenerates it (`manage.py kotlin_report`,
 `rust_report`, `clojure_racket_report`, `mutation_report`); this page only renders what
 is on disk, so the page and the file in docs/ never differ. The bug-report projects a release
-study links to are served beside it, as text.
+study links to are served beside it, as text, and so is the JSON of each report's figures.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import markdown
 from django.conf import settings
@@ -40,6 +42,10 @@ REPORT_FILES = {f.name: f.bugs_folder for f in FAMILIES.values()}
 
 
 def report_file(request: HttpRequest, name: str, path: str) -> HttpResponse:
+    data = _data_file(name)
+    if data is not None and path == data.name:
+        # The figures the report was written from, which its first lines link to.
+        return HttpResponse(data.read_bytes(), content_type="application/json")
     folder = REPORT_FILES.get(name)
     if folder is None or not path.startswith(folder + "/"):
         raise Http404("no such file")
@@ -49,3 +55,13 @@ def report_file(request: HttpRequest, name: str, path: str) -> HttpResponse:
     if not wanted.is_relative_to(root) or not wanted.is_file():
         raise Http404("no such file")
     return HttpResponse(wanted.read_text(), content_type="text/plain; charset=utf-8")
+
+
+def _data_file(name: str) -> Path | None:
+    """docs/<name>-report.json, beside the report's Markdown, if there is one."""
+    filename = REPORTS.get(name)
+    if filename is None:
+        return None
+    path = settings.BASE_DIR / "docs" / filename.removesuffix(".md")
+    path = path.with_suffix(".json")
+    return path if path.is_file() else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -86,3 +88,19 @@ def test_rust_report_files_outside_the_bug_folder_are_404(
 
 def test_kotlin_report_has_no_files_beside_it(client: Client) -> None:
     assert client.get("/reports/kotlin/rust-bugs/x/README.md").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["kotlin", "rust", "clojure-racket", "mutation"])
+def test_the_json_each_report_links_to_is_served(client: Client, name: str) -> None:
+    # Each report's first lines link to it: the link was a 404.
+    page = client.get(f"/reports/{name}/").content.decode()
+    assert f'href="{name}-report.json"' in page
+    response = client.get(f"/reports/{name}/{name}-report.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert json.loads(response.content)
+
+
+def test_only_a_reports_own_json_is_served_beside_it(client: Client) -> None:
+    assert client.get("/reports/kotlin/rust-report.json").status_code == 404
+    assert client.get("/reports/kotlin/../kotlin-report.json").status_code == 404
