@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("chanfuzz_site.urls_playground")),
     path("about/", views.about, name="about"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("reports/<slug:name>/", report_views.report, name="report"),
     path("reports/<slug:name>/<path:path>", report_views.report_file, name="report_file"),
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -1,7 +1,8 @@
 """Web pages. Views stay thin: the work lives in generator/ and runners/."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -24,3 +25,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
     result = health.check()
     body = result.as_dict(workers=request.user.is_staff)
     return JsonResponse(body, status=200 if result.ok else 503)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """`/favicon.ico`, which browsers ask for whatever the page's `<link rel="icon">` says:
+    the SVG icon (a 404 in every page's console and the server's log before)."""
+    return redirect(static("favicon.svg"), permanent=True)

@@ -60,3 +60,10 @@ def test_a_400_quoting_the_request_is_plain_text(client: Client, url: str, param
     assert response.status_code == 400
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert META.encode() in response.content  # quoted as given, and read as text
+
+
+def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(client: Client) -> None:
+    # /favicon.ico was a 404 on every page, in the browser's console and the server's log.
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/about/").content.decode()
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/favicon.svg"
