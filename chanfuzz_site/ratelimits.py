@@ -15,13 +15,20 @@ from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.utils.html import format_html
+from django.shortcuts import render
 from django_ratelimit.core import get_usage
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 View = Callable[..., HttpResponse]
+
+# What each group of limited requests is, in the refusal's words.
+WHAT = {
+    "checks": "generated programs and checks",
+    "runs": "runs, shares and checks of Go code",
+    "sign-ups": "sign-ups",
+}
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -58,15 +65,12 @@ def limit_anonymous(group: str, setting: str) -> Callable[[View], View]:
             usage = over_limit(request, group=group, rate=rate)
             if usage is not None:
                 wait = max(usage["time_left"], 1)
-                # A fragment: htmx swaps it where the answer would have gone.
-                response = HttpResponse(
-                    format_html(
-                        '<p class="error" role="alert">Too many requests from your address: at '
-                        "most {} for the playground's {}. Try again in {} s, or sign in.</p>",
-                        rate, group, wait,
-                    ),
-                    status=429,
-                )  # fmt: skip
+                context = {"rate": rate, "what": WHAT.get(group, group), "wait": wait}
+                # htmx swaps a fragment where the answer would have gone; a page loaded
+                # by the browser gets the site's page around the same words.
+                fragment = request.headers.get("HX-Request") == "true"
+                template = "_too_many.html" if fragment else "too_many.html"
+                response = render(request, template, context, status=429)
                 response["Retry-After"] = str(wait)
                 return response
             return view(request, *args, **kwargs)

@@ -93,6 +93,22 @@ def test_the_anonymous_playground_is_limited_per_ip(
     assert {user_client.get(PROGRAM, query).status_code for _ in range(4)} == {200}
 
 
+def test_a_limited_page_is_the_sites_page_and_a_limited_fragment_a_fragment(
+    settings,  # noqa: ANN001
+) -> None:
+    settings.CACHES = LOCAL_CACHE
+    settings.RATELIMIT_PLAYGROUND = "1/h"
+    anonymous = Client()
+    assert anonymous.get("/").status_code == 200
+    page = anonymous.get("/")  # the address bar's request: it was a bare paragraph
+    assert page.status_code == 429
+    assert "<title>Too many requests · chanfuzz</title>" in page.content.decode()
+    assert "at most 1/h for generated programs and checks" in page.content.decode()
+    fragment = anonymous.get(PROGRAM, {"seed": "3"}, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 429
+    assert fragment.content.decode().startswith('<p class="error" role="alert">Too many')
+
+
 def test_a_redis_that_does_not_answer_lets_the_playground_through(
     client: Client,
     settings,  # noqa: ANN001
