@@ -66,6 +66,7 @@ from runners.campaigns.queueing import (
 )
 from runners.engine import execute as ex
 from runners.engine.bisect import Bisection
+from runners.engine.sandbox import BACKENDS
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
 from runners.logs import fields
 from runners.targets import get_target, runnable_names, shared_capabilities
@@ -77,7 +78,7 @@ MAX_CHUNK_SIZE = 1_000
 MAX_TIMEOUT_S = 3_600.0
 # Repetitions of a program's body per process in a campaign or a reproduction (and in
 # the /p/<id> sources and bundles); the playground has its own, smaller bound.
-MAX_CAMPAIGN_REPETITIONS = 100_000
+MAX_CAMPAIGN_REPETITIONS = ex.MAX_REPETITIONS
 MAX_TIMES = 10_000
 MAX_TRIAGE_RETRIES = ex.MAX_TRIAGE_RETRIES  # the engine's bound, for the forms
 
@@ -356,6 +357,8 @@ def _create(
     check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
     if hang_quiet_s is not None:
         check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
+    if sandbox and sandbox not in BACKENDS:  # stored, then refused by every chunk's job
+        raise ValueError(f"unknown sandbox {sandbox!r}: choose one of {', '.join(BACKENDS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**62:
         raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
     if not targets:

@@ -239,6 +239,9 @@ class BatchReport:
 
 # Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
 MAX_TRIAGE_RETRIES = 10
+# Runs of a program's body in one process, wherever a user chooses them (the playground has
+# a smaller bound). Go's loop counter is an int: a bound past it does not compile.
+MAX_REPETITIONS = 100_000
 
 
 @dataclass(frozen=True)

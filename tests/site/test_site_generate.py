@@ -65,6 +65,14 @@ def test_command_line(manage: Manage) -> None:
     assert result.stdout == expected + "\n"
 
 
+@pytest.mark.parametrize("repetitions", ["0", "100001", "99999999999999999999999"])
+def test_repetitions_out_of_range_exit_2(manage: Manage, repetitions: str) -> None:
+    # The largest once printed Go whose loop bound overflowed int: a program that did not build.
+    result = manage("generate", "--seed", "42", "--lang", "go", "--repetitions", repetitions)
+    assert result.returncode == 2
+    assert "--repetitions must be from 1 to 100000" in result.stderr
+
+
 def test_command_line_bad_heuristic_exits_2(manage: Manage) -> None:
     result = manage("generate", "--seed", "5", "--heuristic", "Q")
     assert result.returncode == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+import runners.engine.sandbox as sandbox_module
 from runners.engine.sandbox import cgroups, compile_jail
 from tests.missing import unavailable
 from tests.site.site_helpers import Manage
@@ -39,12 +40,28 @@ def test_the_unsafe_backend_says_it_is_no_sandbox(manage: Manage) -> None:
     )  # fmt: skip
 
 
-def test_the_docker_backend_says_where_its_hangs_are_watched_from(manage: Manage) -> None:
+def test_the_docker_backend_says_where_its_hangs_are_watched_from(
+    manage: Manage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox_module, "get_sandbox", lambda *a, **k: object())  # it answers
     result = manage("sandbox", "--backend", "docker")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("docker: a container per run through the Docker Engine API")
     assert lines[1].startswith("hangs: the quiet period watched, and a Rust program dumped")
+
+
+def test_the_docker_backend_without_an_engine_says_it_is_unavailable(manage: Manage) -> None:
+    # It described containers (and exited 0) where no engine answered.
+    try:
+        sandbox_module.get_sandbox("docker")
+    except sandbox_module.SandboxUnavailable as missing:
+        reason = str(missing)
+    else:
+        pytest.skip("a container engine answers here")
+    result = manage("sandbox", "--backend", "docker")
+    assert result.returncode == 2
+    assert result.stdout.splitlines()[0] == f"docker: unavailable here: {reason}"
 
 
 @pytest.mark.django_db

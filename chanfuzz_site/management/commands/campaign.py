@@ -22,6 +22,7 @@ from chanfuzz_site.database import require_migrated
 from generator.settings import PRESETS
 from runners.campaigns import chunk_sizing, chunks, selectors, services
 from runners.campaigns.models import Campaign
+from runners.engine.sandbox import BACKENDS
 
 
 def _target(text: str) -> tuple[str, str | None]:
@@ -118,7 +119,8 @@ class Command(BaseCommand):
             help="beyond the paper: buffered channels, close and range where every target "
             "has them (generated programs only)",
         )  # fmt: skip
-        create.add_argument("--sandbox", default="", help="default: $CHANFUZZ_SANDBOX, else local")
+        create.add_argument("--sandbox", default="", choices=BACKENDS,
+                            help="default: $CHANFUZZ_SANDBOX, else local")  # fmt: skip
         sub.add_parser("list", help="list campaigns")
         for action in ("show", "cancel", "pause", "resume", "delete"):
             p = sub.add_parser(action)

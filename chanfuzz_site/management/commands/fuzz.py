@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from chanfuzz_site.beyond_paper import missing_note
 from generator.settings import PRESETS, settings_for
-from runners.engine.execute import ProgramRun, Triage, make_target
+from runners.engine.execute import MAX_REPETITIONS, ProgramRun, Triage, make_target
 from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
 from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import ToolchainUnavailable
@@ -33,7 +33,6 @@ from runners.engine.verdicts import Outcome
 from runners.targets import names
 
 MAX_COUNT = 1_000_000
-MAX_REPETITIONS = 100_000
 MIN_HANG_QUIET_S = 0.1
 # Batches under way at once: a hang waits out its limit on no core, and a compile
 # can overlap another batch's runs; more than 4 only makes every run slower.

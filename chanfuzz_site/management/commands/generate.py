@@ -23,6 +23,7 @@ from generator import effects, lambda_chan
 from generator.capabilities import FULL
 from generator.pipeline import Generated, generate_program
 from generator.settings import PRESETS, settings_for
+from runners.engine.execute import MAX_REPETITIONS
 from runners.targets import get_target, names
 
 # What `--format` can print, each from the generated program.
@@ -77,6 +78,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not 1 <= options["repetitions"] <= MAX_REPETITIONS:
+            # Larger, and Go's loop bound overflowed its int: a program that did not compile.
+            raise CommandError(f"--repetitions must be from 1 to {MAX_REPETITIONS}", returncode=2)
         target = get_target(options["lang"]) if options["lang"] else None
         try:
             capabilities = target.capabilities if target else FULL

@@ -43,6 +43,14 @@ class Command(BaseCommand):
                             help="print the result as JSON before the verdict line")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # Nothing can be searched in no states or no time: an answer of "undecided after
+        # 1 state" would only hide the typo.
+        if options["max_states"] < 1:
+            self.stderr.write("gocheck: --max-states must be at least 1")
+            sys.exit(EXIT_CODES["bad-input"])
+        if not options["time_limit"] > 0:
+            self.stderr.write("gocheck: --time-limit must be positive")
+            sys.exit(EXIT_CODES["bad-input"])
         path = Path(options["file"])
         try:
             size = path.stat().st_size

@@ -84,6 +84,10 @@ def _describe_runs(chosen: str) -> list[str]:
             f"limits: {cgroups.describe()}",
         ]
     if chosen == "docker":
+        try:
+            get_sandbox("docker")
+        except SandboxUnavailable as exc:  # it once described containers no engine ran
+            return [f"docker: unavailable here: {exc}"]
         return [
             "docker: a container per run through the Docker Engine API, no network, a "
             "read-only root, the engine's default seccomp profile, and the container's memory, "

@@ -430,6 +430,8 @@ BASE: dict[str, Any] = {"targets": [("go", None)], "count": 10, "enqueue": False
         ({"seed": 1.5}, "seed must be a whole number below 2**62 in size, not 1.5"),
         ({"targets": []}, "a campaign needs at least one target (language, version)"),
         ({"targets": [("go", None), ("go", "1.0")]}, "target go-1.0-test is given twice"),
+        # Once stored, and then refused by each of the campaign's chunk jobs.
+        ({"sandbox": "bogus"}, "unknown sandbox 'bogus': choose one of local, docker, none"),
     ],
 )
 def test_a_campaign_with_a_bad_argument_is_refused_with_the_reason(
