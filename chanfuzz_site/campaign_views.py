@@ -424,7 +424,8 @@ def finding_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 reduction_context(r, request.user)
                 for r in selectors.finding_reductions(finding)[:10]
             ],
-            "reduce_form": reduce_form(finding),
+            # Only a signed-in user is offered the form.
+            "reduce_form": reduce_form(finding) if request.user.is_authenticated else None,
             "report": bug_report(request, finding),
         },
     )

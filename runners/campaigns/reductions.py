@@ -151,8 +151,16 @@ def start_reduction(
 def needs_toolchain(finding: Finding) -> bool:
     """Whether reducing `finding` needs a toolchain named: no campaign here ran the
     program it would reduce (a finding loaded with the documentation)."""
-    program = _reducible_program(finding)
-    return program is not None and original_runs(program) is None
+    example = finding.example
+    if example is None:
+        return False
+    # _reducible_program's and original_runs' questions, by existence only (original_runs
+    # reads every run of the program).
+    campaigns = Execution.objects.filter(campaign__isnull=False, target__isnull=False)
+    ran = campaigns.filter(program=example, finding__isnull=False) | campaigns.filter(
+        finding=finding
+    )
+    return not ran.exists()
 
 
 def _reducible_program(finding: Finding) -> Program | None:
