@@ -185,6 +185,22 @@ def find_target(target_id: str) -> Toolchain:
     raise PlaygroundError(f"unknown target {target_id!r} (installed: {known})", "target")
 
 
+def resolve_target(target_id: str) -> str:
+    """`target_id` if it is installed; else the preferred installed toolchain of the same
+    language (a shared link names the toolchain of its day: `go-1.26.7-machine` after an
+    upgrade, or another machine's); PlaygroundError when no language is known by it."""
+    installed = targets()
+    if any(t.id == target_id for t in installed):
+        return target_id
+    # Ids start with their language, and one language's name may start another's
+    # (rust-flume, rust-flume-async): the longest that fits.
+    languages = sorted({t.language for t in installed}, key=len, reverse=True)
+    language = next((lang for lang in languages if target_id.startswith(lang + "-")), None)
+    if language is None:
+        return find_target(target_id).id  # refused, with the installed ones named
+    return next(t for t in installed if t.language == language).id  # preferred first
+
+
 # ---------------------------------------------------------------- state
 
 
@@ -304,6 +320,21 @@ def parse_effect_text(text: str) -> Effect:
         raise PlaygroundError("the effect nests too deeply", "effect") from None
 
 
+def salvage_state(data: Mapping[str, str]) -> State:
+    """The state of `data` without the parameters parse_state refuses, one after another
+    (a shared link with one bad value keeps its seed, preset and the rest), else the
+    default state."""
+    kept = {key: data.get(key) for key in data}  # a QueryDict's last value of each
+    for _ in range(len(kept) + 1):
+        try:
+            return parse_state(kept)
+        except PlaygroundError as err:
+            if err.field not in kept:
+                break
+            del kept[err.field]
+    return State(target=default_target())
+
+
 def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> State:
     """The state in request parameters; PlaygroundError naming the first bad one.
 
@@ -317,7 +348,7 @@ def parse_state(data: Mapping[str, str], *, reset_weights: bool = False) -> Stat
     pct = _int(data, "pct", 1, MAX_PCT_DEPTH, 0, "the PCT depth") or None
     target = str(data.get("target") or "").strip() or default_target()
     if target:
-        find_target(target)
+        target = resolve_target(target)
     preset = str(data.get("preset") or DEFAULT_PRESET).strip().upper()
     if preset not in PRESETS:
         raise PlaygroundError(

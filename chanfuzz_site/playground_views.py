@@ -39,8 +39,9 @@ def playground(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         state, view, status = form.state, pg.program_view(form.state), 200
     else:
-        # Show the page anyway, with the message, so the user can fix the link's state.
-        state, view, status = pg.State(target=pg.default_target()), None, 400
+        # Show the page anyway, with the message and what the link's other parameters
+        # make, so the user can fix the one at fault.
+        state, view, status = pg.salvage_state(request.GET), None, 400
     effect_text = (
         view.effect_pretty if view else request.GET.get("effect", "")[: pg.MAX_EFFECT_CHARS]
     )

@@ -321,7 +321,7 @@ def test_share_and_run_refuse_bad_state(client: Client) -> None:
         response = client.post(url, {"effect": "Put(", "seed": "1"})
         assert response.status_code == 400
         assert "syntax error" in body(response)
-        response = client.post(url, {"target": "go-0.0.1-nowhere"})
+        response = client.post(url, {"target": "nowhere-0.0.1"})
         assert response.status_code == 400 and "unknown target" in body(response)
     assert Program.objects.count() == 0 and Reproduction.objects.count() == 0
 
@@ -506,3 +506,31 @@ def test_a_program_generated_aside_is_the_one_campaigns_generate() -> None:
     settings = settings_for("F", buffered=True)
     state = pg.State(seed=41, settings=settings, target=pg.default_target())
     assert pg.build(state) == build_generated(41, settings)
+
+
+def test_a_link_to_a_toolchain_not_installed_here_takes_its_languages(client: Client) -> None:
+    # Links carry the toolchain of their day; after an upgrade they were a 400 that lost
+    # the seed and the preset too.
+    go = pg.find_target(pg.default_target())
+    response = client.get("/", {"seed": "5", "preset": "B", "target": "go-0.0.1-gone"})
+    assert response.status_code == 200
+    assert response.context["state"].target == go.id
+    assert (response.context["state"].seed, response.context["state"].preset) == (5, "B")
+
+
+def test_a_link_to_no_known_language_is_refused_but_keeps_its_other_parameters(
+    client: Client,
+) -> None:
+    response = client.get("/", {"seed": "5", "preset": "B", "target": "cobol-1"})
+    assert response.status_code == 400
+    assert "unknown target 'cobol-1'" in html.unescape(response.content.decode())
+    state = response.context["state"]
+    assert (state.seed, state.preset, state.target) == (5, "B", pg.default_target())
+
+
+def test_one_bad_value_in_a_link_keeps_the_rest(client: Client) -> None:
+    response = client.get("/", {"seed": "77", "preset": "C", "reps": "101", "buffered": "1"})
+    assert response.status_code == 400
+    state = response.context["state"]
+    assert (state.seed, state.preset, state.settings.buffered) == (77, "C", True)
+    assert state.reps == pg.DEFAULT_REPETITIONS
