@@ -130,6 +130,10 @@ class CampaignForm(forms.Form):
             missing = [RULE_TITLES[r] for r in RULES if data.get(f"w_{r}") is None]
             if missing:
                 raise forms.ValidationError(f"custom weights need a value for {', '.join(missing)}")
+        quiet, timeout = data.get("hang_quiet_s"), data.get("timeout_s")
+        if quiet is not None and timeout is not None and quiet > timeout:
+            # The service refuses it too, in its own words ("hang_quiet_s must be …").
+            self.add_error("hang_quiet_s", f"at most the timeout ({timeout:g} s)")
         if heuristic and not self.errors:
             try:
                 settings_for(

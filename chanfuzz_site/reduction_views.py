@@ -84,7 +84,11 @@ def finding_reduce(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect(reverse("finding_detail", args=[pk]) + "#reduction")
     else:
-        error = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        # Each error under the label the form shows ("Candidates at most"), not its name.
+        error = "; ".join(
+            f"{form.fields[k].label if k in form.fields else k}: {' '.join(v)}"
+            for k, v in form.errors.items()
+        )
     return render(
         request,
         "findings/_reduce_error.html",

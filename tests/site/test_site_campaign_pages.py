@@ -216,6 +216,8 @@ def test_campaign_form_custom_weights_and_several_targets(client: Client) -> Non
         ({"seed": 2**63}, "less than or equal to"),
         ({"pct_depth": 0}, "greater than or equal to 1"),
         ({"pct_depth": 65}, "less than or equal to 64"),
+        # On its field, not "hang_quiet_s must be from 0.1 to 2.5" above the form.
+        ({"hang_quiet_s": 50}, "at most the timeout (2.5 s)"),
     ],
 )
 def test_campaign_form_refuses_bad_input_inline(

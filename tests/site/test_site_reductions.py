@@ -64,7 +64,7 @@ def test_reduce_queues_a_reduction_with_the_findings_own_settings(client: Client
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"max_candidates": 0}, "greater than or equal to 1"),
+        ({"max_candidates": 0}, "Candidates at most: Ensure this value is greater than or equal"),
         ({"jobs": 99}, "less than or equal to 16"),
         ({"max_minutes": "soon"}, "Enter a number"),
     ],
