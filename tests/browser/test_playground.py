@@ -96,3 +96,18 @@ def test_run_on_go_then_share_and_reopen(stack: Stack, page: Page) -> None:
     expect(other.locator("#verdict")).to_have_text("can deadlock")
     assert "SelGet(c2" in other.locator("#effect").input_value()
     other.close()
+
+
+def test_back_restores_the_controls_of_the_state_it_goes_back_to(stack: Stack, page: Page) -> None:
+    # htmx's snapshot kept the inputs' first values: Back showed seed 77's program and URL
+    # under the seed box of the page's first load, and the next Generate used that seed.
+    page.goto(stack.url + "/?seed=14&preset=A")
+    for seed in ("77", "78"):
+        page.fill("#seed", seed)
+        page.locator("#seed").dispatch_event("change")
+        expect(page).to_have_url(re.compile(rf"/\?seed={seed}&"))
+    seventy_eight = page.locator("#program-id").inner_text()
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/\?seed=77&"))
+    expect(page.locator("#seed")).to_have_value("77")
+    expect(page.locator("#program-id")).not_to_have_text(seventy_eight)
