@@ -347,7 +347,11 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise EffectSyntaxError(text, pos, "an effect", repr(text[pos]))
+            # A token of its own, which the parser refuses where it stands, saying what it
+            # expected there ("a channel name" after `Put(`, not "an effect").
+            tokens.append(("bad", text[pos], pos))
+            pos += 1
+            continue
         kind = m.lastgroup or ""
         if kind == "sel":
             tokens.append(("sel", "(+)", pos))

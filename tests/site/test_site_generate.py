@@ -73,6 +73,23 @@ def test_repetitions_out_of_range_exit_2(manage: Manage, repetitions: str) -> No
     assert "--repetitions must be from 1 to 100000" in result.stderr
 
 
+def test_a_flag_option_takes_true_and_false(manage: Manage) -> None:
+    # values=false was refused: "expected true or false, not 'false'".
+    args = ("generate", "--seed", "1", "--lang", "go")
+    on = manage(*args, "--option", "values=true")
+    off = manage(*args, "--option", "values=false")
+    assert on.returncode == off.returncode == 0, on.stderr + off.stderr
+    assert on.stdout != off.stdout
+    assert off.stdout == manage(*args).stdout  # Go's source leaves the oracle out by default
+
+
+@pytest.mark.parametrize("extra", [["--repetitions", "5"], ["--option", "values=true"]])
+def test_options_of_a_languages_source_need_the_language(manage: Manage, extra: list[str]) -> None:
+    result = manage("generate", "--seed", "1", *extra)
+    assert result.returncode == 2
+    assert "--option and --repetitions need --lang" in result.stderr
+
+
 def test_command_line_bad_heuristic_exits_2(manage: Manage) -> None:
     result = manage("generate", "--seed", "5", "--heuristic", "Q")
     assert result.returncode == 2

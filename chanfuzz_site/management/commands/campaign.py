@@ -214,8 +214,10 @@ class Command(BaseCommand):
                 )
             campaign = services.campaign_from_programs(effects=options["effect"], **common)
         else:
-            if not options["count"]:
+            if options["count"] is None:
                 raise CommandError("--count (or --effect) is required", returncode=2)
+            if not 1 <= options["count"] <= services.MAX_COUNT:
+                raise CommandError(f"--count must be from 1 to {services.MAX_COUNT}", returncode=2)
             campaign = services.create_campaign(
                 heuristic=options["heuristic"],
                 weights=_overrides(options["weight"]) or None,

@@ -22,6 +22,8 @@ class Command(BaseCommand):
         parser.add_argument("out", type=Path, help="the JSON file to write (replaced)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if str(options["out"]) == "-":  # not stdout, as a user may expect: a file named "-"
+            raise CommandError("give the file to write (the backup is not written to stdout)")
         try:
             counts = backup.backup(options["campaign_id"], options["out"])
         except Campaign.DoesNotExist:

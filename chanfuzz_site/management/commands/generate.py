@@ -78,6 +78,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not options["lang"] and (options["option"] or options["repetitions"] != 1):
+            # Both shape a language's source: without --lang they were silently ignored.
+            raise CommandError("--option and --repetitions need --lang", returncode=2)
         if not 1 <= options["repetitions"] <= MAX_REPETITIONS:
             # Larger, and Go's loop bound overflowed its int: a program that did not compile.
             raise CommandError(f"--repetitions must be from 1 to {MAX_REPETITIONS}", returncode=2)
@@ -111,8 +114,11 @@ class Command(BaseCommand):
         self.stdout.write(text.rstrip("\n"))
 
 
-def _option(text: str) -> tuple[str, str]:
+def _option(text: str) -> tuple[str, str | bool]:
+    """NAME=VALUE; true and false are the booleans a renderer's flags take (`values=false`
+    was refused as "expected true or false, not 'false'")."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise CommandError(f"--option takes NAME=VALUE, not {text!r}", returncode=2)
-    return name, value
+    words = {"true": True, "false": False}
+    return name, words.get(value.strip().lower(), value)

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from runners.campaigns.models import Finding, Reduction
 from runners.campaigns.reductions import (
+    MAX_SECONDS,
     ReductionNotQueued,
     resume_reduction,
     run_reduction,
@@ -104,6 +105,10 @@ class Command(BaseCommand):
                 raise _not_queued(exc) from exc
         if options["finding_id"] is None:
             raise CommandError("give a FINDING_ID, or --resume REDUCTION_ID", returncode=2)
+        if not 1 <= options["max_minutes"] * 60 <= MAX_SECONDS:
+            raise CommandError(
+                f"--max-minutes must be from 1/60 to {MAX_SECONDS / 60:g}", returncode=2
+            )
         try:
             finding = Finding.objects.select_related("example").get(pk=options["finding_id"])
         except Finding.DoesNotExist:
@@ -122,9 +127,25 @@ class Command(BaseCommand):
                 enqueue=options["queue"],
             )
         except ValueError as exc:
-            raise CommandError(str(exc), returncode=2) from exc
+            raise CommandError(_in_option_words(str(exc)), returncode=2) from exc
         except ReductionNotQueued as exc:
             raise _not_queued(exc) from exc
+
+
+# The service's names for what this command's options set ("jobs must be from 1 to 16").
+_OPTIONS = {
+    "timeout_s": "--timeout",
+    "repetitions": "--repetitions",
+    "jobs": "--jobs",
+    "baseline_runs": "--baseline-runs",
+    "keep_ratio": "--keep-ratio",
+    "max_candidates": "--max-candidates",
+}
+
+
+def _in_option_words(message: str) -> str:
+    name, space, rest = message.partition(" ")
+    return f"{_OPTIONS[name]} {rest}" if space and name in _OPTIONS else message
 
 
 def _not_queued(error: ReductionNotQueued) -> CommandError:

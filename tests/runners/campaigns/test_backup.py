@@ -264,6 +264,8 @@ def test_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "restored as campaign #" in capsys.readouterr().out
     with pytest.raises(CommandError, match="no campaign #9999"):
         call_command("campaign_backup", "9999", str(tmp_path / "x.json"))
+    with pytest.raises(CommandError, match="not written to stdout"):  # it wrote a file "-"
+        call_command("campaign_backup", str(campaign.pk), "-")
     (tmp_path / "bad.json").write_text('{"format": "something else"}')
     with pytest.raises(CommandError, match="not a chanfuzz campaign backup"):
         call_command("campaign_restore", str(tmp_path / "bad.json"))

@@ -194,3 +194,26 @@ def test_a_queue_that_refuses_leaves_the_row_failed_not_queued(
     for row in (Reproduction.objects.get(), Reduction.objects.get()):
         assert row.status == "failed" and row.finished_at is not None
         assert row.last_error.startswith("the queue is unavailable (ConnectionError")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-minutes", "-1"], "--max-minutes must be from 1/60 to 10080"),
+        (["--jobs", "99"], "--jobs must be from 1 to 16, not 99"),
+        (["--keep-ratio", "2"], "--keep-ratio must be from 0.01 to 1, not 2.0"),
+    ],
+)
+def test_the_command_names_its_options_in_its_refusals(args: list[str], message: str) -> None:
+    # Once "max_seconds must be from 1 to 604800, not -60.0": the service's names.
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    go = require_toolchain("go")
+    finding = _finding(store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)")))
+    with pytest.raises(CommandError) as refused:
+        call_command("reduce", str(finding.pk), "--toolchain", go.id, *args)
+    assert refused.value.returncode == 2
+    assert str(refused.value) == message
+    assert not Reduction.objects.exists()
