@@ -389,23 +389,24 @@ def build(state: State) -> BuiltProgram:
     if state.effect is not None:
         return build_from_effect(state.effect, state.seed)
     built = _generated(state.seed, state.settings)
-    if isinstance(built, PlaygroundError):
-        raise built
+    if isinstance(built, str):
+        # A new exception each time: one kept in the cache and raised again would gather
+        # every request's frames in its traceback.
+        raise PlaygroundError(built, field="sizes")
     return built
 
 
 @lru_cache(maxsize=128)
-def _generated(seed: int, settings: GeneratorSettings) -> BuiltProgram | PlaygroundError:
+def _generated(seed: int, settings: GeneratorSettings) -> BuiltProgram | str:
     """The generated program of `seed`, or why there is none: the page and each of its
     code tabs build the same program, and a program too slow to generate is refused
     again without another child spending the limit on it."""
     try:
         generated = bounded_generate(seed, settings, budget_s=GENERATE_TIME_LIMIT_S)
     except GenerationTooSlow as slow:
-        return PlaygroundError(
+        return (
             f"{slow} (the playground's limit): make the sizes smaller, or generate without "
-            "buffered channels, close and range, whose proof takes longest",
-            field="sizes",
+            "buffered channels, close and range, whose proof takes longest"
         )
     return built_from(generated, seed, settings)
 
