@@ -8,6 +8,7 @@ study links to are served beside it, as text, and so is the JSON of each report'
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import markdown
@@ -16,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from runners.campaigns.models import Campaign, Finding
 from runners.release_study.families import FAMILIES
 
 REPORTS = {
@@ -34,7 +36,40 @@ def report(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404(f"no report {name!r}: `manage.py {command}` writes it")
     # The file is ours (written by the report command, reviewed in git), not user input.
     html = markdown.markdown(path.read_text(), extensions=["tables", "fenced_code"])
-    return render(request, "reports/page.html", {"name": name, "body": mark_safe(html)})
+    html, gone = unlink_missing(html)
+    context = {"name": name, "body": mark_safe(html), "gone": gone}
+    return render(request, "reports/page.html", context)
+
+
+# A report's links into the study's own campaigns and findings (its programs are loaded
+# with every database: runners.campaigns.documented).
+_ROW_LINK = re.compile(r'<a href="/(campaigns|findings)/(\d+)/[^"]*">(.*?)</a>', re.S)
+
+
+def unlink_missing(html: str) -> tuple[str, int]:
+    """`html` with its links to campaigns and findings this database lacks (the study ran
+    on another machine: on a fresh database every one was a 404) turned to plain text,
+    and how many there were."""
+    wanted: dict[str, set[int]] = {"campaigns": set(), "findings": set()}
+    for kind, pk, _text in _ROW_LINK.findall(html):
+        wanted[kind].add(int(pk))
+    here = {
+        "campaigns": set(Campaign.objects.filter(pk__in=wanted["campaigns"]).values_list(
+            "pk", flat=True)),
+        "findings": set(Finding.objects.filter(pk__in=wanted["findings"]).values_list(
+            "pk", flat=True)),
+    }  # fmt: skip
+    gone = 0
+
+    def keep_or_unlink(match: re.Match[str]) -> str:
+        nonlocal gone
+        kind, pk, text = match.groups()
+        if int(pk) in here[kind]:
+            return match.group(0)
+        gone += 1
+        return f'<span class="gone" title="not in this database">{text}</span>'
+
+    return _ROW_LINK.sub(keep_or_unlink, html), gone
 
 
 # Files a report links to beside it (a release study's bug-report projects), served as text.

@@ -8,6 +8,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from chanfuzz_site.report_views import unlink_missing
+from tests.site.test_site_campaign_pages import seed_campaign
+
 pytestmark = pytest.mark.django_db
 
 
@@ -17,9 +20,28 @@ def test_kotlin_report_page_renders_the_docs_markdown(client: Client) -> None:
     assert response.status_code == 200
     html = response.content.decode()
     assert "<table>" in html and "Table 2, Kotlin column" in html
-    # Links into the campaigns work inside the app.
+    # The study's campaigns are not in this (test) database: their links, 404s before,
+    # are plain text, and the page says why.
     first_campaign = source.split("](/campaigns/", 1)[1].split("/", 1)[0]
-    assert f'href="/campaigns/{first_campaign}/"' in html
+    assert f'href="/campaigns/{first_campaign}/"' not in html
+    assert "lead nowhere on this database (the study ran on another one)" in html
+
+
+def test_a_report_links_to_the_campaigns_and_findings_this_database_has() -> None:
+    seeded = seed_campaign()
+    here, gone = seeded.campaign.pk, seeded.campaign.pk + 1000
+    finding = seeded.hang.pk
+    html = (
+        f'<a href="/campaigns/{here}/">#{here}</a> <a href="/campaigns/{gone}/">#{gone}</a> '
+        f'<a href="/findings/{finding}/">f</a> <a href="/findings/{finding + 1000}/">g</a> '
+        '<a href="/p/abc/">p</a>'
+    )
+    kept, unlinked = unlink_missing(html)
+    assert unlinked == 2
+    assert f'<a href="/campaigns/{here}/">#{here}</a>' in kept
+    assert f'<span class="gone" title="not in this database">#{gone}</span>' in kept
+    assert f'<a href="/findings/{finding}/">f</a>' in kept and '">g</span>' in kept
+    assert '<a href="/p/abc/">p</a>' in kept  # programs come with every database
 
 
 def test_unknown_report_is_404(client: Client) -> None:
