@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 
 from runners.campaigns import selectors
 from runners.campaigns.models import Execution, Finding, Program, Reduction
-from runners.campaigns.programs import program_object
+from runners.campaigns.programs import effect_terminates, program_object
 from runners.engine.schedule import threads_for
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import is_hang_signature
@@ -30,6 +30,10 @@ from runners.targets import get_target
 
 DEFAULT_RUNS = 1000
 DUMP_LINES = 60
+# What a report says of a program no campaign here ran (one loaded with the documentation):
+# the settings of a campaign by default, which the reproducer then uses.
+UNRUN_REPETITIONS = 10
+UNRUN_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -77,8 +81,29 @@ class Evidence:
         threads = threads_for(program_object(self.program), self.pct_depth)
         return dict(spec.threads_env(threads, options))
 
+    @functools.cached_property
+    def terminating(self) -> bool | None:
+        """Whether the program's effect is proved terminating: True for one generated or
+        reduced by chanfuzz (by construction); a given effect (`campaign create --effect`,
+        not checked there: how a known deadlock runs on more targets) is checked now,
+        None when the check does not decide."""
+        if self.reduced_from is not None or self.program.source != Program.Source.EFFECT:
+            return True
+        return effect_terminates(self.program.effect_text)
+
+    @property
+    def claim(self) -> str:
+        """What the program is, as a report's title and the reproducer's header say it."""
+        return {
+            True: "a program that must terminate",
+            False: "a program whose effect can deadlock",
+            None: "a program not proved terminating",
+        }[self.terminating]
+
     @property
     def rate_text(self) -> str:
+        if not self.toolchain_id:
+            return "not run on this installation (chanfuzz's default settings below)"
         if not self.runs:
             return "rate not measured"
         return (
@@ -87,7 +112,10 @@ class Evidence:
 
 
 def evidence(finding: Finding) -> Evidence | None:
-    """The smallest program known to show `finding`, with its rate; None without a program."""
+    """The smallest program known to show `finding`, with its rate; None without a program.
+    An example no campaign here ran (one loaded with the documentation) gives way to the
+    smallest program of the finding a campaign here did run; with none, the report names
+    no release: the newest installed one may well be one the bug was never seen on."""
     reduction = (
         Reduction.objects.filter(finding=finding, status=Reduction.Status.DONE)
         .exclude(reduced=None)
@@ -124,16 +152,27 @@ def evidence(finding: Finding) -> Evidence | None:
             pct_depth=reduction.pct_depth,
         )
     original = selectors.original_runs(example)
+    if original is None:
+        ran = (
+            Execution.objects.filter(finding=finding, campaign__isnull=False)
+            .select_related("program")
+            .order_by("program__effect_size", *newest)
+            .first()
+        )
+        if ran is not None and (ran_original := selectors.original_runs(ran.program)):
+            example, original = ran.program, ran_original
     toolchain_id = original.toolchain_id if original else ""
     return Evidence(
         language=finding.language,
         program=example,
         reduced_from=None,
         toolchain_id=toolchain_id,
-        toolchain_description=_describe(finding.language, toolchain_id),
-        version=_version(finding.language, toolchain_id),
-        repetitions=original.repetitions if original else 1,
-        timeout_s=original.timeout_s if original else 10.0,
+        toolchain_description=(
+            _describe(finding.language, toolchain_id) if original else "not run here"
+        ),
+        version=_version(finding.language, toolchain_id) if original else "",
+        repetitions=original.repetitions if original else UNRUN_REPETITIONS,
+        timeout_s=original.timeout_s if original else UNRUN_TIMEOUT_S,
         failures=original.bad_runs if original else 0,
         runs=original.runs if original else 0,
         dump=dump,
@@ -179,9 +218,13 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
     hang = is_hang_signature(finding.signature)
     lines = [
         "#!/bin/sh",
-        f"# chanfuzz finding {finding.pk}: {target.title} — a program that must terminate"
+        f"# chanfuzz finding {finding.pk}: {target.title} — {ev.claim}"
         + (" hangs." if hang else " crashes."),
-        f"# Program {ev.program.id} ({permalink}), seen on {ev.toolchain_description}.",
+        (
+            f"# Program {ev.program.id} ({permalink}), seen on {ev.toolchain_description}."
+            if ev.toolchain_id
+            else f"# Program {ev.program.id} ({permalink}), not run on this installation."
+        ),
         f"# Signature: {finding.signature}",
         f"# Observed: {ev.rate_text}, {ev.timeout_s:g} s a run, main repeating the"
         f" program {ev.repetitions} times.",
@@ -230,11 +273,25 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
     hang = is_hang_signature(finding.signature)
     source = ev.source
     what = "hangs" if hang else "crashes"
+    name = f"{target.title} {ev.version}".strip()
+    where = f" on {ev.toolchain_description}" if ev.toolchain_id else ""
+    if ev.terminating:
+        intro = (
+            f"A program generated by [chanfuzz]({permalink}) from a terminating effect {what}"
+            f"{where}: every run of it must end with exit status 0."
+        )
+    else:
+        # A given effect: a hang of a program that may deadlock is no runtime bug.
+        why = "can deadlock" if ev.terminating is False else "was not proved terminating"
+        intro = (
+            f"A [program]({permalink}) given to chanfuzz as an effect that {why}"
+            f" (chanfuzz's termination checker) {what}{where}. Its own deadlock may be"
+            " the cause, not the runtime: check that before filing this."
+        )
     lines = [
-        f"# {target.title} {ev.version}: a program that must terminate {what}".replace("  ", " "),
+        f"# {name}: {ev.claim} {what}",
         "",
-        f"A program generated by [chanfuzz]({permalink}) from a terminating effect {what}"
-        f" on {ev.toolchain_description}: every run of it must end with exit status 0.",
+        intro,
         "",
         f"- Signature: `{finding.signature}`",
         f"- How often: {ev.rate_text} ({ev.timeout_s:g} s a run; `main` repeats the program"

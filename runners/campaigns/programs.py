@@ -24,7 +24,13 @@ from generator.capabilities import FULL, Capabilities
 from generator.pipeline import GENERATOR_VERSION, Generated, generate_program
 from generator.settings import GeneratorSettings
 from generator.synthesis import synthesize
+from generator.termination import check_effect
 from runners.campaigns.models import Campaign, Program
+
+# The check of a given effect's termination, made while a page or a command waits: small
+# effects decide in milliseconds; one undecided within this is reported as not proved.
+CHECK_MAX_STATES = 20_000
+CHECK_TIME_LIMIT_S = 1.0
 
 
 def program_id(lambda_text: str) -> str:
@@ -92,6 +98,20 @@ def build_from_effect(effect_text: str, seed: int = 0) -> BuiltProgram:
     effect = effects_mod.parse(effect_text)
     program = synthesize(effect, random.Random(seed))
     return BuiltProgram(effect, program, Program.Source.EFFECT, seed, None, GENERATOR_VERSION)
+
+
+@functools.lru_cache(maxsize=256)
+def effect_terminates(effect_text: str) -> bool | None:
+    """Whether the termination checker proves a given effect terminating (False: it can
+    deadlock; None: undecided within CHECK_MAX_STATES or CHECK_TIME_LIMIT_S). Generated
+    programs are terminating by construction; a given one (`campaign create --effect`)
+    is not checked when it is run, so that a known deadlock can run on more targets."""
+    verdict = check_effect(
+        effects_mod.parse(effect_text),
+        max_states=CHECK_MAX_STATES,
+        time_limit_s=CHECK_TIME_LIMIT_S,
+    )
+    return verdict.terminating
 
 
 def campaign_program(campaign: Campaign, index: int) -> BuiltProgram:

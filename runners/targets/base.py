@@ -450,8 +450,9 @@ class TargetSpec:
     # Options this target always renders with (a Rust library's flavour), and those
     # a toolchain and a run's settings add (Kotlin's package layout, its threads).
     renderer_options: Mapping[str, object] = field(default_factory=dict)
-    render_options: Callable[[Toolchain, RunSettings], dict[str, object]] = field(
-        default=lambda toolchain, _settings: toolchain.render_options()
+    # Given no toolchain (a page, `generate`, with none installed): a run's defaults only.
+    render_options: Callable[[Toolchain | None, RunSettings], dict[str, object]] = field(
+        default=lambda toolchain, _settings: toolchain.render_options() if toolchain else {}
     )
     binds: Callable[[Toolchain], tuple[Path, ...]] = no_binds
     dump_signal: int | None = None
@@ -530,10 +531,12 @@ class TargetSpec:
         return render.runs_in_groups(self.renderer)
 
     def source_options(self, toolchain: Toolchain | None) -> dict[str, object]:
-        """What a program's page shows it rendered with: this target's own options and
-        those ``toolchain`` needs (a release's package layout), none of a run's settings."""
-        own = toolchain.render_options() if toolchain is not None else {}
-        return {**self.renderer_options, **own}
+        """What a program's page, its reproducer and `generate` render it with: as a
+        campaign runs it on ``toolchain`` (a release's package layout, the runtime's
+        default threads: Kotlin's pool of 8), without the checks a run adds (values,
+        yields; callers add those they show). Without the defaults a Kotlin page showed
+        the library's default dispatcher, not the program that ran and failed."""
+        return {**self.renderer_options, **self.render_options(toolchain, RunSettings())}
 
     def render(
         self, program: Program, *, seed: int = 0, repetitions: int = 1, **options: object

@@ -750,9 +750,9 @@ def threads_env(threads: int, options: Mapping[str, object]) -> dict[str, str]:
     return {THREADS_VARIABLE: str(threads)}
 
 
-def _render_options(toolchain: Toolchain, _settings: RunSettings) -> dict[str, object]:
+def _render_options(toolchain: Toolchain | None, _settings: RunSettings) -> dict[str, object]:
     """The release's own (put_result of the oldest releases); nothing of a run's settings."""
-    return dict(toolchain.render_options())
+    return dict(toolchain.render_options()) if toolchain is not None else {}
 
 
 BUNDLE_SCRIPT = """# CLOJURE_CP: the classpath of the core.async release under test and its Clojure

@@ -334,11 +334,14 @@ DEFAULT_KOTLIN_THREADS = 8
 SOURCE_FILE = "Main.kt"
 
 
-def _render_options(toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
-    """The release's package layout and duplicate clauses, and the dispatcher's pool:
-    ``threads`` (default DEFAULT_KOTLIN_THREADS; 0: the library's own dispatcher)."""
-    options: dict[str, object] = dict(
-        toolchain.render_options() or kotlin_render_options(toolchain.version)
+def _render_options(toolchain: Toolchain | None, settings: RunSettings) -> dict[str, object]:
+    """The release's package layout and duplicate clauses (the renderer's own without a
+    toolchain), and the dispatcher's pool: ``threads`` (default DEFAULT_KOTLIN_THREADS;
+    0: the library's own dispatcher)."""
+    options: dict[str, object] = (
+        dict(toolchain.render_options() or kotlin_render_options(toolchain.version))
+        if toolchain is not None
+        else {}
     )
     options["threads"] = DEFAULT_KOTLIN_THREADS if settings.threads is None else settings.threads
     return options

@@ -729,10 +729,12 @@ def build_plan(library: RustLibrary) -> Callable[[Toolchain, Path, Sequence[str]
     return plan
 
 
-def render_options(library: RustLibrary) -> Callable[[Toolchain, RunSettings], dict[str, object]]:
+def render_options(
+    library: RustLibrary,
+) -> Callable[[Toolchain | None, RunSettings], dict[str, object]]:
     """What a run adds to the flavour: tokio's worker count, where the library runs on it."""
 
-    def options(_toolchain: Toolchain, settings: RunSettings) -> dict[str, object]:
+    def options(_toolchain: Toolchain | None, settings: RunSettings) -> dict[str, object]:
         if library.threads_option and settings.threads:
             return {"threads": settings.threads}
         return {}

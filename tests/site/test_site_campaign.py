@@ -157,3 +157,17 @@ def test_campaign_buffered_with_given_effects_is_refused(manage: Manage) -> None
     )  # fmt: skip
     assert result.returncode == 2
     assert "--buffered applies to generated programs" in result.stderr
+
+
+@pytest.mark.django_db
+def test_campaign_of_given_effects_says_which_can_deadlock(manage: Manage) -> None:
+    # Given effects are run unchecked (a known deadlock on more targets); the user is told
+    # which of them may hang on their own.
+    require_toolchain("go")
+    result = manage(
+        "campaign", "create", "--target", "go",
+        "--effect", "Spawn(Put(c1)) ; Get(c1)", "--effect", "Spawn(Get(c2)) ; Get(c1)",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "effect 1" not in result.stderr
+    assert "note: effect 2 can deadlock (chanfuzz's checker)" in result.stderr

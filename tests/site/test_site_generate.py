@@ -101,9 +101,20 @@ def test_lang_prints_the_renderers_source_of_a_program_it_can_express(lang: str)
     from generator.render import render
     from runners.targets import get_target
 
-    generated = generate_program(11, settings_for("A"), get_target(lang).capabilities)
-    expected = render(generated.program, lang, seed=11)
+    spec = get_target(lang)
+    generated = generate_program(11, settings_for("A"), spec.capabilities)
+    expected = render(generated.program, lang, seed=11, **spec.source_options(None))
     assert generate("--seed", "11", "--lang", lang) == expected.rstrip("\n") + "\n"
+
+
+def test_kotlin_source_runs_on_the_pool_fuzz_runs_it_on() -> None:
+    # fuzz and campaigns run Kotlin programs on a pool of 8 threads (the default
+    # dispatchers showed nothing on 2 cores); the printed source once used those.
+    assert 'runBlocking(newFixedThreadPoolContext(8, "chanfuzz"))' in generate(
+        "--seed", "11", "--lang", "kotlin"
+    )
+    own = generate("--seed", "11", "--lang", "kotlin", "--option", "threads=0")
+    assert "runBlocking(Dispatchers.Default)" in own
 
 
 @pytest.mark.parametrize("heuristic", "ABCDEF")

@@ -22,6 +22,7 @@ from chanfuzz_site.database import require_migrated
 from generator.settings import PRESETS
 from runners.campaigns import chunk_sizing, chunks, selectors, services
 from runners.campaigns.models import Campaign
+from runners.campaigns.programs import effect_terminates
 from runners.engine.sandbox import BACKENDS
 
 
@@ -213,6 +214,14 @@ class Command(BaseCommand):
                     returncode=2,
                 )
             campaign = services.campaign_from_programs(effects=options["effect"], **common)
+            for i, text in enumerate(options["effect"], 1):
+                proved = effect_terminates(text)
+                if proved is not True:
+                    why = "can deadlock" if proved is False else "was not proved terminating"
+                    self.stderr.write(
+                        f"note: effect {i} {why} (chanfuzz's checker): its hangs may be "
+                        "its own, not the runtime's (`verify` shows how)"
+                    )
         else:
             if options["count"] is None:
                 raise CommandError("--count (or --effect) is required", returncode=2)

@@ -64,7 +64,9 @@ def test_the_bug_report_has_versions_rate_output_and_program(tmp_path: Path) -> 
     ev = bug_reports.evidence(finding)
     text = bug_reports.report_markdown(finding, ev, permalink="https://x/p/1", script_url="u")
     go = require_toolchain("go")
-    assert text.startswith(f"# Go {go.version}: a program that must terminate crashes")
+    # STUCK was given, not generated, and can deadlock: the report does not call it a
+    # program that must terminate.
+    assert text.startswith(f"# Go {go.version}: a program whose effect can deadlock crashes")
     assert f"- Signature: `{finding.signature}`" in text
     assert "1 of 1 runs failed (100 %)" in text and go.describe() in text
     assert "```go\n" in text and "package main" in text and "all goroutines are asleep" in text
