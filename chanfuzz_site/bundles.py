@@ -43,7 +43,10 @@ cp "$here/{source}" "$work/"
 cd "$work"
 """
 
-_SCRIPT_TAIL = """status=$?
+_SCRIPT_TAIL = (
+    "status=$?\n"
+    + bug_reports.KILLED_AT_LIMIT
+    + """
 case $status in
   0) echo "terminated (exit 0): as expected" ;;
   124) echo "hung: no end within ${TIMEOUT}s (runtime bug)" ;;
@@ -52,6 +55,7 @@ case $status in
 esac
 exit $status
 """
+)
 
 
 def run_script(language: str) -> str:

@@ -29,7 +29,10 @@ from runners.engine.verdicts import is_hang_signature
 from runners.targets import get_target
 
 DEFAULT_RUNS = 1000
-DUMP_LINES = 60
+DUMP_LINES = 120
+# A run killed 5 s after its limit (timeout's 137) hung as surely as one that ended at it
+# (124): a JVM lives on after SIGQUIT, which only makes it print its dump.
+KILLED_AT_LIMIT = '[ "$status" -eq 137 ] && status=124  # killed after the limit: a hang'
 # What a report says of a program no campaign here ran (one loaded with the documentation):
 # the settings of a campaign by default, which the reproducer then uses.
 UNRUN_REPETITIONS = 10
@@ -142,7 +145,7 @@ def evidence(finding: Finding) -> Evidence | None:
             program=reduction.reduced,
             reduced_from=reduction.program,
             toolchain_id=reduction.toolchain_id,
-            toolchain_description=reduction.toolchain_description,
+            toolchain_description=_describe(finding.language, reduction.toolchain_id),
             version=_version(finding.language, reduction.toolchain_id),
             repetitions=reduction.repetitions,
             timeout_s=reduction.timeout_s,
@@ -193,8 +196,9 @@ def _version(language: str, toolchain_id: str) -> str:
 
 
 def _describe(language: str, toolchain_id: str) -> str:
+    """The toolchain's versions, not where it is installed here (a report is public)."""
     toolchain = _toolchain(language, toolchain_id)
-    return toolchain.describe() if toolchain else toolchain_id
+    return toolchain.summary() if toolchain else toolchain_id
 
 
 def reproducer_name(finding: Finding) -> str:
@@ -251,6 +255,7 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
         'while [ "$n" -lt "$RUNS" ]; do',
         f"  {run}",
         "  status=$?",
+        f"  {KILLED_AT_LIMIT}",
         '  [ "$status" -ne 0 ] && break',
         "  n=$((n + 1))",
         "done",
@@ -273,7 +278,7 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
     hang = is_hang_signature(finding.signature)
     source = ev.source
     what = "hangs" if hang else "crashes"
-    name = f"{target.title} {ev.version}".strip()
+    name = f"{target.release_of or target.title} {ev.version}".strip()
     where = f" on {ev.toolchain_description}" if ev.toolchain_id else ""
     if ev.terminating:
         intro = (
@@ -331,7 +336,12 @@ def report_markdown(finding: Finding, ev: Evidence, *, permalink: str, script_ur
         "",
     ]
     if ev.dump:
-        shown = "\n".join(ev.dump.strip().splitlines()[:DUMP_LINES])
+        # A hang's dump as the target trims it (a JVM's own threads out), a crash's output
+        # as it is; either cut at DUMP_LINES, saying so.
+        lines_of = (target.dump_excerpt(ev.dump) if hang else ev.dump).strip().splitlines()
+        shown = "\n".join(lines_of[:DUMP_LINES])
+        if len(lines_of) > DUMP_LINES:
+            shown += f"\n… ({len(lines_of) - DUMP_LINES} more lines on the program's page)"
         lines += ["## Dump at the time limit" if hang else "## Output", "", "```", shown, "```", ""]
     lines += ["## The effect (what each process does)", "", "```", ev.program.effect_text, "```"]
     return "\n".join(lines) + "\n"

@@ -95,8 +95,12 @@ class Toolchain:
         return dict(self.components).get(name)
 
     def describe(self) -> str:
+        return f"{self.summary()} at {self.home}"
+
+    def summary(self) -> str:
+        """describe() without where it is installed: what a public bug report names."""
         extra = "".join(f", {name} {version}" for name, version in self.components)
-        return f"{self.language} {self.version} ({self.origin}{extra}) at {self.home}"
+        return f"{self.language} {self.version} ({self.origin}{extra})"
 
 
 @dataclass(frozen=True)
@@ -354,6 +358,10 @@ def no_hang_shape(_dump: str) -> str:
     return ""
 
 
+def whole_dump(dump: str) -> str:
+    return dump
+
+
 def no_crash(_text: str) -> tuple[str, str] | None:
     return None
 
@@ -411,7 +419,8 @@ class TargetSpec:
     panic, say); ``dump_signal`` asks the runtime for its own dump on timeout;
     ``dump_command(pid)`` dumps from outside a runtime that prints nothing on a
     signal; ``read_crash(text)`` finds a crash in the output; ``hang_shape(dump)``
-    describes what a hang's processes wait on. ``batch_scheduling`` runs the
+    describes what a hang's processes wait on; ``dump_excerpt(dump)`` is what a bug
+    report shows of it. ``batch_scheduling`` runs the
     programs under SCHED_BATCH (:class:`Limits`), for a runtime whose spin locks
     otherwise turn a wake-up into a lost time slice (the target says why).
 
@@ -422,6 +431,9 @@ class TargetSpec:
     name: str
     title: str
     extension: str
+    # What a toolchain's version is the release of, where not the language itself (a
+    # report's title says "kotlinx.coroutines 0.19", not "Kotlin 0.19").
+    release_of: str = field(default="", kw_only=True)
     lexer: str
     position: int
     renderer: str
@@ -481,6 +493,9 @@ class TargetSpec:
     read_crash: CrashReader = no_crash
     read_infra_error: Callable[[str], str | None] = lambda _text: None
     hang_shape: Callable[[str], str] = no_hang_shape
+    # What of a hang's dump a bug report shows (a JVM's: the program's threads, each
+    # stack once); the whole of it where every thread is the program's.
+    dump_excerpt: Callable[[str], str] = whole_dump
     # Runtime bugs of the releases chanfuzz installs by default that generated
     # programs are known to hit (upstream issues, what chanfuzz saw): a finding
     # matching one is that bug again, and conformance runs expect them.

@@ -808,6 +808,7 @@ def target_spec(
         read_crash=read_crash,
         read_infra_error=jvm.infra_error,
         hang_shape=hang_shape,
+        dump_excerpt=jvm.dump_excerpt,
         dockerfile=dockerfile,
         bundle_script=BUNDLE_SCRIPT,
     )

@@ -77,6 +77,7 @@ TARGET = TargetSpec(
     read_crash=jvm.read_crash,
     read_infra_error=jvm.infra_error,
     hang_shape=jvm.hang_shape,
+    dump_excerpt=jvm.dump_excerpt,
     dockerfile="",  # nothing runs: no image
     bundle_script=BUNDLE_SCRIPT,
 )

@@ -138,6 +138,40 @@ def hang_shape(dump: str) -> str:
     return shape(states)
 
 
+def dump_excerpt(dump: str) -> str:
+    """The dump a bug report shows: the program's threads, each stack once. Left out: the
+    JVM's own threads (`_JVM_OWN_THREAD`), HotSpot's threads that run no Java (no state
+    line: GC, VM, compilers), the thread list and the heap summary. Threads with the same
+    stack (a pool's idle workers) are shown once, the others named under it. In a
+    kotlinx.coroutines hang of 233 lines the program's threads began at line 76."""
+    shown: list[tuple[list[str], list[str]]] = []  # (lines, names of the same stack)
+    by_stack: dict[str, list[str]] = {}
+    for block in re.split(r"\n[ \t]*\n", dump.strip("\n")):
+        lines = block.strip("\n").splitlines()
+        if not lines:
+            continue
+        thread = _DUMP_THREAD.match("\n".join(lines))
+        if thread is None:
+            if lines[0].startswith("Full thread dump"):
+                shown.append((lines[:1], []))
+            elif not lines[0].startswith(('"', "Threads class SMR", "JNI ", "Heap")):
+                shown.append((lines, []))  # not a thread: a deadlock report, an exception
+            continue
+        if _JVM_OWN_THREAD.fullmatch(thread["name"]):
+            continue
+        stack = "\n".join(lines[1:])
+        if stack in by_stack:
+            by_stack[stack].append(thread["name"])
+            continue
+        by_stack[stack] = []
+        shown.append((lines, by_stack[stack]))
+    parts = []
+    for lines, same in shown:
+        also = f"\n   (the same stack: {', '.join(same)})" if same else ""
+        parts.append("\n".join(lines) + also)
+    return "\n\n".join(parts)
+
+
 def infra_error(text: str) -> str | None:
     """The JVM hit the sandbox's memory limit (RLIMIT_DATA or the container's)."""
     if _JVM_NATIVE_OOM in text:

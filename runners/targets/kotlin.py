@@ -390,6 +390,7 @@ timeout -s QUIT -k 5 "$TIMEOUT" "$KOTLIN" -cp "classes:$COROUTINES_JAR" MainKt
 TARGET = TargetSpec(
     name="kotlin",
     title="Kotlin",
+    release_of="kotlinx.coroutines",
     extension="kt",
     lexer="kotlin",
     position=20,
@@ -414,6 +415,7 @@ TARGET = TargetSpec(
     read_crash=jvm.read_crash,
     read_infra_error=jvm.infra_error,
     hang_shape=jvm.hang_shape,
+    dump_excerpt=jvm.dump_excerpt,
     dockerfile="docker/kotlin.Dockerfile",
     bundle_script=BUNDLE_SCRIPT,
 )

@@ -56,7 +56,7 @@ def test_the_reproducer_runs_without_chanfuzz_until_the_program_fails(tmp_path: 
     assert done.returncode == 2, done.stdout + done.stderr
     assert "all goroutines are asleep" in done.stderr
     assert "crashed (exit 2) after 0 passing runs" in done.stdout
-    assert f"# Signature: {finding.signature}" in script and go.describe() in script
+    assert f"# Signature: {finding.signature}" in script and go.summary() in script
 
 
 def test_the_bug_report_has_versions_rate_output_and_program(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_the_bug_report_has_versions_rate_output_and_program(tmp_path: Path) -> 
     # program that must terminate.
     assert text.startswith(f"# Go {go.version}: a program whose effect can deadlock crashes")
     assert f"- Signature: `{finding.signature}`" in text
-    assert "1 of 1 runs failed (100 %)" in text and go.describe() in text
+    assert "1 of 1 runs failed (100 %)" in text and go.summary() in text
     assert "```go\n" in text and "package main" in text and "all goroutines are asleep" in text
     assert ev.program.effect_text in text
 

@@ -45,7 +45,7 @@ def _ran_on_go(finding: Finding, effect: str, repetitions: int) -> Program:
 
 def _newest(language: str) -> str:
     try:
-        return find_toolchain(language).describe()
+        return find_toolchain(language).summary()
     except ToolchainUnavailable:
         return "no toolchain installed"
 
@@ -71,6 +71,10 @@ def test_a_finding_shown_here_by_another_program_is_reported_with_that_program()
     go = require_toolchain("go")
     assert (ev.program, ev.repetitions, ev.version) == (ran, 3, go.version)
     assert (ev.failures, ev.runs) == (1, 2)
+    # The report is public: the release and its components, not where it is installed.
+    text = bug_reports.report_markdown(finding, ev, permalink="p", script_url="u")
+    assert f"- Versions: {go.summary()}\n" in text and str(go.home) not in text
+    assert str(go.home) not in bug_reports.reproducer_script(finding, ev, permalink="p")
 
 
 def test_a_given_effect_that_can_deadlock_is_not_called_one_that_must_terminate() -> None:
@@ -99,3 +103,27 @@ def test_a_kotlin_reproducer_runs_the_program_on_the_pool_campaigns_use() -> Non
     ev = bug_reports.evidence(finding)
     assert 'newFixedThreadPoolContext(8, "chanfuzz")' in ev.source
     assert "Dispatchers.Default" not in ev.source
+    # Its version is the library's release, not Kotlin's.
+    text = bug_reports.report_markdown(finding, ev, permalink="p", script_url="u")
+    assert text.startswith("# kotlinx.coroutines: a program that must terminate crashes\n")
+
+
+def test_a_kotlin_hangs_report_shows_the_programs_threads_not_the_jvms() -> None:
+    from tests.runners.targets.test_jvm import HOTSPOT_DUMP
+
+    row = store_program(build_from_effect(TERMINATING, 0))
+    now = timezone.now()
+    finding = Finding.objects.create(
+        signature="kotlin | hang | WAITING parking", outcome="timeout", language="kotlin",
+        title="no end", first_seen=now, last_seen=now, execution_count=1, program_count=1,
+        example=row,
+    )  # fmt: skip
+    Execution.objects.create(
+        program=row, index=0, outcome="timeout", reason="no end", signature=finding.signature,
+        finding=finding, dump=HOTSPOT_DUMP,
+    )  # fmt: skip
+    ev = bug_reports.evidence(finding)
+    text = bug_reports.report_markdown(finding, ev, permalink="p", script_url="u")
+    dump = text.split("## Dump at the time limit\n", 1)[1]
+    assert "MainKt.main(Main.kt:615)" in dump and "(the same stack: chanfuzz-2)" in dump
+    assert "Reference Handler" not in dump
