@@ -46,6 +46,8 @@ class Bisection:
     results: tuple[VersionResult, ...]
     last_bad: VersionResult | None
     first_good: VersionResult | None
+    # What made a run bad, for the finding's page: "" when not said (the study's own).
+    counted: str = ""
 
     def summary(self) -> str:
         if self.last_bad is None:
@@ -60,6 +62,7 @@ class Bisection:
             "summary": self.summary(),
             "last_bad": self.last_bad.version if self.last_bad else None,
             "first_good": self.first_good.version if self.first_good else None,
+            "counted": self.counted,
             "results": [
                 {
                     "toolchain": r.toolchain_id,
@@ -161,6 +164,7 @@ def bisect_program(
     toolchains: Sequence[Toolchain] | None = None,
     on_result: Callable[[VersionResult], None] | None = None,
     give_up: Callable[[VersionResult], bool] | None = None,
+    counted: str = "",
 ) -> Bisection:
     """Run `program` `times` times on each toolchain (default: every installed release).
 
@@ -190,7 +194,7 @@ def bisect_program(
             if give_up is not None and give_up(result):
                 break
     last_bad, first_good = boundary(results)
-    return Bisection(language, tuple(results), last_bad, first_good)
+    return Bisection(language, tuple(results), last_bad, first_good, counted)
 
 
 __all__ = ["Bisection", "VersionResult", "bisect_program", "boundary", "runs_on"]

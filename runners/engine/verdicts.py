@@ -94,6 +94,40 @@ def same_bug(wanted: str, seen: str) -> bool:
     return _MULTIPLICITY.sub("", wanted) == _MULTIPLICITY.sub("", seen)
 
 
+_RECURSION = "recursion through "
+
+
+def _frames(detail: str) -> list[str]:
+    """A crash signature's frames without their packages: kotlinx.coroutines dropped its
+    `.experimental` package at 1.0, and a frame is the same method for all that."""
+    frames = detail.removeprefix(_RECURSION).split(
+        " · " if detail.startswith(_RECURSION) else " < "
+    )
+    return [".".join(frame.split(".")[-2:]) for frame in frames]
+
+
+def same_bug_across_releases(wanted: str, seen: str) -> bool:
+    """Whether a run on another release, with signature `seen`, shows the bug `wanted`
+    signs (what a bisection counts as bad): `same_bug`, or a crash of the same exception
+    whose frames, packages left out, are `wanted`'s, or for a recursion, whose cycle shares
+    at least half its frames with `wanted`'s (one recursion entered by another method,
+    as kotlinx.coroutines#504's select overflow is by a send or by a receive)."""
+    if same_bug(wanted, seen):
+        return True
+    if is_hang_signature(wanted) or is_hang_signature(seen):
+        return False
+    w, s = wanted.split(" | ", 2), seen.split(" | ", 2)
+    if len(w) < 3 or len(s) < 3 or w[:2] != s[:2]:
+        return False
+    if w[2].startswith(_RECURSION) != s[2].startswith(_RECURSION):
+        return False
+    mine, theirs = _frames(w[2]), _frames(s[2])
+    if not w[2].startswith(_RECURSION):
+        return mine == theirs
+    common = len(set(mine) & set(theirs))
+    return 2 * common >= min(len(set(mine)), len(set(theirs)))
+
+
 _WRONG_VALUE = re.compile(rf"^{re.escape(ORACLE_PREFIX)}(.+?): (.*)$", re.M)
 
 

@@ -23,6 +23,7 @@ from runners.campaigns.services import (
 )
 from runners.engine.bisect import VersionResult, bisect_program
 from runners.engine.sandbox import BACKENDS, SandboxUnavailable, get_sandbox
+from runners.engine.verdicts import same_bug_across_releases
 from runners.targets import get_target
 
 
@@ -92,6 +93,9 @@ class Command(BaseCommand):
                 f"  {r.version:10} {r.toolchain_id:42} {r.bad_runs}/{r.runs} bad  {state}"
             )
 
+        def same_bug_as_finding(signature: str) -> bool:
+            return same_bug_across_releases(finding.signature, signature)
+
         bisection = bisect_program(
             program,
             finding.language,
@@ -100,8 +104,11 @@ class Command(BaseCommand):
             repetitions=repetitions,
             timeout_s=options["timeout"],
             quiet_s=quiet,
-            signature=None if options["any_finding"] else finding.signature,
+            # The finding's bug as another release shows it (its frames renamed, the
+            # recursion entered elsewhere), or with --any-finding any crash or hang.
+            matches=None if options["any_finding"] else same_bug_as_finding,
             on_result=show,
+            counted="any crash or hang" if options["any_finding"] else "this finding's bug",
         )
         record_bisection(finding=finding, bisection=bisection)
         self.stdout.write(bisection.summary())

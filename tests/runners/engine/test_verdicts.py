@@ -17,6 +17,7 @@ from runners.engine.verdicts import (
     hang_signature,
     is_hang_signature,
     same_bug,
+    same_bug_across_releases,
     wrong_value,
 )
 from runners.targets import jvm
@@ -459,3 +460,63 @@ def test_counts_are_ignored_only_when_both_signatures_are_hangs():
     # "hang×3" in the second field is no hang: a crash's text is compared exactly.
     assert not same_bug("go | hang", "go | hang×3")
     assert not same_bug("go | hang×3", "go | hang")
+
+
+# kotlinx.coroutines#504 as 0.19 signed it, entered by a receive and by a send (two
+# findings), and as 1.0 signs it: the package lost `.experimental`.
+_CYCLE = (
+    "{p}.internal.AtomicOp.perform · {p}.internal.LockFreeLinkedListNode$AbstractAtomicDesc"
+    "$PrepareOp.perform · {p}.internal.LockFreeLinkedListNode$AbstractAtomicDesc.prepare · "
+    "{p}.internal.LockFreeLinkedListNode$AddLastDesc.takeAffectedNode · {p}.internal."
+    "LockFreeLinkedListNode$RemoveFirstDesc.onPrepare · {p}.selects.SelectBuilderImpl"
+    "$AtomicSelectOp.prepare · {p}.selects.SelectBuilderImpl.getState · "
+    "{p}.selects.SelectBuilderImpl.trySelect"
+)
+_BY_RECEIVE = (
+    "{p}.channels.AbstractChannel$ReceiveSelect.tryResumeReceive · "
+    "{p}.channels.AbstractSendChannel$TryOfferDesc.validatePrepared · "
+)
+_BY_SEND = (
+    "{p}.channels.AbstractChannel$TryPollDesc.validatePrepared · "
+    "{p}.channels.AbstractSendChannel$SendSelect.tryResumeSend · "
+)
+
+
+def _overflow(package: str, entry: str) -> str:
+    frames = (entry + _CYCLE).format(p=package)
+    return f"kotlin | java.lang.StackOverflowError | recursion through {frames}"
+
+
+def test_a_release_that_renamed_its_package_shows_the_same_crash() -> None:
+    old = _overflow("kotlinx.coroutines.experimental", _BY_RECEIVE)
+    new = _overflow("kotlinx.coroutines", _BY_RECEIVE)
+    assert not same_bug(old, new)
+    assert same_bug_across_releases(old, new)
+
+
+def test_a_recursion_entered_by_another_method_is_the_same_overflow() -> None:
+    by_receive = _overflow("kotlinx.coroutines.experimental", _BY_RECEIVE)
+    by_send = _overflow("kotlinx.coroutines", _BY_SEND)
+    assert same_bug_across_releases(by_receive, by_send)
+
+
+def test_other_crashes_are_not_the_same_bug_on_another_release() -> None:
+    overflow = _overflow("kotlinx.coroutines", _BY_RECEIVE)
+    other_recursion = (
+        "kotlin | java.lang.StackOverflowError | recursion through a.B.f · a.B.g · a.C.h"
+    )
+    assert not same_bug_across_releases(overflow, other_recursion)
+    npe = "kotlin | java.lang.NullPointerException | a.x.B.f < a.x.B.g < Main.main"
+    assert same_bug_across_releases(
+        npe, "kotlin | java.lang.NullPointerException | a.B.f < B.g < Main.main"
+    )
+    assert not same_bug_across_releases(
+        npe, "kotlin | java.lang.NullPointerException | a.B.g < a.B.f < Main.main"
+    )
+    assert not same_bug_across_releases(
+        npe, "kotlin | java.lang.IllegalStateException | a.x.B.f < a.x.B.g < Main.main"
+    )
+    assert not same_bug_across_releases(npe, "kotlin | hang | WAITING parking×8")
+    assert same_bug_across_releases(
+        "kotlin | hang | WAITING parking×8", "kotlin | hang | WAITING parking×2"
+    )
