@@ -308,6 +308,8 @@ class Reduction(models.Model):
     timeout_s = models.FloatField()
     repetitions = models.PositiveIntegerField()
     pct_depth = models.PositiveSmallIntegerField(null=True, blank=True)  # as Campaign's
+    # A run blocked this long is hung (as the campaign's `hang_quiet_s`); None: the timeout.
+    hang_quiet_s = models.FloatField(null=True, blank=True)
     jobs = models.PositiveSmallIntegerField(default=2)
     baseline_runs = models.PositiveIntegerField(default=16)
     keep_ratio = models.FloatField(default=0.5)

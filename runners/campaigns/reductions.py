@@ -69,6 +69,7 @@ def start_reduction(
     version: str | None = None,
     timeout_s: float | None = None,
     repetitions: int | None = None,
+    hang_quiet_s: float | None = None,
     jobs: int = 2,
     baseline_runs: int = 16,
     keep_ratio: float = 0.5,
@@ -84,7 +85,8 @@ def start_reduction(
     program of the finding's latest campaign execution.
 
     Unset settings come from the campaign where the program showed the finding
-    (its toolchain, repetitions and timeout; its schedule perturbation, always):
+    (its toolchain, repetitions, timeout and quiet period; its schedule perturbation,
+    always):
     a reduction under other settings
     would reduce another experiment. `enqueue=False` only creates the row; the
     caller runs `run_reduction(pk)` itself (`manage.py reduce`). ReductionNotQueued when
@@ -104,7 +106,11 @@ def start_reduction(
     repetitions = (
         repetitions if repetitions is not None else (original.repetitions if original else 10)
     )
+    if hang_quiet_s is None and original is not None and original.hang_quiet_s is not None:
+        hang_quiet_s = min(original.hang_quiet_s, timeout_s)
     check_range("timeout_s", timeout_s, 0.1, MAX_TIMEOUT_S)
+    if hang_quiet_s is not None:
+        check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
     check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     check_range("jobs", jobs, 1, MAX_JOBS)
     check_range("baseline_runs", baseline_runs, 1, 1_000)
@@ -131,6 +137,7 @@ def start_reduction(
                 timeout_s=float(timeout_s),
                 repetitions=repetitions,
                 pct_depth=pct_depth,
+                hang_quiet_s=hang_quiet_s,
                 jobs=jobs,
                 baseline_runs=baseline_runs,
                 keep_ratio=keep_ratio,
@@ -314,6 +321,7 @@ def run_reduction(
             seed=reduction.program.seed,
             render_seed_of=_render_seed,
             timeout_s=reduction.timeout_s,
+            quiet_s=reduction.hang_quiet_s,
             baseline_runs=reduction.baseline_runs,
             keep_ratio=reduction.keep_ratio,
             alpha=reduction.alpha,

@@ -231,6 +231,7 @@ class OriginalRuns:
     bad_runs: int
     runs: int
     pct_depth: int | None = None  # the campaign's schedule perturbation
+    hang_quiet_s: float | None = None  # the campaign's quiet period (None: its timeout)
 
     @property
     def rate(self) -> float:
@@ -267,6 +268,7 @@ def original_runs(program: Program) -> OriginalRuns | None:
         bad_runs=bad,
         runs=runs,
         pct_depth=execution.campaign.pct_depth,
+        hang_quiet_s=execution.campaign.hang_quiet_s,
     )
 
 

@@ -802,6 +802,7 @@ def execute_batch(
     use_cache: bool = True,
     shared_runs: SharedRunSize | None = None,
     on_waiting: Callable[[], bool] | None = None,
+    report: BatchReport | None = None,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
@@ -814,8 +815,10 @@ def execute_batch(
     `use_cache=False` compiles even when the artifact cache has the batch (benchmarks);
     the compiler's own caches (GOCACHE, …) are still used.
     `shared_runs` carries the size shared runs grew to from batch to batch.
+    `report` is filled as the batch goes, when given: a caller whose callback ends the
+    batch by raising keeps what it cost (fuzz's compile time when it stops at a finding).
     """
-    report = BatchReport()
+    report = BatchReport() if report is None else report
     results: dict[int, ProgramRun] = {}
     # Uncached artifacts stay in the workdir, which the sandbox's unprivileged
     # user must be able to reach.

@@ -314,6 +314,7 @@ class _FuzzRun:
     # --- in a batch's thread --------------------------------------------------------
 
     def _run_batch(self, chunk: list[Generated], build_dir: Path) -> BatchReport:
+        report = BatchReport()
         try:
             return self._execute(
                 [g.program for g in chunk],
@@ -321,9 +322,10 @@ class _FuzzRun:
                 render_seed=chunk[0].seed if chunk else 0,
                 on_result=lambda execution: self._forward(chunk, execution),
                 on_waiting=lambda: self._waiting(build_dir),
+                report=report,
             )
         except _Stopped:
-            return BatchReport()
+            return report  # what the batch cost until the run stopped: its compile
 
     def _waiting(self, build_dir: Path) -> bool:
         """Tell the driving thread that this batch only waits now: it starts the next."""

@@ -167,6 +167,9 @@ class Reducer:
     # from its id: pass that, so a reduced program runs here as its page shows it).
     render_seed_of: Callable[[Program], int] = lambda _program: 0
     timeout_s: float = 10.0
+    # A run blocked this long is hung then (Limits.quiet_s): a hang's reduction waits the
+    # quiet period a run, not the whole limit. None: the limit.
+    quiet_s: float | None = None
     baseline_runs: int = 16
     keep_ratio: float = 0.5
     alpha: float = 0.05
@@ -203,7 +206,7 @@ class Reducer:
         not build.
         """
         artifact = self._build(program, workdir)
-        limits = Limits(timeout_s=self.timeout_s)
+        limits = Limits(timeout_s=self.timeout_s, quiet_s=self.quiet_s)
         failures = runs = 0
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             while (more := wanted(failures, runs)) > 0:

@@ -61,6 +61,15 @@ def test_reduce_queues_a_reduction_with_the_findings_own_settings(client: Client
     assert client.get(url).status_code == 405
 
 
+def test_a_reduction_declares_hangs_after_the_campaigns_quiet_period(client: Client) -> None:
+    # Without it every hung run of a hang's reduction waited out the whole limit (30 s).
+    seeded = seed_campaign()
+    seeded.campaign.hang_quiet_s = 1.5
+    seeded.campaign.save(update_fields=["hang_quiet_s"])
+    client.post(reverse("finding_reduce", args=[seeded.hang.pk]), BUDGET)
+    assert Reduction.objects.get().hang_quiet_s == 1.5
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

@@ -96,20 +96,26 @@ class Command(BaseCommand):
         def same_bug_as_finding(signature: str) -> bool:
             return same_bug_across_releases(finding.signature, signature)
 
-        bisection = bisect_program(
-            program,
-            finding.language,
-            sandbox=sandbox,
-            times=options["times"],
-            repetitions=repetitions,
-            timeout_s=options["timeout"],
-            quiet_s=quiet,
-            # The finding's bug as another release shows it (its frames renamed, the
-            # recursion entered elsewhere), or with --any-finding any crash or hang.
-            matches=None if options["any_finding"] else same_bug_as_finding,
-            on_result=show,
-            counted="any crash or hang" if options["any_finding"] else "this finding's bug",
-        )
+        try:
+            bisection = bisect_program(
+                program,
+                finding.language,
+                sandbox=sandbox,
+                times=options["times"],
+                repetitions=repetitions,
+                timeout_s=options["timeout"],
+                quiet_s=quiet,
+                # The finding's bug as another release shows it (its frames renamed, the
+                # recursion entered elsewhere), or with --any-finding any crash or hang.
+                matches=None if options["any_finding"] else same_bug_as_finding,
+                on_result=show,
+                counted="any crash or hang" if options["any_finding"] else "this finding's bug",
+            )
+        except KeyboardInterrupt:
+            raise CommandError(
+                "interrupted: nothing stored (a bisection is stored once every release ran)",
+                returncode=130,
+            ) from None
         record_bisection(finding=finding, bisection=bisection)
         self.stdout.write(bisection.summary())
         if bisection.first_good is None:

@@ -38,6 +38,10 @@ class Command(BaseCommand):
         )
         parser.add_argument("--timeout", type=float, help="seconds per run (default: as found)")
         parser.add_argument("--repetitions", type=int, help="body repetitions (default: as found)")
+        parser.add_argument(
+            "--hang-quiet", type=float, metavar="SECONDS",
+            help="a run blocked this long is hung (default: as the campaign that found it)",
+        )  # fmt: skip
         parser.add_argument("--jobs", type=int, default=2, help="runs in parallel (default 2)")
         parser.add_argument("--baseline-runs", type=int, default=16,
                             help="runs measuring the original's rate (default 16)")  # fmt: skip
@@ -53,7 +57,13 @@ class Command(BaseCommand):
         self.stdout.write(
             f"reduction {reduction.pk}: program {reduction.program_id} of finding"
             f" {reduction.finding_id} on {reduction.toolchain_id}, {reduction.repetitions}"
-            f" repetitions, timeout {reduction.timeout_s:g} s, {reduction.jobs} parallel runs"
+            f" repetitions, timeout {reduction.timeout_s:g} s"
+            + (
+                f" (hung after {reduction.hang_quiet_s:g} s blocked)"
+                if reduction.hang_quiet_s is not None
+                else ""
+            )
+            + f", {reduction.jobs} parallel runs"
         )
         if options["queue"]:
             self.stdout.write(f"queued as RQ job {reduction.rq_job_id}")
@@ -78,6 +88,13 @@ class Command(BaseCommand):
             run_reduction(reduction.pk, progress=progress)
         except ReductionError as exc:
             raise CommandError(str(exc), returncode=1) from exc
+        except KeyboardInterrupt:
+            # Its state is saved after every step: nothing tried is lost.
+            raise CommandError(
+                f"interrupted: reduction {reduction.pk} is kept; go on with"
+                f" `manage.py reduce --resume {reduction.pk}`",
+                returncode=130,
+            ) from None
         reduction.refresh_from_db()
         state = ReductionState.from_dict(reduction.state)
         self.stdout.write(
@@ -119,6 +136,7 @@ class Command(BaseCommand):
                 version=options["toolchain"],
                 timeout_s=options["timeout"],
                 repetitions=options["repetitions"],
+                hang_quiet_s=options["hang_quiet"],
                 jobs=options["jobs"],
                 baseline_runs=options["baseline_runs"],
                 keep_ratio=options["keep_ratio"],
@@ -136,6 +154,7 @@ class Command(BaseCommand):
 _OPTIONS = {
     "timeout_s": "--timeout",
     "repetitions": "--repetitions",
+    "hang_quiet_s": "--hang-quiet",
     "jobs": "--jobs",
     "baseline_runs": "--baseline-runs",
     "keep_ratio": "--keep-ratio",

@@ -217,3 +217,30 @@ def test_the_command_names_its_options_in_its_refusals(args: list[str], message:
     assert refused.value.returncode == 2
     assert str(refused.value) == message
     assert not Reduction.objects.exists()
+
+
+@pytest.mark.django_db
+def test_ctrl_c_in_reduce_keeps_the_reduction_and_says_how_to_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from runners.engine.reduce import Reducer
+
+    go = require_toolchain("go")
+    finding = _finding(store_program(build_from_effect("Spawn(Put(c1)) ; Get(c1)")))
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt  # what Python makes of SIGINT, mid-reduction
+
+    monkeypatch.setattr(Reducer, "run", interrupted)
+    with pytest.raises(CommandError) as said:
+        call_command("reduce", str(finding.pk), "--toolchain", go.id)
+    reduction = Reduction.objects.get()
+    assert said.value.returncode == 130
+    assert str(said.value) == (
+        f"interrupted: reduction {reduction.pk} is kept; go on with"
+        f" `manage.py reduce --resume {reduction.pk}`"
+    )
+    assert reduction.status == "failed" and reduction.last_error.startswith("KeyboardInterrupt")

@@ -35,6 +35,8 @@ def test_stop_at_first_ends_the_run_at_the_first_finding() -> None:
     assert summary.outcomes[Outcome.TIMEOUT] == 1
     assert summary.first_finding_s is not None
     assert 0 < summary.first_finding_s <= summary.seconds
+    # The batch the stop cut short was compiled: its compile counts (it once read 0.0 s).
+    assert summary.compile_s > 0
 
 
 @pytest.mark.slow
