@@ -240,8 +240,9 @@ def observed_settings(program: Program) -> tuple[int, dict[str, str]]:
     """Repetitions and toolchain per language under which the program last showed a finding.
 
     A bundle renders with them, so a bug that needs many repetitions in one
-    process (or one Kotlin package layout) shows with the bundle too; a program
-    with no finding gets one repetition and each language's newest toolchain.
+    process (or one Kotlin package layout) shows with the bundle too; a program a
+    reduction made takes the reduction's; a program with no finding gets one
+    repetition and each language's newest toolchain.
     """
     execution = (
         selectors.program_executions(program)
@@ -250,7 +251,10 @@ def observed_settings(program: Program) -> tuple[int, dict[str, str]]:
         .first()
     )
     if execution is None:
-        return 1, {}
+        reduction = selectors.reduction_of(program)
+        if reduction is None:
+            return 1, {}
+        return reduction.repetitions, {reduction.language: reduction.toolchain_id}
     where = execution.target or execution.reproduction
     run = execution.campaign or execution.reproduction
     repetitions = run.repetitions if run is not None else 1

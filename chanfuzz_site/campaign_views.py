@@ -474,6 +474,7 @@ def _program_page(
 ) -> HttpResponse:
     repetitions, versions = bundles.observed_settings(program)
     original = selectors.original_runs(program)
+    reduced_by = selectors.reduction_of(program) if original is None else None
     if form is None:
         # The form starts with the settings the program last showed a finding with, so
         # that a reproduction is a fair test of it (10 repetitions cannot show a bug
@@ -486,6 +487,13 @@ def _program_page(
                 timeout_s=original.timeout_s,
                 pct_depth=original.pct_depth,
             )
+        elif reduced_by is not None:  # what the reduction ran it with
+            initial.update(
+                target=reduced_by.toolchain_id,
+                repetitions=reduced_by.repetitions,
+                timeout_s=reduced_by.timeout_s,
+                pct_depth=reduced_by.pct_depth,
+            )
         form = ReproduceForm(initial=initial)
     reproductions = list(selectors.program_reproductions(program)[:20])
     for r in reproductions:
@@ -497,6 +505,8 @@ def _program_page(
         "findings": list(selectors.program_findings(program)),
         "reproductions": reproductions,
         "original": original,
+        "reduced_by": reduced_by,
+        "reduced_state": (reduced_by.state or {}) if reduced_by is not None else {},
         "form": form,
         "bundle_repetitions": repetitions,
         "permalink": request.build_absolute_uri(reverse("program", args=[program.id])),

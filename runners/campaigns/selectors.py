@@ -272,6 +272,18 @@ def original_runs(program: Program) -> OriginalRuns | None:
     )
 
 
+def reduction_of(program: Program) -> Reduction | None:
+    """The newest finished reduction whose result `program` is (None: no reduction here
+    made it). A reduced program never ran in a campaign: its page and bundle take their
+    settings from this."""
+    return (
+        Reduction.objects.filter(reduced=program, status=Reduction.Status.DONE)
+        .select_related("finding", "program")
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+
+
 def reproduction_verdict(reproduction: Reproduction, original: OriginalRuns | None) -> str:
     """What a finished reproduction means beside the original runs ("" while running,
     or when nothing is known of the original)."""

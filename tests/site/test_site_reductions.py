@@ -155,3 +155,24 @@ def test_cancel_stops_a_reduction(client: Client) -> None:
     assert reduction.status == "cancelled"
     body = client.get(reverse("finding_detail", args=[seeded.hang.pk])).content.decode()
     assert "cancelled" in body
+
+
+def test_a_reduced_programs_page_says_what_it_was_reduced_from_and_how(client: Client) -> None:
+    # A reduced program never runs in a campaign: its page once said "never executed",
+    # offered 10 repetitions on another toolchain, and its bundle repeated it once.
+    from chanfuzz_site import bundles
+
+    seeded = seed_campaign()
+    smaller = store_program(build_from_effect("Spawn(Get(c2)) ; Get(c1)", 0))
+    Reduction.objects.create(
+        finding=seeded.hang, program=seeded.hang.example, reduced=smaller, language="go",
+        toolchain_id=seeded.target.toolchain_id, signature=seeded.hang.signature,
+        timeout_s=7, repetitions=40, status="done", finished_at=timezone.now(),
+        state={"final_failures": 9, "final_runs": 16},
+    )  # fmt: skip
+    page = client.get(reverse("program", args=[smaller.id])).content.decode()
+    assert f'Reduced from program <a href="/p/{seeded.hang.example_id}">' in page
+    assert f'finding <a href="/findings/{seeded.hang.pk}/">#{seeded.hang.pk}</a>' in page
+    assert "it failed 9 of 16 runs there" in page
+    assert 'name="repetitions" value="40"' in page
+    assert bundles.observed_settings(smaller) == (40, {"go": seeded.target.toolchain_id})
