@@ -74,6 +74,8 @@ def test_campaign_delete_refuses_a_queued_one_then_deletes_it_stopped(migrated: 
     assert "campaign 1 is queued: pause or cancel it, then delete it" in refused.stderr
     cancelled = migrated("campaign", "cancel", "1", REDIS_URL="redis://127.0.0.1:1/0")
     assert cancelled.stdout.strip() == "campaign 1: cancelled", cancelled.stderr
+    again = migrated("campaign", "pause", "1", REDIS_URL="redis://127.0.0.1:1/0")
+    assert again.stdout.strip() == "campaign 1 is already cancelled: nothing to pause"
     deleted = migrated("campaign", "delete", "1", REDIS_URL="redis://127.0.0.1:1/0")
     assert deleted.returncode == 0, deleted.stderr
     assert deleted.stdout.strip() == "campaign 1: deleted (its programs and findings stay)"

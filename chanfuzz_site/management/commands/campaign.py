@@ -171,10 +171,15 @@ class Command(BaseCommand):
             "pause": services.pause_campaign,
             "resume": services.resume_campaign,
         }[action]
+        before = campaign.status
         try:
             campaign = change(campaign=campaign)
         except services.QueueUnavailable as exc:
             raise CommandError(str(exc), returncode=1) from exc
+        if action != "resume" and before in (Campaign.Status.DONE, Campaign.Status.CANCELLED):
+            # An ended campaign stays as it ended: say so, not "done" as if it had obeyed.
+            self.stdout.write(f"campaign {campaign.pk} is already {before}: nothing to {action}")
+            return None
         self.stdout.write(f"campaign {campaign.pk}: {campaign.status}")
         return None
 
