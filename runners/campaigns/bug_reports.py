@@ -27,6 +27,7 @@ from runners.engine.schedule import threads_for
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import is_hang_signature
 from runners.targets import get_target
+from runners.targets.base import TargetSpec
 
 DEFAULT_RUNS = 1000
 DUMP_LINES = 120
@@ -201,6 +202,14 @@ def _describe(language: str, toolchain_id: str) -> str:
     return toolchain.summary() if toolchain else toolchain_id
 
 
+def _fetch_lines(target: TargetSpec, ev: Evidence) -> list[str]:
+    """What the target's build needs of the release seen, fetched unless the user set it."""
+    toolchain = _toolchain(ev.language, ev.toolchain_id) if ev.toolchain_id else None
+    if target.reproducer_fetch is None or toolchain is None:
+        return []
+    return list(target.reproducer_fetch(toolchain))
+
+
 def reproducer_name(finding: Finding) -> str:
     return f"chanfuzz-finding-{finding.pk}.sh"
 
@@ -247,6 +256,7 @@ def reproducer_script(finding: Finding, ev: Evidence, *, permalink: str) -> str:
         "work=$(mktemp -d)",
         "trap 'rm -rf \"$work\"' EXIT",
         'cd "$work"',
+        *_fetch_lines(target, ev),
         f"cat > {name} <<'{marker}'",
         source.rstrip("\n"),
         marker,

@@ -443,6 +443,12 @@ class TargetSpec:
     source_file: str
     dockerfile: str
     bundle_script: str
+    # Shell lines a finding's standalone reproducer runs before the build: what the build
+    # needs of the release seen, fetched from its public registry unless the user set it
+    # (a kotlinx.coroutines jar from Maven Central). None: the build needs nothing more.
+    reproducer_fetch: Callable[[Toolchain], Sequence[str]] | None = field(
+        default=None, kw_only=True
+    )
     known: Callable[[bool, list[ToolchainStatus]], list[KnownToolchain]] | None = None
     install: Callable[..., Path] | None = None
     not_installable: str = ""

@@ -387,6 +387,35 @@ KOTLIN=${KOTLIN:-kotlin}
 timeout -s QUIT -k 5 "$TIMEOUT" "$KOTLIN" -cp "classes:$COROUTINES_JAR" MainKt
 """
 
+# Where a reproducer fetches a release's jar: the public Maven Central, whatever mirror
+# this installation installs from (CHANFUZZ_MAVEN_CENTRAL).
+PUBLIC_MAVEN_CENTRAL = "https://repo1.maven.org/maven2"
+
+
+def reproducer_fetch(toolchain: Toolchain) -> list[str]:
+    """COROUTINES_JAR, unless the user set it: the very jar this release installed, from
+    Maven Central (kotlinx-coroutines-core, or -core-jvm from 1.3 on); and the compiler it
+    was seen with, named (kotlinc comes from GitHub, which a script cannot pin here)."""
+    jar = next(
+        (p for p in toolchain.runtime_classpath if p.name.startswith("kotlinx-coroutines-core")),
+        None,
+    )
+    compiler = toolchain.component("kotlin")
+    lines = [f"# Seen with Kotlin {compiler}: set KOTLINC and KOTLIN to its kotlinc and kotlin."]
+    if jar is None:
+        return lines
+    artifact = jar.name.removesuffix(f"-{toolchain.version}.jar")
+    url = f"{PUBLIC_MAVEN_CENTRAL}/org/jetbrains/kotlinx/{artifact}/{toolchain.version}/{jar.name}"
+    return [
+        *lines,
+        'if [ -z "${COROUTINES_JAR:-}" ]; then',
+        f'  COROUTINES_JAR="$work/{jar.name}"',
+        f'  curl -fsSL -o "$COROUTINES_JAR" "{url}" ||',
+        f'    {{ echo "cannot fetch {url}: set COROUTINES_JAR" >&2; exit 3; }}',
+        "fi",
+    ]
+
+
 TARGET = TargetSpec(
     name="kotlin",
     title="Kotlin",
@@ -418,4 +447,5 @@ TARGET = TargetSpec(
     dump_excerpt=jvm.dump_excerpt,
     dockerfile="docker/kotlin.Dockerfile",
     bundle_script=BUNDLE_SCRIPT,
+    reproducer_fetch=reproducer_fetch,
 )
