@@ -143,7 +143,8 @@ def find_toolchain(language: str, version: str | None = None) -> Toolchain:
         ):
             return status.toolchain
     wanted = f"{language} {version}" if version else language
-    installed = [s.toolchain.id for s in statuses if s.toolchain is not None]
+    found = [s.toolchain for s in statuses if s.toolchain is not None]
+    installed = [t.id for t in sorted(found, key=lambda t: (version_key(t.version), t.id))]
     problems = [s.reason for s in statuses if s.toolchain is None]
     if installed:
         reason = f"{wanted} not installed (installed: {', '.join(installed)})"

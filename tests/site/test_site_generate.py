@@ -83,11 +83,13 @@ def test_a_flag_option_takes_true_and_false(manage: Manage) -> None:
     assert off.stdout == manage(*args).stdout  # Go's source leaves the oracle out by default
 
 
-@pytest.mark.parametrize("extra", [["--repetitions", "5"], ["--option", "values=true"]])
+@pytest.mark.parametrize(
+    "extra", [["--repetitions", "5"], ["--option", "values=true"], ["--version", "1.26"]]
+)
 def test_options_of_a_languages_source_need_the_language(manage: Manage, extra: list[str]) -> None:
     result = manage("generate", "--seed", "1", *extra)
     assert result.returncode == 2
-    assert "--option and --repetitions need --lang" in result.stderr
+    assert "--option, --repetitions and --version need --lang" in result.stderr
 
 
 def test_command_line_bad_heuristic_exits_2(manage: Manage) -> None:
@@ -105,6 +107,19 @@ def test_lang_prints_the_renderers_source_of_a_program_it_can_express(lang: str)
     generated = generate_program(11, settings_for("A"), spec.capabilities)
     expected = render(generated.program, lang, seed=11, **spec.source_options(None))
     assert generate("--seed", "11", "--lang", lang) == expected.rstrip("\n") + "\n"
+
+
+def test_version_renders_for_that_release_and_needs_lang() -> None:
+    from runners.engine.toolchains import installed_toolchains
+
+    old = [t for t in installed_toolchains("kotlin") if t.version.startswith("0.")]
+    if not old:
+        pytest.skip("no kotlinx.coroutines release before 1.0 installed")
+    text = generate("--seed", "3", "--lang", "kotlin", "--version", old[0].version)
+    assert "import kotlinx.coroutines.experimental.*" in text  # the release's own layout
+    with pytest.raises(CommandError, match="need --lang") as refused:
+        generate("--seed", "3", "--version", old[0].version)
+    assert refused.value.returncode == 2
 
 
 def test_kotlin_source_runs_on_the_pool_fuzz_runs_it_on() -> None:

@@ -24,7 +24,9 @@ from generator.capabilities import FULL
 from generator.pipeline import Generated, generate_program
 from generator.settings import PRESETS, settings_for
 from runners.engine.execute import MAX_REPETITIONS
+from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.targets import get_target, names
+from runners.targets.base import Toolchain
 
 # What `--format` can print, each from the generated program.
 FORMATS: dict[str, Callable[[Generated], str]] = {
@@ -64,6 +66,11 @@ class Command(BaseCommand):
             "the program uses only what the language can express",
         )
         parser.add_argument(
+            "--version",
+            help="with --lang: render as fuzz runs it on this installed toolchain (version or"
+            " id: a Kotlin release's package layout); default: the renderer's current layout",
+        )
+        parser.add_argument(
             "--repetitions",
             type=int,
             default=1,
@@ -77,10 +84,15 @@ class Command(BaseCommand):
             help="with --lang: a renderer option, e.g. package_layout=experimental",
         )
 
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        # Django's own --version (its release) would shadow ours, as in fuzz and reproduce.
+        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
+
     def handle(self, *args: Any, **options: Any) -> None:
-        if not options["lang"] and (options["option"] or options["repetitions"] != 1):
-            # Both shape a language's source: without --lang they were silently ignored.
-            raise CommandError("--option and --repetitions need --lang", returncode=2)
+        shaping = options["option"] or options["repetitions"] != 1 or options["version"]
+        if not options["lang"] and shaping:
+            # They shape a language's source: without --lang they were silently ignored.
+            raise CommandError("--option, --repetitions and --version need --lang", returncode=2)
         if not 1 <= options["repetitions"] <= MAX_REPETITIONS:
             # Larger, and Go's loop bound overflowed its int: a program that did not compile.
             raise CommandError(f"--repetitions must be from 1 to {MAX_REPETITIONS}", returncode=2)
@@ -97,7 +109,7 @@ class Command(BaseCommand):
         if target is not None:
             # The target's own options (a Rust library's flavour), then the user's.
             render_options = {
-                **target.source_options(None),
+                **target.source_options(_toolchain(options["lang"], options["version"])),
                 **dict(_option(o) for o in options["option"]),
             }
             try:
@@ -112,6 +124,16 @@ class Command(BaseCommand):
         else:
             text = FORMATS[options["format"]](generated)
         self.stdout.write(text.rstrip("\n"))
+
+
+def _toolchain(language: str, version: str | None) -> Toolchain | None:
+    """The installed toolchain `--version` names (None without one)."""
+    if version is None:
+        return None
+    try:
+        return find_toolchain(language, version)
+    except ToolchainUnavailable as exc:
+        raise CommandError(exc.reason, returncode=2) from exc
 
 
 def _option(text: str) -> tuple[str, str | bool]:
