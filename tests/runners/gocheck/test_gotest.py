@@ -413,3 +413,43 @@ def test_examples_are_checked_as_programs_of_the_package():
     lines = report_lines(c)
     assert "ExampleWorkers: ok" in "\n".join(lines)
     assert "Example_leak returns while 1 goroutine(s) stay blocked" in "\n".join(lines)
+
+
+def test_a_file_with_test_main_is_unsupported_not_judged_without_its_set_up():
+    # go test ran it 6 of 6 times: TestNext asks TestMain's dispatcher. Checked alone,
+    # TestNext was called a global deadlock.
+    c = check("""
+        package disp
+
+        import (
+            "os"
+            "testing"
+        )
+
+        var reqs = make(chan chan int)
+
+        func dispatcher() {
+            n := 0
+            for r := range reqs {
+                n++
+                r <- n
+            }
+        }
+
+        func next() int { r := make(chan int); reqs <- r; return <-r }
+
+        func TestMain(m *testing.M) {
+            go dispatcher()
+            code := m.Run()
+            close(reqs)
+            os.Exit(code)
+        }
+
+        func TestNext(t *testing.T) {
+            if a, b := next(), next(); b != a+1 {
+                t.Fatalf("%d then %d", a, b)
+            }
+        }
+        """)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert "line 20: TestMain (not modelled" in "\n".join(report_lines(c))
