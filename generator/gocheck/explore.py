@@ -447,6 +447,9 @@ class _Explorer:
             return [go(f"range over a map in the order {_keys(keys)}",
                        then=lambda s, keys=keys: self._ordered(s, gid, keys))
                     for keys in p.arg]
+        if kind == "test_main_exit":
+            return [go("os.Exit: the test binary ends here",
+                       then=lambda s: self.m.end_test_main(s))]
         if kind == "exit":
             if p.arg in RECOVERABLE:  # a runtime error recovered, panicked with again
                 return bad(f"panic with the {p.arg} recovered earlier", p.arg)

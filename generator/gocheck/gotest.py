@@ -162,17 +162,38 @@ def bubble(m: Machine, st: State, g: G, t: Value, f: Value, line: int) -> Value:
     return ("tuple", ())
 
 
-def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int) -> Value:
+# TestMain's `m.Run()`: the test the check is for runs in it (`main_run`).
+M_RUN = "(*testing.M).Run"
+
+
+def test_main_handle(test: str) -> Value:
+    """The `*testing.M` TestMain is handed when the check is for `test`."""
+    return ("testing.M", test)
+
+
+def main_run(m: Machine, st: State, g: G, handle: Value, line: int) -> None:
+    """`m.Run()` in TestMain: the test the check is for runs as tRunner runs a top-level
+    test, in a goroutine of its own, and TestMain waits until it has ended (`go test -run`
+    of that test alone). Its exit code is left unknown: the test may fail."""
+    if not (isinstance(handle, tuple) and handle[:1] == ("testing.M",)):
+        raise Unsupported("m.Run on an M the checker cannot follow", line)
+    name = handle[1].rsplit(".", 1)[-1]
+    _run(m, st, g, NIL, ("fn", handle[1], ()), line,
+         label=f"{name} (run by m.Run at line {line})", signal_name="m.Run's wait")
+
+
+def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int, *,
+         label: str = "", signal_name: str = "t.Run's signal") -> Value:
     """`t.Run(name, f)`: f runs in a goroutine of its own with a T of its own, and the
     caller waits until it signals (it ended, or called Parallel); the subtest's done
     channel, closed when it has ended."""
     fn = m.known_fn(f, line, "a subtest function")
-    signal = st.new_chan(0, line, "t.Run's signal")
+    signal = st.new_chan(0, line, signal_name)
     done = st.new_chan(0, line, "subtest done")
     sub = st.new_obj(("struct", (_with(FRESH[1][0], parent=parent, signal=signal,
                                        done=done),)))
     st.spawn([m.frame(fn, (sub,), f[2], ("test", sub))],
-             f"g{len(st.gs)} (subtest at line {line})")
+             label or f"g{len(st.gs)} (subtest at line {line})")
     m.run(st, len(st.gs) - 1)
     g.frames.append(m.frame(_WAIT, (signal,), (), None))
     return done

@@ -524,6 +524,9 @@ class Machine:
         # fake one, which moves only when every goroutine is blocked (explore).
         entry = program.entry or (program.tests[0] if program.tests else "")
         self.fake_clock = bool(entry) and program.reaches_call(entry, SYNCTEST_TEST)
+        # A test file with a TestMain: go test runs it, the test inside its m.Run.
+        self.test_main = bool(entry) and program.function(
+            f"{program.package}.TestMain") is not None
 
     # --- set-up
 
@@ -534,7 +537,16 @@ class Machine:
         pkg = self.program.package
         st = State([G(0, [], "main")])
         entry = self.program.entry or (self.program.tests[0] if self.program.tests else "")
-        if entry:
+        test_main = self.program.function(f"{pkg}.TestMain") if entry else None
+        if test_main is not None:
+            # go test runs TestMain, and the test inside it when TestMain calls m.Run
+            # (gotest.main_run); TestMain's end is the program's, as main's.
+            if self.program.function(entry) is None:
+                raise Unsupported(f"no test {entry}")
+            handle = gotest.test_main_handle(entry)
+            st.gs[0].frames.append(self.frame(test_main, (handle,), (), None))
+            st.gs[0].label = test_main.short_name
+        elif entry:
             test = self.program.function(entry)
             if test is None:
                 raise Unsupported(f"no test {entry}")
@@ -687,6 +699,14 @@ class Machine:
             return False
         fn = self.program.function(callee[1])
         return fn is not None and fn.calls_recover
+
+    def end_test_main(self, st: State) -> None:
+        """TestMain has called os.Exit: its goroutine is over, deferred calls not run (as
+        os.Exit runs none)."""
+        g = st.gs[0]
+        g.frames.clear()
+        g.tail = ()
+        g.panic = ()
 
     def start_goexit(self, st: State, g: G) -> None:
         """runtime.Goexit (t.FailNow's end of a test) in goroutine `g`'s top frame."""
@@ -1542,6 +1562,9 @@ class Machine:
             if name == SYNCTEST_TEST:
                 # Its function runs as a subtest would, in the bubble the fake clock is of.
                 done(gotest.bubble(self, st, g, args[0], args[1], line))
+            elif name == gotest.M_RUN:
+                gotest.main_run(self, st, g, args[0] if args else UNKNOWN, line)
+                done(V.unknown_of(rtype))
             elif gotest.is_t_method(name):
                 go_on, v = gotest.call(self, st, g, name, args, line, rtype)
                 if go_on:
@@ -2597,6 +2620,11 @@ class Machine:
         else:
             raise AssertionError(op)
         assert kind is not None
+        if kind == "exit" and gid == 0 and self.test_main:
+            # TestMain's os.Exit(m.Run()) (or log.Fatal) ends the test binary, as main's
+            # return ends a program: what it leaves blocked has leaked (goleak's
+            # VerifyTestMain looks there), not "the program exits" with nothing to say.
+            return Pending("test_main_exit", ins.line)
         if kind == "close":
             return Pending("close", ins.line, arg=args[0])
         if kind in ("cancel", "afterfunc_stop"):

@@ -82,15 +82,6 @@ def _check(load: Callable[[], dict], max_states: int, time_limit: float,
         result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
                        symmetry=symmetry)
         return Checked(result.verdict, result, program=program)
-    test_main = program.function(f"{program.package}.TestMain")
-    if test_main is not None:
-        # go test runs every test inside TestMain's m.Run, after its set-up (a server, a
-        # dispatcher) and before its tear-down; each test checked alone would leave them
-        # out, and a correct test sharing TestMain's dispatcher was once a global deadlock.
-        why = ("TestMain (not modelled: go test runs every test inside it, after its set-up,"
-               " which checking each test alone would leave out)")
-        result = Result("unsupported", unsupported=((why, test_main.line),))
-        return Checked("unsupported", result, program=program)
     # A test file: each test alone, as `go test` runs them one after the other; the time
     # left is shared among the tests still to check, so a quick one leaves its share over.
     named = []

@@ -415,41 +415,71 @@ def test_examples_are_checked_as_programs_of_the_package():
     assert "Example_leak returns while 1 goroutine(s) stay blocked" in "\n".join(lines)
 
 
-def test_a_file_with_test_main_is_unsupported_not_judged_without_its_set_up():
+_DISPATCHER = """
+    package disp
+
+    import (
+        "os"
+        "testing"
+    )
+
+    var reqs = make(chan chan int)
+
+    func dispatcher() {
+        n := 0
+        for r := range reqs {
+            n++
+            r <- n
+        }
+    }
+
+    func next() int { r := make(chan int); reqs <- r; return <-r }
+
+    func TestMain(m *testing.M) {
+        %s
+    }
+
+    func TestNext(t *testing.T) {
+        if a, b := next(), next(); b != a+1 {
+            t.Fatalf("%%d then %%d", a, b)
+        }
+    }
+    """
+
+
+def test_a_test_runs_inside_test_main_after_its_set_up():
     # go test ran it 6 of 6 times: TestNext asks TestMain's dispatcher. Checked alone,
-    # TestNext was called a global deadlock.
+    # without TestMain, TestNext was called a global deadlock.
+    c = check(_DISPATCHER % "go dispatcher()\n        code := m.Run()\n        close(reqs)"
+              "\n        os.Exit(code)")
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_dispatcher_test_main_starts_only_after_m_run_is_a_global_deadlock():
+    c = check(_DISPATCHER % "code := m.Run()\n        go dispatcher()\n        os.Exit(code)")
+    assert c.verdict == "global-deadlock", report_lines(c)
+    text = "\n".join(report_lines(c))
+    assert "TestMain: blocked: receive from m.Run's wait" in text
+    assert "TestNext (run by m.Run at line 21): line 18: blocked: send" in text
+
+
+def test_what_a_test_leaves_blocked_has_leaked_when_test_main_exits():
     c = check("""
-        package disp
+        package leak
 
         import (
             "os"
             "testing"
         )
 
-        var reqs = make(chan chan int)
-
-        func dispatcher() {
-            n := 0
-            for r := range reqs {
-                n++
-                r <- n
-            }
-        }
-
-        func next() int { r := make(chan int); reqs <- r; return <-r }
-
         func TestMain(m *testing.M) {
-            go dispatcher()
-            code := m.Run()
-            close(reqs)
-            os.Exit(code)
+            os.Exit(m.Run())
         }
 
-        func TestNext(t *testing.T) {
-            if a, b := next(), next(); b != a+1 {
-                t.Fatalf("%d then %d", a, b)
-            }
+        func TestLeak(t *testing.T) {
+            ch := make(chan int)
+            go func() { ch <- 1 }()
         }
         """)
-    assert c.verdict == "unsupported", report_lines(c)
-    assert "line 20: TestMain (not modelled" in "\n".join(report_lines(c))
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    assert "os.Exit: the test binary ends here" in "\n".join(report_lines(c))
