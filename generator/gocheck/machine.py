@@ -524,9 +524,8 @@ class Machine:
         # fake one, which moves only when every goroutine is blocked (explore).
         entry = program.entry or (program.tests[0] if program.tests else "")
         self.fake_clock = bool(entry) and program.reaches_call(entry, SYNCTEST_TEST)
-        # A test file with a TestMain: go test runs it, the test inside its m.Run.
-        self.test_main = bool(entry) and program.function(
-            f"{program.package}.TestMain") is not None
+        # A test file's TestMain: go test runs it, the test inside its m.Run.
+        self.test_main = program.function(f"{program.package}.TestMain") if entry else None
 
     # --- set-up
 
@@ -537,7 +536,7 @@ class Machine:
         pkg = self.program.package
         st = State([G(0, [], "main")])
         entry = self.program.entry or (self.program.tests[0] if self.program.tests else "")
-        test_main = self.program.function(f"{pkg}.TestMain") if entry else None
+        test_main = self.test_main
         if test_main is not None:
             # go test runs TestMain, and the test inside it when TestMain calls m.Run
             # (gotest.main_run); TestMain's end is the program's, as main's.
@@ -2620,7 +2619,7 @@ class Machine:
         else:
             raise AssertionError(op)
         assert kind is not None
-        if kind == "exit" and gid == 0 and self.test_main:
+        if kind == "exit" and gid == 0 and self.test_main is not None:
             # TestMain's os.Exit(m.Run()) (or log.Fatal) ends the test binary, as main's
             # return ends a program: what it leaves blocked has leaked (goleak's
             # VerifyTestMain looks there), not "the program exits" with nothing to say.

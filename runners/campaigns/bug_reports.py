@@ -27,7 +27,7 @@ from runners.engine.schedule import threads_for
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import is_hang_signature
 from runners.targets import get_target
-from runners.targets.base import TargetSpec
+from runners.targets.base import RunSettings, TargetSpec, Toolchain
 
 DEFAULT_RUNS = 1000
 DUMP_LINES = 120
@@ -36,7 +36,7 @@ DUMP_LINES = 120
 KILLED_AT_LIMIT = '[ "$status" -eq 137 ] && status=124  # killed after the limit: a hang'
 # What a report says of a program no campaign here ran (one loaded with the documentation):
 # the settings of a campaign by default, which the reproducer then uses.
-UNRUN_REPETITIONS = 10
+UNRUN_REPETITIONS = RunSettings.repetitions
 UNRUN_TIMEOUT_S = 10.0
 
 
@@ -47,15 +47,25 @@ class Evidence:
     language: str
     program: Program
     reduced_from: Program | None
-    toolchain_id: str
-    toolchain_description: str
-    version: str
+    toolchain_id: str  # "" when no run here showed it
+    toolchain: Toolchain | None  # that toolchain, resolved once (None: not installed here)
     repetitions: int
     timeout_s: float
     failures: int
     runs: int
     dump: str
     pct_depth: int | None = None  # the schedule perturbation it failed under
+
+    @property
+    def version(self) -> str:
+        return self.toolchain.version if self.toolchain is not None else ""
+
+    @property
+    def toolchain_description(self) -> str:
+        """The toolchain's versions, not where it is installed here (a report is public)."""
+        if self.toolchain is not None:
+            return self.toolchain.summary()
+        return self.toolchain_id or "not run here"
 
     @functools.cached_property  # rendered once: the reproducer and the report both show it
     def source(self) -> str:
@@ -79,7 +89,7 @@ class Evidence:
         if self.pct_depth is None or spec.threads_env is None:
             return {}
         options = {
-            **spec.source_options(_toolchain(self.language, self.toolchain_id)),
+            **spec.source_options(self.toolchain),
             **spec.pct_options(self.pct_depth),
         }
         threads = threads_for(program_object(self.program), self.pct_depth)
@@ -146,8 +156,7 @@ def evidence(finding: Finding) -> Evidence | None:
             program=reduction.reduced,
             reduced_from=reduction.program,
             toolchain_id=reduction.toolchain_id,
-            toolchain_description=_describe(finding.language, reduction.toolchain_id),
-            version=_version(finding.language, reduction.toolchain_id),
+            toolchain=_toolchain(finding.language, reduction.toolchain_id),
             repetitions=reduction.repetitions,
             timeout_s=reduction.timeout_s,
             failures=state.get("final_failures", 0),
@@ -171,10 +180,7 @@ def evidence(finding: Finding) -> Evidence | None:
         program=example,
         reduced_from=None,
         toolchain_id=toolchain_id,
-        toolchain_description=(
-            _describe(finding.language, toolchain_id) if original else "not run here"
-        ),
-        version=_version(finding.language, toolchain_id) if original else "",
+        toolchain=_toolchain(finding.language, toolchain_id) if toolchain_id else None,
         repetitions=original.repetitions if original else UNRUN_REPETITIONS,
         timeout_s=original.timeout_s if original else UNRUN_TIMEOUT_S,
         failures=original.bad_runs if original else 0,
@@ -184,30 +190,18 @@ def evidence(finding: Finding) -> Evidence | None:
     )
 
 
-def _toolchain(language: str, toolchain_id: str):  # noqa: ANN202 - Toolchain | None
+def _toolchain(language: str, toolchain_id: str) -> Toolchain | None:
     try:
         return find_toolchain(language, toolchain_id or None)
     except (ToolchainUnavailable, ValueError):
         return None
 
 
-def _version(language: str, toolchain_id: str) -> str:
-    toolchain = _toolchain(language, toolchain_id)
-    return toolchain.version if toolchain else ""
-
-
-def _describe(language: str, toolchain_id: str) -> str:
-    """The toolchain's versions, not where it is installed here (a report is public)."""
-    toolchain = _toolchain(language, toolchain_id)
-    return toolchain.summary() if toolchain else toolchain_id
-
-
 def _fetch_lines(target: TargetSpec, ev: Evidence) -> list[str]:
     """What the target's build needs of the release seen, fetched unless the user set it."""
-    toolchain = _toolchain(ev.language, ev.toolchain_id) if ev.toolchain_id else None
-    if target.reproducer_fetch is None or toolchain is None:
+    if target.reproducer_fetch is None or ev.toolchain is None:
         return []
-    return list(target.reproducer_fetch(toolchain))
+    return list(target.reproducer_fetch(ev.toolchain))
 
 
 def reproducer_name(finding: Finding) -> str:
