@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "chanfuzz_site.toolchain_snapshot.ToolchainSnapshotMiddleware",
+    # A view that fails because Redis does not answer (django-rq's dashboard): a 503 page.
+    "chanfuzz_site.redis_down.RedisDownMiddleware",
 ]
 
 ROOT_URLCONF = "chanfuzz_site.urls"
