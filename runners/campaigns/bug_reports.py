@@ -8,7 +8,8 @@ again and again until a run fails, each run in a fresh process with a time
 limit, as chanfuzz ran it. `report_markdown` is the upstream bug report to
 paste: title, versions, how often it failed, the dump, the program and the
 command. Both take the finding's smallest known program: the result of its
-last finished reduction when there is one, else its example.
+last finished reduction when there is one (the program it started from, at the rate it
+measured, when it kept nothing smaller), else its example.
 
 Every target's `bundle_script` builds, then runs on its last line (a
 `timeout …` command): the reproducer builds once and repeats that line.
@@ -19,6 +20,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+from django.db.models import Case, When
 
 from runners.campaigns import selectors
 from runners.campaigns.models import Execution, Finding, Program, Reduction
@@ -130,13 +133,19 @@ def evidence(finding: Finding) -> Evidence | None:
     An example no campaign here ran (one loaded with the documentation) gives way to the
     smallest program of the finding a campaign here did run; with none, the report names
     no release: the newest installed one may well be one the bug was never seen on."""
+    # The newest reduction that kept a smaller program; else the newest that kept nothing,
+    # which still measured its program, at its own settings and on its own toolchain,
+    # with more runs than a campaign gives one program.
     reduction = (
         Reduction.objects.filter(finding=finding, status=Reduction.Status.DONE)
-        .exclude(reduced=None)
         .select_related("reduced", "program")
-        .order_by("-finished_at", "-id")
+        .order_by(Case(When(reduced=None, then=1), default=0), "-finished_at", "-id")
         .first()
     )
+    if reduction is not None and not (
+        reduction.reduced or (reduction.state or {}).get("final_runs")
+    ):
+        reduction = None
     example = finding.example
     if example is None and reduction is None:
         return None
@@ -153,8 +162,8 @@ def evidence(finding: Finding) -> Evidence | None:
         state = reduction.state or {}
         return Evidence(
             language=finding.language,
-            program=reduction.reduced,
-            reduced_from=reduction.program,
+            program=reduction.reduced or reduction.program,
+            reduced_from=reduction.program if reduction.reduced else None,
             toolchain_id=reduction.toolchain_id,
             toolchain=_toolchain(finding.language, reduction.toolchain_id),
             repetitions=reduction.repetitions,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from runners.campaigns import bug_reports, services
 from runners.campaigns.models import Finding, Reduction
@@ -86,6 +88,29 @@ def test_a_finished_reduction_gives_the_reported_program(tmp_path: Path) -> None
     assert (ev.program, ev.reduced_from, ev.failures, ev.runs) == (smaller, finding.example, 7, 8)
     text = bug_reports.report_markdown(finding, ev, permalink="p", script_url="u")
     assert f"Reduced by chanfuzz from program {finding.example_id}" in text
+
+
+def test_a_reduction_that_kept_nothing_gives_its_measured_rate(tmp_path: Path) -> None:
+    finding = _go_finding(tmp_path)
+    Reduction.objects.create(
+        finding=finding, program=finding.example, reduced=None, language="go",
+        toolchain_id=require_toolchain("go").id, signature=finding.signature, timeout_s=7,
+        repetitions=3, status="done", state={"final_failures": 9, "final_runs": 10},
+    )  # fmt: skip
+    ev = bug_reports.evidence(finding)
+    assert (ev.program, ev.reduced_from) == (finding.example, None)
+    assert (ev.failures, ev.runs, ev.repetitions, ev.timeout_s) == (9, 10, 3, 7)
+    text = bug_reports.report_markdown(finding, ev, permalink="p", script_url="u")
+    assert "9 of 10 runs failed (90 %)" in text and "Reduced by chanfuzz" not in text
+    # One that kept a smaller program wins, however old.
+    smaller = store_program(build_from_effect("Spawn(Get(c2)) ; Get(c1)", 0))
+    Reduction.objects.create(
+        finding=finding, program=finding.example, reduced=smaller, language="go",
+        toolchain_id=require_toolchain("go").id, signature=finding.signature, timeout_s=5,
+        repetitions=2, status="done", state={"final_failures": 7, "final_runs": 8},
+        finished_at=timezone.now() - timedelta(days=30),
+    )  # fmt: skip
+    assert bug_reports.evidence(finding).program == smaller
 
 
 def test_report_and_reproducer_are_served_as_text(client: Client, tmp_path: Path) -> None:
