@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.gocheck.gotest import BUBBLE_ROOT
+from generator.gocheck.gotest import BUBBLE_ROOT, PARALLEL_METHOD
 from generator.gocheck.machine import (
     DEADLINE,
     RECOVERABLE,
@@ -440,7 +440,9 @@ class _Explorer:
             return [go(f"ctx.Err() is {'an error' if closed else 'nil'}",
                        result=ctx_err(closed))]
         if kind == "cpus":
-            return [go(f"the run has {n} CPU{'s' if n > 1 else ''}",
+            parallel = st.gs[gid].frames[-1].instr.x.get("static") == PARALLEL_METHOD
+            return [go(f"the run has {n} CPU{'s' if n > 1 else ''}"
+                       + (f": go test -parallel {n}" if parallel else ""),
                        then=lambda s, n=n: self._with_cpus(s, gid, n))
                     for n in p.arg]
         if kind == "order":

@@ -17,7 +17,18 @@ of `t.Context()` once asked for (closed as the test ends, before its cleanups); 
 parent's `common` (nil for a top-level test); `signal`, closed when a subtest ends or
 calls Parallel (its parent's `t.Run` waits on it); `done`, closed when it has ended;
 `barrier`, closed when its function has returned (its parallel subtests wait on it); and
-the done channels of its parallel subtests.
+the done channels of its parallel subtests; whether it called Parallel; and whether it let
+go of its place among the running tests to wait for its parallel subtests.
+
+How many tests run at once is bounded, as `go test -parallel` bounds it (by default
+GOMAXPROCS, the run's CPU count: `machine.CPU_COUNTS`, chosen when the first subtest calls
+Parallel): a channel (`PARALLEL`) of that capacity holds one value for each test
+running. The top-level test holds one; a parallel subtest adds its own once its parent's
+function has returned, and blocks while the channel is full; a test that waits for its
+parallel subtests takes its own out meanwhile, and a test that is not parallel puts it
+back before it ends (testing's waitParallel and release). So with one CPU (or
+`-parallel 1`) parallel subtests run one after another, and ones that wait for each other
+deadlock, as they do there.
 """
 
 from __future__ import annotations
@@ -52,8 +63,12 @@ _QUIET = frozenset({"Log", "Logf", "Helper", "Setenv", "Chdir", "Attr", "Output"
                     "Name", "TempDir", "Deadline", "Skipped", "ArtifactDir"})
 _FAILS = frozenset({"Error", "Errorf", "Fail"})
 _ENDS = frozenset({"Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow"})
-_FIELDS = ("failed", "cleanups", "ctx", "parent", "signal", "done", "barrier", "subs")
-FRESH = ("struct", (("tcommon", False, (), NIL, NIL, NIL, NIL, NIL, ()),))
+_FIELDS = ("failed", "cleanups", "ctx", "parent", "signal", "done", "barrier", "subs",
+           "parallel", "released")
+FRESH = ("struct", (("tcommon", False, (), NIL, NIL, NIL, NIL, NIL, (), False, False),))
+# Where the state keeps the channel that counts the tests running (module docstring).
+PARALLEL = "g:testing.parallel"
+PARALLEL_METHOD = "(*testing.T).Parallel"
 
 
 def _get(common: tuple, name: str) -> Value:
@@ -79,6 +94,18 @@ def _wait_fn() -> Function:
 
 
 _WAIT = _wait_fn()
+
+
+def _send_fn() -> Function:
+    """A send on its parameter: a test taking its place among the running ones (testing's
+    waitParallel), blocked while as many run as `-parallel` lets."""
+    send = Instr("Send", "", "", 0, ({"k": "param", "i": 0}, {"k": "const", "v": 0, "t": "int"}),
+                 {})
+    ret = Instr("Return", "", "", 0, (), {})
+    return Function("testing.tRunner", ("ch",), (), (Block((send, ret), (), ()),), 0, -1)
+
+
+_TAKE_PLACE = _send_fn()
 
 
 def _call_fn() -> Function:
@@ -199,21 +226,49 @@ def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int, *,
     return done
 
 
+def is_subtest(m: Machine, st: State, t: Value) -> bool:
+    """Whether `t` (what a T method got) is a subtest's T: its Parallel waits for a place
+    among the running tests, whose number the run's CPU count bounds."""
+    at = _common(t, PARALLEL_METHOD)
+    if not (isinstance(at, tuple) and at[0] == "addr"):
+        return False
+    common = m.load(st, at, 0, "other")
+    return isinstance(common, tuple) and common[:1] == ("tcommon",) and \
+        _get(common, "parent") != NIL
+
+
 def _parallel(m: Machine, st: State, g: G, at: Value, common: tuple, line: int) -> None:
     """`t.Parallel()` in a subtest: the parent's Run returns, and the subtest waits until
-    the parent's function has returned. A top-level test checked alone has nobody to
-    wait for."""
+    the parent's function has returned, then for a place among the running tests. A
+    top-level test checked alone has nobody to wait for."""
     parent_at = _get(common, "parent")
     if parent_at == NIL or _closed(st, _get(common, "signal")):
         return
+    if PARALLEL not in st.objs:
+        # As many places as the run has CPUs (chosen before this call), one of them the
+        # top-level test's.
+        places = st.new_chan(m.parallel_limit(st), line, "the places of go test -parallel")
+        cap, _buf, closed = st.chans[places[1]]
+        st.chans[places[1]] = (cap, (0,), closed)
+        st.objs[PARALLEL] = places
     parent = m.load(st, parent_at, line, "other")
     barrier = _get(parent, "barrier")
     if barrier == NIL:
         barrier = st.new_chan(0, line, "the parent's barrier")
     m.store(st, parent_at, _with(parent, barrier=barrier,
                                  subs=(*_get(parent, "subs"), _get(common, "done"))), line)
+    m.store(st, at, _with(common, parallel=True), line)
     _close(st, _get(common, "signal"))
+    g.frames.append(m.frame(_TAKE_PLACE, (st.objs[PARALLEL],), (), None))
     g.frames.append(m.frame(_WAIT, (barrier,), (), None))
+
+
+def _leave_place(st: State) -> None:
+    """A running test lets go of its place (testing's release): one that waits for a
+    place may take it."""
+    places = st.objs[PARALLEL][1]
+    cap, buf, closed = st.chans[places]
+    st.chans[places] = (cap, buf[1:], closed)
 
 
 def _closed(st: State, ch: Value) -> bool:
@@ -238,8 +293,9 @@ def ended(m: Machine, st: State, g: G, t: Value) -> None:
         return
     subs = _get(common, "subs")
     if subs:
+        _leave_place(st)
         _close(st, _get(common, "barrier"))
-        m.store(st, at, _with(common, subs=()), 0)
+        m.store(st, at, _with(common, subs=(), released=True), 0)
         # The last wait to run brings tRunner back here.
         g.frames.extend(m.frame(_WAIT, (sub,), (), ("test", t) if n == 0 else None)
                         for n, sub in enumerate(subs))
@@ -251,5 +307,14 @@ def ended(m: Machine, st: State, g: G, t: Value) -> None:
         f = cleanups[-1]
         g.frames.append(m.frame(_CALL, (f,), (), ("test", t)))
         return
+    parallel, released = _get(common, "parallel"), _get(common, "released")
+    if released and not parallel:
+        # Back among the running tests before it ends, waiting for a place if need be.
+        m.store(st, at, _with(common, released=False), 0)
+        g.frames.append(m.frame(_TAKE_PLACE, (st.objs[PARALLEL],), (), ("test", t)))
+        return
+    if parallel and not released:
+        _leave_place(st)
+        m.store(st, at, _with(common, released=True), 0)
     _close(st, _get(common, "signal"))
     _close(st, _get(common, "done"))

@@ -820,7 +820,7 @@ class Machine:
             return self.range_orders(st, fr, ins) is not None
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None or \
-                self.asks_cpus(st, ins) or self.range_orders(st, fr, ins) is not None
+                self.asks_cpus(st, fr, ins) or self.range_orders(st, fr, ins) is not None
         if op == "RunDefers":
             return bool(fr.defers) and self._deferred_kind(fr.defers[-1]) is not None
         return False
@@ -1204,11 +1204,25 @@ class Machine:
         orders = key_orders(tuple(k for k, _ in mv[1]))
         return orders if len(orders) > 1 and not mv[2] else None
 
+    def asks_cpus(self, st: State, fr: Frame, ins: Instr) -> bool:
+        """Whether `ins` asks how many CPUs there are before the run has chosen: a call of
+        runtime.NumCPU or GOMAXPROCS, or a subtest's t.Parallel (`go test -parallel`'s
+        default is the count: gotest.PARALLEL)."""
+        if ins.op != "Call" or _CPUS in st.objs:
+            return False
+        static = ins.x.get("static")
+        if static in _CPU_QUERIES:
+            return True
+        if static != gotest.PARALLEL_METHOD:
+            return False
+        args = [self.operand(st, fr, a) for a in ins.x["args"]]
+        return bool(args) and gotest.is_subtest(self, st, args[0])
+
     @staticmethod
-    def asks_cpus(st: State, ins: Instr) -> bool:
-        """Whether `ins` asks how many CPUs there are before the run has chosen."""
-        return ins.op == "Call" and _CPUS not in st.objs and \
-            ins.x.get("static") in _CPU_QUERIES
+    def parallel_limit(st: State) -> int:
+        """How many tests `go test` runs at once: its -parallel flag's default, GOMAXPROCS
+        when the run starts, the run's CPU count (chosen before a subtest's Parallel)."""
+        return st.objs[_CPUS]
 
     @staticmethod
     def take_cpus(st: State, n: int) -> None:
@@ -2604,7 +2618,8 @@ class Machine:
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static, args)
-            if kind is None and ins.x.get("static") in _CPU_QUERIES:
+            if kind is None and (ins.x.get("static") in _CPU_QUERIES
+                                 or ins.x.get("static") == gotest.PARALLEL_METHOD):
                 # Stopped to choose the count; another goroutine may have chosen it since,
                 # and then the one choice left is that count.
                 return Pending("cpus", ins.line,

@@ -194,6 +194,14 @@ class Program:
                    for fn in self.functions.values() for b in fn.blocks for ins in b.instrs
                    if ins.op in ("Call", "Defer", "Go"))
 
+    @property
+    def calls_parallel(self) -> bool:
+        """Whether the program calls t.Parallel, whose subtests wait for a place among as
+        many as the run's CPU count (gotest.PARALLEL)."""
+        return any(ins.x.get("static") == "(*testing.T).Parallel"
+                   for fn in self.functions.values() for b in fn.blocks for ins in b.instrs
+                   if ins.op == "Call")
+
     def communicates(self, name: str) -> bool:
         """Whether function `name` of the program may communicate: a channel operation,
         a `go`, a call into sync, context, time or sync/atomic, a call it cannot resolve

@@ -130,6 +130,10 @@ def report_lines(checked: Checked) -> list[str]:
     if checked.program is not None and checked.program.asks_cpus:
         counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
         lines.append(f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}")
+    if checked.program is not None and checked.program.calls_parallel:
+        counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
+        lines.append(f"tests ran at most {counts} at once (go test -parallel's "
+                     "default, the run's CPU count)")
     if checked.program is not None and checked.program.module:
         lines.append(f"checked inside its module, {checked.program.module}")
     if checked.program is not None and checked.program.modules:

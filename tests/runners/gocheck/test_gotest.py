@@ -333,7 +333,10 @@ def test_parent_waits_for_its_parallel_subtests_before_its_cleanups():
     assert c.verdict == "global-deadlock", report_lines(c)
 
 
-def test_parallel_subtests_run_together_once_the_parent_returns():
+def test_parallel_subtests_that_meet_deadlock_when_one_cpu_runs_one_at_a_time():
+    # They run together once the parent returns, as many at once as go test -parallel lets:
+    # by default the CPU count, so with one CPU the sender waits for a receiver that waits
+    # for the sender's place (go test -parallel 1 hangs; with 2 CPUs it passes).
     c = check("""
         package par
 
@@ -345,7 +348,53 @@ def test_parallel_subtests_run_together_once_the_parent_returns():
             t.Run("pong", func(t *testing.T) { t.Parallel(); <-ch })
         }
         """)
+    lines = report_lines(c)
+    assert c.verdict == "global-deadlock", lines
+    assert any("the run has 1 CPU: go test -parallel 1" in line for line in lines), lines
+    assert any("blocked: send on the places of go test -parallel" in line for line in lines)
+    assert "tests ran at most 1, 2 or 4 at once (go test -parallel's default, the run's " \
+        "CPU count)" in lines
+
+
+def test_parallel_subtests_that_need_no_other_end_on_one_cpu():
+    # Each waits for a place in turn; the parent, not parallel, takes its place back after
+    # them and only then runs its cleanup.
+    c = check("""
+        package par
+
+        import "testing"
+
+        func TestEach(t *testing.T) {
+            results := make(chan int, 3)
+            for i := 0; i < 3; i++ {
+                t.Run("sub", func(t *testing.T) { t.Parallel(); results <- i })
+            }
+            t.Cleanup(func() {
+                if <-results+<-results+<-results != 3 {
+                    t.Error("lost one")
+                }
+            })
+        }
+        """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_a_top_level_tests_parallel_asks_no_cpu_count():
+    c = check("""
+        package par
+
+        import "testing"
+
+        func TestAlone(t *testing.T) {
+            t.Parallel()
+            ch := make(chan int, 1)
+            ch <- 1
+            <-ch
+        }
+        """)
+    lines = report_lines(c)
+    assert c.verdict == "ok", lines
+    assert not any("the run has" in line for line in lines), lines
 
 
 def test_every_test_of_a_file_is_checked_and_the_buggy_one_gives_the_verdict():
