@@ -252,7 +252,7 @@ def measure(
                 os.chmod(tmp, 0o755)  # the sandbox runs programs as an unprivileged user
                 i = 0
                 while i < count:
-                    n = min(sizer.next_size() if sizer else size, count - i)
+                    n = sizer.size_for(count - i) if sizer else min(size, count - i)
                     sizes.append(n)
                     batch_started = time.perf_counter()
                     report = execute_batch(

@@ -272,8 +272,8 @@ class _FuzzRun:
         next_seed = self._seed
         first = 0
         while first < self._count:
-            size = self._sizer.next_size() if self._sizer else self._batch_size
-            size = min(size, self._count - first)
+            left = self._count - first
+            size = self._sizer.size_for(left) if self._sizer else min(self._batch_size, left)
             self.summary.batch_sizes.append(size)
             first += size
             chunk: list[Generated] = []

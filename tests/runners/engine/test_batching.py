@@ -222,3 +222,16 @@ def test_one_program_that_spins_does_not_shrink_the_batches_after_it() -> None:
         return sizer.given
 
     assert sizes(spin=True) == sizes(spin=False)
+
+
+def test_a_rest_shorter_than_half_a_batch_joins_the_batch_before_it() -> None:
+    sizer = BatchSizer(start=20)
+    assert sizer.size_for(600) == 20
+    assert sizer.size_for(59) == 59  # 40 asked: a rest of 19 is less than half of 40
+    assert sizer.given == [20, 40]
+    assert BatchSizer(start=20).size_for(29) == 29
+    # A rest of half a batch or more is a batch of its own.
+    assert BatchSizer(start=20).size_for(30) == 20
+    sizer = BatchSizer(start=20)
+    sizer.size_for(600)
+    assert sizer.size_for(61) == 40
