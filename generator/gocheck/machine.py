@@ -1221,8 +1221,9 @@ class Machine:
     @staticmethod
     def parallel_limit(st: State) -> int:
         """How many tests `go test` runs at once: its -parallel flag's default, GOMAXPROCS
-        when the run starts, the run's CPU count (chosen before a subtest's Parallel)."""
-        return st.objs[_CPUS]
+        when the run starts, the run's CPU count (chosen before a subtest's Parallel, unless
+        the call went through a function value: then the most CPUs the checker takes)."""
+        return st.objs.get(_CPUS, CPU_COUNTS[-1])
 
     @staticmethod
     def take_cpus(st: State, n: int) -> None:
