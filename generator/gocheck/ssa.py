@@ -187,20 +187,17 @@ class Program:
     def function(self, name: str) -> Function | None:
         return self.functions.get(name)
 
-    @property
-    def asks_cpus(self) -> bool:
-        """Whether the program calls runtime.NumCPU or GOMAXPROCS (machine.CPU_COUNTS)."""
-        return any(ins.x.get("static") in ("runtime.NumCPU", "runtime.GOMAXPROCS")
+    def calls(self, *names: str) -> bool:
+        """Whether the program calls (or defers, or starts as a goroutine) one of the
+        functions `names`, by their static names."""
+        return any(ins.x.get("static") in names
                    for fn in self.functions.values() for b in fn.blocks for ins in b.instrs
                    if ins.op in ("Call", "Defer", "Go"))
 
     @property
-    def calls_parallel(self) -> bool:
-        """Whether the program calls t.Parallel, whose subtests wait for a place among as
-        many as the run's CPU count (gotest.PARALLEL)."""
-        return any(ins.x.get("static") == "(*testing.T).Parallel"
-                   for fn in self.functions.values() for b in fn.blocks for ins in b.instrs
-                   if ins.op == "Call")
+    def asks_cpus(self) -> bool:
+        """Whether the program calls runtime.NumCPU or GOMAXPROCS (machine.CPU_COUNTS)."""
+        return self.calls("runtime.NumCPU", "runtime.GOMAXPROCS")
 
     def communicates(self, name: str) -> bool:
         """Whether function `name` of the program may communicate: a channel operation,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from runners import config
 from runners.campaigns.models import CampaignTarget, Chunk
-from runners.engine.batching import BatchCost, BatchSizer
+from runners.engine.batching import BatchCost, BatchSizer, with_rest
 from runners.engine.execute import SharedRunSize
 from runners.targets import get_target
 
@@ -66,9 +66,10 @@ def split_off(chunk: Chunk) -> Chunk | None:
     The caller saves `chunk` (its `end` and `sized` changed) and enqueues the rest."""
     size = sizer_for(chunk.target_id).next_size()
     chunk.sized = size
-    # A rest shorter than half a chunk would pay a whole compile for a few programs (and
-    # end a campaign with a straggler): it stays with this chunk.
-    if chunk.end - chunk.start < size + size // 2:
+    # A rest shorter than half a chunk stays with this chunk (with_rest): it would pay a
+    # whole compile for a few programs and end a campaign with a straggler.
+    count = chunk.end - chunk.start
+    if with_rest(size, count) == count:
         return None
     rest = Chunk.objects.create(target=chunk.target, start=chunk.start + size, end=chunk.end)
     chunk.end = chunk.start + size

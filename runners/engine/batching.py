@@ -43,6 +43,14 @@ from runners.engine.execute import Stages
 WINDOW = 64
 
 
+def with_rest(size: int, remaining: int) -> int:
+    """A batch of `size` when `remaining` programs are left: all of them when the rest after
+    it would be shorter than half a batch, which would pay a whole fixed cost for a few
+    programs (bench/throughput.py's 600 programs of rust-std ended with a batch of 3: its
+    compile cost a fifth of a second, as much as 20 programs of the batches before it)."""
+    return remaining if remaining < size + size // 2 else size
+
+
 def _apart(n: int, m: int) -> bool:
     """Whether two batch sizes differ enough for their compile times to give a slope."""
     return max(n, m) >= 1.5 * min(n, m)
@@ -146,13 +154,8 @@ class BatchSizer:
 
     def size_for(self, remaining: int) -> int:
         """The next batch's size when `remaining` programs are left to run: next_size(),
-        or all of them when the rest after it would be shorter than half a batch, which
-        would pay a whole fixed cost for a few programs (bench/throughput.py's 600
-        programs of rust-std ended with a batch of 3: its compile cost a fifth of a second,
-        as much as 20 programs of the batches before it). Campaign chunks keep their rest
-        the same way (chunk_sizing.split_off)."""
-        size = self.next_size()
-        return remaining if remaining < size + size // 2 else size
+        the rest joined to it as `with_rest` says."""
+        return with_rest(self.next_size(), remaining)
 
     def _sized(self) -> int:
         fixed, per_program, slope = self._line()

@@ -25,6 +25,7 @@ from generator.gocheck.explore import (
     check,
     merged,
 )
+from generator.gocheck.gotest import PARALLEL_METHOD
 from generator.gocheck.machine import CPU_COUNTS
 from runners.gocheck import frontend
 
@@ -127,11 +128,10 @@ def report_lines(checked: Checked) -> list[str]:
     if checked.program is not None and checked.program.package_files:
         lines.append("checked with its package's other files: "
                      + ", ".join(checked.program.package_files))
+    counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
     if checked.program is not None and checked.program.asks_cpus:
-        counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
         lines.append(f"runtime.NumCPU() and GOMAXPROCS(0) were taken as {counts}")
-    if checked.program is not None and checked.program.calls_parallel:
-        counts = ", ".join(map(str, CPU_COUNTS[:-1])) + f" or {CPU_COUNTS[-1]}"
+    if checked.program is not None and checked.program.calls(PARALLEL_METHOD):
         lines.append(f"tests ran at most {counts} at once (go test -parallel's "
                      "default, the run's CPU count)")
     if checked.program is not None and checked.program.module:

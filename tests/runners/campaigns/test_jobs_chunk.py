@@ -314,6 +314,17 @@ def test_an_auto_sized_chunk_is_cut_to_its_size_and_the_rest_queued(batches: Bat
     assert Campaign.objects.get(pk=chunk.target.campaign_id).status == Campaign.Status.RUNNING
 
 
+@pytest.mark.parametrize(("end", "cut"), [(14, False), (15, True)])
+def test_a_rest_shorter_than_half_a_chunk_stays_with_it(
+    batches: Batches, end: int, cut: bool
+) -> None:
+    chunk = _chunk(end=end, chunk_size=0)  # sized 10: a rest of 4 stays, one of 5 does not
+    jobs.run_chunk(chunk.pk)
+    chunk.refresh_from_db()
+    assert (chunk.end, chunk.sized) == ((10 if cut else end), 10)
+    assert Chunk.objects.filter(target=chunk.target, start=10).exists() == cut
+
+
 def test_a_chunks_end_wait_handed_to_the_next_chunk_still_sizes_the_chunks(
     batches: Batches,
 ) -> None:

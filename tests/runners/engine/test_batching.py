@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runners.engine.batching import BatchCost, BatchSizer
+from runners.engine.batching import BatchCost, BatchSizer, with_rest
 from runners.engine.execute import Stages
 
 
@@ -235,3 +235,11 @@ def test_a_rest_shorter_than_half_a_batch_joins_the_batch_before_it() -> None:
     sizer = BatchSizer(start=20)
     sizer.size_for(600)
     assert sizer.size_for(61) == 40
+
+
+@pytest.mark.parametrize(
+    ("size", "remaining", "taken"),
+    [(40, 100, 40), (40, 60, 40), (40, 59, 59), (40, 40, 40), (40, 12, 12), (1, 1, 1), (1, 2, 1)],
+)
+def test_with_rest_takes_a_rest_shorter_than_half_a_batch(size: int, remaining: int, taken: int):
+    assert with_rest(size, remaining) == taken
