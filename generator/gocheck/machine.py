@@ -1454,7 +1454,8 @@ class Machine:
         if isinstance(callee, tuple) and callee[0] == "fn" and \
                 self.program.function(callee[1]) is None:
             model = pipes.model_of(self.program.package, callee[1], args) or \
-                self._bufio_model(st, callee[1], args)
+                self._bufio_model(st, callee[1], args) or \
+                self._handed_model(st, callee[1], args)
             if model is not None and self.program.function(model) is not None:
                 return ("fn", model, ()), args, model
         return callee, args, x.get("static")
@@ -1469,6 +1470,21 @@ class Machine:
                 if self.program.function(method) is None:
                     raise Unsupported(f"{name.split('/')[-1]} over a pipe (not modelled)")
                 return method
+        return None
+
+    def _handed_model(self, st: State, name: str, args: list[Value]) -> str | None:
+        """The model of io.ReadFull, io.Copy, fmt.Fprintf and the like (`pipes.handed_model`)
+        when one is handed a value of the program's with a method that may communicate:
+        the model calls its Read or Write where the checker follows them. Where the front
+        end added no models (`frontend._shims`), the library's runs, which is unsupported
+        (`_no_communicating_methods`)."""
+        model = pipes.handed_model(self.program.package, name)
+        if model is None:
+            return None
+        for v in self._ifaces(st, args):
+            if any(self.program.communicates(target)
+                   for target in self.program.methods.get(v[1], {}).values()):
+                return model
         return None
 
     def _model_tag(self, st: State, v: Value) -> Value:

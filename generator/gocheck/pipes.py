@@ -6,7 +6,9 @@ them in plain Go (toolchains/gocheck/shims/pipes_*.go.txt) to the checked packag
 file calls io.Pipe or net.Pipe, and the machine calls those in the library's place: the
 pipes' own functions and methods always, and the io and fmt functions a program hands a
 reader or writer to (io.ReadAll, io.Copy, fmt.Fprintf, ...) when a pipe is among their
-arguments, since the library's would read or write it out of the checker's sight.
+arguments, since the library's would read or write it out of the checker's sight. The
+same models run when such a function is handed a reader or writer of the program's own
+whose Read or Write communicates (a Read that receives the next chunk from a channel).
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ _HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll"
            "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
            "bufio.NewWriter": "gocheckNewWriter", "encoding/json.NewEncoder": "gocheckNewEncoder",
            "encoding/json.NewDecoder": "gocheckNewDecoder"}
+# Of `_HANDED`, those that do nothing to what they are handed but call its Read or Write
+# (bufio's and json's keep state of their own). Their models run for a reader or writer of
+# the program's too, whose Read or Write communicates: the library would call it out of
+# the checker's sight, the model calls it where the checker follows it.
+_HANDED_PLAIN = frozenset({"io.ReadAll", "io/ioutil.ReadAll", "io.ReadFull", "io.Copy",
+                           "io.WriteString", "fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"})
 # bufio's and encoding/json's types over a pipe, their models' types, and what the
 # models' first field holds (a Scanner over anything else is the library's own).
 BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
@@ -63,6 +71,12 @@ def model_of(package: str, name: str, args: list[Any]) -> str | None:
     if name in _HANDED and any(is_pipe(package, a) for a in args):
         return f"{package}.{_HANDED[name]}"
     return None
+
+
+def handed_model(package: str, name: str) -> str | None:
+    """The model of library function `name` when it is handed a reader or writer of the
+    program's (`_HANDED_PLAIN`), or None."""
+    return f"{package}.{_HANDED[name]}" if name in _HANDED_PLAIN else None
 
 
 def is_pipe(package: str, v: Any) -> bool:

@@ -36,6 +36,13 @@ _TESTIFY_IMPORT = re.compile(rb'"github\.com/stretchr/testify/(assert|require)"'
 _PIPE_SHIMS = {"gocheck_pipes_io.go": HELPER_DIR / "shims" / "pipes_io.go.txt",
                "gocheck_pipes_net.go": HELPER_DIR / "shims" / "pipes_net.go.txt"}
 _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
+# The io models also serve a file that hands a reader or writer of its own (a method Read
+# or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf and the like, whose Read or
+# Write may communicate (machine.py's `_handed_model`).
+_OWN_READ_WRITE = re.compile(rb"^func\s*\([^)]*\)\s*(Read|Write)\s*\(\s*\w+\s+\[\]byte\s*\)",
+                             re.M)
+_HANDED_CALL = re.compile(rb"\b(io\.(ReadAll|ReadFull|Copy|WriteString)|ioutil\.ReadAll"
+                          rb"|fmt\.Fprint(f|ln)?)\(")
 _SOURCES = ("go.mod", "go.sum", "main.go")
 
 
@@ -194,7 +201,7 @@ def _shims(source: bytes) -> dict[str, bytes]:
     if _TESTIFY_IMPORT.search(source):
         wanted["gocheck_testify.go"] = _TESTIFY_SHIM
     pipes = {m.group(1) for m in _PIPE_CALL.finditer(source)}
-    if pipes:
+    if pipes or (_OWN_READ_WRITE.search(source) and _HANDED_CALL.search(source)):
         wanted["gocheck_pipes_io.go"] = _PIPE_SHIMS["gocheck_pipes_io.go"]
     if b"net" in pipes:
         wanted["gocheck_pipes_net.go"] = _PIPE_SHIMS["gocheck_pipes_net.go"]

@@ -1186,29 +1186,43 @@ def test_a_leak_is_found_while_an_unseen_timer_could_still_fire():
     assert c.result.findings[0].message.startswith("main returns"), report_lines(c)
 
 
-def test_a_library_handed_a_value_whose_method_communicates_is_unsupported():
-    # GoBench's grpc#1275, reduced: io.ReadFull calls a Read that blocks on a channel.
-    c = check("""
-        package main
+READER_HANDED_OVER = """
+    package main
 
-        import "io"
+    import (
+        "bufio"
+        "io"
+    )
 
-        type reader struct{ c chan bool }
+    type reader struct{ c chan bool }
 
-        func (r *reader) Read(p []byte) (int, error) {
-            <-r.c
-            return 0, nil
-        }
+    func (r *reader) Read(p []byte) (int, error) {
+        <-r.c
+        return 0, nil
+    }
 
-        func main() {
-            var rd io.Reader = &reader{c: make(chan bool)}
-            go func() {
-                io.ReadFull(rd, make([]byte, 1))
-            }()
-        }
-        """)
+    func main() {
+        var rd io.Reader = &reader{c: make(chan bool)}
+        go func() {
+            CALL
+        }()
+        _ = bufio.NewScanner
+    }
+    """
+
+
+def test_a_library_handed_a_value_whose_method_communicates_is_followed_into_it():
+    # GoBench's grpc#1275, reduced: io.ReadFull calls a Read that blocks on a channel
+    # nobody sends on, so the goroutine leaks; its model calls the Read in sight.
+    c = check(READER_HANDED_OVER.replace("CALL", "io.ReadFull(rd, make([]byte, 1))"))
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    assert "line 11: blocked: receive from .c" in "\n".join(report_lines(c))
+
+
+def test_a_library_without_a_model_handed_a_value_whose_method_communicates_is_unsupported():
+    c = check(READER_HANDED_OVER.replace("CALL", "bufio.NewScanner(rd).Scan()"))
     assert c.verdict == "unsupported", report_lines(c)
-    assert "io.ReadFull is handed a *reader whose method Read communicates" in \
+    assert "bufio.NewScanner is handed a *reader whose method Read communicates" in \
         report_lines(c)[0]
 
 

@@ -1,6 +1,6 @@
 """The Go front end's quick load (imports from the go command's export data) gives what the
 load of every import's source gives: the same SSA for a good file, the same messages for a
-bad one."""
+bad one; and a file's package gets the plain-Go models it needs (`frontend._shims`)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,27 @@ def test_a_file_with_an_error_gets_the_messages_of_the_source_load(kind: str):
     assert isinstance(quick, frontend.BadInput) and isinstance(sources, frontend.BadInput)
     assert str(quick) == str(sources)
     assert "main.go:" in str(quick) and "# command-line-arguments" not in str(quick)
+
+
+@pytest.mark.parametrize(
+    "source, wanted",
+    [
+        # A reader of its own handed to io.ReadFull: the io models come along.
+        (
+            b"package main\nfunc (r *rd) Read(p []byte) (int, error) { return 0, nil }\n"
+            b"func main() { io.ReadFull(&rd{}, nil) }\n",
+            ["gocheck_pipes_io.go"],
+        ),
+        (
+            b"package logs\nfunc (w sink) Write(b []byte) (int, error) { return len(b), nil }\n"
+            b'func f() { fmt.Fprintf(sink{}, "x") }\n',
+            ["gocheck_pipes_io.go"],
+        ),
+        # Neither a Read or Write of its own, nor a function that would call one: none.
+        (b"package main\nfunc main() { io.ReadFull(os.Stdin, nil) }\n", []),
+        (b"package main\nfunc (r *rd) Read(p []byte) (int, error) { return 0, nil }\n", []),
+        (b"package main\nfunc main() { io.Copy(os.Stdout, os.Stdin) }\n", []),
+    ],
+)
+def test_the_io_models_come_with_a_reader_or_writer_of_the_files_own(source, wanted):
+    assert sorted(frontend._shims(source)) == wanted

@@ -320,3 +320,103 @@ BUFFERED = """
 def test_a_bufio_writer_reaches_the_pipe_at_flush(flush, verdict):
     c = check(BUFFERED.replace("FLUSH", flush))
     assert c.verdict == verdict, report_lines(c)
+
+
+# A reader of the program's own whose Read receives the stream's next chunk, handed to
+# io.ReadFull: the model's loop calls that Read where the checker sees it block.
+OWN_READER = """
+    package main
+
+    import (
+        "fmt"
+        "io"
+        "strings"
+    )
+
+    var _ = strings.ToUpper
+
+    type chunkReader struct {
+        in   chan []byte
+        rest []byte
+    }
+
+    func (r *chunkReader) Read(p []byte) (int, error) {
+        if len(r.rest) == 0 {
+            m, ok := <-r.in
+            if !ok {
+                return 0, io.EOF
+            }
+            r.rest = m
+        }
+        n := copy(p, r.rest)
+        r.rest = r.rest[n:]
+        return n, nil
+    }
+
+    func main() {
+        r := &chunkReader{in: make(chan []byte)}
+        go func() {
+            r.in <- []byte("hdr")
+            CLOSE
+        }()
+        buf := make([]byte, 5)
+        n, err := READ
+        fmt.Println(n, err, len(buf))
+    }
+    """
+
+
+@pytest.mark.parametrize("read, close, verdict", [
+    ("io.ReadFull(r, buf)", "close(r.in)", "ok"),  # ErrUnexpectedEOF after 3 bytes
+    ("io.ReadFull(r, buf)", "// no close", "global-deadlock"),  # waits for 2 more bytes
+    ("io.ReadFull(r, buf[:3])", "// no close", "ok"),  # the chunk is all it asks for
+    ("io.Copy(new(strings.Builder), r)", "close(r.in)", "ok"),
+    ("io.Copy(new(strings.Builder), r)", "// no close", "global-deadlock"),
+])
+def test_library_code_handed_a_reader_of_the_programs_runs_its_read(read, close, verdict):
+    c = check(OWN_READER.replace("CLOSE", close).replace("READ", read))
+    assert c.verdict == verdict, report_lines(c)
+
+
+@pytest.mark.parametrize("reads, verdict", [(1, "partial-deadlock"), (2, "ok")])
+def test_fprintf_and_write_string_call_a_writer_of_the_programs(reads, verdict):
+    # Each write sends on an unbuffered channel: a reader that takes one line of two
+    # leaves the logger blocked in its second Write.
+    c = check(f"""
+        package main
+
+        import (
+            "fmt"
+            "io"
+        )
+
+        type chanWriter struct{{ lines chan string }}
+
+        func (w chanWriter) Write(p []byte) (int, error) {{
+            w.lines <- string(p)
+            return len(p), nil
+        }}
+
+        func main() {{
+            w := chanWriter{{lines: make(chan string)}}
+            go func() {{
+                fmt.Fprintf(w, "start %d\\n", 1)
+                io.WriteString(w, "stop\\n")
+            }}()
+            for range {reads} {{
+                fmt.Print(<-w.lines)
+            }}
+        }}
+        """)
+    assert c.verdict == verdict, report_lines(c)
+
+
+def test_a_reader_of_the_programs_handed_to_code_without_a_model_is_unsupported():
+    # bufio's Scanner keeps a buffer of its own: no plain model of it for any reader.
+    source = OWN_READER.replace("CLOSE", "close(r.in)").replace(
+        "n, err := READ", "s := bufio.NewScanner(r)\n        n, err := s.Scan(), s.Err()"
+    ).replace('"fmt"', '"bufio"\n        "fmt"')
+    c = check(source)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("bufio.NewScanner is handed a *chunkReader whose method Read communicates"
+               in line for line in report_lines(c)), report_lines(c)
