@@ -23,7 +23,9 @@ _TYPES = {"*io.PipeReader": "gocheckPipeReader", "*io.PipeWriter": "gocheckPipeW
 _MAKERS = {"io.Pipe": "gocheckIOPipe", "net.Pipe": "gocheckNetPipe"}
 # Functions that read or write what they are handed, and their models.
 _HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll",
-           "io.ReadFull": "gocheckReadFull", "io.Copy": "gocheckCopy",
+           "io.ReadFull": "gocheckReadFull", "io.ReadAtLeast": "gocheckReadAtLeast",
+           "io.Copy": "gocheckCopy", "io.CopyN": "gocheckCopyN",
+           "io.CopyBuffer": "gocheckCopyBuffer",
            "io.WriteString": "gocheckWriteString", "fmt.Fprint": "gocheckFprint",
            "fmt.Fprintf": "gocheckFprintf", "fmt.Fprintln": "gocheckFprintln",
            "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
@@ -33,8 +35,9 @@ _HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll"
 # (bufio's and json's keep state of their own). Their models run for a reader or writer of
 # the program's too, whose Read or Write communicates: the library would call it out of
 # the checker's sight, the model calls it where the checker follows it.
-_HANDED_PLAIN = frozenset({"io.ReadAll", "io/ioutil.ReadAll", "io.ReadFull", "io.Copy",
-                           "io.WriteString", "fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"})
+_HANDED_PLAIN = frozenset({"io.ReadAll", "io/ioutil.ReadAll", "io.ReadFull", "io.ReadAtLeast",
+                           "io.Copy", "io.CopyN", "io.CopyBuffer", "io.WriteString",
+                           "fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"})
 # bufio's and encoding/json's types over a pipe, their models' types, and what the
 # models' first field holds (a Scanner over anything else is the library's own).
 BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),

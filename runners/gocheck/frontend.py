@@ -41,7 +41,8 @@ _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
 # Write may communicate (machine.py's `_handed_model`).
 _OWN_READ_WRITE = re.compile(rb"^func\s*\([^)]*\)\s*(Read|Write)\s*\(\s*\w+\s+\[\]byte\s*\)",
                              re.M)
-_HANDED_CALL = re.compile(rb"\b(io\.(ReadAll|ReadFull|Copy|WriteString)|ioutil\.ReadAll"
+_HANDED_CALL = re.compile(rb"\b(io\.(ReadAll|ReadFull|ReadAtLeast|Copy|CopyN|CopyBuffer"
+                          rb"|WriteString)|ioutil\.ReadAll"
                           rb"|fmt\.Fprint(f|ln)?)\(")
 _SOURCES = ("go.mod", "go.sum", "main.go")
 

@@ -372,6 +372,11 @@ OWN_READER = """
     ("io.ReadFull(r, buf[:3])", "// no close", "ok"),  # the chunk is all it asks for
     ("io.Copy(new(strings.Builder), r)", "close(r.in)", "ok"),
     ("io.Copy(new(strings.Builder), r)", "// no close", "global-deadlock"),
+    ("io.CopyBuffer(new(strings.Builder), r, buf)", "close(r.in)", "ok"),
+    ("io.ReadAtLeast(r, buf, 3)", "// no close", "ok"),
+    ("io.ReadAtLeast(r, buf, 4)", "// no close", "global-deadlock"),
+    ("io.CopyN(new(strings.Builder), r, 3)", "// no close", "ok"),
+    ("io.CopyN(new(strings.Builder), r, 4)", "// no close", "global-deadlock"),
 ])
 def test_library_code_handed_a_reader_of_the_programs_runs_its_read(read, close, verdict):
     c = check(OWN_READER.replace("CLOSE", close).replace("READ", read))
