@@ -1468,16 +1468,17 @@ class Machine:
             if name.startswith(prefix) and args and self._model_tag(st, args[0]) == tag:
                 method = f"(*{self.program.package}.{model}).{name[len(prefix):]}"
                 if self.program.function(method) is None:
-                    raise Unsupported(f"{name.split('/')[-1]} over a pipe (not modelled)")
+                    raise Unsupported(f"{name.split('/')[-1]} over a pipe or a reader or "
+                                      "writer of the program's (not modelled)")
                 return method
         return None
 
     def _handed_model(self, st: State, name: str, args: list[Value]) -> str | None:
-        """The model of io.ReadFull, io.Copy, fmt.Fprintf and the like (`pipes.handed_model`)
-        when one is handed a value of the program's with a method that may communicate:
-        the model calls its Read or Write where the checker follows them. Where the front
-        end added no models (`frontend._shims`), the library's runs, which is unsupported
-        (`_no_communicating_methods`)."""
+        """The model of io.ReadFull, io.Copy, fmt.Fprintf, bufio.NewScanner and the like
+        (`pipes.handed_model`) when one is handed a value of the program's with a method
+        that may communicate: the model calls its Read or Write where the checker follows
+        them. Where the front end added no models (`frontend._shims`), the library's runs,
+        which is unsupported (`_no_communicating_methods`)."""
         model = pipes.handed_model(self.program.package, name)
         if model is None:
             return None

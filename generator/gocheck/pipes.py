@@ -21,8 +21,11 @@ from generator.gocheck.values import NIL, UNKNOWN
 _TYPES = {"*io.PipeReader": "gocheckPipeReader", "*io.PipeWriter": "gocheckPipeWriter"}
 # Functions that make pipes.
 _MAKERS = {"io.Pipe": "gocheckIOPipe", "net.Pipe": "gocheckNetPipe"}
-# Functions that read or write what they are handed, and their models.
-_HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll",
+# Functions that read or write what they are handed, and their models: for a pipe, and
+# for a reader or writer of the program's whose Read or Write communicates (the library
+# would call it out of the checker's sight; the model calls it where the checker follows
+# it). bufio's and json's models keep their buffers in plain Go too.
+HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll",
            "io.ReadFull": "gocheckReadFull", "io.ReadAtLeast": "gocheckReadAtLeast",
            "io.Copy": "gocheckCopy", "io.CopyN": "gocheckCopyN",
            "io.CopyBuffer": "gocheckCopyBuffer",
@@ -31,13 +34,6 @@ _HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll"
            "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
            "bufio.NewWriter": "gocheckNewWriter", "encoding/json.NewEncoder": "gocheckNewEncoder",
            "encoding/json.NewDecoder": "gocheckNewDecoder"}
-# Of `_HANDED`, those that do nothing to what they are handed but call its Read or Write
-# (bufio's and json's keep state of their own). Their models run for a reader or writer of
-# the program's too, whose Read or Write communicates: the library would call it out of
-# the checker's sight, the model calls it where the checker follows it.
-_HANDED_PLAIN = frozenset({"io.ReadAll", "io/ioutil.ReadAll", "io.ReadFull", "io.ReadAtLeast",
-                           "io.Copy", "io.CopyN", "io.CopyBuffer", "io.WriteString",
-                           "fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"})
 # bufio's and encoding/json's types over a pipe, their models' types, and what the
 # models' first field holds (a Scanner over anything else is the library's own).
 BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),
@@ -71,15 +67,15 @@ def model_of(package: str, name: str, args: list[Any]) -> str | None:
         receiver, method = name[2:].split(").", 1)
         model = _TYPES.get(f"*{receiver}")
         return f"(*{package}.{model}).{method}" if model else None
-    if name in _HANDED and any(is_pipe(package, a) for a in args):
-        return f"{package}.{_HANDED[name]}"
+    if name in HANDED and any(is_pipe(package, a) for a in args):
+        return f"{package}.{HANDED[name]}"
     return None
 
 
 def handed_model(package: str, name: str) -> str | None:
     """The model of library function `name` when it is handed a reader or writer of the
-    program's (`_HANDED_PLAIN`), or None."""
-    return f"{package}.{_HANDED[name]}" if name in _HANDED_PLAIN else None
+    program's (`HANDED`), or None."""
+    return f"{package}.{HANDED[name]}" if name in HANDED else None
 
 
 def is_pipe(package: str, v: Any) -> bool:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from generator.gocheck import pipes
 from generator.gocheck.machine import MODELLED_PACKAGES
 from runners import config
 
@@ -37,13 +38,14 @@ _PIPE_SHIMS = {"gocheck_pipes_io.go": HELPER_DIR / "shims" / "pipes_io.go.txt",
                "gocheck_pipes_net.go": HELPER_DIR / "shims" / "pipes_net.go.txt"}
 _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
 # The io models also serve a file that hands a reader or writer of its own (a method Read
-# or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf and the like, whose Read or
-# Write may communicate (machine.py's `_handed_model`).
+# or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf, bufio.NewScanner and the
+# like (`pipes.HANDED`), whose Read or Write may communicate (machine.py's
+# `_handed_model`).
 _OWN_READ_WRITE = re.compile(rb"^func\s*\([^)]*\)\s*(Read|Write)\s*\(\s*\w+\s+\[\]byte\s*\)",
                              re.M)
-_HANDED_CALL = re.compile(rb"\b(io\.(ReadAll|ReadFull|ReadAtLeast|Copy|CopyN|CopyBuffer"
-                          rb"|WriteString)|ioutil\.ReadAll"
-                          rb"|fmt\.Fprint(f|ln)?)\(")
+# A call of one of them by its package's name (`io.ReadFull(`, `json.NewDecoder(`).
+_HANDED_CALL = re.compile(rb"\b(%s)\(" % b"|".join(
+    re.escape(name.rsplit("/", 1)[-1].encode()) for name in pipes.HANDED))
 _SOURCES = ("go.mod", "go.sum", "main.go")
 
 

@@ -416,12 +416,23 @@ def test_fprintf_and_write_string_call_a_writer_of_the_programs(reads, verdict):
     assert c.verdict == verdict, report_lines(c)
 
 
-def test_a_reader_of_the_programs_handed_to_code_without_a_model_is_unsupported():
-    # bufio's Scanner keeps a buffer of its own: no plain model of it for any reader.
-    source = OWN_READER.replace("CLOSE", "close(r.in)").replace(
+@pytest.mark.parametrize("close, verdict", [("close(r.in)", "ok"),
+                                            ("// no close", "global-deadlock")])
+def test_a_scanner_over_a_reader_of_the_programs_reads_through_its_read(close, verdict):
+    # The chunk has no newline: Scan reads again, and waits for ever without the close.
+    source = OWN_READER.replace("CLOSE", close).replace(
         "n, err := READ", "s := bufio.NewScanner(r)\n        n, err := s.Scan(), s.Err()"
     ).replace('"fmt"', '"bufio"\n        "fmt"')
     c = check(source)
+    assert c.verdict == verdict, report_lines(c)
+
+
+def test_a_scanner_method_the_models_lack_is_unsupported_over_a_programs_reader():
+    source = OWN_READER.replace("CLOSE", "close(r.in)").replace(
+        "n, err := READ", "s := bufio.NewScanner(r)\n        s.Split(bufio.ScanWords)\n"
+        "        n, err := s.Scan(), s.Err()"
+    ).replace('"fmt"', '"bufio"\n        "fmt"')
+    c = check(source)
     assert c.verdict == "unsupported", report_lines(c)
-    assert any("bufio.NewScanner is handed a *chunkReader whose method Read communicates"
+    assert any("(*bufio.Scanner).Split over a pipe or a reader or writer of the program's"
                in line for line in report_lines(c)), report_lines(c)
