@@ -26,14 +26,14 @@ _MAKERS = {"io.Pipe": "gocheckIOPipe", "net.Pipe": "gocheckNetPipe"}
 # would call it out of the checker's sight; the model calls it where the checker follows
 # it). bufio's and json's models keep their buffers in plain Go too.
 HANDED = {"io.ReadAll": "gocheckReadAll", "io/ioutil.ReadAll": "gocheckReadAll",
-           "io.ReadFull": "gocheckReadFull", "io.ReadAtLeast": "gocheckReadAtLeast",
-           "io.Copy": "gocheckCopy", "io.CopyN": "gocheckCopyN",
-           "io.CopyBuffer": "gocheckCopyBuffer",
-           "io.WriteString": "gocheckWriteString", "fmt.Fprint": "gocheckFprint",
-           "fmt.Fprintf": "gocheckFprintf", "fmt.Fprintln": "gocheckFprintln",
-           "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
-           "bufio.NewWriter": "gocheckNewWriter", "encoding/json.NewEncoder": "gocheckNewEncoder",
-           "encoding/json.NewDecoder": "gocheckNewDecoder"}
+          "io.ReadFull": "gocheckReadFull", "io.ReadAtLeast": "gocheckReadAtLeast",
+          "io.Copy": "gocheckCopy", "io.CopyN": "gocheckCopyN",
+          "io.CopyBuffer": "gocheckCopyBuffer",
+          "io.WriteString": "gocheckWriteString", "fmt.Fprint": "gocheckFprint",
+          "fmt.Fprintf": "gocheckFprintf", "fmt.Fprintln": "gocheckFprintln",
+          "bufio.NewScanner": "gocheckNewScanner", "bufio.NewReader": "gocheckNewReader",
+          "bufio.NewWriter": "gocheckNewWriter", "encoding/json.NewEncoder": "gocheckNewEncoder",
+          "encoding/json.NewDecoder": "gocheckNewDecoder"}
 # bufio's and encoding/json's types over a pipe, their models' types, and what the
 # models' first field holds (a Scanner over anything else is the library's own).
 BUFFERED = {"(*bufio.Scanner).": ("gocheckScanner", "gocheck:bufio.Scanner"),

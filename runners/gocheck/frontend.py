@@ -203,10 +203,10 @@ def _shims(source: bytes) -> dict[str, bytes]:
     wanted: dict[str, Path] = {}
     if _TESTIFY_IMPORT.search(source):
         wanted["gocheck_testify.go"] = _TESTIFY_SHIM
-    pipes = {m.group(1) for m in _PIPE_CALL.finditer(source)}
-    if pipes or (_OWN_READ_WRITE.search(source) and _HANDED_CALL.search(source)):
+    made = {m.group(1) for m in _PIPE_CALL.finditer(source)}  # b"io", b"net": pipes made
+    if made or (_OWN_READ_WRITE.search(source) and _HANDED_CALL.search(source)):
         wanted["gocheck_pipes_io.go"] = _PIPE_SHIMS["gocheck_pipes_io.go"]
-    if b"net" in pipes:
+    if b"net" in made:
         wanted["gocheck_pipes_net.go"] = _PIPE_SHIMS["gocheck_pipes_net.go"]
     return {name: path.read_bytes().replace(b"package PACKAGE", f"package {package}".encode())
             for name, path in wanted.items()}
