@@ -1480,13 +1480,9 @@ class Machine:
         them. Where the front end added no models (`frontend._shims`), the library's runs,
         which is unsupported (`_no_communicating_methods`)."""
         model = pipes.handed_model(self.program.package, name)
-        if model is None:
+        if model is None or self._communicating_method(st, args) is None:
             return None
-        for v in self._ifaces(st, args):
-            if any(self.program.communicates(target)
-                   for target in self.program.methods.get(v[1], {}).values()):
-                return model
-        return None
+        return model
 
     def _model_tag(self, st: State, v: Value) -> Value:
         """The first field of what `v` points to: a pipe model's says what it models."""
@@ -1691,14 +1687,22 @@ class Machine:
     def _no_communicating_methods(self, st: State, name: str, args: list[Value],
                                   line: int) -> None:
         """A library function handed an interface value whose dynamic type has a method
-        of the program that may communicate (io.ReadFull and a Read that receives) may
-        call it unseen: unsupported."""
+        of the program that may communicate (io.TeeReader and a Read that receives) may
+        call it unseen: unsupported (`_handed_model` runs a model where there is one)."""
+        found = self._communicating_method(st, args)
+        if found is not None:
+            what = found[0].replace(self.program.package + ".", "")
+            raise Unsupported(f"{name} is handed a {what} whose method {found[1]} "
+                              "communicates", line)
+
+    def _communicating_method(self, st: State, args: list[Value]) -> tuple[str, str] | None:
+        """The dynamic type and the method of the first interface value among `args` with
+        a method of the program's that may communicate, or None."""
         for v in self._ifaces(st, args):
             for method, target in self.program.methods.get(v[1], {}).items():
                 if self.program.communicates(target):
-                    what = v[1].replace(self.program.package + ".", "")
-                    raise Unsupported(f"{name} is handed a {what} whose method {method} "
-                                      "communicates", line)
+                    return v[1], method
+        return None
 
     def _ifaces(self, st: State, args: list[Value]) -> Iterator[Value]:
         """The interface values among a library call's arguments, those of a variadic
