@@ -2131,7 +2131,7 @@ class Machine:
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
-        if name.startswith(("strings.", "(*bufio.Scanner).", "bufio.NewScanner")):
+        if name.startswith(("strings.", "strconv.", "(*bufio.Scanner).", "bufio.NewScanner")):
             known = self._text(st, name, args)
             if known is not UNKNOWN:
                 return known
@@ -2388,6 +2388,9 @@ class Machine:
             return _new_slice(st, words)
         if name == "strings.NewReader":
             return st.new_obj(("reader", args[0])) if isinstance(args[0], str) else UNKNOWN
+        if name == "strings.Join" and len(args) == 2:
+            items = self._items(st, args[0]) if isinstance(args[0], tuple) else None
+            return UNKNOWN if items is None else textlib.join(items, args[1])
         if name == "bufio.NewScanner":
             r = args[0]
             if isinstance(r, tuple) and r[:2] == ("iface", "*strings.Reader"):

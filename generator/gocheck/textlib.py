@@ -1,12 +1,15 @@
-"""The standard library's text functions on text the checker knows: `strings`' pure
-functions, and a `bufio.Scanner` reading a `strings.Reader` of a known string.
+"""The standard library's text functions on text the checker knows: `strings`' and
+`strconv`'s pure functions, and a `bufio.Scanner` reading a `strings.Reader` of a known
+string.
 
 A program that scans a string literal line by line (an index of pages, a config) had an
 unknown number of lines, each `Scan` going both ways: a worker pool fed one job a line
 was said to deadlock once the lines outnumbered a buffer, though the literal has seven
 (a held-out probe modelled on hugo). Only what is certain is computed: ASCII text (Go
 counts bytes, Python code points; they agree there), the default split into lines or
-`bufio.ScanWords`; anything else stays unknown, as before.
+`bufio.ScanWords`; anything else stays unknown, as before. A test that splits a constant
+with `strings.Cut` or parses one with `strconv.Atoi` and calls t.Fatalf on a result it
+never gets had that branch taken too, skipping a worker's `wg.Done`: a false deadlock.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from generator.gocheck.values import UNKNOWN, Value
+from generator.gocheck.values import NIL, UNKNOWN, Value
+
+# A non-nil error that may wrap another: strconv's *NumError wraps ErrSyntax or ErrRange
+# (the same value as Machine's WRAPPING; values.py cannot import the machine).
+NUM_ERROR: Value = ("iface", "*fmt.wrapError", UNKNOWN)
 
 MAX_LEN = 4096  # longer texts are not worth keeping exactly
 
@@ -31,7 +38,52 @@ def _trim_suffix(s: str, p: str) -> str:
     return s[: len(s) - len(p)] if p and s.endswith(p) else s
 
 
-# name: (how many string arguments, then the function); ints are passed as they are.
+def _short(s: str) -> Value:
+    return s if len(s) <= MAX_LEN else UNKNOWN
+
+
+def _parse_int(s: str, base: int, bits: int) -> Value:
+    """strconv.ParseInt of a base-10 number (Atoi's): its value and nil, or Go's
+    out-of-range value and an error."""
+    if base != 10 or not 0 <= bits <= 64 or not re.fullmatch(r"[+-]?[0-9]+", s):
+        return ("tuple", (0, NUM_ERROR)) if base == 10 and 0 <= bits <= 64 else UNKNOWN
+    n = int(s)
+    lo, hi = (-(1 << (bits or 64) - 1), (1 << (bits or 64) - 1) - 1)
+    if n < lo or n > hi:
+        return ("tuple", (lo if n < lo else hi, NUM_ERROR))
+    return ("tuple", (n, NIL))
+
+
+def _parse_bool(s: str) -> Value:
+    if s in ("1", "t", "T", "TRUE", "true", "True"):
+        return ("tuple", (True, NIL))
+    if s in ("0", "f", "F", "FALSE", "false", "False"):
+        return ("tuple", (False, NIL))
+    return ("tuple", (False, NUM_ERROR))
+
+
+def _quote(s: str) -> Value:
+    """strconv.Quote of printable ASCII (other bytes' escapes are left unknown)."""
+    if not all(" " <= c <= "~" for c in s):
+        return UNKNOWN
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _cut(s: str, sep: str) -> Value:
+    i = s.find(sep)  # Go's Index: 0 for an empty separator, as find gives
+    return ("tuple", (s[:i], s[i + len(sep):], True) if i >= 0 else (s, "", False))
+
+
+def _cut_prefix(s: str, p: str) -> Value:
+    return ("tuple", (s[len(p):], True) if s.startswith(p) else (s, False))
+
+
+def _cut_suffix(s: str, p: str) -> Value:
+    return ("tuple", (s[: len(s) - len(p)], True) if s.endswith(p) else (s, False))
+
+
+# name: the function of its string arguments (all ASCII text); several results come as
+# a ("tuple", …), as the machine gives them.
 _STRINGS: dict[str, Callable[..., Value]] = {
     "strings.TrimSpace": lambda s: s.strip(" \t\n\v\f\r"),
     "strings.HasPrefix": lambda s, p: s.startswith(p),
@@ -45,6 +97,47 @@ _STRINGS: dict[str, Callable[..., Value]] = {
     "strings.LastIndex": lambda s, p: s.rfind(p),
     "strings.Count": lambda s, p: s.count(p) if p else len(s) + 1,
     "strings.EqualFold": lambda s, p: s.lower() == p.lower(),
+    "strings.Cut": _cut,
+    "strings.CutPrefix": _cut_prefix,
+    "strings.CutSuffix": _cut_suffix,
+    # A cutset of ASCII bytes: Python's strip removes the same characters from the ends.
+    "strings.Trim": lambda s, cut: s.strip(cut),
+    "strings.TrimLeft": lambda s, cut: s.lstrip(cut),
+    "strings.TrimRight": lambda s, cut: s.rstrip(cut),
+    "strings.ReplaceAll": lambda s, old, new: _short(s.replace(old, new)),
+    "strings.Compare": lambda a, b: (a > b) - (a < b),
+    "strconv.Atoi": lambda s: _parse_int(s, 10, 64),
+    "strconv.ParseBool": _parse_bool,
+    "strconv.Quote": _quote,
+}
+
+
+def _format_int(n: int, base: int) -> Value:
+    if not 2 <= base <= 36:
+        return UNKNOWN
+    digits, m = [], abs(n)
+    while True:
+        m, d = divmod(m, base)
+        digits.append("0123456789abcdefghijklmnopqrstuvwxyz"[d])
+        if not m:
+            break
+    return ("-" if n < 0 else "") + "".join(reversed(digits))
+
+
+def _int(v: object) -> bool:
+    return type(v) is int
+
+
+# name: (whether each argument is text (True) or an int (False), the function).
+# (None: a bool.)
+_MIXED: dict[str, tuple[tuple[bool | None, ...], Callable[..., Value]]] = {
+    "strings.Repeat": ((True, False),
+                       lambda s, n: s * n if n >= 0 and len(s) * n <= MAX_LEN else UNKNOWN),
+    "strings.Replace": ((True, True, True, False),
+                        lambda s, old, new, n: _short(s.replace(old, new, n))),
+    "strconv.ParseInt": ((True, False, False), _parse_int),
+    "strconv.FormatInt": ((False, False), _format_int),
+    "strconv.FormatBool": ((None,), lambda b: "true" if b else "false"),
 }
 
 
@@ -77,6 +170,14 @@ def strings_call(name: str, args: list[Value]) -> Value:
     if name == "strings.IndexByte" and len(args) == 2 and _ascii(args[0]) and \
             type(args[1]) is int and 0 <= args[1] < 128:
         return args[0].find(chr(args[1]))
+    mixed = _MIXED.get(name)
+    if mixed is not None:
+        kinds, g = mixed
+        if len(args) != len(kinds) or not all(
+                _ascii(a) if k else _int(a) if k is False else type(a) is bool
+                for k, a in zip(kinds, args, strict=True)):
+            return UNKNOWN
+        return g(*args)
     f = _STRINGS.get(name)
     if f is None or not args or not _ascii(*args):
         return UNKNOWN
@@ -106,3 +207,10 @@ def scan(sc: tuple) -> tuple[bool, tuple]:
     if newline and line.endswith("\r"):
         line = line[:-1]
     return True, ("scanner", after, line, words)
+
+
+def join(items: tuple, sep: Value) -> Value:
+    """strings.Join of known ASCII texts, else UNKNOWN."""
+    if not _ascii(sep, *items):
+        return UNKNOWN
+    return _short(sep.join(items))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.gocheck import textlib
-from generator.gocheck.values import UNKNOWN
+from generator.gocheck.values import NIL, UNKNOWN
 
 
 def tokens(text: str, words: bool = False) -> list[str]:
@@ -67,3 +67,51 @@ def test_strings_functions_of_known_text(name, args, want):
 ])
 def test_strings_functions_giving_a_slice_of_known_text(name, args, want):
     assert textlib.strings_list(name, args) == want
+
+
+ERR = textlib.NUM_ERROR
+
+
+@pytest.mark.parametrize("name, args, want", [
+    # A key=value pair split once: a test's t.Fatalf on a wrong key was a branch both ways.
+    ("strings.Cut", ["a=1", "="], ("tuple", ("a", "1", True))),
+    ("strings.Cut", ["a", "="], ("tuple", ("a", "", False))),
+    ("strings.Cut", ["ab", ""], ("tuple", ("", "ab", True))),  # Index of "" is 0
+    ("strings.CutPrefix", ["v1.2", "v"], ("tuple", ("1.2", True))),
+    ("strings.CutSuffix", ["a.go", ".md"], ("tuple", ("a.go", False))),
+    ("strings.Trim", ["--a-b--", "-"], "a-b"),
+    ("strings.TrimLeft", ["xxa", "x"], "a"),
+    ("strings.ReplaceAll", ["a.b.c", ".", "/"], "a/b/c"),
+    ("strings.Replace", ["a.b.c", ".", "/", 1], "a/b.c"),
+    ("strings.Replace", ["a.b.c", ".", "/", -1], "a/b/c"),
+    ("strings.Repeat", ["ab", 3], "ababab"),
+    ("strings.Repeat", ["ab", -1], UNKNOWN),  # Go panics
+    ("strings.Repeat", ["ab", 10**9], UNKNOWN),  # too long to keep
+    ("strings.Compare", ["a", "b"], -1),
+    ("strconv.Atoi", ["42"], ("tuple", (42, NIL))),
+    ("strconv.Atoi", ["-7"], ("tuple", (-7, NIL))),
+    ("strconv.Atoi", ["+7"], ("tuple", (7, NIL))),
+    ("strconv.Atoi", ["4_2"], ("tuple", (0, ERR))),  # Python's int() would take it
+    ("strconv.Atoi", [" 42"], ("tuple", (0, ERR))),
+    ("strconv.Atoi", ["x"], ("tuple", (0, ERR))),
+    ("strconv.Atoi", ["99999999999999999999"], ("tuple", ((1 << 63) - 1, ERR))),
+    ("strconv.ParseInt", ["200", 10, 8], ("tuple", (127, ERR))),
+    ("strconv.ParseInt", ["-128", 10, 8], ("tuple", (-128, NIL))),
+    ("strconv.ParseInt", ["ff", 16, 64], UNKNOWN),  # only base 10 is computed
+    ("strconv.ParseBool", ["T"], ("tuple", (True, NIL))),
+    ("strconv.ParseBool", ["yes"], ("tuple", (False, ERR))),
+    ("strconv.FormatInt", [-255, 16], "-ff"),
+    ("strconv.FormatInt", [0, 2], "0"),
+    ("strconv.FormatBool", [True], "true"),
+    ("strconv.FormatBool", [1], UNKNOWN),
+    ("strconv.Quote", ['say "hi"\\'], '"say \\"hi\\"\\\\"'),
+    ("strconv.Quote", ["tab\t"], UNKNOWN),  # escapes beyond \\ and " are not computed
+    ("strconv.Atoi", [UNKNOWN], UNKNOWN),
+])
+def test_strings_and_strconv_functions_with_several_results_or_ints(name, args, want):
+    assert textlib.strings_call(name, args) == want
+
+
+def test_join_of_known_texts():
+    assert textlib.join(("a", "b", "c"), ", ") == "a, b, c"
+    assert textlib.join(("a", UNKNOWN), ",") is UNKNOWN
