@@ -121,8 +121,8 @@ def _chan_name(st: State, ch: Value) -> str:
         return "a nil channel"
     if isinstance(ch, tuple) and ch[0] == "chan":
         line, name = st.chan_lines.get(ch[1], (0, ""))
-        if not line:
-            return "a timer's channel"
+        if not line:  # made by the checker, not at a line of the program
+            return name or "a timer's channel"
         return f"{name or 'channel'} (made at line {line})"
     return "a channel"
 

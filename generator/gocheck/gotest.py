@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from generator.gocheck.ssa import Block, Function, Instr
+from generator.gocheck.ssa import Block, Function, Instr, Program
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value, unknown_of
 
 # The state and goroutine are machine.State and machine.G; machine imports this module, so
@@ -69,6 +69,7 @@ FRESH = ("struct", (("tcommon", False, (), NIL, NIL, NIL, NIL, NIL, (), False, F
 # Where the state keeps the channel that counts the tests running (module docstring).
 PARALLEL = "g:testing.parallel"
 PARALLEL_METHOD = "(*testing.T).Parallel"
+SYNCTEST_TEST = "testing/synctest.Test"  # (machine.SYNCTEST_TEST)
 
 
 def _get(common: tuple, name: str) -> Value:
@@ -179,6 +180,25 @@ def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
 BUBBLE_ROOT = "g:synctest.root"
 
 
+def shares_with(program: Program, test: str) -> tuple[str, ...]:
+    """The tests go test runs before `test` (in the file's order, in one process) that
+    may leave it something: those naming a package variable it names, or one that a test
+    so kept names (a `sync.Once` that started a worker the first test stopped, a channel
+    both close). None when tests run in parallel or in a synctest bubble, whose order
+    go test does not keep (the check would put them one after another)."""
+    tests = program.tests
+    if test not in tests or program.calls(PARALLEL_METHOD, SYNCTEST_TEST):
+        return ()
+    wanted = set(program.globals_reached(test))
+    kept = []
+    for earlier in reversed(tests[: tests.index(test)]):
+        names = program.globals_reached(earlier)
+        if names & wanted:
+            kept.append(earlier)
+            wanted |= names
+    return tuple(reversed(kept))
+
+
 def bubble(m: Machine, st: State, g: G, t: Value, f: Value, line: int) -> Value:
     """`synctest.Test(t, f)`: f runs with a T of its own, as `t.Run`'s subtest, and the
     test waits for it (the fake clock of its bubble is the explorer's)."""
@@ -193,20 +213,39 @@ def bubble(m: Machine, st: State, g: G, t: Value, f: Value, line: int) -> Value:
 M_RUN = "(*testing.M).Run"
 
 
-def test_main_handle(test: str) -> Value:
-    """The `*testing.M` TestMain is handed when the check is for `test`."""
-    return ("testing.M", test)
+def test_main_handle(*tests: str) -> Value:
+    """The `*testing.M` TestMain is handed when the check is for the last of `tests`, the
+    others run before it in the same process (`Program.before`)."""
+    return ("testing.M", *tests)
+
+
+def _run_tests_fn() -> Function:
+    """`m.Run()` on its parameter, an M: how go test runs the tests of a file in order
+    when the file has no TestMain, and how m.Run runs the next of them."""
+    call = Instr("Call", "", "", 0, (),
+                 {"mode": "call", "callee": {"k": "fn", "n": M_RUN}, "static": M_RUN,
+                  "args": [{"k": "param", "i": 0}], "escapes": False})
+    ret = Instr("Return", "", "", 0, (), {})
+    return Function("testing.(*M).Run", ("m",), (), (Block((call, ret), (), ()),), 0, -1)
+
+
+RUN_TESTS = _run_tests_fn()
 
 
 def main_run(m: Machine, st: State, g: G, handle: Value, line: int) -> None:
-    """`m.Run()` in TestMain: the test the check is for runs as tRunner runs a top-level
-    test, in a goroutine of its own, and TestMain waits until it has ended (`go test -run`
-    of that test alone). Its exit code is left unknown: the test may fail."""
-    if not (isinstance(handle, tuple) and handle[:1] == ("testing.M",)):
+    """`m.Run()` in TestMain: the tests of the check (the one it is for, and those it runs
+    before it) run as tRunner runs top-level tests, one after another, each in a
+    goroutine of its own, and TestMain waits until the last has ended (`go test -run` of
+    these alone). Its exit code is left unknown: a test may fail."""
+    if not (isinstance(handle, tuple) and handle[:1] == ("testing.M",) and len(handle) > 1):
         raise Unsupported("m.Run on an M the checker cannot follow", line)
-    name = handle[1].rsplit(".", 1)[-1]
-    _run(m, st, g, NIL, ("fn", handle[1], ()), line,
-         label=f"{name} (run by m.Run at line {line})", signal_name="m.Run's wait")
+    first, rest = handle[1], handle[2:]
+    for test in reversed(rest):
+        g.frames.append(m.frame(RUN_TESTS, (("testing.M", test),), (), None))
+    name = first.rsplit(".", 1)[-1]
+    by = f"m.Run at line {line}" if line else "go test"
+    _run(m, st, g, NIL, ("fn", first, ()), line, label=f"{name} (run by {by})",
+         signal_name="m.Run's wait")
 
 
 def _run(m: Machine, st: State, g: G, parent: Value, f: Value, line: int, *,

@@ -68,7 +68,7 @@ _NOOPS = frozenset(
 )
 # testing/synctest: Test runs a function in a bubble whose clock is fake; time.Sleep and
 # synctest.Wait there return once every other goroutine of the bubble is blocked.
-SYNCTEST_TEST = "testing/synctest.Test"
+SYNCTEST_TEST = gotest.SYNCTEST_TEST
 _BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
 # In a bubble, when goroutine N's timer or sleep is due, counted from the fake clock's
 # now (always 0: each advance takes what passed off every deadline, so a loop on a
@@ -542,9 +542,14 @@ class Machine:
             # (gotest.main_run); TestMain's end is the program's, as main's.
             if self.program.function(entry) is None:
                 raise Unsupported(f"no test {entry}")
-            handle = gotest.test_main_handle(entry)
+            handle = gotest.test_main_handle(*self.program.before, entry)
             st.gs[0].frames.append(self.frame(test_main, (handle,), (), None))
             st.gs[0].label = test_main.short_name
+        elif self.program.before:
+            # Go test's own main: the tests in order, each in a goroutine of its own.
+            handle = gotest.test_main_handle(*self.program.before, entry)
+            st.gs[0].frames.append(self.frame(gotest.RUN_TESTS, (handle,), (), None))
+            st.gs[0].label = "go test"
         elif entry:
             test = self.program.function(entry)
             if test is None:

@@ -7,7 +7,7 @@ two stay easy to compare. Operands stay small dicts (`{"k": "reg", "n": "t3"}`),
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -171,6 +171,10 @@ class Program:
     # a check runs (`entry`; the first when empty). A package main program has none.
     tests: tuple[str, ...] = ()
     entry: str = ""
+    # The tests `go test` runs before `entry` in the same process that the check runs
+    # first, in order, each to its end (runners/gocheck/check: those it shares package
+    # variables with); none: `entry` alone, as `go test -run` runs it.
+    before: tuple[str, ...] = ()
     # The init functions of the imported packages the front end loaded from source (those
     # outside the standard library), in the order Go runs them, and their modules.
     inits: tuple[str, ...] = ()
@@ -215,6 +219,11 @@ class Program:
     def reaches_call(self, start: str, callee: str) -> bool:
         """Whether function `start` calls `callee` (a static callee's name), itself or
         through the program's functions it calls or makes closures of."""
+        return any(t == callee for t in self._targets_reached(start))
+
+    def _targets_reached(self, start: str) -> Iterator[str]:
+        """The static callees (and closures' functions) of `start` and of the program's
+        functions these reach, each at least once."""
         seen, todo = {start}, [start]
         while todo:
             fn = self.functions.get(todo.pop())
@@ -224,12 +233,25 @@ class Program:
                 for ins in block.instrs:
                     target = ins.x.get("static") if ins.op in ("Call", "Defer", "Go") else \
                         ins.x.get("fn") if ins.op == "MakeClosure" else None
-                    if target == callee:
-                        return True
-                    if target in self.functions and target not in seen:
-                        seen.add(target)
-                        todo.append(target)
-        return False
+                    # A function literal handed over as it is (t.Cleanup(func() {…})).
+                    named = [o["n"] for o in _operands(ins) if o.get("k") == "fn"]
+                    for t in ([target] if target else []) + named:
+                        yield t
+                        if t in self.functions and t not in seen:
+                            seen.add(t)
+                            todo.append(t)
+
+    def globals_reached(self, start: str) -> frozenset[str]:
+        """The package's own variables that function `start` names, itself or through the
+        program's functions it reaches statically: what a test may share with another
+        run before it in the same process."""
+        names: set[str] = set()
+        for name in (start, *self._targets_reached(start)):
+            fn = self.functions.get(name)
+            for ins in (i for b in fn.blocks for i in b.instrs) if fn else ():
+                names.update(o["n"] for o in _operands(ins) if o.get("k") == "global" and (
+                    o["n"] in self.globals or o["n"].startswith(self.package + ".")))
+        return frozenset(names)
 
     def pure(self, name: str) -> bool:
         """Whether function `name` of the program only computes its results: it does not
@@ -240,6 +262,15 @@ class Program:
             self._impure.update(_impure(self))
             self._impure.add("")
         return name in self.functions and name not in self._impure
+
+
+def _operands(ins: Instr) -> Iterator[Mapping[str, Any]]:
+    """The operands of `ins`: its arguments and those among its details (a call's
+    callee and arguments)."""
+    for op in (*ins.args, *ins.x.values()):
+        for o in op if isinstance(op, list | tuple) else (op,):
+            if isinstance(o, Mapping) and "k" in o:
+                yield o
 
 
 _SYNCHRONISING = frozenset({"sync", "context", "time", "sync/atomic", "runtime"})

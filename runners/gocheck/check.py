@@ -25,7 +25,7 @@ from generator.gocheck.explore import (
     check,
     merged,
 )
-from generator.gocheck.gotest import PARALLEL_METHOD
+from generator.gocheck.gotest import PARALLEL_METHOD, shares_with
 from generator.gocheck.machine import CPU_COUNTS
 from runners.gocheck import frontend
 
@@ -85,13 +85,30 @@ def _check(load: Callable[[], dict], max_states: int, time_limit: float,
         return Checked(result.verdict, result, program=program)
     # A test file: each test alone, as `go test` runs them one after the other; the time
     # left is shared among the tests still to check, so a quick one leaves its share over.
+    # Each test is checked alone, as `go test -run` runs it, then after the tests run
+    # before it that it shares package variables with (`gotest.shares_with`), as plain
+    # `go test` runs them.
     named = []
     deadline = time.monotonic() + time_limit
+
+    def short(test: str) -> str:
+        return test.replace(program.package + ".", "")
+
+    def checked(test: str, before: tuple[str, ...], left: int) -> Result:
+        share = (deadline - time.monotonic()) / left  # of the time the tests left have
+        return check(replace(program, entry=test, before=before), max_states=max_states,
+                     time_limit=max(share, 0.0), reduce=reduce, symmetry=symmetry)
+
     for n, test in enumerate(program.tests):
-        share = (deadline - time.monotonic()) / (len(program.tests) - n)
-        named.append((test.replace(program.package + ".", ""),
-                      check(replace(program, entry=test), max_states=max_states,
-                            time_limit=max(share, 0.0), reduce=reduce, symmetry=symmetry)))
+        left = len(program.tests) - n
+        alone = checked(test, (), left)
+        named.append((short(test), alone))
+        # (Unless alone it deadlocks all, the gravest, or the check could not finish.)
+        graver = alone.verdict in ("global-deadlock", "undecided", "unsupported")
+        before = () if graver else shares_with(program, test)
+        if before:
+            named.append((f"{short(test)} after {', '.join(map(short, before))}",
+                          checked(test, before, left)))
     result = merged(named)
     return Checked(result.verdict, result, program=program)
 

@@ -1,5 +1,6 @@
 """Test files in gocheck (generator/gocheck/gotest.py): each `func TestXxx(t *testing.T)`
-is checked as `go test` runs it, with t.Fatal ending the test through runtime.Goexit,
+is checked as `go test` runs it (alone, then after the tests it shares package variables
+with), with t.Fatal ending the test through runtime.Goexit,
 cleanups, t.Context, and subtests (sequential and parallel) as tRunner orders them.
 The Go behaviour each case asserts was seen with `go test` (Go 1.26)."""
 
@@ -9,6 +10,9 @@ import textwrap
 
 import pytest
 
+from generator.gocheck import ssa
+from generator.gocheck.gotest import shares_with
+from runners.gocheck import frontend
 from runners.gocheck.check import check_source, report_lines
 
 pytestmark = pytest.mark.usefixtures("go_frontend")
@@ -16,6 +20,10 @@ pytestmark = pytest.mark.usefixtures("go_frontend")
 
 def check(body: str):
     return check_source(textwrap.dedent(body).lstrip())
+
+
+def load(body: str) -> ssa.Program:
+    return ssa.load(frontend.ssa_of_source(textwrap.dedent(body).lstrip()))
 
 
 def test_goroutine_left_blocked_when_the_test_returns_is_a_leak_named_by_its_test():
@@ -532,3 +540,160 @@ def test_what_a_test_leaves_blocked_has_leaked_when_test_main_exits():
         """)
     assert c.verdict == "partial-deadlock", report_lines(c)
     assert "os.Exit: the test binary ends here" in "\n".join(report_lines(c))
+
+
+SHARED_FIXTURE = """
+    package index
+
+    import (
+        "sync"
+        "testing"
+    )
+
+    var (
+        once sync.Once
+        reqs chan int
+        quit chan struct{}
+    )
+
+    func worker() {
+        once.Do(func() {
+            reqs, quit = make(chan int), make(chan struct{})
+            go func() {
+                for {
+                    select {
+                    case <-reqs:
+                    case <-quit:
+                        return
+                    }
+                }
+            }()
+        })
+    }
+
+    func TestFirst(t *testing.T) {
+        worker()
+        reqs <- 1
+        close(quit)
+    }
+
+    func TestSecond(t *testing.T) {
+        worker()
+        reqs <- 2
+    }
+    """
+
+
+def test_a_test_is_checked_after_the_tests_it_shares_package_variables_with():
+    # go test runs the tests in order in one process: the worker sync.Once started is
+    # stopped by TestFirst, so TestSecond's send blocks for ever (go test: "all
+    # goroutines are asleep", 20 of 20 runs). Alone, TestSecond only leaks the worker.
+    c = check(SHARED_FIXTURE)
+    text = "\n".join(report_lines(c))
+    assert c.verdict == "global-deadlock", text
+    assert "TestSecond after TestFirst: global-deadlock" in text
+    assert "TestSecond: partial-deadlock" in text  # as `go test -run TestSecond` runs it
+
+
+def test_cleanups_of_two_tests_closing_one_package_channel_panic():
+    c = check("""
+        package server
+
+        import "testing"
+
+        var quit = make(chan struct{})
+
+        func TestStart(t *testing.T) {
+            t.Cleanup(func() { close(quit) })
+        }
+
+        func TestRestart(t *testing.T) {
+            t.Cleanup(func() { close(quit) })
+        }
+        """)
+    text = "\n".join(report_lines(c))
+    assert c.verdict == "channel-safety", text
+    assert "TestRestart after TestStart: close of closed channel" in text
+
+
+def test_test_main_runs_the_tests_in_order_in_its_m_run():
+    c = check("""
+        package server
+
+        import (
+            "os"
+            "testing"
+        )
+
+        var quit = make(chan struct{})
+
+        func TestMain(m *testing.M) {
+            os.Exit(m.Run())
+        }
+
+        func TestStart(t *testing.T) { close(quit) }
+
+        func TestRestart(t *testing.T) { close(quit) }
+        """)
+    text = "\n".join(report_lines(c))
+    assert c.verdict == "channel-safety", text
+    assert "TestRestart after TestStart" in text
+
+
+def test_tests_that_share_nothing_are_not_checked_again():
+    c = check("""
+        package apart
+
+        import "testing"
+
+        var calls = make(chan int, 1)
+
+        func TestOne(t *testing.T) {
+            ch := make(chan int, 1)
+            ch <- 1
+        }
+
+        func TestTwo(t *testing.T) {
+            calls <- 1
+            <-calls
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+    assert " after " not in "\n".join(report_lines(c))
+
+
+def test_a_test_run_before_is_kept_when_it_shares_with_one_kept():
+    # TestA fills the buffer TestB drains into `seen`; TestC reads only `seen`: TestA
+    # matters to TestC through TestB. TestD shares nothing and is not run before.
+    program = load("""
+        package chain
+
+        import "testing"
+
+        var (
+            buf  = make(chan int, 1)
+            seen int
+        )
+
+        func TestA(t *testing.T) { buf <- 1 }
+        func TestD(t *testing.T) {}
+        func TestB(t *testing.T) { seen = <-buf }
+        func TestC(t *testing.T) { _ = seen }
+        """)
+    names = {t.rsplit(".", 1)[1]: t for t in program.tests}
+    assert shares_with(program, names["TestC"]) == (names["TestA"], names["TestB"])
+    assert shares_with(program, names["TestA"]) == ()
+
+
+def test_tests_that_run_in_parallel_are_not_put_in_a_sequence():
+    program = load("""
+        package par
+
+        import "testing"
+
+        var quit = make(chan struct{})
+
+        func TestA(t *testing.T) { t.Parallel(); close(quit) }
+        func TestB(t *testing.T) { t.Parallel(); <-quit }
+        """)
+    assert shares_with(program, program.tests[1]) == ()
