@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from generator.gocheck.gotest import BUBBLE_ROOT, PARALLEL_METHOD
 from generator.gocheck.machine import (
     DEADLINE,
+    MAP_ENDS_UP_TO,
     RECOVERABLE,
     TIMER_OPS,
     Machine,
@@ -880,6 +881,12 @@ class _Explorer:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
         if walks:
             notes += (f"{walks} random walks beside the search",)
+        if self.m.orders_cut:
+            n = self.m.orders_cut
+            notes += (f"a range over a map of {n} entries was tried in "
+                      + (f"{2 * n - 1} of its orders (each key first or last, the others "
+                         "by key)" if n <= MAP_ENDS_UP_TO else "one order of its keys")
+                      + ", not in all",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _expand(self, st: State, succs: list[_Succ],

@@ -36,9 +36,13 @@ MAX_LOCAL_STEPS = 200_000
 # A range over a map (over maps.Keys, Values or All, or sync.Map.Range) of 2 to this many
 # entries tries every order of them, each a branch of the search: Go's order is random, and
 # a loop that breaks at the first match, or sends to each entry's channel in turn, can leak
-# in one order only. Over a larger map one order (by key) is explored: n! orders would
-# swamp the search.
+# in one order only. n! orders of a larger map would swamp the search: up to
+# MAP_ENDS_UP_TO entries, the 2n-1 orders with each key first or last and the others by
+# key are tried (a worker that stops at "quit" deadlocks its sender unless "quit" comes
+# last: one order by key hid that), beyond it one order, by key. Either way the report
+# says so (`Machine.orders_cut`).
 MAP_ORDERS_UP_TO = 4
+MAP_ENDS_UP_TO = 16
 
 # Library packages whose functions may be given channels or functions without running
 # them: formatting and errors only look at a value.
@@ -526,6 +530,9 @@ class Machine:
         self.fake_clock = bool(entry) and program.reaches_call(entry, SYNCTEST_TEST)
         # A test file's TestMain: go test runs it, the test inside its m.Run.
         self.test_main = program.function(f"{program.package}.TestMain") if entry else None
+        # The most entries of a map ranged over in some orders of its keys only
+        # (MAP_ORDERS_UP_TO), 0 if none.
+        self.orders_cut = 0
 
     # --- set-up
 
@@ -1206,8 +1213,14 @@ class Machine:
         if not (isinstance(x, tuple) and x[0] == "map"):
             return None
         mv = st.objs[x[1]]
-        orders = key_orders(tuple(k for k, _ in mv[1]))
+        orders = self.key_orders(tuple(k for k, _ in mv[1]))
         return orders if len(orders) > 1 and not mv[2] else None
+
+    def key_orders(self, keys: tuple) -> list[tuple]:
+        """`key_orders`, noting the largest map whose orders were not all tried."""
+        if len(keys) > MAP_ORDERS_UP_TO:
+            self.orders_cut = max(self.orders_cut, len(keys))
+        return key_orders(keys)
 
     def asks_cpus(self, st: State, fr: Frame, ins: Instr) -> bool:
         """Whether `ins` asks how many CPUs there are before the run has chosen: a call of
@@ -2483,7 +2496,7 @@ class Machine:
         if vague:
             raise Unsupported("sync.Map.Range over a map whose keys the checker cannot tell",
                               line)
-        return key_orders(tuple(k for k, _ in entries))
+        return self.key_orders(tuple(k for k, _ in entries))
 
     def sync_map_range(self, st: State, gid: int, args: tuple, keys: tuple, line: int
                        ) -> None:
@@ -2848,6 +2861,12 @@ def key_orders(keys: tuple) -> list[tuple]:
     """The orders a range over a map with `keys` (in key order) is explored in."""
     if 2 <= len(keys) <= MAP_ORDERS_UP_TO:
         return list(permutations(keys))
+    if len(keys) <= MAP_ENDS_UP_TO:
+        ends = [keys]
+        for i, k in enumerate(keys):
+            rest = keys[:i] + keys[i + 1:]
+            ends += [(k, *rest), (*rest, k)]
+        return list(dict.fromkeys(ends))
     return [keys]
 
 

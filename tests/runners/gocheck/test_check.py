@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from generator.gocheck.machine import MAP_ORDERS_UP_TO
+from generator.gocheck.machine import MAP_ENDS_UP_TO, key_orders
 from runners.gocheck.check import Checked, check_source, effect_of, report_lines
 
 pytestmark = pytest.mark.usefixtures("go_frontend")
@@ -442,10 +442,32 @@ def test_a_range_over_a_small_map_tries_every_order(loop, line):
     assert (line, "range over a map in the order 2, 1, 3") in steps(c)
 
 
-def test_a_range_over_a_larger_map_takes_key_order_only():
-    # MAP_ORDERS_UP_TO: 5! orders of every such range would swamp the search.
-    assert MAP_ORDERS_UP_TO == 4
-    assert check(FIRST_WORKER.replace("N", "5")).verdict == "ok"
+def test_a_range_over_a_larger_map_tries_each_key_first_and_last():
+    # 5! orders of every such range would swamp the search (MAP_ORDERS_UP_TO); the 9
+    # with each key first or last find the one that meets key 2 first, and the report
+    # says not every order was tried.
+    c = check(FIRST_WORKER.replace("N", "5"))
+    assert c.verdict == "global-deadlock", report_lines(c)
+    assert any(line == 11 and text.startswith("range over a map in the order 2, ")
+               for line, text in steps(c))
+    assert "a range over a map of 5 entries was tried in 9 of its orders (each key " \
+        "first or last, the others by key), not in all" in report_lines(c)
+
+
+def test_a_range_over_a_map_beyond_the_ends_limit_takes_key_order_only():
+    c = check(FIRST_WORKER.replace("N", str(MAP_ENDS_UP_TO + 1)))
+    assert c.verdict == "ok", report_lines(c)
+    assert f"a range over a map of {MAP_ENDS_UP_TO + 1} entries was tried in one order " \
+        "of its keys, not in all" in report_lines(c)
+
+
+def test_key_orders_of_a_larger_map_put_each_key_first_and_last():
+    orders = key_orders((1, 2, 3, 4, 5))
+    assert len(orders) == 9 == len(set(orders))
+    assert orders[0] == (1, 2, 3, 4, 5)  # key order first
+    assert all(any(o[0] == k for o in orders) and any(o[-1] == k for o in orders)
+               for k in range(1, 6))
+    assert len(key_orders((1, 2, 3, 4))) == 24  # every order, up to MAP_ORDERS_UP_TO
 
 
 def test_a_map_entry_deleted_before_the_range_reaches_it_is_not_visited():
