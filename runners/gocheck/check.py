@@ -1,6 +1,7 @@
 """Check a Go file or source text: front end, then the model checker, then the report.
 
-The file is a `package main` program, or a test file whose tests are checked one by one.
+The file is a `package main` program, or a test file whose tests are checked one by one
+(and after the tests they share package variables with).
 
 `check_source`/`check_file` are what `manage.py gocheck` and the playground call. The
 report's last line is the verdict, as `verdict: KIND`; `EXIT_CODES` maps verdicts to the
@@ -83,11 +84,10 @@ def _check(load: Callable[[], dict], max_states: int, time_limit: float,
         result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
                        symmetry=symmetry)
         return Checked(result.verdict, result, program=program)
-    # A test file: each test alone, as `go test` runs them one after the other; the time
-    # left is shared among the tests still to check, so a quick one leaves its share over.
-    # Each test is checked alone, as `go test -run` runs it, then after the tests run
+    # A test file: each test alone, as `go test -run` runs it, then after the tests run
     # before it that it shares package variables with (`gotest.shares_with`), as plain
-    # `go test` runs them.
+    # `go test` runs them one after the other in one process. The time left is shared
+    # among the tests still to check, so a quick one leaves its share over.
     named = []
     deadline = time.monotonic() + time_limit
 
