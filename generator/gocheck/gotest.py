@@ -180,23 +180,17 @@ def call(m: Machine, st: State, g: G, name: str, args: list, line: int,
 BUBBLE_ROOT = "g:synctest.root"
 
 
-def shares_with(program: Program, test: str) -> tuple[str, ...]:
-    """The tests go test runs before `test` (in the file's order, in one process) that
-    may leave it something: those naming a package variable it names, or one that a test
-    so kept names (a `sync.Once` that started a worker the first test stopped, a channel
-    both close). None when tests run in parallel or in a synctest bubble, whose order
-    go test does not keep (the check would put them one after another)."""
-    tests = program.tests
-    if test not in tests or program.calls(PARALLEL_METHOD, SYNCTEST_TEST):
+def run_in_order(program: Program) -> tuple[str, ...]:
+    """The tests of a file that go test's order may matter to, in that order (it runs them
+    one after another in one process): those naming a package variable another test
+    names (a `sync.Once` that started a worker one test stops, a channel two tests
+    close). None when tests run in parallel or in a synctest bubble, whose order go test
+    does not keep (the check would put them one after another)."""
+    if program.calls(PARALLEL_METHOD, SYNCTEST_TEST):
         return ()
-    wanted = set(program.globals_reached(test))
-    kept = []
-    for earlier in reversed(tests[: tests.index(test)]):
-        names = program.globals_reached(earlier)
-        if names & wanted:
-            kept.append(earlier)
-            wanted |= names
-    return tuple(reversed(kept))
+    named = {t: program.globals_reached(t) for t in program.tests}
+    return tuple(t for t in program.tests
+                 if any(named[t] & named[u] for u in program.tests if u != t))
 
 
 def bubble(m: Machine, st: State, g: G, t: Value, f: Value, line: int) -> Value:

@@ -172,8 +172,8 @@ class Program:
     tests: tuple[str, ...] = ()
     entry: str = ""
     # The tests `go test` runs before `entry` in the same process that the check runs
-    # first, in order, each to its end (runners/gocheck/check: those it shares package
-    # variables with); none: `entry` alone, as `go test -run` runs it.
+    # first, in order, each to its end (runners/gocheck/check: those whose order may
+    # matter); none: `entry` alone, as `go test -run` runs it.
     before: tuple[str, ...] = ()
     # The init functions of the imported packages the front end loaded from source (those
     # outside the standard library), in the order Go runs them, and their modules.

@@ -1,7 +1,7 @@
 """Check a Go file or source text: front end, then the model checker, then the report.
 
-The file is a `package main` program, or a test file whose tests are checked one by one
-(and after the tests they share package variables with).
+The file is a `package main` program, or a test file whose tests are checked one by one,
+then those that share package variables one after another.
 
 `check_source`/`check_file` are what `manage.py gocheck` and the playground call. The
 report's last line is the verdict, as `verdict: KIND`; `EXIT_CODES` maps verdicts to the
@@ -26,7 +26,7 @@ from generator.gocheck.explore import (
     check,
     merged,
 )
-from generator.gocheck.gotest import PARALLEL_METHOD, shares_with
+from generator.gocheck.gotest import PARALLEL_METHOD, run_in_order
 from generator.gocheck.machine import CPU_COUNTS
 from runners.gocheck import frontend
 
@@ -84,31 +84,24 @@ def _check(load: Callable[[], dict], max_states: int, time_limit: float,
         result = check(program, max_states=max_states, time_limit=time_limit, reduce=reduce,
                        symmetry=symmetry)
         return Checked(result.verdict, result, program=program)
-    # A test file: each test alone, as `go test -run` runs it, then after the tests run
-    # before it that it shares package variables with (`gotest.shares_with`), as plain
-    # `go test` runs them one after the other in one process. The time left is shared
-    # among the tests still to check, so a quick one leaves its share over.
+    # A test file: each test alone, as `go test -run` runs it; then the tests whose
+    # order may matter (they share package variables: `gotest.run_in_order`) one after
+    # another in one process, as plain `go test` runs them. The time left is shared
+    # among the checks still to make, so a quick one leaves its share over.
+    in_order = run_in_order(program)
+    checks = [(test, ()) for test in program.tests]
+    if len(in_order) > 1:
+        checks.append((in_order[-1], in_order[:-1]))
     named = []
     deadline = time.monotonic() + time_limit
-
-    def short(test: str) -> str:
-        return test.replace(program.package + ".", "")
-
-    def checked(test: str, before: tuple[str, ...], left: int) -> Result:
-        share = (deadline - time.monotonic()) / left  # of the time the tests left have
-        return check(replace(program, entry=test, before=before), max_states=max_states,
-                     time_limit=max(share, 0.0), reduce=reduce, symmetry=symmetry)
-
-    for n, test in enumerate(program.tests):
-        left = len(program.tests) - n
-        alone = checked(test, (), left)
-        named.append((short(test), alone))
-        # (Unless alone it deadlocks all, the gravest, or the check could not finish.)
-        graver = alone.verdict in ("global-deadlock", "undecided", "unsupported")
-        before = () if graver else shares_with(program, test)
-        if before:
-            named.append((f"{short(test)} after {', '.join(map(short, before))}",
-                          checked(test, before, left)))
+    for n, (test, before) in enumerate(checks):
+        if before and any(r.verdict in ("undecided", "unsupported") for _, r in named):
+            break  # what the tests leave each other would not be known either
+        share = (deadline - time.monotonic()) / (len(checks) - n)
+        result = check(replace(program, entry=test, before=before), max_states=max_states,
+                       time_limit=max(share, 0.0), reduce=reduce, symmetry=symmetry)
+        names = [t.replace(program.package + ".", "") for t in (*before, test)]
+        named.append((", ".join(names) + " in order" if before else names[0], result))
     result = merged(named)
     return Checked(result.verdict, result, program=program)
 

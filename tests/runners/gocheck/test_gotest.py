@@ -1,6 +1,6 @@
 """Test files in gocheck (generator/gocheck/gotest.py): each `func TestXxx(t *testing.T)`
-is checked as `go test` runs it (alone, then after the tests it shares package variables
-with), with t.Fatal ending the test through runtime.Goexit,
+is checked as `go test` runs it (alone, and with the tests it shares package variables
+with, in order), with t.Fatal ending the test through runtime.Goexit,
 cleanups, t.Context, and subtests (sequential and parallel) as tRunner orders them.
 The Go behaviour each case asserts was seen with `go test` (Go 1.26)."""
 
@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from generator.gocheck import ssa
-from generator.gocheck.gotest import shares_with
+from generator.gocheck.gotest import run_in_order
 from runners.gocheck import frontend
 from runners.gocheck.check import check_source, report_lines
 
@@ -584,14 +584,14 @@ SHARED_FIXTURE = """
     """
 
 
-def test_a_test_is_checked_after_the_tests_it_shares_package_variables_with():
+def test_tests_that_share_package_variables_are_checked_in_order_in_one_process():
     # go test runs the tests in order in one process: the worker sync.Once started is
     # stopped by TestFirst, so TestSecond's send blocks for ever (go test: "all
     # goroutines are asleep", 20 of 20 runs). Alone, TestSecond only leaks the worker.
     c = check(SHARED_FIXTURE)
     text = "\n".join(report_lines(c))
     assert c.verdict == "global-deadlock", text
-    assert "TestSecond after TestFirst: global-deadlock" in text
+    assert "TestFirst, TestSecond in order: global-deadlock" in text
     assert "TestSecond: partial-deadlock" in text  # as `go test -run TestSecond` runs it
 
 
@@ -613,7 +613,7 @@ def test_cleanups_of_two_tests_closing_one_package_channel_panic():
         """)
     text = "\n".join(report_lines(c))
     assert c.verdict == "channel-safety", text
-    assert "TestRestart after TestStart: close of closed channel" in text
+    assert "TestStart, TestRestart in order: close of closed channel" in text
 
 
 def test_test_main_runs_the_tests_in_order_in_its_m_run():
@@ -637,7 +637,7 @@ def test_test_main_runs_the_tests_in_order_in_its_m_run():
         """)
     text = "\n".join(report_lines(c))
     assert c.verdict == "channel-safety", text
-    assert "TestRestart after TestStart" in text
+    assert "TestStart, TestRestart in order" in text
 
 
 def test_tests_that_share_nothing_are_not_checked_again():
@@ -659,12 +659,12 @@ def test_tests_that_share_nothing_are_not_checked_again():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
-    assert " after " not in "\n".join(report_lines(c))
+    assert " in order" not in "\n".join(report_lines(c))
 
 
-def test_a_test_run_before_is_kept_when_it_shares_with_one_kept():
-    # TestA fills the buffer TestB drains into `seen`; TestC reads only `seen`: TestA
-    # matters to TestC through TestB. TestD shares nothing and is not run before.
+def test_only_the_tests_that_share_a_package_variable_are_run_in_order():
+    # TestA fills the buffer TestB drains into `seen`, which TestC reads; TestD shares
+    # nothing, so its place in the order cannot matter.
     program = load("""
         package chain
 
@@ -681,8 +681,7 @@ def test_a_test_run_before_is_kept_when_it_shares_with_one_kept():
         func TestC(t *testing.T) { _ = seen }
         """)
     names = {t.rsplit(".", 1)[1]: t for t in program.tests}
-    assert shares_with(program, names["TestC"]) == (names["TestA"], names["TestB"])
-    assert shares_with(program, names["TestA"]) == ()
+    assert run_in_order(program) == (names["TestA"], names["TestB"], names["TestC"])
 
 
 def test_tests_that_run_in_parallel_are_not_put_in_a_sequence():
@@ -696,4 +695,4 @@ def test_tests_that_run_in_parallel_are_not_put_in_a_sequence():
         func TestA(t *testing.T) { t.Parallel(); close(quit) }
         func TestB(t *testing.T) { t.Parallel(); <-quit }
         """)
-    assert shares_with(program, program.tests[1]) == ()
+    assert run_in_order(program) == ()
