@@ -2149,7 +2149,8 @@ class Machine:
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
-        if name.startswith(("strings.", "strconv.", "(*bufio.Scanner).", "bufio.NewScanner")):
+        if name.startswith(("strings.", "strconv.", "(*bufio.Scanner).", "bufio.NewScanner")) \
+                or name == "time.ParseDuration":
             known = self._text(st, name, args)
             if known is not UNKNOWN:
                 return known

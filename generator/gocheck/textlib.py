@@ -1,6 +1,6 @@
 """The standard library's text functions on text the checker knows: `strings`' and
-`strconv`'s pure functions, and a `bufio.Scanner` reading a `strings.Reader` of a known
-string.
+`strconv`'s pure functions, `time.ParseDuration`, and a `bufio.Scanner` reading a
+`strings.Reader` of a known string.
 
 A program that scans a string literal line by line (an index of pages, a config) had an
 unknown number of lines, each `Scan` going both ways: a worker pool fed one job a line
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from fractions import Fraction
 
 from generator.gocheck.values import NIL, UNKNOWN, Value
 
@@ -69,6 +70,31 @@ def _quote(s: str) -> Value:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+_DURATION_UNITS = {"ns": 1, "us": 1_000, "\u00b5s": 1_000, "\u03bcs": 1_000, "ms": 1_000_000,
+                   "s": 1_000_000_000, "m": 60_000_000_000, "h": 3_600_000_000_000}
+_DURATION = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
+
+
+def _parse_duration(s: str) -> Value:
+    """time.ParseDuration: a sum of decimal numbers, each with a unit ("1h30m",
+    "1.5s", "-2ms", "0"), or an error; UNKNOWN where Go's float arithmetic on a
+    fraction might round (a fraction that is not a whole number of nanoseconds) or the
+    sum overflows."""
+    body = s[1:] if s[:1] in "+-" else s
+    if body == "0":
+        return ("tuple", (0, NIL))
+    total, at = Fraction(0), 0
+    while at < len(body):
+        m = _DURATION.match(body, at)
+        if m is None or m.group(1) in ("", "."):
+            return ("tuple", (0, NUM_ERROR))
+        total += Fraction(m.group(1)) * _DURATION_UNITS[m.group(2)]
+        at = m.end()
+    if not body or total.denominator != 1 or total >= 1 << 63:
+        return ("tuple", (0, NUM_ERROR)) if not body else UNKNOWN
+    return ("tuple", (-int(total) if s[:1] == "-" else int(total), NIL))
+
+
 def _cut(s: str, sep: str) -> Value:
     i = s.find(sep)  # Go's Index: 0 for an empty separator, as find gives
     return ("tuple", (s[:i], s[i + len(sep):], True) if i >= 0 else (s, "", False))
@@ -109,6 +135,7 @@ _STRINGS: dict[str, Callable[..., Value]] = {
     "strconv.Atoi": lambda s: _parse_int(s, 10, 64),
     "strconv.ParseBool": _parse_bool,
     "strconv.Quote": _quote,
+    "time.ParseDuration": _parse_duration,
 }
 
 

@@ -107,6 +107,16 @@ ERR = textlib.NUM_ERROR
     ("strconv.Quote", ['say "hi"\\'], '"say \\"hi\\"\\\\"'),
     ("strconv.Quote", ["tab\t"], UNKNOWN),  # escapes beyond \\ and " are not computed
     ("strconv.Atoi", [UNKNOWN], UNKNOWN),
+    # A config's timeout: an error branch that never happens went both ways.
+    ("time.ParseDuration", ["1h30m"], ("tuple", (5_400_000_000_000, NIL))),
+    ("time.ParseDuration", ["1.5s"], ("tuple", (1_500_000_000, NIL))),
+    ("time.ParseDuration", [".5s"], ("tuple", (500_000_000, NIL))),
+    ("time.ParseDuration", ["-2ms"], ("tuple", (-2_000_000, NIL))),
+    ("time.ParseDuration", ["0"], ("tuple", (0, NIL))),
+    ("time.ParseDuration", ["1"], ("tuple", (0, ERR))),  # a unit is needed
+    ("time.ParseDuration", ["."], ("tuple", (0, ERR))),
+    ("time.ParseDuration", ["-"], ("tuple", (0, ERR))),
+    ("time.ParseDuration", ["1.0000000001s"], UNKNOWN),  # Go's float rounding
 ])
 def test_strings_and_strconv_functions_with_several_results_or_ints(name, args, want):
     assert textlib.strings_call(name, args) == want

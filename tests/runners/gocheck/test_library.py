@@ -553,6 +553,7 @@ def test_a_spec_split_into_fields_has_as_many_as_go_finds(split):
     '_, err := strconv.Atoi("4x"); ok := err != nil',
     'v, found := strings.CutPrefix("v1", "v"); ok := found && v == "1"',
     'ok := strings.Join([]string{"a", "b"}, ",") == "a,b"',
+    'd, err := time.ParseDuration("1m30s"); ok := err == nil && d == 90*time.Second',
 ])
 def test_text_parsed_from_a_constant_takes_one_branch(parsed):
     # Unknown, these results went both ways: a test's t.Fatalf on a key strings.Cut
@@ -563,9 +564,10 @@ def test_text_parsed_from_a_constant_takes_one_branch(parsed):
         import (
             "strconv"
             "strings"
+            "time"
         )
 
-        var _, _ = strconv.Itoa, strings.Count
+        var _, _, _ = strconv.Itoa, strings.Count, time.Sleep
 
         func main() {{
             never := make(chan bool)
