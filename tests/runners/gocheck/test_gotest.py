@@ -664,7 +664,7 @@ def test_tests_that_share_nothing_are_not_checked_again():
 
 def test_only_the_tests_that_share_a_package_variable_are_run_in_order():
     # TestA fills the buffer TestB drains into `seen`, which TestC reads; TestD shares
-    # nothing, so its place in the order cannot matter.
+    # nothing, so its place in the order cannot matter; an example is no test.
     program = load("""
         package chain
 
@@ -677,6 +677,7 @@ def test_only_the_tests_that_share_a_package_variable_are_run_in_order():
 
         func TestA(t *testing.T) { buf <- 1 }
         func TestD(t *testing.T) {}
+        func ExampleB() { buf <- 2 } // run by go test after the tests, if at all
         func TestB(t *testing.T) { seen = <-buf }
         func TestC(t *testing.T) { _ = seen }
         """)
