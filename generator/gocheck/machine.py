@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import permutations
+from functools import cmp_to_key
+from itertools import pairwise, permutations
 from typing import Any
 
 from generator.gocheck import formatting, gotest, pipes, textlib
@@ -2154,6 +2155,17 @@ class Machine:
             known = self._text(st, name, args)
             if known is not UNKNOWN:
                 return known
+        if name.startswith(("cmp.Compare[", "cmp.Less[")) and len(args) == 2:
+            ordered = _ordered(*args)
+            if ordered is not None:
+                return ordered if name.startswith("cmp.Compare[") else ordered < 0
+        if name.startswith("slices.Reverse[") and len(args) == 1:
+            # In place, calling nothing: a slice of hooks or channels stays followed.
+            items = self._items(st, args[0]) if isinstance(args[0], tuple) and \
+                args[0][0] == "slice" else None
+            if items:
+                self._write_items(st, args[0], args[0][3], items[::-1])
+            return ("tuple", ())  # (items lost already hold no channel: `_scramble`)
         if name in _SORTS or name.startswith(_SORTS_GENERIC):
             self._sorted(st, name, args, line)
             return ("tuple", ())
@@ -2265,7 +2277,44 @@ class Machine:
         s = args[0]
         if isinstance(s, tuple) and s[0] == "iface":  # sort.Slice's x any
             s = s[2]
+        items = self._items(st, s) if s != NIL else None
+        if items and self.program.pure(fn.name):
+            try:
+                order = self._sort_order(st, name.split("[")[0], less, items, line)
+            except Unsupported:
+                order = None  # a comparison the checker cannot tell: as before
+            if order is not None:
+                self._write_items(st, s, s[3], tuple(items[i] for i in order))
+                return
         self._scramble(st, name.split("[")[0], s, line)
+
+    def _sort_order(self, st: State, name: str, less: Value, items: tuple, line: int
+                    ) -> list[int] | None:
+        """The order a sort puts `items` in, by a comparison that only computes, run on
+        their values (slices.SortFunc's cmp) or on their indices (sort.Slice's less reads
+        the slice, unchanged in the scratch state): the same as Go's when no two items
+        that differ compare equal, or the sort is stable; else None (Go's pdqsort may
+        leave equal ones in an order of its own)."""
+        scratch = self._scratch(st)
+        generic = name.startswith("slices.")
+
+        def compare(i: int, j: int) -> int:
+            if generic:
+                return self._compared(self.evaluate(scratch, less, [items[i], items[j]],
+                                                    name, line), name, line)
+            before = self.evaluate(scratch, less, [i, j], name, line)
+            after = self.evaluate(scratch, less, [j, i], name, line)
+            if not (isinstance(before, bool) and isinstance(after, bool)):
+                raise Unsupported(f"{name} with a comparison whose answer the checker "
+                                  "cannot tell", line)
+            return -1 if before else 1 if after else 0
+
+        order = sorted(range(len(items)), key=cmp_to_key(compare))
+        stable = name in ("sort.SliceStable", "slices.SortStableFunc")
+        if not stable and any(compare(a, b) == 0 and items[a] != items[b]
+                              for a, b in pairwise(order)):
+            return None
+        return order
 
     def _scramble(self, st: State, name: str, s: Value, line: int) -> None:
         """The items of slice `s` rearranged by library code in an order the checker
@@ -2856,6 +2905,17 @@ def _cancellable_err(callee: Value, static: str | None, args) -> Value:
 def ctx_err(done_closed: bool) -> Value:
     """A context's Err: nil while its done channel is open, an error once it is closed."""
     return ERROR if done_closed else NIL
+
+
+def _ordered(a: Value, b: Value) -> int | None:
+    """cmp.Compare(a, b) of two known numbers or two known strings (bytewise: ASCII only),
+    else None. A NaN is left to the library."""
+    if type(a) in (int, float) and type(b) in (int, float):
+        if a != a or b != b:
+            return None
+    elif not (type(a) is str and type(b) is str and a.isascii() and b.isascii()):
+        return None
+    return (a > b) - (a < b)
 
 
 def key_orders(keys: tuple) -> list[tuple]:

@@ -335,21 +335,25 @@ def test_sort_slice_of_a_slice_of_unknown_length_leaves_it_as_it_is():
     assert c.verdict == "ok", report_lines(c)
 
 
-def test_sort_slice_of_channels_is_unsupported():
-    c = check("""
+@pytest.mark.parametrize("less, want", [
+    ("cap(chans[i]) < cap(chans[j])", "ok"),  # the order is known: followed
+    ("false", "unsupported"),  # all equal: pdqsort's order is its own
+])
+def test_sort_slice_of_channels_is_followed_only_in_a_known_order(less, want):
+    c = check(f"""
         package main
 
         import "sort"
 
-        func main() {
-            chans := []chan int{make(chan int, 1), make(chan int, 2)}
-            sort.Slice(chans, func(i, j int) bool { return cap(chans[i]) < cap(chans[j]) })
+        func main() {{
+            chans := []chan int{{make(chan int, 1), make(chan int, 2)}}
+            sort.Slice(chans, func(i, j int) bool {{ return {less} }})
             chans[0] <- 1
-        }
+        }}
         """)
-    assert c.verdict == "unsupported", report_lines(c)
-    assert any("sort.Slice of channels, functions or sync objects" in line
-               for line in report_lines(c))
+    assert c.verdict == want, report_lines(c)
+    assert (want == "unsupported") == any(
+        "sort.Slice of channels, functions or sync objects" in line for line in report_lines(c))
 
 
 INDEX = """
@@ -578,6 +582,76 @@ def test_text_parsed_from_a_constant_takes_one_branch(parsed):
         }}
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("reverse, want", [(True, "ok"), (False, "global-deadlock")])
+def test_slices_reverse_reorders_a_slice_of_functions(reverse, want):
+    # Shutdown hooks run last registered first: unsupported before (a library handed
+    # functions); the order decides, as Go shows (the second hook fills the buffer the
+    # first one drains).
+    c = check(f"""
+        package main
+
+        import "slices"
+
+        func main() {{
+            c := make(chan int, 1)
+            hooks := []func(){{func() {{ <-c }}, func() {{ c <- 1 }}}}
+            if {str(reverse).lower()} {{
+                slices.Reverse(hooks)
+            }}
+            for _, h := range hooks {{
+                h()
+            }}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
+SORTED_WORKERS = """
+    package main
+
+    import (
+        "cmp"
+        "slices"
+        "sort"
+    )
+
+    type worker struct {
+        load  int
+        queue chan int
+    }
+
+    func main() {
+        ws := []*worker{{2, make(chan int)}, {0, make(chan int, 1)}, {1, make(chan int)}}
+        SORT
+        ws[0].queue <- 1 // only the least loaded has room
+        _, _, _ = cmp.Compare[int], sort.Slice, slices.Reverse[[]int]
+    }
+    """
+
+
+@pytest.mark.parametrize("sort, want", [
+    ("slices.SortFunc(ws, func(a, b *worker) int { return cmp.Compare(a.load, b.load) })",
+     "ok"),
+    ("slices.SortFunc(ws, func(a, b *worker) int { return b.load - a.load })",
+     "global-deadlock"),
+    ("sort.Slice(ws, func(i, j int) bool { return ws[i].load < ws[j].load })", "ok"),
+    ("slices.SortStableFunc(ws, func(a, b *worker) int { return 0 })", "global-deadlock"),
+])
+def test_a_sort_by_a_known_comparison_puts_the_items_in_go_s_order(sort, want):
+    # The items were made unknown by any sort: a least-loaded pick after one was
+    # unsupported. A comparison the checker computes gives the order Go's sort gives
+    # (no two different items equal, or a stable sort).
+    c = check(SORTED_WORKERS.replace("SORT", sort))
+    assert c.verdict == want, report_lines(c)
+
+
+def test_a_sort_with_ties_between_different_items_stays_unknown():
+    # pdqsort may leave equal items in an order of its own.
+    c = check(SORTED_WORKERS.replace(
+        "SORT", "slices.SortFunc(ws, func(a, b *worker) int { return 0 })"))
+    assert c.verdict == "unsupported", report_lines(c)
 
 
 HASHERS = """
