@@ -1,0 +1,49 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe by a helper (2026-12-05; confirmed with Go 1.26), in the style of a line-oriented importer: bufio.Scanner feeding a parser goroutine
+// what: the parser reports the first malformed line and closes a stop channel; the scanner
+//   loop selects on it and stops sending, then reads the error
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	input := "id,qty\n1,5\n2,x\n3,7\n"
+	lines := make(chan string)
+	stop := make(chan struct{})
+	errc := make(chan error, 1)
+	total := 0
+	go func() {
+		defer close(errc)
+		for l := range lines {
+			_, qty, _ := strings.Cut(l, ",")
+			n, err := strconv.Atoi(qty)
+			if err != nil {
+				errc <- fmt.Errorf("line %q: %w", l, err)
+				close(stop)
+				return
+			}
+			total += n
+		}
+	}()
+	sc := bufio.NewScanner(strings.NewReader(input))
+	sc.Scan() // header
+feed:
+	for sc.Scan() {
+		select {
+		case lines <- sc.Text():
+		case <-stop:
+			break feed
+		}
+	}
+	close(lines)
+	if err := <-errc; err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("total", total)
+}
