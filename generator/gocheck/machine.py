@@ -2311,9 +2311,10 @@ class Machine:
 
         order = sorted(range(len(items)), key=cmp_to_key(compare))
         stable = name in ("sort.SliceStable", "slices.SortStableFunc")
-        if not stable and any(compare(a, b) == 0 and items[a] != items[b]
-                              for a, b in pairwise(order)):
-            return None
+        for a, b in pairwise(order):
+            c = compare(a, b)
+            if c > 0 or c == 0 and not stable and items[a] != items[b]:
+                return None  # (c > 0: a comparison that is no order, Go's own result)
         return order
 
     def _scramble(self, st: State, name: str, s: Value, line: int) -> None:
