@@ -372,6 +372,60 @@ def _instr(raw: Mapping[str, Any]) -> Instr:
     )
 
 
+def _dominators(blocks: list[Mapping[str, Any]]) -> list[set[int]]:
+    """For each block, the blocks every path from the entry to it passes through."""
+    every = set(range(len(blocks)))
+    dom = [{0}] + [set(every) for _ in blocks[1:]]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(1, len(blocks)):
+            preds = [dom[p] for p in blocks[i]["preds"]]
+            new = (set.intersection(*preds) if preds else set()) | {i}
+            if new != dom[i]:
+                dom[i], changed = new, True
+    return dom
+
+
+def _shared_lens(blocks: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The blocks with each `len` of a slice or string register that an earlier `len` of
+    the same register dominates replaced by that one's result: the value cannot change,
+    but the checker gives each `len` of a slice it does not know an unknown of its own,
+    so a range over the list and a later `for range len(list)` were unrelated counts (a
+    false deadlock: more receives than the goroutines the range started)."""
+    types = {i.get("res"): i.get("type", "") for b in blocks for i in b["instrs"]}
+    lens = [(n, k, i["res"], i["x"]["args"][0]["n"])
+            for n, b in enumerate(blocks) for k, i in enumerate(b["instrs"])
+            if i["op"] == "Call" and i.get("res")
+            and (i.get("x") or {}).get("callee") == {"k": "builtin", "n": "len"}
+            and len(i["x"].get("args") or ()) == 1 and i["x"]["args"][0].get("k") == "reg"
+            and types.get(i["x"]["args"][0]["n"], "").startswith(("slice", "string"))]
+    if len(lens) < 2:
+        return blocks
+    dom = _dominators(blocks)
+    same: dict[str, str] = {}
+    for n, k, res, of in lens:
+        for n2, k2, res2, of2 in lens:
+            if of2 == of and res2 != res and res2 not in same and (
+                    n2 == n and k2 < k or n2 != n and n2 in dom[n]):
+                same[res] = res2
+                break
+    if not same:
+        return blocks
+
+    def renamed(v: Any) -> Any:
+        if isinstance(v, Mapping):
+            if v.get("k") == "reg" and v.get("n") in same:
+                return {**v, "n": same[v["n"]]}
+            return {key: renamed(x) for key, x in v.items()}
+        if isinstance(v, list):
+            return [renamed(x) for x in v]
+        return v
+
+    return [{**b, "instrs": [renamed(i) for i in b["instrs"] if i.get("res") not in same]}
+            for b in blocks]
+
+
 def _function(raw: Mapping[str, Any]) -> Function:
     return Function(
         name=raw["name"],
@@ -383,7 +437,7 @@ def _function(raw: Mapping[str, Any]) -> Function:
                 succs=tuple(b["succs"]),
                 preds=tuple(b["preds"]),
             )
-            for b in raw.get("blocks") or ()
+            for b in _shared_lens(raw.get("blocks") or [])
         ),
         line=raw.get("line", 0),
         recover=raw.get("recover", -1),

@@ -422,3 +422,44 @@ def test_a_random_size_converted_to_a_named_type_keeps_its_range():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+def test_two_lens_of_one_unknown_slice_are_one_number():
+    # A list read from the environment: its length is unknown, but one. Each `len` was an
+    # unknown of its own, so a range over the list and a later `for range len(list)`
+    # disagreed (a helper's probe h3_env_collect_n: a false global deadlock).
+    c = check("""
+        package main
+
+        import (
+            "os"
+            "strings"
+        )
+
+        func main() {
+            names := strings.Split(os.Getenv("NAMES"), ",")
+            if len(names) > 2 {
+                if len(names) < 1 {
+                    <-make(chan int) // never: a slice's length does not change
+                }
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_lens_of_a_channel_are_taken_each_time():
+    # A channel's (or a map's) length changes between two `len`s of one register.
+    c = check("""
+        package main
+
+        func main() {
+            ch := make(chan int, 2)
+            before := len(ch)
+            ch <- 1
+            if len(ch) == before {
+                <-make(chan int)
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
