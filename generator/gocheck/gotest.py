@@ -53,6 +53,7 @@ class Machine(Protocol):
     def frame(self, fn: Function, params: tuple, free: tuple, ret: Any) -> Any: ...
     def run(self, st: State, gid: int) -> None: ...
     def start_goexit(self, st: State, g: G) -> None: ...
+    test_main: Function | None
 
 
 _T_TYPES = ("(*testing.T).", "(*testing.common).")
@@ -238,7 +239,8 @@ def main_run(m: Machine, st: State, g: G, handle: Value, line: int) -> None:
     for test in reversed(rest):
         g.frames.append(m.frame(RUN_TESTS, (("testing.M", test),), (), None))
     name = first.rsplit(".", 1)[-1]
-    by = f"m.Run at line {line}" if line else "go test"
+    # (Line 0: RUN_TESTS's call, for the tests after the first, or go test's own main.)
+    by = f"m.Run at line {line}" if line else "m.Run" if m.test_main else "go test"
     _run(m, st, g, NIL, ("fn", first, ()), line, label=f"{name} (run by {by})",
          signal_name="m.Run's wait")
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cmp_to_key
+from functools import cache, cmp_to_key
 from itertools import pairwise, permutations
 from typing import Any
 
@@ -30,7 +30,7 @@ from generator.gocheck import numeric as N
 from generator.gocheck import timevalues as TV
 from generator.gocheck import values as V
 from generator.gocheck.ssa import Function, Instr, Program
-from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value
+from generator.gocheck.values import ERROR, NIL, UNKNOWN, WRAPPING, Unsupported, Value
 
 MAX_FRAMES = 64
 MAX_LOCAL_STEPS = 200_000
@@ -113,11 +113,6 @@ CPU_COUNTS = (1, 2, 4)
 _CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
-# An error value known not to be nil, though not which error: errors.New's result, a
-# library's error variable, a done context's Err.
-ERROR: Value = ("iface", "*errors.errorString", UNKNOWN)
-# An error that may wrap another: fmt.Errorf with %w (or a format the checker cannot read).
-WRAPPING: Value = ("iface", "*fmt.wrapError", UNKNOWN)
 # time.Duration's methods that give an integer count of a unit, by the unit's length.
 _DURATION_UNITS = {"(time.Duration).Nanoseconds": 1, "(time.Duration).Microseconds": 1_000,
                    "(time.Duration).Milliseconds": 1_000_000}
@@ -2298,6 +2293,7 @@ class Machine:
         scratch = self._scratch(st)
         generic = name.startswith("slices.")
 
+        @cache  # the sort and the check of its neighbours ask for some pairs twice
         def compare(i: int, j: int) -> int:
             if generic:
                 return self._compared(self.evaluate(scratch, less, [items[i], items[j]],

@@ -246,7 +246,7 @@ class Program:
         program's functions it reaches statically: what a test may share with another
         run before it in the same process."""
         names: set[str] = set()
-        for name in (start, *self._targets_reached(start)):
+        for name in {start, *self._targets_reached(start)}:  # (a callee once, not per call)
             fn = self.functions.get(name)
             for ins in (i for b in fn.blocks for i in b.instrs) if fn else ():
                 names.update(o["n"] for o in _operands(ins) if o.get("k") == "global" and (

@@ -18,11 +18,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from generator.gocheck.values import NIL, UNKNOWN, Value
-
-# A non-nil error that may wrap another: strconv's *NumError wraps ErrSyntax or ErrRange
-# (the same value as Machine's WRAPPING; values.py cannot import the machine).
-NUM_ERROR: Value = ("iface", "*fmt.wrapError", UNKNOWN)
+from generator.gocheck.values import ERROR, NIL, UNKNOWN, WRAPPING, Value
 
 MAX_LEN = 4096  # longer texts are not worth keeping exactly
 
@@ -46,12 +42,14 @@ def _short(s: str) -> Value:
 def _parse_int(s: str, base: int, bits: int) -> Value:
     """strconv.ParseInt of a base-10 number (Atoi's): its value and nil, or Go's
     out-of-range value and an error."""
-    if base != 10 or not 0 <= bits <= 64 or not re.fullmatch(r"[+-]?[0-9]+", s):
-        return ("tuple", (0, NUM_ERROR)) if base == 10 and 0 <= bits <= 64 else UNKNOWN
+    if base != 10 or not 0 <= bits <= 64:
+        return UNKNOWN
+    if not re.fullmatch(r"[+-]?[0-9]+", s):  # (Python's int() takes "4_2" and " 4")
+        return ("tuple", (0, WRAPPING))
     n = int(s)
     lo, hi = (-(1 << (bits or 64) - 1), (1 << (bits or 64) - 1) - 1)
     if n < lo or n > hi:
-        return ("tuple", (lo if n < lo else hi, NUM_ERROR))
+        return ("tuple", (lo if n < lo else hi, WRAPPING))
     return ("tuple", (n, NIL))
 
 
@@ -60,7 +58,7 @@ def _parse_bool(s: str) -> Value:
         return ("tuple", (True, NIL))
     if s in ("0", "f", "F", "FALSE", "false", "False"):
         return ("tuple", (False, NIL))
-    return ("tuple", (False, NUM_ERROR))
+    return ("tuple", (False, WRAPPING))
 
 
 def _quote(s: str) -> Value:
@@ -87,11 +85,11 @@ def _parse_duration(s: str) -> Value:
     while at < len(body):
         m = _DURATION.match(body, at)
         if m is None or m.group(1) in ("", "."):
-            return ("tuple", (0, NUM_ERROR))
+            return ("tuple", (0, ERROR))
         total += Fraction(m.group(1)) * _DURATION_UNITS[m.group(2)]
         at = m.end()
     if not body or total.denominator != 1 or total >= 1 << 63:
-        return ("tuple", (0, NUM_ERROR)) if not body else UNKNOWN
+        return ("tuple", (0, ERROR)) if not body else UNKNOWN
     return ("tuple", (-int(total) if s[:1] == "-" else int(total), NIL))
 
 
@@ -151,20 +149,16 @@ def _format_int(n: int, base: int) -> Value:
     return ("-" if n < 0 else "") + "".join(reversed(digits))
 
 
-def _int(v: object) -> bool:
-    return type(v) is int
-
-
-# name: (whether each argument is text (True) or an int (False), the function).
-# (None: a bool.)
-_MIXED: dict[str, tuple[tuple[bool | None, ...], Callable[..., Value]]] = {
-    "strings.Repeat": ((True, False),
+# name: the types of its arguments (a str is ASCII text), then the function.
+_MIXED: dict[str, tuple[tuple[type, ...], Callable[..., Value]]] = {
+    "strings.IndexByte": ((str, int), lambda s, b: s.find(chr(b)) if 0 <= b < 128 else UNKNOWN),
+    "strings.Repeat": ((str, int),
                        lambda s, n: s * n if n >= 0 and len(s) * n <= MAX_LEN else UNKNOWN),
-    "strings.Replace": ((True, True, True, False),
+    "strings.Replace": ((str, str, str, int),
                         lambda s, old, new, n: _short(s.replace(old, new, n))),
-    "strconv.ParseInt": ((True, False, False), _parse_int),
-    "strconv.FormatInt": ((False, False), _format_int),
-    "strconv.FormatBool": ((None,), lambda b: "true" if b else "false"),
+    "strconv.ParseInt": ((str, int, int), _parse_int),
+    "strconv.FormatInt": ((int, int), _format_int),
+    "strconv.FormatBool": ((bool,), lambda b: "true" if b else "false"),
 }
 
 
@@ -194,15 +188,12 @@ def strings_list(name: str, args: list[Value]) -> tuple[str, ...] | None:
 
 def strings_call(name: str, args: list[Value]) -> Value:
     """`name(args)` for one of `strings`' pure functions of ASCII text, else UNKNOWN."""
-    if name == "strings.IndexByte" and len(args) == 2 and _ascii(args[0]) and \
-            type(args[1]) is int and 0 <= args[1] < 128:
-        return args[0].find(chr(args[1]))
     mixed = _MIXED.get(name)
     if mixed is not None:
-        kinds, g = mixed
-        if len(args) != len(kinds) or not all(
-                _ascii(a) if k else _int(a) if k is False else type(a) is bool
-                for k, a in zip(kinds, args, strict=True)):
+        types, g = mixed
+        if len(args) != len(types) or not all(
+                type(a) is t and (t is not str or _ascii(a))
+                for t, a in zip(types, args, strict=True)):
             return UNKNOWN
         return g(*args)
     f = _STRINGS.get(name)

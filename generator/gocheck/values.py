@@ -32,6 +32,12 @@ UNKNOWN: tuple = ("?",)
 # (TooLarge) instead of going both ways, since both ways would be a guess.
 BIG: tuple = ("?big",)
 NIL: tuple = ("nil",)
+# An error value known not to be nil, though not which error: errors.New's result, a
+# library's error variable, a done context's Err, time.ParseDuration's.
+ERROR: tuple = ("iface", "*errors.errorString", UNKNOWN)
+# An error that may wrap another: fmt.Errorf with %w (or a format the checker cannot
+# read), strconv's *NumError (it wraps ErrSyntax or ErrRange).
+WRAPPING: tuple = ("iface", "*fmt.wrapError", UNKNOWN)
 # Go's zero time.Time (`timevalues`): before every other instant.
 ZERO_TIME: tuple = ("time", "zero", 0)
 INT_LIMIT = 1 << 10

@@ -614,6 +614,7 @@ def test_cleanups_of_two_tests_closing_one_package_channel_panic():
     text = "\n".join(report_lines(c))
     assert c.verdict == "channel-safety", text
     assert "TestStart, TestRestart in order: close of closed channel" in text
+    assert "TestRestart (run by go test): line 12: close of closed channel" in text
 
 
 def test_test_main_runs_the_tests_in_order_in_its_m_run():
@@ -638,6 +639,7 @@ def test_test_main_runs_the_tests_in_order_in_its_m_run():
     text = "\n".join(report_lines(c))
     assert c.verdict == "channel-safety", text
     assert "TestStart, TestRestart in order" in text
+    assert "TestRestart (run by m.Run): line 16: close of closed channel" in text
 
 
 def test_tests_that_share_nothing_are_not_checked_again():
