@@ -62,7 +62,7 @@ class _Inferer:
             p = self.m.pending(st, gid)
             if p is None:
                 return seq(*parts) if parts else Eps()
-            if p.kind in ("choice", "order", "cpus"):
+            if p.kind in ("choice", "order", "cpus", "value"):
                 branches = []
                 for which in p.arg:
                     s = st.copy()
@@ -70,6 +70,8 @@ class _Inferer:
                         self.m.take_branch(s, gid, which)
                     elif p.kind == "cpus":
                         self.m.take_cpus(s, which)
+                    elif p.kind == "value":
+                        self.m.take_value(s, gid, which)
                     else:
                         self.m.take_order(s, gid, which)
                     self._run(s, gid)

@@ -178,6 +178,7 @@ def describe(st: State, p: Pending) -> str:
              "rlock": "RLock", "unlock": "Unlock", "runlock": "RUnlock", "once": "Once.Do",
              "close": "close", "cancel": "context cancel", "choice": "a branch",
              "order": "a map range's order", "cpus": "runtime.NumCPU",
+             "value": "a number the input decides",
              "ctx_err": "ctx.Err",
              "cond_wait": "Cond.Wait", "cond_signal": "Cond.Signal",
              "cond_broadcast": "Cond.Broadcast", "timer_stop": "Timer.Stop",
@@ -436,6 +437,10 @@ class _Explorer:
             return [go(f"branch {'' if which else 'not '}taken",
                        then=lambda s, which=which: self._branch(s, gid, which))
                     for which in p.arg]
+        if kind == "value":
+            return [go(f"{p.arg2} is {n} (a length or index the input decides)",
+                       then=lambda s, n=n: self._valued(s, gid, n))
+                    for n in p.arg]
         if kind == "ctx_err":
             closed = st.chans[p.arg[1]][2]
             return [go(f"ctx.Err() is {'an error' if closed else 'nil'}",
@@ -749,6 +754,10 @@ class _Explorer:
         self.m.take_branch(st, gid, which)
         self.m.run(st, gid)
 
+    def _valued(self, st: State, gid: int, n: int) -> None:
+        self.m.take_value(st, gid, n)
+        self.m.run(st, gid)
+
     def _with_cpus(self, st: State, gid: int, n: int) -> None:
         self.m.take_cpus(st, n)
         self.m.run(st, gid)
@@ -887,6 +896,12 @@ class _Explorer:
                       + (f"{2 * n - 1} of its orders (each key first or last, the others "
                          "by key)" if n <= MAP_ENDS_UP_TO else "one order of its keys")
                       + ", not in all",)
+        if self.m.lengths_bounded:
+            k = self.m.len_bound
+            notes += (f"lengths and numbers the checker cannot tell (of a list, a text or a "
+                      f"number from the input) were taken as at most {k} (numbers from "
+                      f"−{k}), more than every count the program states: the verdict holds "
+                      "for inputs that small",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
     def _expand(self, st: State, succs: list[_Succ],

@@ -110,6 +110,23 @@ MODELLED_PACKAGES = (_GOLEAK, *_TESTIFY)
 # NumCPU() workers could have none, and its jobs were said to leak; every machine has
 # at least one, and bugs that depend on the count show with one or with a few.
 CPU_COUNTS = (1, 2, 4)
+# A length the checker cannot tell (of a list parsed from the input, of an environment
+# variable's text) is taken to be at most LEN_SMALL, or one more than the greatest count
+# the program states (`ssa.Program.counts`: a buffer of 4 overflows at the fifth item).
+# A program whose counts reach past LEN_BOUND_UP_TO keeps lengths unbounded: its
+# behaviour may change only with lists longer than a bound the search could cover.
+LEN_SMALL = 3
+LEN_BOUND_UP_TO = 8
+# A number known only as a range, where an instruction needs it exactly (a channel's
+# buffer size, WaitGroup.Add's count, the index of a channel in a slice): each value is
+# a way the run may go, when there are at most this many (`Machine.value_choice`).
+VALUE_CHOICES_UP_TO = 16
+# The instructions that may need one, and what the number is there (for the report).
+_EXACT_OPS = {"MakeChan": "the channel's buffer size", "Call": "WaitGroup.Add's count",
+              "IndexAddr": "the index", "Index": "the index"}
+# strconv's parsers of an integer: of text the checker cannot tell, a number within
+# ±len_bound and an unknown error.
+_PARSED_INTS = frozenset({"strconv.Atoi", "strconv.ParseInt"})
 _CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
@@ -529,6 +546,9 @@ class Machine:
         # The most entries of a map ranged over in some orders of its keys only
         # (MAP_ORDERS_UP_TO), 0 if none.
         self.orders_cut = 0
+        self.len_bound = len_bound(program)
+        # Whether a length the checker cannot tell was taken as at most len_bound.
+        self.lengths_bounded = False
 
     # --- set-up
 
@@ -826,6 +846,8 @@ class Machine:
             return not isinstance(cond, bool)
         if op == "Range":
             return self.range_orders(st, fr, ins) is not None
+        if op in _EXACT_OPS and self.value_choice(st, fr, ins) is not None:
+            return True
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None or \
                 self.asks_cpus(st, fr, ins) or self.range_orders(st, fr, ins) is not None
@@ -1252,6 +1274,73 @@ class Machine:
         if args and args[0] != 0:
             st.objs[_PROCS] = args[0] if isinstance(args[0], int) and args[0] > 0 else UNKNOWN
         return procs
+
+    def value_choice(self, st: State, fr: Frame, ins: Instr
+                     ) -> tuple[dict, Value, tuple[int, ...]] | None:
+        """The operand an instruction needs exactly that is a small range (a length
+        up to len_bound, `len(key) % 4`): the operand, its value and the values it may
+        take there (in the bounds of the slice it indexes). None if there is none."""
+        op = ins.op
+        lo_min: int | None = None
+        hi_max: int | None = None
+        if op == "MakeChan":
+            operand, lo_min = ins.args[0], 0
+        elif op == "Call":
+            if ins.x.get("static") != "(*sync.WaitGroup).Add":
+                return None
+            operand = ins.x["args"][1]
+        else:  # IndexAddr, Index: only where the item picked holds a channel or sync object
+            operand = ins.args[1]
+            if not N.is_range(self.operand(st, fr, operand)):
+                return None
+            items = self._indexed(st, self.operand(st, fr, ins.args[0]))
+            if not items or not any(value_holds_sync(v) for v in items):
+                return None
+            lo_min, hi_max = 0, len(items) - 1
+        value = self.operand(st, fr, operand)
+        if not N.is_range(value):
+            return None
+        lo, hi = N.bounds(value)
+        if lo is None or hi is None:
+            return None
+        # (A negative size or an index out of range panics in Go: not a way worth a
+        # branch when the range is the checker's own widening.)
+        lo, hi = max(lo, lo_min) if lo_min is not None else lo, \
+            min(hi, hi_max) if hi_max is not None else hi
+        if not 0 < hi - lo + 1 <= VALUE_CHOICES_UP_TO:
+            return None
+        return operand, value, tuple(range(lo, hi + 1))
+
+    def _indexed(self, st: State, x: Value) -> tuple | None:
+        """The items a slice, an array or a pointer to an array holds, None if the
+        checker cannot tell them."""
+        if isinstance(x, tuple) and x[0] == "slice":
+            items = self._array_of(st, x)
+            return None if items is None else items[x[3]:x[4]]
+        if isinstance(x, tuple) and x[0] == "addr":
+            x = V.get_path(st.objs.get(x[1], UNKNOWN), x[2])
+        if isinstance(x, tuple) and x[0] == "array":
+            return x[1]
+        return None
+
+    def take_value(self, st: State, gid: int, n: int) -> None:
+        """Resolve a choice: the number goroutine `gid`'s instruction needs exactly is `n`;
+        a named one is `n` wherever it was copied (the list's length for the loop over it
+        too)."""
+        fr = st.gs[gid].frames[-1]
+        choice = self.value_choice(st, fr, fr.instr)
+        assert choice is not None
+        operand, value, _ = choice
+        if N.name_of(value) is not None:
+            st.substitute(value[3], value[4], n)
+        elif operand["k"] == "reg":
+            fr.regs[operand["n"]] = n
+        elif operand["k"] == "param":
+            i = operand["i"]
+            fr.params = (*fr.params[:i], n, *fr.params[i + 1:])
+        else:
+            i = operand["i"]
+            fr.free = (*fr.free[:i], n, *fr.free[i + 1:])
 
     def take_order(self, st: State, gid: int, keys: tuple) -> None:
         """Resolve a choice: goroutine `gid`'s range over a map visits `keys` in this order."""
@@ -1826,6 +1915,8 @@ class Machine:
         raise Unsupported(f"the builtin {name}", line)
 
     def _len(self, st: State, x: Value) -> Value:
+        """`len(x)`; of a slice, string or map the checker cannot tell, a range up to
+        len_bound (when the program has one)."""
         if x == NIL:
             return 0
         if isinstance(x, str):
@@ -1839,8 +1930,12 @@ class Machine:
                 return len(st.chans[x[1]][1])
             if x[0] == "map":
                 _, entries, vague = st.objs[x[1]]
-                return N.ranged(0, N.LEN_MAX) if vague else len(entries)
-        return N.ranged(0, N.LEN_MAX)
+                if not vague:
+                    return len(entries)
+        if self.len_bound is None:
+            return N.ranged(0, N.LEN_MAX)
+        self.lengths_bounded = True
+        return N.ranged(0, self.len_bound)
 
     def _array_of(self, st: State, s: Value) -> tuple | None:
         """The items of the whole array under slice `s`, None if the checker cannot tell."""
@@ -2145,11 +2240,18 @@ class Machine:
             text = self._formatted(st, name, args)
             if text is not None:
                 return text
+        if name.startswith("(*bufio.Scanner).") and self._input_scanner(st, args[0]):
+            # (even its unknown results: the library is not to overwrite its count)
+            return self._input_scan(st, name.rsplit(".", 1)[1], args)
         if name.startswith(("strings.", "strconv.", "(*bufio.Scanner).", "bufio.NewScanner")) \
                 or name == "time.ParseDuration":
             known = self._text(st, name, args)
             if known is not UNKNOWN:
                 return known
+            if name in _PARSED_INTS and self.len_bound is not None:
+                # A count read from the input (WORKERS=4): small, as a list from it is.
+                self.lengths_bounded = True
+                return ("tuple", (N.ranged(-self.len_bound, self.len_bound), UNKNOWN))
         if name.startswith(("cmp.Compare[", "cmp.Less[")) and len(args) == 2:
             ordered = _ordered(*args)
             if ordered is not None:
@@ -2463,6 +2565,12 @@ class Machine:
                 if isinstance(reader, tuple) and reader[0] == "reader":
                     sc = textlib.scanner(reader[1])
                     return UNKNOWN if sc is UNKNOWN else st.new_obj(sc)
+            if self.len_bound is not None and (r == UNKNOWN or isinstance(r, tuple) and
+                                               r[:2] == ("iface", "*os.File")):
+                # The input's lines (os.Stdin, a file, a connection): as many as a list
+                # from the input has, each unknown (`_input_scan`).
+                self.lengths_bounded = True
+                return st.new_obj(("input scanner", 0))
             return UNKNOWN
         if name.startswith("(*bufio.Scanner)."):
             sc = self.load(st, args[0], 0, "other") if isinstance(args[0], tuple) and \
@@ -2488,6 +2596,27 @@ class Machine:
                 return ("tuple", ())
             return UNKNOWN
         return textlib.strings_call(name, args)
+
+    def _input_scanner(self, st: State, sc: Value) -> bool:
+        """Whether `sc` points to a bufio.Scanner over input the checker cannot read."""
+        if not (isinstance(sc, tuple) and sc[0] == "addr" and sc[1] in st.objs):
+            return False
+        obj = V.get_path(st.objs[sc[1]], sc[2])
+        return isinstance(obj, tuple) and obj[0] == "input scanner"
+
+    def _input_scan(self, st: State, method: str, args: list[Value]) -> Value:
+        """A bufio.Scanner's method over input the checker cannot read: Scan may find a
+        token (unknown) len_bound times, then it finds none; its tokens and error are
+        unknown."""
+        scanned = self.load(st, args[0], 0, "other")[1]
+        if method == "Scan":
+            if scanned >= self.len_bound:
+                return False
+            self.store(st, args[0], ("input scanner", scanned + 1), 0)
+            return UNKNOWN
+        if method in ("Split", "Buffer"):
+            return ("tuple", ())
+        return UNKNOWN
 
     def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
         """fmt.Sprintf, Sprint, Sprintln or strconv.Itoa of operands all known, else None."""
@@ -2678,6 +2807,10 @@ class Machine:
         fr = g.frames[-1]
         ins = fr.instr
         op = "RunDefers" if fr.unwinding else ins.op
+        if op in _EXACT_OPS:
+            choice = self.value_choice(st, fr, ins)
+            if choice is not None:
+                return Pending("value", ins.line, arg=choice[2], arg2=_EXACT_OPS[op])
         if op == "Send":
             ch, v = self.args(st, fr, ins)
             return Pending("comm", ins.line, (Case("send", ch, v),))
@@ -2944,6 +3077,13 @@ def _zero_like(v: Value) -> Value:
     sync = {"wg": "sync.WaitGroup", "mu": "sync.Mutex", "rw": "sync.RWMutex",
             "once": "sync.Once", "cond": "sync.Cond"}
     return V.zero(sync[tag]) if tag in sync else NIL
+
+
+def len_bound(program: Program) -> int | None:
+    """What a length the checker cannot tell is taken to be at most (LEN_SMALL), None
+    when the program's counts reach past LEN_BOUND_UP_TO."""
+    bound = max(LEN_SMALL, max(program.counts(), default=0) + 1)
+    return bound if bound <= LEN_BOUND_UP_TO else None
 
 
 def _holds_sync(type_class: str) -> bool:

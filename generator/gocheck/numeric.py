@@ -247,7 +247,9 @@ def range_binop(op: str, a: Value, b: Value, bits: int | None, unsigned: bool) -
             return UNKNOWN
     elif op == "*" and type(b) is int and b > 0 and alo is not None and ahi is not None:
         lo, hi = alo * b, ahi * b
-    elif op == "%" and type(b) is int and b > 0 and alo is not None and alo >= 0:
+    elif op == "%" and type(b) is int and b > 0 and (unsigned or alo is not None and alo >= 0):
+        # (an unsigned number is never negative, whatever the checker knows of it: a
+        # hash's remainder picks one of b shards)
         lo, hi = 0, min(b - 1, ahi) if ahi is not None else b - 1
     else:
         return UNKNOWN

@@ -253,6 +253,27 @@ class Program:
                     o["n"] in self.globals or o["n"].startswith(self.package + ".")))
         return frozenset(names)
 
+    def counts(self) -> frozenset[int]:
+        """The positive integer constants the program counts with: channel buffer sizes,
+        WaitGroup.Add's and a limit's counts, and the constants `int` numbers are compared
+        with (`i < 4`, `len(xs) > 8`). A list longer than every one of them behaves as one
+        just past the greatest (`machine.len_bound`)."""
+        found: set[int] = set()
+        for fn in self.functions.values():
+            for ins in (i for b in fn.blocks for i in b.instrs):
+                if ins.op == "MakeChan":
+                    operands: Iterator[Mapping[str, Any]] = iter(ins.args)
+                elif ins.op == "Call" and ins.x.get("static") in _COUNTED_CALLS:
+                    operands = iter(ins.x.get("args", ()))
+                elif ins.op == "BinOp" and ins.x["op"] in _COMPARISONS and \
+                        ins.x.get("bits") == 64 and not ins.x.get("unsigned"):
+                    operands = iter(ins.args)
+                else:
+                    continue
+                found.update(o["v"] for o in operands if o.get("k") == "const"
+                             and o.get("t") == "int" and type(o.get("v")) is int and o["v"] > 0)
+        return frozenset(found)
+
     def pure(self, name: str) -> bool:
         """Whether function `name` of the program only computes its results: it does not
         communicate, and writes only to what it allocated itself (a predicate handed to
@@ -262,6 +283,13 @@ class Program:
             self._impure.update(_impure(self))
             self._impure.add("")
         return name in self.functions and name not in self._impure
+
+
+# Calls whose integer arguments are counts of goroutines or items (`Program.counts`).
+_COUNTED_CALLS = frozenset({"(*sync.WaitGroup).Add",
+                            "(*golang.org/x/sync/errgroup.Group).SetLimit",
+                            "golang.org/x/sync/semaphore.NewWeighted"})
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
 
 
 def _operands(ins: Instr) -> Iterator[Mapping[str, Any]]:
@@ -394,12 +422,23 @@ def _shared_lens(blocks: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     so a range over the list and a later `for range len(list)` were unrelated counts (a
     false deadlock: more receives than the goroutines the range started)."""
     types = {i.get("res"): i.get("type", "") for b in blocks for i in b["instrs"]}
-    lens = [(n, k, i["res"], i["x"]["args"][0]["n"])
+
+    def slice_or_string(of: Mapping[str, Any]) -> tuple | None:
+        """The register or parameter `of` as a key, if it holds a slice or a string (a
+        parameter or free variable is never written either: an assigned one is copied)."""
+        kind = of.get("k")
+        if kind == "reg" and types.get(of["n"], "").startswith(("slice", "string")):
+            return (kind, of["n"])
+        if kind in ("param", "free") and of.get("t", "").startswith(("slice", "string")):
+            return (kind, of["i"])
+        return None
+
+    lens = [(n, k, i["res"], slice_or_string(i["x"]["args"][0]))
             for n, b in enumerate(blocks) for k, i in enumerate(b["instrs"])
             if i["op"] == "Call" and i.get("res")
             and (i.get("x") or {}).get("callee") == {"k": "builtin", "n": "len"}
-            and len(i["x"].get("args") or ()) == 1 and i["x"]["args"][0].get("k") == "reg"
-            and types.get(i["x"]["args"][0]["n"], "").startswith(("slice", "string"))]
+            and len(i["x"].get("args") or ()) == 1]
+    lens = [entry for entry in lens if entry[3] is not None]
     if len(lens) < 2:
         return blocks
     dom = _dominators(blocks)

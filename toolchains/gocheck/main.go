@@ -300,13 +300,13 @@ func (e *encoder) operand(v ssa.Value) Operand {
 	case *ssa.Parameter:
 		for i, p := range e.fn.Params {
 			if p == v {
-				return Operand{"k": "param", "i": i}
+				return Operand{"k": "param", "i": i, "t": typeClass(v.Type())}
 			}
 		}
 	case *ssa.FreeVar:
 		for i, p := range e.fn.FreeVars {
 			if p == v {
-				return Operand{"k": "free", "i": i}
+				return Operand{"k": "free", "i": i, "t": typeClass(v.Type())}
 			}
 		}
 	case *ssa.Function:

@@ -80,6 +80,12 @@ def test_a_range_that_may_wrap_round_is_unknown():
     assert N.range_binop("+", N.ranged(1, None), 1, 64, False) == UNKNOWN
 
 
+def test_the_remainder_of_an_unknown_unsigned_number_is_below_the_divisor():
+    # A hash picks a shard: unknown, but never negative, so its remainder is 0 to n-1.
+    assert N.range_binop("%", N.named(UNKNOWN, 7), 4, 32, True) == ("?", 0, 3)
+    assert N.range_binop("%", N.named(UNKNOWN, 7), 4, 64, False) == UNKNOWN  # may be < 0
+
+
 def test_a_branch_narrows_the_compared_integer_each_way():
     assert N.refined(UNKNOWN, ">", 0, True) == ("?", 1, None)
     assert N.refined(UNKNOWN, ">", 0, False) == ("?", None, 0)
