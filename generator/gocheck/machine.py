@@ -118,15 +118,19 @@ CPU_COUNTS = (1, 2, 4)
 LEN_SMALL = 3
 LEN_BOUND_UP_TO = 8
 # A number known only as a range, where an instruction needs it exactly (a channel's
-# buffer size, WaitGroup.Add's count, the index of a channel in a slice): each value is
-# a way the run may go, when there are at most this many (`Machine.value_choice`).
+# buffer size, a slice's length, WaitGroup.Add's count, the index of a channel in a
+# slice): each value is a way the run may go, when there are at most this many
+# (`Machine.value_choice`).
 VALUE_CHOICES_UP_TO = 16
 # The instructions that may need one, and what the number is there (for the report).
-_EXACT_OPS = {"MakeChan": "the channel's buffer size", "Call": "WaitGroup.Add's count",
-              "IndexAddr": "the index", "Index": "the index"}
+_EXACT_OPS = {"MakeChan": "the channel's buffer size", "MakeSlice": "the slice's length",
+              "Call": "the count", "IndexAddr": "the index", "Index": "the index",
+              "Range": "the map's length"}
+_LEN = {"k": "builtin", "n": "len"}
 # strconv's parsers of an integer: of text the checker cannot tell, a number within
 # ±len_bound and an unknown error.
 _PARSED_INTS = frozenset({"strconv.Atoi", "strconv.ParseInt"})
+_SPLITS = frozenset({"strings.Split", "strings.SplitAfter"})
 _CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
@@ -635,6 +639,8 @@ class Machine:
                 elif op.get("err"):
                     # io.EOF, context.Canceled: never nil, though which error is unknown.
                     st.objs[oid] = ERROR
+                elif op["n"] == "os.Args":
+                    st.objs[oid] = self.input_slice(st, 1, 1)  # the command comes first
                 else:
                     st.objs[oid] = UNKNOWN
             return ("addr", oid, ())
@@ -844,10 +850,10 @@ class Machine:
             if cond == V.BIG:
                 raise V.TooLarge(ins.line)
             return not isinstance(cond, bool)
-        if op == "Range":
-            return self.range_orders(st, fr, ins) is not None
         if op in _EXACT_OPS and self.value_choice(st, fr, ins) is not None:
             return True
+        if op == "Range":
+            return self.range_orders(st, fr, ins) is not None
         if op == "Call":
             return self._call_kind(st, fr, ins.x, ins.line) is not None or \
                 self.asks_cpus(st, fr, ins) or self.range_orders(st, fr, ins) is not None
@@ -1101,6 +1107,8 @@ class Machine:
                     result = result[:5] + (lo0 + top,)
         elif x == NIL and lo == 0 and hi in (None, 0):
             result = NIL
+        elif isinstance(x, tuple) and x[0] == "?slice":
+            result = _sub_slice(x[1], lo, x[1] if hi is None else hi, ins.line)
         elif isinstance(x, str) and x.isascii() and isinstance(lo, int) and \
                 (hi is None or isinstance(hi, int)):
             hi = len(x) if hi is None else hi
@@ -1283,18 +1291,29 @@ class Machine:
         op = ins.op
         lo_min: int | None = None
         hi_max: int | None = None
-        if op == "MakeChan":
+        if op == "Range" or op == "Call" and ins.x.get("callee") == _LEN:
+            # A map holding values under keys the checker cannot tell: how many of them
+            # are distinct (`_settle`), before its length is taken or a range visits it.
+            operand = ins.args[0] if op == "Range" else ins.x["args"][0]
+            counts = self._distinct_counts(st, self.operand(st, fr, operand))
+            return None if counts is None else (operand, None, counts)
+        if op in ("MakeChan", "MakeSlice"):
+            # (a slice of a length the checker cannot tell would be unknown: a range over
+            # it could not agree with the list whose length it has)
             operand, lo_min = ins.args[0], 0
         elif op == "Call":
             if ins.x.get("static") != "(*sync.WaitGroup).Add":
                 return None
             operand = ins.x["args"][1]
-        else:  # IndexAddr, Index: only where the item picked holds a channel or sync object
+        elif op == "Range":
+            return None
+        else:  # IndexAddr, Index: only where the item picked holds a channel, a sync
+            # object or a reference (a shard's struct), not plain data
             operand = ins.args[1]
             if not N.is_range(self.operand(st, fr, operand)):
                 return None
             items = self._indexed(st, self.operand(st, fr, ins.args[0]))
-            if not items or not any(value_holds_sync(v) for v in items):
+            if not items or not any(_followed(v) for v in items):
                 return None
             lo_min, hi_max = 0, len(items) - 1
         value = self.operand(st, fr, operand)
@@ -1331,7 +1350,9 @@ class Machine:
         choice = self.value_choice(st, fr, fr.instr)
         assert choice is not None
         operand, value, _ = choice
-        if N.name_of(value) is not None:
+        if value is None:
+            self._settle(st, self.operand(st, fr, operand), n)
+        elif N.name_of(value) is not None:
             st.substitute(value[3], value[4], n)
         elif operand["k"] == "reg":
             fr.regs[operand["n"]] = n
@@ -1341,6 +1362,32 @@ class Machine:
         else:
             i = operand["i"]
             fr.free = (*fr.free[:i], n, *fr.free[i + 1:])
+
+    def _distinct_counts(self, st: State, m: Value) -> tuple[int, ...] | None:
+        """How many distinct keys map `m` may have, when it holds values under keys the
+        checker cannot tell that may equal each other or a known key (a set of the input's
+        words with duplicates), and more than one count is possible; else None."""
+        if not (isinstance(m, tuple) and m[0] == "map"):
+            return None
+        _, entries, vague = st.objs[m[1]]
+        if vague != UNKNOWN_KEYS:
+            return None
+        unknown = sum(1 for k, _ in entries if _unknown_key(k))
+        least = max(len(entries) - unknown, 1)
+        return tuple(range(least, len(entries) + 1)) if least < len(entries) else None
+
+    def _settle(self, st: State, m: Value, n: int) -> None:
+        """Map `m` has `n` distinct keys: the values stored first under keys the checker
+        cannot tell were overwritten by later ones (or stored under a known key)."""
+        _, entries, _ = st.objs[m[1]]
+        drop = len(entries) - n
+        kept = []
+        for k, v in sorted(entries, key=lambda e: e[0][1] if _unknown_key(e[0]) else -1):
+            if drop and _unknown_key(k):
+                drop -= 1
+                continue
+            kept.append((k, v))
+        st.objs[m[1]] = ("mapv", tuple(sorted(kept, key=repr)), UNKNOWN_KEYS_COUNTED)
 
     def take_order(self, st: State, gid: int, keys: tuple) -> None:
         """Resolve a choice: goroutine `gid`'s range over a map visits `keys` in this order."""
@@ -1369,7 +1416,7 @@ class Machine:
                     fr.regs[ins.args[0]["n"]] = ("iter", oid, keys[1:])
                 self._set(st, fr, ins, ("tuple", (True, keys[0], now[keys[0]])))
                 return
-            if not vague or vague == UNKNOWN_KEYS:
+            if not vague or vague in (UNKNOWN_KEYS, UNKNOWN_KEYS_COUNTED):
                 self._set(st, fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
                 return
         if _holds_sync(ins.type):
@@ -1840,7 +1887,10 @@ class Machine:
         own that only computes, is no such call.)"""
         if method in ("Lock", "Unlock", "RLock", "RUnlock", "Wait", "Done", "Add"):
             return True
-        return any(method in table and not self.program.pure(table[method])
+        # (A library's type made into an interface, os.Stdin's *os.File, has its methods
+        # in the tables too; they are not the program's.)
+        return any(method in table and table[method] in self.program.functions
+                   and not self.program.pure(table[method])
                    for table in self.program.methods.values())
 
     def _ctx_method(self, st: State, ctx: Value, method: str, rtype: str) -> Value:
@@ -1924,13 +1974,16 @@ class Machine:
         if isinstance(x, tuple):
             if x[0] == "slice":
                 return x[4] - x[3]
+            if x[0] == "?slice":
+                return x[1]
             if x[0] == "array":
                 return len(x[1])
             if x[0] == "chan":
                 return len(st.chans[x[1]][1])
             if x[0] == "map":
                 _, entries, vague = st.objs[x[1]]
-                if not vague:
+                if not vague or vague == UNKNOWN_KEYS_COUNTED or (
+                        vague == UNKNOWN_KEYS and self._distinct_counts(st, x) is None):
                     return len(entries)
         if self.len_bound is None:
             return N.ranged(0, N.LEN_MAX)
@@ -2031,6 +2084,12 @@ class Machine:
     def _append(self, st: State, args: list[Value], line: int) -> Value:
         base, extra = args[0], args[1]
         a, b = self._items(st, base), self._items(st, extra)
+        if isinstance(base, tuple) and base[0] == "?slice" and b is not None and \
+                not value_holds_sync(extra):
+            # (appended to, a slice from the input is as many items longer)
+            more = N.range_binop("+", base[1], len(b), 64, False) if N.is_range(base[1]) \
+                else base[1] + len(b) if type(base[1]) is int else UNKNOWN
+            return ("?slice", more) if N.is_range(more) or type(more) is int else UNKNOWN
         if a is None or b is None or len(a) + len(b) > 256:
             if value_holds_sync(extra) or value_holds_sync(base):
                 raise Unsupported("an append to a slice of channels the checker cannot "
@@ -2292,7 +2351,30 @@ class Machine:
             if reached is None:
                 reached = list(self._reached(st, args))
             self._overwritten(st, name, reached, line)
+        # strings.Split by a separator gives one item or more, whatever the text.
+        least = int(name in _SPLITS and len(args) == 2 and isinstance(args[1], str)
+                    and args[1] != "")
+        return self._unknown_of(st, rtype, least)
+
+    def _unknown_of(self, st: State, rtype: str, least: int = 0) -> Value:
+        """A library's result the checker does not know: a slice among it has a length
+        of its own, `least` up to len_bound, so that the ranges over it and its
+        sub-slices agree."""
+        if rtype.startswith("slice"):
+            return self.input_slice(st, least)
+        if rtype.startswith("tuple(") and "slice" in rtype:
+            return ("tuple", tuple(self.input_slice(st) if p.startswith("slice") else UNKNOWN
+                                   for p in V.split_class(rtype, "(", ")")))
         return V.unknown_of(rtype)
+
+    def input_slice(self, st: State, least: int = 0, more: int = 0) -> Value:
+        """A slice of items the checker does not know, of `least` to len_bound items,
+        and `more` (os.Args: the command, then up to len_bound arguments); with no
+        len_bound, of any length from `least`."""
+        if self.len_bound is None:
+            return ("?slice", N.named(N.ranged(least, N.LEN_MAX), st.fresh()))
+        self.lengths_bounded = True
+        return ("?slice", N.named(N.ranged(least, self.len_bound + more), st.fresh()))
 
     def _overwritten(self, st: State, name: str, reached: list[tuple | None], line: int
                      ) -> None:
@@ -3079,6 +3161,28 @@ def _zero_like(v: Value) -> Value:
     return V.zero(sync[tag]) if tag in sync else NIL
 
 
+def _sub_slice(n: Value, lo: Value, hi: Value, line: int) -> Value:
+    """`s[lo:hi]` of a slice from the input of length `n`: one of length `hi - lo` (a
+    named number stays named: os.Args[1:] is one item shorter than os.Args), else
+    UNKNOWN."""
+    if type(lo) is int and type(hi) is int:
+        length: Value = hi - lo
+    elif (N.is_range(lo) or type(lo) is int) and (N.is_range(hi) or type(hi) is int):
+        length = N.range_binop("-", hi, lo, 64, False)
+    else:
+        return UNKNOWN
+    if type(length) is int:
+        if length < 0:
+            raise ProgramExit("slice bounds out of range", line)
+        return ("?slice", length)
+    if not N.is_range(length):
+        return UNKNOWN
+    if length[2] is not None and length[2] < 0:
+        raise ProgramExit("slice bounds out of range", line)
+    # Go panics on the lengths below zero: the slice has the others.
+    return ("?slice", ("?", max(length[1] or 0, 0), *length[2:]))
+
+
 def len_bound(program: Program) -> int | None:
     """What a length the checker cannot tell is taken to be at most (LEN_SMALL), None
     when the program's counts reach past LEN_BOUND_UP_TO."""
@@ -3096,6 +3200,8 @@ _SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "
 # A map's vagueness when it holds values under keys the checker cannot tell, and has lost
 # none: a lookup cannot tell whether it finds one, a range visits them all.
 UNKNOWN_KEYS = "keys"
+# The same, once the number of distinct keys was chosen (`Machine._settle`).
+UNKNOWN_KEYS_COUNTED = "counted keys"
 
 
 def _sentinel(err: Value) -> bool:
@@ -3137,15 +3243,18 @@ def _map_put(entries: tuple, vague: Any, k: Value, v: Value, line: int) -> tuple
         if value_holds_sync(v):
             raise Unsupported("a channel stored in a map under a key the checker "
                               "cannot tell", line)
-        # The value is kept, under a key of its own that equals no other (a range
-        # then visits it: a map of replicas keyed by their addresses), a few of
-        # them: a loop that stores more leaves the rest unknown, as before.
-        held = sum(1 for e in entries if _unknown_key(e[0]))
-        if held < MAP_ORDERS_UP_TO:
+        # The value is kept, under a key of its own (a range then visits it: a map of
+        # replicas keyed by their addresses; how many of them are distinct is chosen
+        # when the map's length is taken or a range visits it, `Machine._settle`), a
+        # few of them, as many as a list from the input has: a loop that stores more
+        # leaves the rest unknown, as before.
+        held = [e[0][1] for e in entries if _unknown_key(e[0])]
+        if len(held) < LEN_BOUND_UP_TO:
             # Vague for a lookup (any key may be one of these), but a range
             # visits all there is, unless something was lost before.
-            return tuple(sorted((*entries, (("?key", held), v)), key=repr)), \
-                vague or UNKNOWN_KEYS
+            return tuple(sorted((*entries, (("?key", max(held, default=-1) + 1), v)),
+                                key=repr)), \
+                UNKNOWN_KEYS if vague in (False, UNKNOWN_KEYS_COUNTED) else vague
         return entries, True
     rest = tuple(e for e in entries if e[0] != k)
     return tuple(sorted(rest + ((k, v),), key=repr)), vague
@@ -3163,6 +3272,17 @@ def value_holds_sync(v: Value) -> bool:
     if v[0] in _SYNC_TAGS:
         return True
     return any(value_holds_sync(x) for x in V.children(v) if type(x) is tuple)
+
+
+def _followed(v: Value) -> bool:
+    """Whether a value holds a channel, function, sync object or a reference to an object
+    (a pointer, a slice, a map) anywhere inside it: what the checker must know exactly,
+    not as an item of unknown place (`Machine.value_choice`)."""
+    if not (type(v) is tuple and v):
+        return False
+    if v[0] in _SYNC_TAGS or v[0] in ("addr", "slice", "map"):
+        return True
+    return any(_followed(x) for x in V.children(v) if type(x) is tuple)
 
 
 def _first_class(type_class: str) -> str:

@@ -15,7 +15,9 @@ function value the checker models (a context's cancel), `("iface", dynamic type,
 `("time", base, offset)` a time.Time (`timevalues`), `("?", low, high[, name])` an unknown
 integer within bounds (`numeric`),
 `("map", object)`, `("iter", map object, keys still to visit)` a range over a map,
-`("tuple", items)`, `("ctx", done channel, whether it has a deadline)`, and the sync objects
+`("tuple", items)`, `("ctx", done channel, whether it has a deadline)`, `("?slice", length)`
+a slice from the input whose items the checker does not know, with its length (a named
+integer: every range over it agrees), and the sync objects
 `("wg", counter)`, `("mu", locked)`, `("rw", writer, readers, pending writer)`,
 `("once", 0 | 1 running | 2 done | 3 panicked, …)`,
 `("cond", locker, waiting goroutines, woken goroutines)`.
@@ -65,9 +67,9 @@ class Unsupported(Exception):
 
 
 def is_unknown(v: Value) -> bool:
-    """UNKNOWN, BIG, a range of integers or a comparison not yet decided (`numeric`): a
-    value the checker does not know exactly."""
-    return type(v) is tuple and 0 < len(v) <= 6 and v[0] in ("?", "?big", "?cmp")
+    """UNKNOWN, BIG, a range of integers or a comparison not yet decided (`numeric`), a
+    slice of unknown items: a value the checker does not know exactly."""
+    return type(v) is tuple and 0 < len(v) <= 6 and v[0] in ("?", "?big", "?cmp", "?slice")
 
 
 def split_class(text: str, open_: str, close: str) -> list[str]:

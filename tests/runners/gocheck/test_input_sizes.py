@@ -288,3 +288,178 @@ def test_a_worker_count_parsed_from_the_environment_is_small(drain, want):
         """)
     assert c.verdict == want, report_lines(c)
     assert bounded_note(c)
+
+
+def test_a_slice_made_as_long_as_the_input_list_is_as_long():
+    # make([]T, len(items)) was a slice of unknown length: a range over it sent a count
+    # unrelated to the list's, past the channel sized by the list (a false deadlock).
+    c = check("""
+        package main
+
+        import (
+            "os"
+            "strings"
+            "sync"
+        )
+
+        func main() {
+            items := strings.Fields(os.Getenv("ITEMS"))
+            results := make([]string, len(items))
+            var wg sync.WaitGroup
+            for i, it := range items {
+                wg.Add(1)
+                go func() {
+                    defer wg.Done()
+                    results[i] = strings.ToUpper(it)
+                }()
+            }
+            wg.Wait()
+            out := make(chan string, len(items))
+            for _, r := range results {
+                out <- r
+            }
+            close(out)
+            for range out {
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("count, want", [("len(os.Args) - 1", "ok"),
+                                         ("len(os.Args)", "global-deadlock")])
+def test_the_arguments_after_the_command_are_one_fewer(count, want):
+    # os.Args[1:] of a list the checker could not tell was a list of its own: its range
+    # and os.Args' length were unrelated counts.
+    c = check(f"""
+        package main
+
+        import (
+            "fmt"
+            "os"
+            "sync"
+        )
+
+        func main() {{
+            var wg sync.WaitGroup
+            wg.Add({count})
+            for _, a := range os.Args[1:] {{
+                go func() {{
+                    defer wg.Done()
+                    fmt.Println(a)
+                }}()
+            }}
+            wg.Wait()
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
+def test_an_input_list_appended_to_is_one_longer():
+    c = check("""
+        package main
+
+        import (
+            "os"
+            "strings"
+        )
+
+        func main() {
+            hosts := append(strings.Fields(os.Getenv("HOSTS")), "localhost")
+            done := make(chan bool, len(hosts))
+            for range hosts {
+                done <- true
+            }
+            if len(done) != len(hosts) || len(hosts) < 1 {
+                <-make(chan int) // never: one send per host, the list one longer
+            }
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("spawn, want", [
+    ("for k := range seen", "ok"),
+    # A goroutine per argument, duplicates too, but len(seen) receives: with a duplicate
+    # one sender is left when main returns.
+    ("for _, k := range os.Args[1:]", "partial-deadlock"),
+])
+def test_a_set_of_the_inputs_has_as_many_keys_as_a_range_visits(spawn, want):
+    # The keys of a set built from the arguments may repeat: a range over it and its len
+    # were unrelated counts (a false leak), and duplicates were never tried (a bug missed).
+    c = check(f"""
+        package main
+
+        import "os"
+
+        func main() {{
+            seen := map[string]bool{{}}
+            for _, a := range os.Args[1:] {{
+                seen[a] = true
+            }}
+            out := make(chan string)
+            {spawn} {{
+                go func() {{ out <- k }}()
+            }}
+            for i := 0; i < len(seen); i++ {{
+                <-out
+            }}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
+
+
+def test_split_by_a_separator_gives_one_item_at_least():
+    # strings.Split("", ",") is [""]: main's one receive always has a sender (with the
+    # bound off: a buffer of 16 is a count past it).
+    c = check("""
+        package main
+
+        import (
+            "os"
+            "strings"
+        )
+
+        func main() {
+            ch := make(chan string, 16)
+            parts := strings.Split(os.Getenv("SOURCES"), ",")
+            if len(parts) > 16 {
+                return
+            }
+            for _, p := range parts {
+                go func() { ch <- p }()
+            }
+            println(<-ch)
+        }
+        """)
+    assert c.verdict == "ok", report_lines(c)
+
+
+@pytest.mark.parametrize("cap, want", [(2, "ok"), (1, "global-deadlock")])
+def test_a_key_hashed_to_a_shard_struct_reaches_its_channel(cap, want):
+    # The shards are pointers to structs holding a channel: an index the checker could
+    # not tell gave an unknown pointer, and its channel could not be followed. Two keys
+    # fit a shard of 2; two keys hashed to one shard of 1 block main.
+    c = check(f"""
+        package main
+
+        import (
+            "hash/fnv"
+            "os"
+        )
+
+        type shard struct{{ in chan string }}
+
+        func main() {{
+            shards := []*shard{{{{in: make(chan string, {cap})}}, {{in: make(chan string, {cap})}}}}
+            if len(os.Args) > 3 {{
+                return
+            }}
+            for _, key := range os.Args[1:] {{
+                h := fnv.New32a()
+                h.Write([]byte(key))
+                shards[h.Sum32()%2].in <- key
+            }}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
