@@ -1,0 +1,56 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe by a helper (2026-12-05; confirmed with Go 1.26, input: ARGS add-users fail-index add-orders fail-fk), in the style of a migration runner that aborts the remaining steps on failure
+// what: fixed twin of h4_abortclose: the abort channel is closed through a sync.Once, so any
+//   number of failing steps close it exactly once.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+type runner struct {
+	abort chan struct{}
+	once  sync.Once
+	mu    sync.Mutex
+	log   []string
+}
+
+func (r *runner) record(msg string) {
+	r.mu.Lock()
+	r.log = append(r.log, msg)
+	r.mu.Unlock()
+}
+
+func (r *runner) step(name string, wg *sync.WaitGroup) {
+	defer wg.Done()
+	select {
+	case <-r.abort:
+		r.record(name + ": skipped")
+		return
+	default:
+	}
+	time.Sleep(2 * time.Millisecond) // run the migration step
+	if strings.HasPrefix(name, "fail") {
+		r.record(name + ": failed, aborting")
+		r.once.Do(func() { close(r.abort) })
+		return
+	}
+	r.record(name + ": applied")
+}
+
+func main() {
+	r := &runner{abort: make(chan struct{})}
+	var wg sync.WaitGroup
+	for _, s := range os.Args[1:] {
+		wg.Add(1)
+		go r.step(s, &wg)
+	}
+	wg.Wait()
+	for _, l := range r.log {
+		fmt.Println(l)
+	}
+}

@@ -1,0 +1,61 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe by a helper (2026-12-05; confirmed with Go 1.26, input: ENV URLS="u01 u02 u03 u04 u05 u06 u07 u08 u09 u10 u11 u12 u13 u14 u15 u16 u17 u18 u19 u20 u21 u22 u23 u24 u25 u26 u27 u28 u29 u30 u31 u32"), in the style of a crawler with a context deadline and two fetch workers
+// what: fixed twin of h4_ctxfeed: main's send is a select that also watches ctx.Done(), so after
+//   the 30 ms deadline main stops feeding, closes jobs and waits; works for any number of
+//   URLs and any timing.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type crawler struct {
+	fetched atomic.Int64
+}
+
+func (c *crawler) worker(ctx context.Context, jobs <-chan string, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case u, ok := <-jobs:
+			if !ok {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+			_ = u
+			c.fetched.Add(1)
+		}
+	}
+}
+
+func main() {
+	urls := strings.Fields(os.Getenv("URLS"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	c := &crawler{}
+	jobs := make(chan string)
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go c.worker(ctx, jobs, &wg)
+	}
+feed:
+	for _, u := range urls {
+		select {
+		case jobs <- u:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	fmt.Printf("fetched %d of %d urls\n", c.fetched.Load(), len(urls))
+}
