@@ -125,8 +125,9 @@ VALUE_CHOICES_UP_TO = 16
 # The instructions that may need one, and what the number is there (for the report).
 _EXACT_OPS = {"MakeChan": "the channel's buffer size", "MakeSlice": "the slice's length",
               "Call": "the count", "IndexAddr": "the index", "Index": "the index",
-              "Range": "the map's length"}
+              "Range": "the map's length", "BinOp": "the operand"}
 _LEN = {"k": "builtin", "n": "len"}
+_MIN_MAX = ({"k": "builtin", "n": "min"}, {"k": "builtin", "n": "max"})
 # strconv's parsers of an integer: of text the checker cannot tell, a number within
 # ±len_bound and an unknown error.
 _PARSED_INTS = frozenset({"strconv.Atoi", "strconv.ParseInt"})
@@ -1297,6 +1298,8 @@ class Machine:
             operand = ins.args[0] if op == "Range" else ins.x["args"][0]
             counts = self._distinct_counts(st, self.operand(st, fr, operand))
             return None if counts is None else (operand, None, counts)
+        if op == "BinOp" or op == "Call" and ins.x.get("callee") in _MIN_MAX:
+            return self._arithmetic_choice(st, fr, ins)
         if op in ("MakeChan", "MakeSlice"):
             # (a slice of a length the checker cannot tell would be unknown: a range over
             # it could not agree with the list whose length it has)
@@ -1305,8 +1308,6 @@ class Machine:
             if ins.x.get("static") != "(*sync.WaitGroup).Add":
                 return None
             operand = ins.x["args"][1]
-        elif op == "Range":
-            return None
         else:  # IndexAddr, Index: only where the item picked holds a channel, a sync
             # object or a reference (a shard's struct), not plain data
             operand = ins.args[1]
@@ -1317,18 +1318,30 @@ class Machine:
                 return None
             lo_min, hi_max = 0, len(items) - 1
         value = self.operand(st, fr, operand)
-        if not N.is_range(value):
-            return None
-        lo, hi = N.bounds(value)
-        if lo is None or hi is None:
-            return None
-        # (A negative size or an index out of range panics in Go: not a way worth a
-        # branch when the range is the checker's own widening.)
-        lo, hi = max(lo, lo_min) if lo_min is not None else lo, \
-            min(hi, hi_max) if hi_max is not None else hi
-        if not 0 < hi - lo + 1 <= VALUE_CHOICES_UP_TO:
-            return None
-        return operand, value, tuple(range(lo, hi + 1))
+        values = _few_values(value, lo_min, hi_max)
+        return None if values is None else (operand, value, values)
+
+    def _arithmetic_choice(self, st: State, fr: Frame, ins: Instr
+                           ) -> tuple[dict, Value, tuple[int, ...]] | None:
+        """An operand of arithmetic that ranges do not follow exactly (a product or a
+        quotient of a small range, min or max, the sum of two ranges), when it has few
+        values: each is a branch, so that the result is a number again, as related to
+        the list it came from as the operand (`(len(items) + 1) / 2` batches)."""
+        if ins.op == "BinOp":
+            if ins.type != "int" or ins.x["op"] in N.COMPARISONS:
+                return None
+            operands = ins.args
+            values = [self.operand(st, fr, o) for o in operands]
+            if ins.x["op"] in ("+", "-") and any(type(v) is int for v in values):
+                return None  # a named number plus a known one stays named
+        else:
+            operands = ins.x["args"]
+            values = [self.operand(st, fr, o) for o in operands]
+        for operand, value in zip(operands, values, strict=True):
+            few = _few_values(value, None, None)
+            if few is not None:
+                return operand, value, few
+        return None
 
     def _indexed(self, st: State, x: Value) -> tuple | None:
         """The items a slice, an array or a pointer to an array holds, None if the
@@ -3159,6 +3172,21 @@ def _zero_like(v: Value) -> Value:
     sync = {"wg": "sync.WaitGroup", "mu": "sync.Mutex", "rw": "sync.RWMutex",
             "once": "sync.Once", "cond": "sync.Cond"}
     return V.zero(sync[tag]) if tag in sync else NIL
+
+
+def _few_values(v: Value, lo_min: int | None, hi_max: int | None) -> tuple[int, ...] | None:
+    """The values of range `v` within `lo_min`..`hi_max`, if there are at most
+    VALUE_CHOICES_UP_TO of them (and one at least); else None. (A negative size or an
+    index out of range panics in Go: not a way worth a branch when the range is the
+    checker's own widening.)"""
+    if not N.is_range(v):
+        return None
+    lo, hi = N.bounds(v)
+    if lo is None or hi is None:
+        return None
+    lo = lo if lo_min is None else max(lo, lo_min)
+    hi = hi if hi_max is None else min(hi, hi_max)
+    return tuple(range(lo, hi + 1)) if 0 < hi - lo + 1 <= VALUE_CHOICES_UP_TO else None
 
 
 def _sub_slice(n: Value, lo: Value, hi: Value, line: int) -> Value:

@@ -463,3 +463,40 @@ def test_a_key_hashed_to_a_shard_struct_reaches_its_channel(cap, want):
         }}
         """)
     assert c.verdict == want, report_lines(c)
+
+
+@pytest.mark.parametrize("batches, want", [("(len(items) + size - 1) / size", "ok"),
+                                           ("len(items) / size", "global-deadlock")])
+def test_batches_of_an_input_list_are_counted_as_go_counts_them(batches, want):
+    # A quotient and a min of the list's length were unknown (a buffer size not a known
+    # constant); the length is chosen there, so they are numbers again. Rounding down
+    # leaves the last, short batch no room (with 1, 3 or 5 items).
+    c = check(f"""
+        package main
+
+        import (
+            "os"
+            "strings"
+            "sync"
+        )
+
+        func main() {{
+            items := strings.Fields(os.Getenv("ITEMS"))
+            const size = 2
+            out := make(chan int, {batches})
+            var wg sync.WaitGroup
+            for i := 0; i < len(items); i += size {{
+                end := min(i+size, len(items))
+                wg.Add(1)
+                go func() {{
+                    defer wg.Done()
+                    out <- len(items[i:end])
+                }}()
+            }}
+            wg.Wait()
+            close(out)
+            for range out {{
+            }}
+        }}
+        """)
+    assert c.verdict == want, report_lines(c)
