@@ -124,7 +124,7 @@ LEN_BOUND_UP_TO = 8
 VALUE_CHOICES_UP_TO = 16
 # The instructions that may need one, and what the number is there (for the report).
 _EXACT_OPS = {"MakeChan": "the channel's buffer size", "MakeSlice": "the slice's length",
-              "Call": "the count", "IndexAddr": "the index", "Index": "the index",
+              "Call": "the number", "IndexAddr": "the index", "Index": "the index",
               "Range": "the map's length", "BinOp": "the operand"}
 _LEN = {"k": "builtin", "n": "len"}
 _MIN_MAX = ({"k": "builtin", "n": "min"}, {"k": "builtin", "n": "max"})
@@ -2099,10 +2099,11 @@ class Machine:
         a, b = self._items(st, base), self._items(st, extra)
         if isinstance(base, tuple) and base[0] == "?slice" and b is not None and \
                 not value_holds_sync(extra):
-            # (appended to, a slice from the input is as many items longer)
-            more = N.range_binop("+", base[1], len(b), 64, False) if N.is_range(base[1]) \
-                else base[1] + len(b) if type(base[1]) is int else UNKNOWN
-            return ("?slice", more) if N.is_range(more) or type(more) is int else UNKNOWN
+            # (appended to, a slice from the input is as many items longer; its length
+            # is a number or a range, `input_slice` and `_sub_slice`)
+            n = base[1]
+            return ("?slice", n + len(b) if type(n) is int else
+                    N.range_binop("+", n, len(b), 64, False))
         if a is None or b is None or len(a) + len(b) > 256:
             if value_holds_sync(extra) or value_holds_sync(base):
                 raise Unsupported("an append to a slice of channels the checker cannot "
