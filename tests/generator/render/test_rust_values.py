@@ -118,11 +118,15 @@ _SEND = [
     re.compile(r"&(\w+)_tx, (\d+)(?=(?:, [^\n]*)?\)(?:\.await)? \{$)", re.M),
     re.compile(r"\.send\(&(\w+)_tx, (\d+), sel_sent_\("),  # flume's Selector
     re.compile(r"\boper_\.send\(&(\w+)_tx, (\d+)\);"),  # crossbeam's Select builder
+    re.compile(r"\bsend_\(&(\w+)_tx, (\d+), vals\);"),  # a thread's send and its report
 ]
 # chan's merged send arm: its value is picked before the macro, e.g.
 # `let val1_: u32 = match put1_ { 0 => 2, _ => 4 };` … `c2_tx.send(val1_) => …`
 _MERGED = re.compile(r"let (val\d+_): u32 = match put\d+_ \{ (.*) \};")
 _REPORT = re.compile(r'vals\.recv\((.+?), "(\w+)", (true|false)\);')
+# A thread's receive that only reports its value, through its helper.
+_GOT = re.compile(r'\bgot_\(&(\w+)_rx, "\1", vals\);')
+_SEND_REPORTED = re.compile(r"\bsend_\(&\w+_tx, (\d+), vals\);")
 # A flume select's receive case reports through its helper, which names the channel.
 _SELECT_REPORT = re.compile(r'sel_got_\(vals, "(\w+)", \d+\)')
 
@@ -162,10 +166,12 @@ def test_every_send_carries_its_value_and_every_receive_reports(flavour: str, se
         assert f"chans: &[{chans}]," in text, where
         assert _sent(text) == Counter((table.chans[v - 1], v) for v in values), where
         done = [int(v) for v in re.findall(r"vals\.done\((\d+)\);", text)]
+        done += [int(v) for v in _SEND_REPORTED.findall(text)]
         assert sorted(done) == list(values), where
         # Every receive reports, saying whether it is a select's; chan reports once per arm.
         reports = Counter((c, sel == "true") for _, c, sel in _REPORT.findall(text))
         reports.update((c, True) for c in _SELECT_REPORT.findall(text))
+        reports.update((c, False) for c in _GOT.findall(text))
         if "fn sel_got_" in text:
             assert "vals.recv(res_.unwrap().0, c, true);" in text, where
         wanted: Counter[tuple[str, bool]] = Counter()
@@ -340,6 +346,27 @@ WRONG = [
 ]  # fmt: skip
 
 
+def _inlined(text: str, flavour: str) -> str:
+    """A program's text with its thread sends and receives through the renderer's helpers
+    (`send_`, `got_`) written in place, as the helpers' bodies are, so that an edit can make
+    one of them behave like a faulty runtime."""
+    glue = flavour in QUIET_CRATES  # the quiet check's messages, `msg_(v)`
+    message = "msg_({})" if glue else "{}"
+    sent = ";" if flavour == "chan" else ".unwrap();"  # chan 0.1's send returns nothing
+    received = "recv_(&{}_rx)" if flavour == "std" else "{}_rx.recv().unwrap()"
+    received += ".0" if glue else ""
+
+    def send(m: re.Match[str]) -> str:
+        chan, value = m.groups()
+        return f"{chan}_tx.send({message.format(value)}){sent} vals.done({value});"
+
+    def got(m: re.Match[str]) -> str:
+        chan = m.group(1)
+        return f'vals.recv({received.format(chan)}, "{chan}", false);'
+
+    return _GOT.sub(got, re.sub(r"\bsend_\(&(\w+)_tx, (\d+), vals\);", send, text))
+
+
 def _program_text(source: str, i: int) -> tuple[int, int]:
     """Where program i's run is in a batch: its `progN_once` up to its `progN`."""
     start = source.index(f"prog{i}_once(")
@@ -355,7 +382,7 @@ def test_each_kind_of_wrong_message_is_caught(flavour: str, tmp_path: Path) -> N
     source = render_batch(programs, "rust", seed=0, repetitions=2, **dict(target.render_options))
     for i, w in reversed(list(enumerate(cases))):  # from the end: earlier places stay put
         start, end = _program_text(source, i)
-        source = source[:start] + w.edit(source[start:end]) + source[end:]
+        source = source[:start] + w.edit(_inlined(source[start:end], flavour)) + source[end:]
     # Cached (by source): an artifact in the cache is where the sandbox's user can read it.
     artifact = build(target.toolchain, source, tmp_path, flags=target.build_flags)
     sandbox = get_sandbox("local")
