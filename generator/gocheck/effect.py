@@ -77,6 +77,10 @@ class _Inferer:
                     self._run(s, gid)
                     branches.append(self.effect(s, gid, seen, depth + 1))
                 return seq(*parts, choice(*branches))
+            if p.kind == "yield":  # a sleep has no λ_chan effect: on to what follows
+                self.m.complete(st, gid, ("tuple", ()), run=False)
+                self._run(st, gid)
+                continue
             if p.kind != "comm":
                 raise NotExpressible(f"{p.kind.replace('_', ' ')} at line {p.line} has no "
                                      "λ_chan effect")

@@ -187,6 +187,7 @@ def describe(st: State, p: Pending) -> str:
              "afterfunc_stop": "context.AfterFunc's stop",
              "oncefunc": "sync.OnceFunc's function", "exit": "exit",
              "bubble_wait": "the fake clock (time.Sleep or synctest.Wait)",
+             "yield": "time.Sleep or runtime.Gosched",
              "pull_next": "iter.Pull's next", "pull_stop": "iter.Pull's stop",
              "pull_yield": "yield (iter.Pull's sequence)",
              "pull_end": "the end of iter.Pull's sequence"}
@@ -500,6 +501,10 @@ class _Explorer:
                                                                         p.line)))]
         if kind == "fire":
             return [go("fires: its function starts", then=lambda s: m.fire(s, gid))]
+        if kind == "yield":
+            what = "time.Sleep" if p.arg2 == "time.Sleep" else "runtime.Gosched"
+            return [go(f"{what}: the other goroutines may run",
+                       then=lambda s: m.complete(s, gid, ("tuple", ())))]
         if kind == "bubble_wait":
             return [go("returns: the bubble's other goroutines are all blocked",
                        then=lambda s: m.complete(s, gid, ("tuple", ())))]

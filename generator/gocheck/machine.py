@@ -71,6 +71,12 @@ _NOOPS = frozenset(
     {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
      "runtime.UnlockOSThread"}
 )
+# Where a goroutine gives way to the others (outside a synctest bubble): a step of its own,
+# so that another goroutine may run between what it did before and what it does after. A
+# check of a plain flag, a sleep, then the act ("flush, then close") is then a window the
+# search opens, as Go's scheduler does; run through as one step, the check and the act
+# were atomic and a second goroutine could never pass the check too.
+_YIELDS = frozenset({"time.Sleep", "runtime.Gosched"})
 # testing/synctest: Test runs a function in a bubble whose clock is fake; time.Sleep and
 # synctest.Wait there return once every other goroutine of the bubble is blocked.
 SYNCTEST_TEST = gotest.SYNCTEST_TEST
@@ -889,6 +895,8 @@ class Machine:
                     return _SYNC_OPS[name]
                 if self.fake_clock and name in _BUBBLE_WAITS:
                     return "bubble_wait"
+                if name in _YIELDS:
+                    return "yield"
                 if name in _EXITS:
                     return "exit"
                 if name.startswith(("sync/atomic.", "(*sync/atomic.")) and name != \
@@ -2976,6 +2984,8 @@ class Machine:
             return Pending(kind, ins.line, arg=callee[1], arg2=tuple(args))
         if kind == "ctx_err":
             return Pending(kind, ins.line, arg=_cancellable_err(callee, static, args))
+        if kind == "yield":
+            return Pending(kind, ins.line, arg2=callee[1])
         return Pending(kind, ins.line, arg=args[0] if args else None)
 
     def complete(self, st: State, gid: int, result: Value = None, *, run: bool = True) -> None:

@@ -116,7 +116,7 @@ class Reach:
 
 def static_footprint(p: Pending) -> set:
     """The channels and objects a pending operation waits on or changes."""
-    if p.kind in ("choice", "order", "cpus", "value", "exit"):
+    if p.kind in ("choice", "order", "cpus", "value", "exit", "yield"):
         return set()
     if p.kind == "comm":
         vals: tuple = tuple(c.chan for c in p.cases)
