@@ -143,7 +143,9 @@ With `values=True` the value oracle (`_common`) is rendered in: channels carry
 `vals.done(v)`, each receive (plain, or inside any flavour's select) reports the
 value it got with its channel, `vals.recv(v, "c3", true)` (a select's receive
 without a λ_chan name binds `val`; `val` and `vals` are reserved names, so no
-program variable is either). `vals` is the program's `&'static ValueCheck` (a
+program variable is either). A thread's plain send, and its plain receive that binds no
+name, go through one helper each a file: `send_(&c1_tx, 3, vals)`, `got_(&c1_rx, "c1",
+vals)` (`_VALUE_OPS`). `vals` is the program's `&'static ValueCheck` (a
 `Vec<AtomicU32>` each for the values sent and received), made once for all its
 runs and cleared as each run starts (`vals.reset()`), so every spawned closure
 captures a plain reference (no counted clone for each process to compile); it
@@ -1264,9 +1266,10 @@ fn recv_(rx: &std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<ELEMENT>
 }"""
 
 # Under the value oracle, a send and its report, and a receive whose value is only reported:
-# written once, they took 11 % off the compile of 150 std programs (1.45 s -> 1.29 s, one
-# core), most of a program's statements being these. The channel's own operation is the
-# same call on the same end; `track_caller` keeps the program's line in a failed `unwrap`.
+# written once, they took 7-8 % off the compile of 150 std programs (1.35-1.38 s -> 1.25-1.28
+# s of CPU, one core, runs alternated), most of a program's statements being these. The
+# channel's own operation is the same call on the same end; `track_caller` keeps the
+# program's line in a failed `unwrap`.
 # Tasks keep theirs in place (an `async fn` cannot take `track_caller`).
 _VALUE_OPS = """\
 // Every send under the value oracle: the message, then its report.
