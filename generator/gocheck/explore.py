@@ -37,7 +37,7 @@ from generator.gocheck.machine import (
     State,
     ctx_err,
 )
-from generator.gocheck.por import Reach, Tracked, persistent, static_footprint
+from generator.gocheck.por import EVERYTHING, Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
 from generator.gocheck.values import (
     INT_LIMIT,
@@ -786,6 +786,20 @@ class _Explorer:
         return p is not None and p.kind == "pull_yield" and \
             st.objs[p.arg[2][1]][1] == "parked"
 
+    def waits_on_globals(self, st: State, gid: int) -> bool:
+        """Whether goroutine `gid` waits on a channel or sync object that package variables
+        still reach, once main has returned: an idle server ranging over a package-level
+        channel. Go's leak profile does not count it (a GC root still holds what it waits
+        for, and through its queue the goroutine; one channel of a select is enough), and
+        this corpus confirms leaks with that profile; a goroutine waiting on what only
+        main's frame or other blocked goroutines held is leaked. Not in a test file: goleak,
+        which tests use, counts every goroutine still there."""
+        p = self.m.pending(st, gid)
+        if p is None:
+            return False
+        footprint = static_footprint(p) - {EVERYTHING}
+        return not footprint.isdisjoint(Reach(st).shared)
+
     def stuck(self, st: State) -> tuple[Step, ...]:
         out = []
         for gid, g in enumerate(st.gs):
@@ -964,6 +978,8 @@ class _Explorer:
 
     def terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not self.idle(st, g.gid)]
+        if st.gs[0].done and not self.m.program.tests:
+            live = [g for g in live if not self.waits_on_globals(st, g.gid)]
         if not live:
             return
         stuck = self.stuck(st)

@@ -33,8 +33,6 @@ KNOWN_MISSES = {
     "gotest_chan_powser2": "undecided: power series spawn goroutines without bound",
     "gotest_chan_nonblock": "undecided: it polls with select-default up to 10,000 times; "
     "since a partner may not have arrived at any poll, the loop runs past the unroll limit",
-    "gotest_chan_select8": "partial-deadlock: an endless producer is left blocked when main "
-    "returns; the corpus counts it ok because its channel is a global",
     # Fixed versions of bug kernels at the scale real ones have: correct, but too many
     # states that differ (docs/gocheck-report.md, seventh round).
     "probe_tk01_sd_reload_cancel_fixed": "undecided: 8 providers share one mutex and "
