@@ -164,6 +164,11 @@ _PREDICATE_CALLS = frozenset({
     *(f"strings.{f}" for f in ("IndexFunc", "LastIndexFunc", "ContainsFunc", "TrimFunc",
                                "TrimLeftFunc", "TrimRightFunc", "Map", "FieldsFunc")),
 })
+# slices' functions that call a function of the program's on each item, and their models
+# (toolchains/gocheck/shims/slices_funcs.go.txt) for a function that communicates.
+_SLICES_MODELS = {"slices.DeleteFunc": "gocheckSlicesDeleteFunc",
+                  "slices.IndexFunc": "gocheckSlicesIndexFunc",
+                  "slices.ContainsFunc": "gocheckSlicesContainsFunc"}
 # Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
 _EVALUATED = "evaluated:"
 # Library calls that make something whose methods block (`Machine._library`).
@@ -1626,7 +1631,8 @@ class Machine:
                 self.program.function(callee[1]) is None:
             model = pipes.model_of(self.program.package, callee[1], args) or \
                 self._bufio_model(st, callee[1], args) or \
-                self._handed_model(st, callee[1], args)
+                self._handed_model(st, callee[1], args) or \
+                self._slices_model(callee[1], args)
             if model is not None and self.program.function(model) is not None:
                 return ("fn", model, ()), args, model
         return callee, args, x.get("static")
@@ -1654,6 +1660,19 @@ class Machine:
         if model is None or self._communicating_method(st, args) is None:
             return None
         return model
+
+    def _slices_model(self, name: str, args: list[Value]) -> str | None:
+        """The model of slices.DeleteFunc, IndexFunc or ContainsFunc (an instance of it,
+        `slices.DeleteFunc[[]chan int, chan int]`) when the function it is handed does more
+        than compute: the model calls it on each item where the checker follows it (one
+        that only computes runs as the library runs it, `_with_predicate`). Where the front
+        end added no model (`frontend._shims`), as before."""
+        model = _SLICES_MODELS.get(name.split("[")[0])
+        f = args[-1] if args else None
+        if model is None or not (isinstance(f, tuple) and f[:1] == ("fn",)) or \
+                self.program.pure(f[1]):
+            return None
+        return f"{self.program.package}.{model}"
 
     def _model_tag(self, st: State, v: Value) -> Value:
         """The first field of what `v` points to: a pipe model's says what it models."""

@@ -37,6 +37,10 @@ _TESTIFY_IMPORT = re.compile(rb'"github\.com/stretchr/testify/(assert|require)"'
 _PIPE_SHIMS = {"gocheck_pipes_io.go": HELPER_DIR / "shims" / "pipes_io.go.txt",
                "gocheck_pipes_net.go": HELPER_DIR / "shims" / "pipes_net.go.txt"}
 _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
+# slices' functions that call one of the program's on each item (their models run in the
+# library's place when that function communicates: machine `_slices_model`).
+_SLICES_SHIM = HELPER_DIR / "shims" / "slices_funcs.go.txt"
+_SLICES_CALL = re.compile(rb"\bslices\.(DeleteFunc|IndexFunc|ContainsFunc)\b")
 # The io models also serve a file that hands a reader or writer of its own (a method Read
 # or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf, bufio.NewScanner and the
 # like (`pipes.HANDED`), whose Read or Write may communicate (machine.py's
@@ -196,7 +200,7 @@ def package_files(path: Path, source: bytes, *, in_module: bool = False) -> dict
 
 def _shims(source: bytes) -> dict[str, bytes]:
     """The models a file's package gets beside its own files (`_TESTIFY_SHIM`,
-    `_PIPE_SHIMS`)."""
+    `_PIPE_SHIMS`, `_SLICES_SHIM`)."""
     package = _package_of(source)
     if package is None:
         return {}
@@ -208,6 +212,8 @@ def _shims(source: bytes) -> dict[str, bytes]:
         wanted["gocheck_pipes_io.go"] = _PIPE_SHIMS["gocheck_pipes_io.go"]
     if b"net" in made:
         wanted["gocheck_pipes_net.go"] = _PIPE_SHIMS["gocheck_pipes_net.go"]
+    if _SLICES_CALL.search(source):
+        wanted["gocheck_slices.go"] = _SLICES_SHIM
     return {name: path.read_bytes().replace(b"package PACKAGE", f"package {package}".encode())
             for name, path in wanted.items()}
 
