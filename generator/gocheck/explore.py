@@ -786,19 +786,19 @@ class _Explorer:
         return p is not None and p.kind == "pull_yield" and \
             st.objs[p.arg[2][1]][1] == "parked"
 
-    def waits_on_globals(self, st: State, gid: int) -> bool:
+    def waits_on_globals(self, st: State, gid: int, shared: set) -> bool:
         """Whether goroutine `gid` waits on a channel or sync object that package variables
-        still reach, once main has returned: an idle server ranging over a package-level
-        channel. Go's leak profile does not count it (a GC root still holds what it waits
-        for, and through its queue the goroutine; one channel of a select is enough), and
-        this corpus confirms leaks with that profile; a goroutine waiting on what only
-        main's frame or other blocked goroutines held is leaked. Not in a test file: goleak,
-        which tests use, counts every goroutine still there."""
+        still reach (`shared`, por.Reach's), once main has returned: an idle server ranging
+        over a package-level channel. Go's leak profile does not count it (a GC root still
+        holds what it waits for, and through its queue the goroutine; one channel of a
+        select is enough), and this corpus confirms leaks with that profile; a goroutine
+        waiting on what only main's frame or other blocked goroutines held is leaked. Not in
+        a test file: goleak, which tests use, counts every goroutine still there."""
         p = self.m.pending(st, gid)
         if p is None:
             return False
         footprint = static_footprint(p) - {EVERYTHING}
-        return not footprint.isdisjoint(Reach(st).shared)
+        return not footprint.isdisjoint(shared)
 
     def stuck(self, st: State) -> tuple[Step, ...]:
         out = []
@@ -978,11 +978,14 @@ class _Explorer:
 
     def terminal(self, st: State, path: tuple[Step, ...], found: dict[str, Finding]) -> None:
         live = [g for g in st.gs if not self.idle(st, g.gid)]
-        if st.gs[0].done and not self.m.program.tests:
-            live = [g for g in live if not self.waits_on_globals(st, g.gid)]
+        if live and st.gs[0].done and not self.m.program.tests:
+            shared = Reach(st).shared  # once: what every package variable reaches
+            live = [g for g in live if not self.waits_on_globals(st, g.gid, shared)]
         if not live:
             return
-        stuck = self.stuck(st)
+        # What the report lists at the end: the goroutines counted, not an idle server.
+        labels = {g.label for g in live}
+        stuck = tuple(s for s in self.stuck(st) if s.goroutine in labels)
         if not st.gs[0].done:
             if "global-deadlock" not in found:
                 found["global-deadlock"] = Finding(

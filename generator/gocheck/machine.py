@@ -165,8 +165,9 @@ _PREDICATE_CALLS = frozenset({
                                "TrimLeftFunc", "TrimRightFunc", "Map", "FieldsFunc")),
 })
 # slices' functions that call a function of the program's on each item, and their models
-# (toolchains/gocheck/shims/slices_funcs.go.txt) for a function that communicates.
-_SLICES_MODELS = {"slices.DeleteFunc": "gocheckSlicesDeleteFunc",
+# (toolchains/gocheck/shims/slices_funcs.go.txt) for a function that communicates; the front
+# end adds the models to a package that calls one (runners.gocheck.frontend).
+SLICES_MODELS = {"slices.DeleteFunc": "gocheckSlicesDeleteFunc",
                   "slices.IndexFunc": "gocheckSlicesIndexFunc",
                   "slices.ContainsFunc": "gocheckSlicesContainsFunc"}
 # Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
@@ -1667,7 +1668,7 @@ class Machine:
         than compute: the model calls it on each item where the checker follows it (one
         that only computes runs as the library runs it, `_with_predicate`). Where the front
         end added no model (`frontend._shims`), as before."""
-        model = _SLICES_MODELS.get(name.split("[")[0])
+        model = SLICES_MODELS.get(name.split("[")[0])
         f = args[-1] if args else None
         if model is None or not (isinstance(f, tuple) and f[:1] == ("fn",)) or \
                 self.program.pure(f[1]):

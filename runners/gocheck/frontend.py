@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.gocheck import pipes
-from generator.gocheck.machine import MODELLED_PACKAGES
+from generator.gocheck.machine import MODELLED_PACKAGES, SLICES_MODELS
 from runners import config
 
 HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
@@ -40,7 +40,8 @@ _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
 # slices' functions that call one of the program's on each item (their models run in the
 # library's place when that function communicates: machine `_slices_model`).
 _SLICES_SHIM = HELPER_DIR / "shims" / "slices_funcs.go.txt"
-_SLICES_CALL = re.compile(rb"\bslices\.(DeleteFunc|IndexFunc|ContainsFunc)\b")
+_SLICES_CALL = re.compile(rb"\bslices\.(%s)\b" % b"|".join(
+    name.removeprefix("slices.").encode() for name in SLICES_MODELS))
 # The io models also serve a file that hands a reader or writer of its own (a method Read
 # or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf, bufio.NewScanner and the
 # like (`pipes.HANDED`), whose Read or Write may communicate (machine.py's

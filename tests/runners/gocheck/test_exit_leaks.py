@@ -88,3 +88,31 @@ def test_in_a_test_file_every_goroutine_left_counts():
         }
         """)
     assert c.verdict == "partial-deadlock", report_lines(c)
+
+
+def test_a_real_leak_beside_an_idle_global_server_lists_only_the_leaked_goroutine():
+    c = check("""
+        package main
+
+        var reqs = make(chan int)
+
+        func serve() {
+            for range reqs {
+            }
+        }
+
+        func leak(ch chan int) {
+            ch <- 1
+        }
+
+        func main() {
+            go serve()
+            reqs <- 1
+            go leak(make(chan int))
+        }
+        """)
+    assert c.verdict == "partial-deadlock", report_lines(c)
+    finding = c.result.findings[0]
+    assert "1 goroutine(s)" in finding.message, report_lines(c)
+    assert len(finding.stuck) == 1, report_lines(c)
+    assert "leak" in finding.stuck[0].goroutine, report_lines(c)
