@@ -52,6 +52,24 @@ KNOWN_MISSES = {
     "probe_sc09_resolver_close_fixed": "undecided: a resolver and a balancer pass updates "
     "back and forth until closed",
     "probe_sc10_folder_scan_fixed": "undecided: scan requests and a timer until cancelled",
+    # The twentieth round's correct service programs (a fifth helper's, held out): each
+    # right when it decides, but not within the bench's 30 s (docs/gocheck-report.md).
+    "probe_ha06_config_reload_ok": "undecided: readers of an atomic snapshot beside "
+    "reloads under a mutex, 69,002 states in 150 s",
+    "probe_ha10_event_bus_ok": "undecided: a bus loop, subscribers and publishers that "
+    "all select on done; the 100,000-state budget in 150 s",
+    "probe_ha13_graceful_shutdown_ok": "undecided in 60 s: ok in 36,437 states after 67 s "
+    "alone",
+    "probe_ha19_leader_lease_ok": "undecided: two candidates renewing a lease on timers; "
+    "the budget in 98 s",
+    "probe_ha35_scrape_manager_ok": "undecided: scrape loops on tickers, each with its "
+    "own stop and done channels, reloaded then stopped; the budget in 116 s",
+    "probe_ha38_search_pipeline_ok": "undecided in 60 s: ok in 97,186 states after 127 s alone "
+    "(a generator, three scorers, a merge, and main draining after done)",
+    "probe_ha50_thumbnail_semaphore_ok": "undecided: five workers behind a semaphore of "
+    "two, atomics and per-index results, 81,989 states in 150 s",
+    "probe_ha54_workqueue_retry_ok": "undecided: three workers on a Cond-based queue "
+    "requeueing a failing key; the budget in 110 s",
 }
 
 # Most decided programs take under 2 s (dinephil3: 1.5 s here), but own_close_race steps

@@ -1,0 +1,114 @@
+// want: ok
+// source: written for chanfuzz as a held-out probe by a helper (2026-12-06; confirmed with Go 1.26), in the style of a Prometheus-like alert notifier that starts its dispatcher lazily
+// what: Send relabels under the mutex but releases it before handing the batch to the dispatcher,
+//   and Stop closes the queue and waits for the dispatcher, so nothing waits on a lock held by a blocked sender.
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+type Alert struct {
+	Name   string
+	Labels map[string]string
+}
+
+type Config struct {
+	Endpoint       string
+	ExternalLabels map[string]string
+}
+
+type Notifier struct {
+	mu        sync.Mutex
+	cfg       Config
+	started   bool
+	stopped   bool
+	queue     chan []Alert
+	done      chan struct{}
+	delivered []string
+}
+
+func NewNotifier(cfg Config) *Notifier {
+	return &Notifier{cfg: cfg, queue: make(chan []Alert), done: make(chan struct{})}
+}
+
+func (n *Notifier) run() {
+	defer close(n.done)
+	n.mu.Lock()
+	endpoint := n.cfg.Endpoint
+	n.mu.Unlock()
+	for batch := range n.queue {
+		for _, a := range batch {
+			n.mu.Lock()
+			n.delivered = append(n.delivered, endpoint+" <- "+a.Name)
+			n.mu.Unlock()
+		}
+	}
+}
+
+func (n *Notifier) Send(alerts ...Alert) bool {
+	n.mu.Lock()
+	if n.stopped {
+		n.mu.Unlock()
+		return false
+	}
+	for i := range alerts {
+		if alerts[i].Labels == nil {
+			alerts[i].Labels = map[string]string{}
+		}
+		for k, v := range n.cfg.ExternalLabels {
+			if _, ok := alerts[i].Labels[k]; !ok {
+				alerts[i].Labels[k] = v
+			}
+		}
+	}
+	if !n.started {
+		n.started = true
+		go n.run()
+	}
+	q := n.queue
+	n.mu.Unlock()
+	q <- alerts
+	return true
+}
+
+// Stop must not race with Send; here both are called from main only.
+func (n *Notifier) Stop() {
+	n.mu.Lock()
+	if n.stopped {
+		n.mu.Unlock()
+		return
+	}
+	n.stopped = true
+	started := n.started
+	close(n.queue)
+	n.mu.Unlock()
+	if started {
+		<-n.done
+	}
+}
+
+func labelString(l map[string]string) string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k+"="+l[k])
+	}
+	sort.Strings(keys)
+	return "{" + strings.Join(keys, ",") + "}"
+}
+
+func main() {
+	n := NewNotifier(Config{
+		Endpoint:       "http://alertmanager:9093/api/v2/alerts",
+		ExternalLabels: map[string]string{"cluster": "eu-1"},
+	})
+	high := Alert{Name: "HighLatency", Labels: map[string]string{"severity": "page"}}
+	disk := Alert{Name: "DiskFull"}
+	n.Send(high, disk)
+	n.Send(Alert{Name: "TargetDown", Labels: map[string]string{"job": "node"}})
+	n.Stop()
+	fmt.Println(labelString(high.Labels), len(n.delivered))
+}
