@@ -52,8 +52,8 @@ KNOWN_MISSES = {
     "probe_sc09_resolver_close_fixed": "undecided: a resolver and a balancer pass updates "
     "back and forth until closed",
     "probe_sc10_folder_scan_fixed": "undecided: scan requests and a timer until cancelled",
-    # The twentieth round's correct service programs (a fifth helper's, held out): each
-    # right when it decides, but not within the bench's 30 s (docs/gocheck-report.md).
+    # The twentieth round's correct service programs (a fifth helper's, held out): ok
+    # where they decide, but none within gocheck's default 60 s (docs/gocheck-report.md).
     "probe_ha06_config_reload_ok": "undecided: readers of an atomic snapshot beside "
     "reloads under a mutex, 69,002 states in 150 s",
     "probe_ha10_event_bus_ok": "undecided: a bus loop, subscribers and publishers that "
