@@ -30,7 +30,7 @@ class NotExpressible(Exception):
 
 class _Inferer:
     def __init__(self, program: Program) -> None:
-        self.m = Machine(program)
+        self.m = Machine(program, releases=False)  # each sync step shows, as it is
         self.names: dict[int, str] = {}
         self.steps = 0
 

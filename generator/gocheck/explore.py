@@ -197,7 +197,8 @@ def describe(st: State, p: Pending) -> str:
 class _Explorer:
     def __init__(self, program: Program, max_states: int, time_limit: float,
                  reduce: bool = True, symmetry: bool = True) -> None:
-        self.m = Machine(program)
+        # A reduction too: the releases taken at once (`Machine._release`).
+        self.m = Machine(program, releases=reduce)
         self.max_states = max_states
         self.time_limit = time_limit
         self.reduce = reduce

@@ -34,6 +34,9 @@ from generator.gocheck.values import ERROR, NIL, UNKNOWN, WRAPPING, Unsupported,
 
 MAX_FRAMES = 64
 MAX_LOCAL_STEPS = 200_000
+# The most operations one local run takes at once (`Machine._release`) before the next
+# one shows as a step.
+MAX_TAKEN_AT_ONCE = 64
 # A range over a map (over maps.Keys, Values or All, or sync.Map.Range) of 2 to this many
 # entries tries every order of them, each a branch of the search: Go's order is random, and
 # a loop that breaks at the first match, or sends to each entry's channel in turn, can leak
@@ -206,6 +209,24 @@ _SYNC_OPS = {
     "(*time.Ticker).Stop": "ticker_stop",
     "(*time.Ticker).Reset": "ticker_reset",
 }
+# The calls `Machine._release` may run at once, by their static names (a context's Err
+# has none: it is a method of an interface), and the methods a program must not name
+# anywhere for it to run releases so.
+_AT_ONCE = frozenset({
+    "(*sync.Mutex).Unlock", "(*sync.RWMutex).Unlock", "(*sync.RWMutex).RUnlock",
+    "(*sync.rlocker).Unlock", "(*sync.WaitGroup).Done", "(*sync.WaitGroup).Add",
+    "(*sync.Once).Do",
+})
+_TRY_LOCKS = ("TryLock", "TryRLock")
+
+
+def _tries_locks(program: Program) -> bool:
+    """Whether anything in the program names a TryLock or TryRLock (a call, an interface
+    method, a method value): then a held lock is visible one step longer."""
+    return any(name in repr(ins.x) for fn in program.functions.values() for b in fn.blocks
+               for ins in b.instrs for name in _TRY_LOCKS)
+
+
 TIMER_OPS = frozenset({"timer_stop", "timer_reset", "ticker_stop", "ticker_reset"})
 
 
@@ -552,7 +573,7 @@ def line_of(g: G) -> int:
 class Machine:
     """Runs goroutines of one program; states are passed in and changed in place."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, *, releases: bool = True) -> None:
         self.program = program
         # The checked test runs in a synctest bubble (`testing/synctest`): its clock is a
         # fake one, which moves only when every goroutine is blocked (explore).
@@ -566,6 +587,11 @@ class Machine:
         self.len_bound = len_bound(program)
         # Whether a length the checker cannot tell was taken as at most len_bound.
         self.lengths_bounded = False
+        # Unlock, RUnlock and WaitGroup.Done run inside the local run before them
+        # (`_release`; `releases`), unless some TryLock could see a lock held one step more;
+        # so do the steps that read what can no longer change.
+        self.eager_releases = releases and not _tries_locks(program)
+        self.eager_reads = releases
 
     # --- set-up
 
@@ -705,11 +731,14 @@ class Machine:
     def run(self, st: State, gid: int) -> None:
         """Run goroutine `gid` until it stops at something others can see, or ends."""
         g = st.gs[gid]
-        steps = 0
+        steps = taken = 0
         while g.frames:
             fr = g.frames[-1]
             if fr.unwinding:
                 if fr.defers and self._deferred_kind(fr.defers[-1]) is not None:
+                    if taken < MAX_TAKEN_AT_ONCE and self._release(st, gid):
+                        taken += 1
+                        continue
                     return
                 self._unwind(st, g, fr)
                 continue
@@ -718,6 +747,11 @@ class Machine:
                 self.start_panic(st, gid, self.panic_why(st, self.operand(st, fr, ins.args[0])))
                 continue
             if self._visible(st, fr, ins):
+                # Capped: `for { <-closed }` would spin here without a state of its own;
+                # past the cap the step shows, and its state repeats, as it did before.
+                if taken < MAX_TAKEN_AT_ONCE and self._release(st, gid):
+                    taken += 1
+                    continue
                 if self.fake_clock and ins.op == "Call" and \
                         ins.x.get("static") == "time.Sleep" and \
                         f"{DEADLINE}{gid}" not in st.objs:
@@ -732,6 +766,91 @@ class Machine:
             steps += 1
             if steps > MAX_LOCAL_STEPS:
                 raise Unsupported("a loop that runs without communicating for ever", ins.line)
+        if g.tail and g.tail[0][0] == "wg_done":  # WaitGroup.Go's Done, once f returned
+            self._release(st, gid)
+
+    def _release(self, st: State, gid: int) -> bool:
+        """Do goroutine `gid`'s pending operation now, as part of its local run, when it is
+        one that commutes with every step of every other goroutine and that none can
+        disable: a Mutex or RWMutex Unlock, an RUnlock or a WaitGroup.Done that succeeds;
+        a receive from a closed, empty channel, the Do of a sync.Once that is done, and
+        ctx.Err() of a context cancelled, which nothing can change any more. False when it
+        is another operation (or one that fails: the search reports that).
+
+        Sound by Lipton's reduction ("Reduction: a method of proving properties of parallel
+        programs", CACM 18(12), 1975): such a step is a left mover, and moving each one to
+        just after its goroutine's previous step keeps every deadlock and every panic. A
+        release commutes with what another goroutine can do just before it: not a Lock or
+        an RLock it would let through (they wait while the lock is held; a writer's
+        announcement waits for the readers all the same), nor a Wait at 0 (the Done then
+        takes the counter below 0, found either way). Only a TryLock or TryRLock sees a
+        lock held one step longer, so a program that names one keeps its releases as
+        steps (`eager_releases`). Taking them at once cuts every state where a goroutine
+        has finished its critical section but not yet unlocked (or not yet said Done), and
+        the step of each receive that finds its channel closed already."""
+        g = st.gs[gid]
+        fr = g.frames[-1] if g.frames else None
+        if fr is not None and not fr.unwinding:
+            ins = fr.instr
+            if ins.op == "UnOp":
+                return self.eager_reads and self._closed_recv(st, gid, fr, ins)
+            if ins.op == "Call":
+                static = ins.x.get("static")
+                if static is not None and static not in _AT_ONCE:
+                    return False
+            elif ins.op != "RunDefers":
+                return False
+        p = self.pending(st, gid)
+        if p is None:
+            return False
+        if p.kind == "ctx_err" and self.eager_reads:
+            closed = isinstance(p.arg, tuple) and p.arg[:1] == ("chan",) and \
+                st.chans[p.arg[1]][2]
+            if closed:
+                self.complete(st, gid, ctx_err(True), run=False)
+            return bool(closed)
+        addr = p.arg
+        if not (isinstance(addr, tuple) and addr[0] == "addr"):
+            return False
+        if p.kind in ("once", "oncefunc") and self.eager_reads:
+            once = self.load(st, addr, p.line, "other")
+            if not (isinstance(once, tuple) and once[:2] == ("once", 2)):
+                return False
+            self.complete(st, gid, once[2] if len(once) > 2 else None, run=False)
+            return True
+        if not self.eager_releases or not (p.kind in ("unlock", "runlock")
+                                           or p.kind == "wg_add" and p.arg2 == -1):
+            return False
+        obj = self.load(st, addr, p.line, "other")
+        if not isinstance(obj, tuple) or not obj:
+            return False
+        if p.kind == "unlock" and obj == ("mu", True):
+            new: Value = ("mu", False)
+        elif p.kind == "unlock" and obj[0] == "rw" and obj[1]:
+            new = ("rw", False, obj[2], obj[3])
+        elif p.kind == "runlock" and obj[0] == "rw" and obj[2] > 0:
+            new = ("rw", obj[1], obj[2] - 1, obj[3])
+        elif p.kind == "wg_add" and obj[0] == "wg" and isinstance(obj[1], int) and \
+                not isinstance(obj[1], bool) and obj[1] > 0:
+            new = ("wg", obj[1] - 1)
+        else:
+            return False
+        self.store(st, addr, new, p.line)
+        self.complete(st, gid, None, run=False)
+        return True
+
+    def _closed_recv(self, st: State, gid: int, fr: Frame, ins: Instr) -> bool:
+        """A plain receive (not a select's) from a closed channel with nothing buffered: the
+        zero value at once (`_release`)."""
+        ch = self.operand(st, fr, ins.args[0])
+        if not (isinstance(ch, tuple) and ch[0] == "chan"):
+            return False
+        _cap, buf, closed = st.chans[ch[1]]
+        if not closed or buf:
+            return False
+        v = V.zero(ins.x["elem"])
+        self.complete(st, gid, ("tuple", (v, False)) if ins.x["commaok"] else v, run=False)
+        return True
 
     # --- panics and recover
 
