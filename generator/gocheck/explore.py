@@ -36,6 +36,7 @@ from generator.gocheck.machine import (
     ProgramExit,
     State,
     ctx_err,
+    line_of,
 )
 from generator.gocheck.por import EVERYTHING, Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
@@ -354,6 +355,24 @@ class _Explorer:
         new.objs, new.chans = dict(new.objs), dict(new.chans)
         return _Succ(steps, moved, state=new, touched=frozenset(seen))
 
+    def _plain_receivers(self, st: State, closer: int, ch: Value) -> dict[int, tuple[str, bool]]:
+        """The goroutines blocked in a plain receive (not a select) from `ch`, which goroutine
+        `closer` is about to close with nothing buffered: each one's element type and
+        whether it asks `ok`. Their receives wake within the close's step. Once `ch` is
+        closed and empty, such a receive can neither be disabled nor be told apart from
+        later (Machine._release, Lipton's left movers), so the step that closes it may
+        take it too; every order in which the waiters would wake is then one state."""
+        out = {}
+        for g in st.gs:
+            if g.gid == closer or g.daemon or not g.frames or g.frames[-1].unwinding:
+                continue
+            if g.frames[-1].instr.op != "UnOp":
+                continue
+            p = self.m.pending(st, g.gid)
+            if p is not None and p.kind == "comm" and not p.select and p.cases[0].chan == ch:
+                out[g.gid] = (p.cases[0].elem, p.commaok)
+        return out
+
     def _cannot(self, gid: int, line: int, what: str) -> list[_Succ]:
         """Goroutine `gid`'s step, which the checker cannot follow (`what`): noted, and
         the path ends there. The goroutine is not taken as blocked, as it would be with no
@@ -484,7 +503,23 @@ class _Explorer:
                 s.chans[ch[1]] = (cap, buf, True)
                 m.retire_cancellers(s, ch, but=gid)
 
-            return [go(f"{'cancel: close' if kind == 'cancel' else 'close'} {name}", close)]
+            text = f"{'cancel: close' if kind == 'cancel' else 'close'} {name}"
+            waiters = self._plain_receivers(st, gid, ch) if self.reduce and not buf else {}
+            if not waiters:
+                return [go(text, close)]
+
+            def close_and_wake(s: State) -> None:
+                close(s)
+                m.complete(s, gid, None)
+                for w, (elem, commaok) in waiters.items():
+                    v = zero(elem)
+                    m.complete(s, w, ("tuple", (v, False)) if commaok else v)
+
+            steps = (Step(who, p.line, text, where),
+                     *(Step(st.gs[w].label, line_of(st.gs[w]),
+                            f"receives from closed {name}: woken by the close", _file(st, w))
+                       for w in waiters))
+            return [self._guarded(steps, frozenset({gid, *waiters}), st.copy(), close_and_wake)]
         if kind == "atomic":
             name = p.arg
             text = name.replace("sync/atomic.", "atomic.").replace("(*sync.Map).", "sync.Map.")

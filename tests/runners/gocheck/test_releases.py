@@ -313,3 +313,67 @@ def test_a_goroutine_spinning_on_a_closed_channel_is_not_blocked():
         }
         """))
     assert checked.verdict == "ok", report_lines(checked)
+
+
+SHUTDOWN = """
+    package main
+
+    import "sync"
+
+    func main() {
+        stop := make(chan struct{})
+        var mu sync.Mutex
+        stopped := 0
+        var wg sync.WaitGroup
+        for i := 1; i <= 4; i++ {
+            wg.Add(1)
+            go func(i int) {
+                defer wg.Done()
+                WAIT
+                mu.Lock()
+                stopped += i
+                mu.Unlock()
+            }(i)
+        }
+        close(stop)
+        wg.Wait()
+        if stopped != 10 {
+            panic("a worker missed the stop")
+        }
+    }
+    """
+
+
+def test_workers_blocked_on_a_channel_wake_within_the_step_that_closes_it():
+    plain = check_source(source(SHUTDOWN.replace("WAIT", "<-stop")))
+    full = check_source(source(SHUTDOWN.replace("WAIT", "<-stop")), reduce=False)
+    assert plain.verdict == full.verdict == "ok", report_lines(plain)
+    assert plain.result.states * 4 < full.result.states, (
+        plain.result.states, full.result.states)
+
+
+def test_a_woken_worker_still_leaks_where_it_blocks_next():
+    text = source("""
+        package main
+
+        func main() {
+            stop := make(chan struct{})
+            ack := make(chan int)
+            for i := 0; i < 3; i++ {
+                go func(i int) {
+                    v, ok := <-stop
+                    _ = v
+                    if !ok {
+                        ack <- i
+                    }
+                }(i)
+            }
+            close(stop)
+            <-ack
+            <-ack
+        }
+        """)
+    reduced, full = check_source(text), check_source(text, reduce=False)
+    assert reduced.verdict == full.verdict == "partial-deadlock", report_lines(reduced)
+    assert any("woken by the close" in line for line in report_lines(reduced)), \
+        report_lines(reduced)
