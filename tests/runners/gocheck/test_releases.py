@@ -1,9 +1,11 @@
-"""Releases taken at once (Machine._release): an Unlock, RUnlock or WaitGroup.Done runs
+"""Steps taken at once (Machine._release): an Unlock, RUnlock or WaitGroup.Done runs
 inside the local run before it, with no state of its own, unless the program names a
-TryLock or TryRLock, which could see the lock still held.
+TryLock or TryRLock, which could see the lock still held; so do a receive from a closed,
+empty channel, a done Once.Do and a cancelled context's Err; and a close wakes the plain
+receivers blocked on it within its own step (explore's `_plain_receivers`).
 
 Each program is checked with the reduction and without it (`reduce=False` explores every
-interleaving, each release a step); verdicts must agree."""
+interleaving, each of those a step); verdicts must agree."""
 
 from __future__ import annotations
 
@@ -190,45 +192,62 @@ def test_waitgroup_go_done_is_taken_at_once_with_the_same_verdict():
     assert reduced.result.states < full.result.states
 
 
-WAKE_ON_CLOSE = """
+# Four workers wait for `stop` (WAIT), closed before they start (EARLY) or after (LATE).
+WORKERS = """
     package main
 
     import "sync"
 
     func main() {
-        done := make(chan struct{})
-        var mu sync.Mutex
-        woke := 0
-        var wg sync.WaitGroup
+        stop := make(chan struct{})
         var never chan struct{}
         _ = never
-        close(done)
+        var mu sync.Mutex
+        stopped := 0
+        var wg sync.WaitGroup
+        EARLY
         for i := 1; i <= 4; i++ {
             wg.Add(1)
             go func(i int) {
                 defer wg.Done()
                 WAIT
                 mu.Lock()
-                woke += i
+                stopped += i
                 mu.Unlock()
             }(i)
         }
+        LATE
         wg.Wait()
-        if woke != 10 {
-            panic("a waiter missed the close")
+        if stopped != 10 {
+            panic("a worker missed the stop")
         }
     }
     """
 
 
+def workers(wait: str, *, early: bool) -> str:
+    close = "close(stop)"
+    return source(WORKERS.replace("WAIT", wait).replace("EARLY", close if early else "")
+                  .replace("LATE", "" if early else close))
+
+
 def test_a_receive_from_a_closed_channel_is_no_step_of_its_own():
-    plain = check_source(source(WAKE_ON_CLOSE.replace("WAIT", "<-done")))
+    plain = check_source(workers("<-stop", early=True))
     # A select keeps its step (its other case, on a nil channel, is never ready).
-    selecting = check_source(source(WAKE_ON_CLOSE.replace(
-        "WAIT", "select {\n            case <-done:\n            case <-never:\n            }")))
+    selecting = check_source(workers(
+        "select {\n            case <-stop:\n            case <-never:\n            }",
+        early=True))
     assert plain.verdict == selecting.verdict == "ok", report_lines(plain)
     assert plain.result.states < selecting.result.states, (
         plain.result.states, selecting.result.states)
+
+
+def test_workers_blocked_on_a_channel_wake_within_the_step_that_closes_it():
+    reduced = check_source(workers("<-stop", early=False))
+    full = check_source(workers("<-stop", early=False), reduce=False)
+    assert reduced.verdict == full.verdict == "ok", report_lines(reduced)
+    assert reduced.result.states * 4 < full.result.states, (
+        reduced.result.states, full.result.states)
 
 
 def test_a_receive_from_a_closed_channel_still_meets_a_double_close():
@@ -313,43 +332,6 @@ def test_a_goroutine_spinning_on_a_closed_channel_is_not_blocked():
         }
         """))
     assert checked.verdict == "ok", report_lines(checked)
-
-
-SHUTDOWN = """
-    package main
-
-    import "sync"
-
-    func main() {
-        stop := make(chan struct{})
-        var mu sync.Mutex
-        stopped := 0
-        var wg sync.WaitGroup
-        for i := 1; i <= 4; i++ {
-            wg.Add(1)
-            go func(i int) {
-                defer wg.Done()
-                WAIT
-                mu.Lock()
-                stopped += i
-                mu.Unlock()
-            }(i)
-        }
-        close(stop)
-        wg.Wait()
-        if stopped != 10 {
-            panic("a worker missed the stop")
-        }
-    }
-    """
-
-
-def test_workers_blocked_on_a_channel_wake_within_the_step_that_closes_it():
-    plain = check_source(source(SHUTDOWN.replace("WAIT", "<-stop")))
-    full = check_source(source(SHUTDOWN.replace("WAIT", "<-stop")), reduce=False)
-    assert plain.verdict == full.verdict == "ok", report_lines(plain)
-    assert plain.result.states * 4 < full.result.states, (
-        plain.result.states, full.result.states)
 
 
 def test_a_woken_worker_still_leaks_where_it_blocks_next():
