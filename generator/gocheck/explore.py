@@ -37,6 +37,7 @@ from generator.gocheck.machine import (
     State,
     ctx_err,
     line_of,
+    received,
 )
 from generator.gocheck.por import EVERYTHING, Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
@@ -355,14 +356,14 @@ class _Explorer:
         new.objs, new.chans = dict(new.objs), dict(new.chans)
         return _Succ(steps, moved, state=new, touched=frozenset(seen))
 
-    def _plain_receivers(self, st: State, closer: int, ch: Value) -> dict[int, tuple[str, bool]]:
+    def _plain_receivers(self, st: State, closer: int, ch: Value) -> list[int]:
         """The goroutines blocked in a plain receive (not a select) from `ch`, which goroutine
-        `closer` is about to close with nothing buffered: each one's element type and
-        whether it asks `ok`. Their receives wake within the close's step. Once `ch` is
-        closed and empty, such a receive can neither be disabled nor be told apart from
-        later (Machine._release, Lipton's left movers), so the step that closes it may
-        take it too; every order in which the waiters would wake is then one state."""
-        out = {}
+        `closer` is about to close with nothing buffered. Their receives wake within the
+        close's step. Once `ch` is closed and empty, such a receive can neither be disabled
+        nor be told apart from later (Machine._release, Lipton's left movers), so the step
+        that closes it may take it too; every order in which the waiters would wake is then
+        one state."""
+        out = []
         for g in st.gs:
             if g.gid == closer or g.daemon or not g.frames or g.frames[-1].unwinding:
                 continue
@@ -370,7 +371,7 @@ class _Explorer:
                 continue
             p = self.m.pending(st, g.gid)
             if p is not None and p.kind == "comm" and not p.select and p.cases[0].chan == ch:
-                out[g.gid] = (p.cases[0].elem, p.commaok)
+                out.append(g.gid)
         return out
 
     def _cannot(self, gid: int, line: int, what: str) -> list[_Succ]:
@@ -424,8 +425,7 @@ class _Explorer:
                                  for j, c in enumerate(p.cases) if c.dir == "recv"]
                     result = ("tuple", (ci, ok, *recv_vals))
                 elif p.cases[0].dir == "recv":
-                    v = value if ok else zero(p.cases[0].elem)
-                    result = ("tuple", (v, ok)) if p.commaok else v
+                    result = received(value, ok, p.cases[0].elem, p.commaok)
                 else:
                     result = None
                 self.m.complete(s, gid, result)
@@ -504,16 +504,15 @@ class _Explorer:
                 m.retire_cancellers(s, ch, but=gid)
 
             text = f"{'cancel: close' if kind == 'cancel' else 'close'} {name}"
-            waiters = self._plain_receivers(st, gid, ch) if self.reduce and not buf else {}
+            waiters = self._plain_receivers(st, gid, ch) if self.reduce and not buf else []
             if not waiters:
                 return [go(text, close)]
 
             def close_and_wake(s: State) -> None:
                 close(s)
                 m.complete(s, gid, None)
-                for w, (elem, commaok) in waiters.items():
-                    v = zero(elem)
-                    m.complete(s, w, ("tuple", (v, False)) if commaok else v)
+                for w in waiters:  # each takes its receive at once now (Machine._release)
+                    m.run(s, w)
 
             steps = (Step(who, p.line, text, where),
                      *(Step(st.gs[w].label, line_of(st.gs[w]),

@@ -563,6 +563,13 @@ class Pending:
     repeat: bool = False  # a ticker's send, never used up
 
 
+def received(value: Value, ok: bool, elem: str, commaok: bool) -> Value:
+    """What a plain receive gives: the value, or the element's zero from a closed channel,
+    with `ok` where the receive asks for it (`v, ok := <-ch`)."""
+    v = value if ok else V.zero(elem)
+    return ("tuple", (v, ok)) if commaok else v
+
+
 def line_of(g: G) -> int:
     return g.frames[-1].instr.line if g.frames else 0
 
@@ -848,8 +855,8 @@ class Machine:
         _cap, buf, closed = st.chans[ch[1]]
         if not closed or buf:
             return False
-        v = V.zero(ins.x["elem"])
-        self.complete(st, gid, ("tuple", (v, False)) if ins.x["commaok"] else v, run=False)
+        self.complete(st, gid, received(None, False, ins.x["elem"], ins.x["commaok"]),
+                      run=False)
         return True
 
     # --- panics and recover
