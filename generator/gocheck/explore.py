@@ -14,7 +14,9 @@ while others go on.
 
 A violation found is a real execution of the model, reported even when some other path
 reached something unsupported; "ok" is said only when the whole space was explored and
-nothing unsupported was met.
+nothing unsupported was met. A branch on a loop counter past INT_LIMIT goes both ways and
+marks its path approximate (`findings_for`): what only such paths reach is not reported,
+and no "ok" is said with it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 
 from generator.gocheck.gotest import BUBBLE_ROOT, PARALLEL_METHOD
 from generator.gocheck.machine import (
+    APPROXIMATE,
     DEADLINE,
     MAP_ENDS_UP_TO,
     RECOVERABLE,
@@ -200,7 +203,7 @@ class _Explorer:
     def __init__(self, program: Program, max_states: int, time_limit: float,
                  reduce: bool = True, symmetry: bool = True) -> None:
         # A reduction too: the releases taken at once (`Machine._release`).
-        self.m = Machine(program, releases=reduce)
+        self.m = Machine(program, releases=reduce, approximate=True)
         self.max_states = max_states
         self.time_limit = time_limit
         self.reduce = reduce
@@ -209,6 +212,9 @@ class _Explorer:
         self._pending: dict[int, Pending | None] = {}
         self.unsupported: dict[tuple[str, int], None] = {}
         self.too_large = False
+        # Findings on approximate paths (`findings_for`): not shown, but no "ok" with one.
+        self.approximate_found: dict[str, Finding] = {}
+        self.approximated = False  # some path took such a branch
 
     # --- successors
 
@@ -455,8 +461,11 @@ class _Explorer:
 
         kind = p.kind
         if kind == "choice":
-            return [go(f"branch {'' if which else 'not '}taken",
-                       then=lambda s, which=which: self._branch(s, gid, which))
+            # On a counter past INT_LIMIT (p.arg2): the way a run of the program takes
+            # depends on how far past, which the checker no longer knows.
+            text = "branch {}taken" + (f" (a counter past {INT_LIMIT})" if p.arg2 else "")
+            return [go(text.format("" if which else "not "),
+                       then=lambda s, which=which: self._branch(s, gid, which, p.arg2))
                     for which in p.arg]
         if kind == "value":
             return [go(f"{p.arg2} is {n} (a length or index the input decides)",
@@ -790,9 +799,20 @@ class _Explorer:
                        put("stopping", gid, None, False), then=wait)]
         return [go("next resumes the sequence", put("running", gid, None, True), then=wait)]
 
-    def _branch(self, st: State, gid: int, which: bool) -> None:
+    def _branch(self, st: State, gid: int, which: bool, approximate: bool = False) -> None:
+        if approximate:
+            st.objs[APPROXIMATE] = True
+            self.approximated = True
         self.m.take_branch(st, gid, which)
         self.m.run(st, gid)
+
+    def findings_for(self, st: State, found: dict[str, Finding]) -> dict[str, Finding]:
+        """Where a finding at `st` goes: among the found, or aside when `st` lies on an
+        approximate path (a branch on a counter past INT_LIMIT went a way the checker could
+        not tell; Machine.approximate). Such a path is a superset of what runs do: with
+        nothing found on any path, "ok" is sound, but what it alone reaches may be a run
+        that leaves a loop of 100,000 rounds after 2,000, which no run does."""
+        return self.approximate_found if APPROXIMATE in st.objs else found
 
     def _valued(self, st: State, gid: int, n: int) -> None:
         self.m.take_value(st, gid, n)
@@ -908,13 +928,14 @@ class _Explorer:
             i = queue.popleft()
             st = states[i]
             succs = self.successors(st)
+            sink = self.findings_for(st, found)
             if not succs or self.only_unseen_timers(st, succs):
-                self.terminal(st, trace(i), found)
+                self.terminal(st, trace(i), sink)
                 if "global-deadlock" in found:
                     break
             for s in succs:
                 if s.violation is not None:
-                    self.violation_found(found, s.violation, trace(i, s.steps))
+                    self.violation_found(sink, s.violation, trace(i, s.steps))
                 elif s.state is None:
                     # The step ends the path (the program exits, or the checker cannot
                     # follow it): the goroutine can move, though no edge shows it.
@@ -935,6 +956,8 @@ class _Explorer:
             complete = False
         if complete and not found:
             self._cycles(states, edges, exits, trace, found)
+        if self.approximate_found and not found:
+            complete = False
         seconds = time.monotonic() - start
         unsupported = tuple(self.unsupported)
         findings = tuple(found[k] for k in _PRIORITY if k in found)
@@ -942,6 +965,13 @@ class _Explorer:
         notes: tuple[str, ...] = ()
         if self.too_large:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
+        if self.approximate_found and not found:
+            kinds = ", ".join(k for k in _PRIORITY if k in self.approximate_found)
+            notes += (f"{kinds} seen only on paths where a counter past {INT_LIMIT} decided "
+                      "a branch, either way: no run may take them (not reported)",)
+        elif complete and not found and self.approximated:
+            notes += (f"loops past {INT_LIMIT} rounds were taken as ending in any round "
+                      "after that, more runs than the program has: the verdict holds",)
         if walks:
             notes += (f"{walks} random walks beside the search",)
         if self.m.orders_cut:
@@ -1058,8 +1088,9 @@ class _Explorer:
             # Only timers move on: a global deadlock if main is among the blocked.
             kind = "global-deadlock" if len(never) == len(live) and not st.gs[0].done \
                 else "partial-deadlock"
-            if kind not in found:
-                found[kind] = Finding(
+            sink = self.findings_for(st, found)
+            if kind not in sink:
+                sink[kind] = Finding(
                     kind, f"{len(never)} goroutine(s) blocked for ever while the rest loops",
                     trace(i), stuck)
 

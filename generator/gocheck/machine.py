@@ -89,6 +89,10 @@ _BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
 # ticker comes back to a state it has seen): ("deadline", due, period), period None for
 # a timer that fires once; `due` unknown when the duration is.
 DEADLINE = "g:deadline:"
+# Set (a global of the state, so part of its key) once a path took a branch on a counter
+# past INT_LIMIT: the path may leave its loop sooner or later than any run does, so what
+# it reaches is not shown as a finding (`approximated`).
+APPROXIMATE = "g:?approximate"
 # Leak detectors a test calls (go.uber.org/goleak's VerifyNone, Find, Ignore…): they look
 # for goroutines still running at the end of a test, which is what gocheck reports itself
 # (a partial deadlock), and they do it by reading runtime.Stack, which it cannot follow.
@@ -580,8 +584,12 @@ def line_of(g: G) -> int:
 class Machine:
     """Runs goroutines of one program; states are passed in and changed in place."""
 
-    def __init__(self, program: Program, *, releases: bool = True) -> None:
+    def __init__(self, program: Program, *, releases: bool = True,
+                 approximate: bool = False) -> None:
         self.program = program
+        # A branch on a counter past INT_LIMIT goes both ways, its paths marked
+        # approximate (`APPROXIMATE`), instead of raising TooLarge.
+        self.approximate = approximate
         # The checked test runs in a synctest bubble (`testing/synctest`): its clock is a
         # fake one, which moves only when every goroutine is blocked (explore).
         entry = program.entry or (program.tests[0] if program.tests else "")
@@ -986,7 +994,7 @@ class Machine:
             return ins.x["op"] == "<-"
         if op == "If":
             cond = self.condition(st, fr, ins)
-            if cond == V.BIG:
+            if cond == V.BIG and not self.approximate:
                 raise V.TooLarge(ins.line)
             return not isinstance(cond, bool)
         if op in _EXACT_OPS and self.value_choice(st, fr, ins) is not None:
@@ -3082,7 +3090,8 @@ class Machine:
             # Both ways, unless what another goroutine's branch learnt settles it now.
             cond = self.condition(st, fr, ins)
             return Pending("choice", ins.line,
-                           arg=(cond,) if isinstance(cond, bool) else (True, False))
+                           arg=(cond,) if isinstance(cond, bool) else (True, False),
+                           arg2=cond == V.BIG)
         if op == "Range":
             return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         if op == "Panic":

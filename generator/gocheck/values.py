@@ -4,9 +4,10 @@ Every value is hashable (ints, bools, strings, tuples), so that a whole machine 
 be a dictionary key. Data the checker cannot know is `UNKNOWN`; a branch on it goes both
 ways. Integers are kept exactly while small (loops with constant bounds unroll); a counter
 that grows past `INT_LIMIT` becomes `BIG`, and a branch on `BIG` raises `TooLarge`, which
-makes that path undecided: going both ways would let a loop of 100,000 rounds stop early
-and report a deadlock that no run has, while a counter nobody branches on (a statistic
-bumped on every tick) costs nothing.
+makes that path undecided, or (explore's search, `Machine.approximate`) goes both ways on a
+path marked approximate, whose findings are not reported: going both ways would let a loop
+of 100,000 rounds stop early and report a deadlock that no run has. A counter nobody
+branches on (a statistic bumped on every tick) costs nothing.
 
 Shapes: `("chan", id)`, `("addr", object, path)` a pointer into an object,
 `("fn", name, bindings)` a function or closure, `("model", name, data)` a standard-library

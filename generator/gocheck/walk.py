@@ -37,6 +37,7 @@ class Search(Protocol):
                    pend: dict[int, Any] | None = None) -> list[Succ]: ...
     def terminal(self, st: State, path: tuple, found: dict[str, Any]) -> None: ...
     def violation_found(self, found: dict[str, Any], why: str, path: tuple) -> None: ...
+    def findings_for(self, st: State, found: dict[str, Any]) -> dict[str, Any]: ...
 
 
 # Steps a walk takes at most (a program whose tickers fire for ever never stops).
@@ -77,7 +78,7 @@ def _walk(explorer: Search, st: State, found: dict[str, Any], rng: random.Random
             live.sort(key=lambda gid: -priority.setdefault(gid, rng.random()))
         going = _first_moves(explorer, st, live, found, path)
         if going is None:
-            explorer.terminal(st, tuple(path), found)
+            explorer.terminal(st, tuple(path), explorer.findings_for(st, found))
             return n
         if not going:
             return n  # every step left ends the path (an exit, something unsupported)
@@ -104,7 +105,8 @@ def _first_moves(explorer: Search, st: State, order: list[int], found: dict[str,
         succs = explorer.successors(st, frozenset((gid,)), pend)
         for s in succs:
             if s.violation is not None:
-                explorer.violation_found(found, s.violation, (*path, *s.steps))
+                explorer.violation_found(explorer.findings_for(st, found), s.violation,
+                                         (*path, *s.steps))
         going = [s for s in succs if s.state is not None]
         if going and st.gs[gid].daemon:
             key = key or st.key()

@@ -523,7 +523,78 @@ def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
             }
         }
         """)
+    # Past 1,024 rounds either loop may end first on the checker's paths, and then the
+    # other blocks; no run does, so nothing is reported, and there is no "ok" either.
     assert c.verdict == "undecided"
+    assert not c.result.findings
+    assert any("not reported" in n for n in c.result.notes)
+
+
+def test_a_counter_past_the_unroll_limit_that_nothing_waits_on_is_ok():
+    # Both branches on a counter past 1,024 are followed, more runs than the program has:
+    # with no deadlock on any of them, none is on the program's.
+    c = check("""
+        package main
+
+        func main() {
+            done := make(chan int)
+            go func() {
+                n := 0
+                for i := 0; i < 5000; i++ {
+                    n += 2
+                }
+                done <- 1
+            }()
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", "\n".join(report_lines(c))
+    assert any("loops past 1024 rounds" in n for n in c.result.notes)
+
+
+def test_a_producer_of_100000_values_ranged_over_until_closed_is_ok():
+    c = check("""
+        package main
+
+        func main() {
+            jobs := make(chan int)
+            done := make(chan bool)
+            go func() {
+                n := 0
+                for j := range jobs {
+                    n += j
+                }
+                done <- true
+            }()
+            for i := 0; i < 100000; i++ {
+                jobs <- i
+            }
+            close(jobs)
+            <-done
+        }
+        """)
+    assert c.verdict == "ok", "\n".join(report_lines(c))
+
+
+def test_a_violation_off_the_long_loops_paths_is_still_reported():
+    # Whatever follows the loop's end lies on approximate paths (a deadlock there would
+    # not be reported); main's double close does not wait for it.
+    c = check("""
+        package main
+
+        func main() {
+            done := make(chan int, 1)
+            go func() {
+                for i := 0; i < 5000; i++ {
+                }
+                done <- 1
+            }()
+            ch := make(chan int)
+            close(ch)
+            close(ch)
+        }
+        """)
+    assert c.verdict == "channel-safety", "\n".join(report_lines(c))
 
 
 def test_the_state_budget_makes_it_undecided():
