@@ -25,7 +25,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.gocheck.gotest import BUBBLE_ROOT, PARALLEL_METHOD
 from generator.gocheck.machine import (
@@ -67,6 +67,11 @@ WALK_SHARE = 0.25
 # Once something is found, the search goes on for a graver finding (a global deadlock
 # outranks the others) only until it has run this many times as long, plus a second.
 FOUND_GRACE = 2.0
+# When only approximate paths found something (`findings_for`), walks that count exactly
+# look for it on real runs: for as long as the search took, at least this many seconds
+# (within the budget), each as long as the loops make it.
+CONFIRM_AT_LEAST_S = 5.0
+CONFIRM_MAX_STEPS = 1_000_000
 
 VERDICTS = ("ok", "global-deadlock", "partial-deadlock", "channel-safety", "unsupported",
             "undecided")
@@ -98,6 +103,37 @@ class Finding:
     message: str
     trace: tuple[Step, ...]
     stuck: tuple[Step, ...] = ()
+
+
+# A trace shows a loop's rounds once when the same steps come this many times in a row
+# (a block of up to FOLD_BLOCK steps), then says how many more there were: a walk that
+# counted 3,000 rounds exactly would otherwise report 6,000 lines of the same two.
+FOLD_AT = 4
+FOLD_BLOCK = 8
+
+
+def folded(trace: tuple[Step, ...]) -> tuple[Step, ...]:
+    """`trace` with each run of at least FOLD_AT equal blocks of steps shown once and
+    followed by a step that says how many more times it came (in the lane of its last)."""
+    out: list[Step] = []
+    i, n = 0, len(trace)
+    while i < n:
+        best = (1, 1)  # (repeats, block length)
+        for k in range(1, min(FOLD_BLOCK, (n - i) // FOLD_AT) + 1):
+            block, r = trace[i:i + k], 1
+            while trace[i + r * k:i + (r + 1) * k] == block:
+                r += 1
+            if r >= FOLD_AT and r * k > best[0] * best[1]:
+                best = (r, k)
+        r, k = best
+        out.extend(trace[i:i + k])
+        if r > 1:
+            last = trace[i + k - 1]
+            steps = "step" if k == 1 else f"{k} steps"
+            out.append(Step(last.goroutine, 0, f"… the {steps} above, {r - 1:,} more times "
+                                               "(rounds of a loop)", last.file))
+        i += r * k
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -957,10 +993,17 @@ class _Explorer:
         if complete and not found:
             self._cycles(states, edges, exits, trace, found)
         if self.approximate_found and not found:
+            spent = time.monotonic() - start
+            seconds = min(self.time_limit - spent, max(CONFIRM_AT_LEAST_S, spent))
+            if seconds > 0:
+                walks += walk_for(self, init, found, rng, seconds,
+                                  max_steps=CONFIRM_MAX_STEPS, until_any=True)
+        if self.approximate_found and not found:
             complete = False
         seconds = time.monotonic() - start
         unsupported = tuple(self.unsupported)
-        findings = tuple(found[k] for k in _PRIORITY if k in found)
+        findings = tuple(replace(found[k], trace=folded(found[k].trace))
+                         for k in _PRIORITY if k in found)
         verdict = _verdict(findings, unsupported, complete)
         notes: tuple[str, ...] = ()
         if self.too_large:

@@ -27,6 +27,8 @@ integer: every range over it agrees), and the sync objects
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -173,9 +175,25 @@ def clamp(n: int) -> Value:
     return n if -INT_LIMIT <= n <= INT_LIMIT else UNKNOWN
 
 
+# Whether counters are kept exactly past INT_LIMIT (`exact_counts`).
+_EXACT_COUNTS: ContextVar[bool] = ContextVar("exact_counts", default=False)
+
+
+@contextmanager
+def exact_counts() -> Iterator[None]:
+    """Within it, counters stay exact however far they grow: a random walk (`walk`)
+    follows one path, where a loop's 100,000 rounds are 100,000 steps more, not 100,000
+    times the states, and it can then follow the path to where the loop really ends."""
+    token = _EXACT_COUNTS.set(True)
+    try:
+        yield
+    finally:
+        _EXACT_COUNTS.reset(token)
+
+
 def count(n: int, a: int, b: int) -> Value:
     """The result of `a ± b`: a small counter growing past the limit is `BIG`."""
-    if -INT_LIMIT <= n <= INT_LIMIT:
+    if -INT_LIMIT <= n <= INT_LIMIT or _EXACT_COUNTS.get():
         return n
     if abs(a) <= INT_LIMIT and abs(b) <= INT_LIMIT:
         return BIG

@@ -23,6 +23,7 @@ import time
 from typing import Any, Protocol
 
 from generator.gocheck.machine import State
+from generator.gocheck.values import exact_counts
 
 # explore imports this module: its successors (explore._Succ), findings and steps are not
 # named here.
@@ -47,28 +48,38 @@ CHANGES = 3
 
 
 def walk_for(explorer: Search, init: State, found: dict[str, Any],
-             rng: random.Random, seconds: float) -> int:
-    """Walk from `init` for `seconds` or until a global deadlock is found; findings go
-    into `found` as the search's do. Returns how many walks were made."""
-    end = time.monotonic() + seconds
+             rng: random.Random, seconds: float, *, max_steps: int = MAX_STEPS,
+             until_any: bool = False) -> int:
+    """Walk from `init` for `seconds` or until a global deadlock is found (`until_any`:
+    anything), each walk at most `max_steps` long; findings go into `found` as the
+    search's do. Counters stay exact past INT_LIMIT (`values.exact_counts`): a walk
+    follows a loop of 100,000 rounds to its real end. Returns how many walks were made."""
+    with exact_counts():
+        return _walks(explorer, init, found, rng, time.monotonic() + seconds, max_steps,
+                      until_any)
+
+
+def _walks(explorer: Search, init: State, found: dict[str, Any], rng: random.Random,
+           end: float, max_steps: int, until_any: bool) -> int:
     walks = 0
     length = 100  # PCT spreads its change points over a walk's expected length
-    while time.monotonic() < end and "global-deadlock" not in found:
+    while time.monotonic() < end and "global-deadlock" not in found \
+            and not (until_any and found):
         walks += 1
         pct = walks % 2 == 0
         changes = {rng.randrange(length) for _ in range(CHANGES)} if pct else None
-        steps = _walk(explorer, init, found, rng, end, changes)
+        steps = _walk(explorer, init, found, rng, end, changes, max_steps)
         length = max(length, steps)
     return walks
 
 
 def _walk(explorer: Search, st: State, found: dict[str, Any], rng: random.Random,
-          end: float, changes: set[int] | None) -> int:
+          end: float, changes: set[int] | None, max_steps: int = MAX_STEPS) -> int:
     """One walk; with `changes`, PCT's (the steps where priorities change). Returns its
     number of steps."""
     path: list[Any] = []
     priority: dict[int, float] = {}
-    for n in range(MAX_STEPS):
+    for n in range(max_steps):
         if time.monotonic() > end:
             return n
         live = [g.gid for g in st.gs if not g.done]
@@ -88,7 +99,7 @@ def _walk(explorer: Search, st: State, found: dict[str, Any], rng: random.Random
                 priority[g] = -n - 1.0  # below every other, and below earlier drops
         path.extend(s.steps)
         st = s.state
-    return MAX_STEPS
+    return max_steps
 
 
 def _first_moves(explorer: Search, st: State, order: list[int], found: dict[str, Any],

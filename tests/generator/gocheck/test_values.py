@@ -12,6 +12,7 @@ from generator.gocheck.values import (
     NIL,
     UNKNOWN,
     binop,
+    exact_counts,
     get_path,
     set_path,
     unop,
@@ -30,6 +31,13 @@ def test_a_counter_growing_past_the_limit_is_big_and_stays_big():
     assert binop("+", INT_LIMIT, 1) == BIG
     assert binop("<", BIG, 10) == BIG
     assert unop("-", BIG) == BIG
+
+
+def test_a_walk_counts_exactly_past_the_limit_and_only_while_it_walks():
+    with exact_counts():
+        assert binop("+", INT_LIMIT, 1) == INT_LIMIT + 1
+        assert binop("<", 100_000, 100_001) is True
+    assert binop("+", INT_LIMIT, 1) == BIG
 
 
 def test_large_data_that_is_not_a_counter_is_unknown_not_big():

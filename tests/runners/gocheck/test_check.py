@@ -522,9 +522,10 @@ def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
                 <-ch
             }
         }
-        """)
+        """, time_limit=1.0)
     # Past 1,024 rounds either loop may end first on the checker's paths, and then the
-    # other blocks; no run does, so nothing is reported, and there is no "ok" either.
+    # other blocks; no run does, so nothing is reported, and there is no "ok" either (the
+    # walks that look for it on real runs find none).
     assert c.verdict == "undecided"
     assert not c.result.findings
     assert any("not reported" in n for n in c.result.notes)
@@ -574,6 +575,30 @@ def test_a_producer_of_100000_values_ranged_over_until_closed_is_ok():
         }
         """)
     assert c.verdict == "ok", "\n".join(report_lines(c))
+
+
+def test_a_deadlock_behind_3000_rounds_is_found_on_a_real_run_its_rounds_folded():
+    # The search sets the deadlock aside (past 1,024 rounds, either loop could end
+    # first); walks that count exactly reach the one the program has, after 3,000 rounds.
+    c = check("""
+        package main
+
+        func main() {
+            ch := make(chan int)
+            go func() {
+                for i := 0; i < 3000; i++ {
+                    ch <- i
+                }
+            }()
+            for i := 0; i < 3001; i++ {
+                <-ch
+            }
+        }
+        """)
+    assert c.verdict == "global-deadlock", "\n".join(report_lines(c))
+    trace = c.result.findings[0].trace
+    assert len(trace) == 3
+    assert trace[-1].text == "… the 2 steps above, 2,999 more times (rounds of a loop)"
 
 
 def test_a_violation_off_the_long_loops_paths_is_still_reported():
