@@ -91,7 +91,7 @@ _BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
 DEADLINE = "g:deadline:"
 # Set (a global of the state, so part of its key) once a path took a branch on a counter
 # past INT_LIMIT: the path may leave its loop sooner or later than any run does, so what
-# it reaches is not shown as a finding (`approximated`).
+# it reaches is not shown as a finding (`explore._Explorer.findings_for`).
 APPROXIMATE = "g:?approximate"
 # Leak detectors a test calls (go.uber.org/goleak's VerifyNone, Find, Ignore…): they look
 # for goroutines still running at the end of a test, which is what gocheck reports itself

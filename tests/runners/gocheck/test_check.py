@@ -507,22 +507,30 @@ def test_channels_in_a_map_under_unknown_keys_are_unsupported_with_their_line():
     assert c.result.unsupported[0][1] == 7
 
 
-def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
-    c = check("""
-        package main
+# A sender of SENT values and a receiver of RECEIVED, each counting its rounds.
+COUNTED = """
+    package main
 
-        func main() {
-            ch := make(chan int)
-            go func() {
-                for i := 0; i < 100000; i++ {
-                    ch <- i
-                }
-            }()
-            for i := 0; i < 100000; i++ {
-                <-ch
+    func main() {
+        ch := make(chan int)
+        go func() {
+            for i := 0; i < SENT; i++ {
+                ch <- i
             }
+        }()
+        for i := 0; i < RECEIVED; i++ {
+            <-ch
         }
-        """, time_limit=1.0)
+    }
+    """
+
+
+def counted(sent: int, received: int) -> str:
+    return COUNTED.replace("SENT", str(sent)).replace("RECEIVED", str(received))
+
+
+def test_a_loop_past_the_unroll_limit_is_undecided_not_a_false_deadlock():
+    c = check(counted(100000, 100000), time_limit=1.0)
     # Past 1,024 rounds either loop may end first on the checker's paths, and then the
     # other blocks; no run does, so nothing is reported, and there is no "ok" either (the
     # walks that look for it on real runs find none).
@@ -580,21 +588,7 @@ def test_a_producer_of_100000_values_ranged_over_until_closed_is_ok():
 def test_a_deadlock_behind_3000_rounds_is_found_on_a_real_run_its_rounds_folded():
     # The search sets the deadlock aside (past 1,024 rounds, either loop could end
     # first); walks that count exactly reach the one the program has, after 3,000 rounds.
-    c = check("""
-        package main
-
-        func main() {
-            ch := make(chan int)
-            go func() {
-                for i := 0; i < 3000; i++ {
-                    ch <- i
-                }
-            }()
-            for i := 0; i < 3001; i++ {
-                <-ch
-            }
-        }
-        """)
+    c = check(counted(3000, 3001))
     assert c.verdict == "global-deadlock", "\n".join(report_lines(c))
     trace = c.result.findings[0].trace
     assert len(trace) == 3
