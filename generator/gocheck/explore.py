@@ -998,7 +998,9 @@ class _Explorer:
             if seconds > 0:
                 walks += walk_for(self, init, found, rng, seconds,
                                   max_steps=CONFIRM_MAX_STEPS, until_any=True)
-        if self.approximate_found and not found:
+        # Still nothing but what approximate paths saw: no "ok", and the note says why.
+        set_aside = not found and tuple(k for k in _PRIORITY if k in self.approximate_found)
+        if set_aside:
             complete = False
         seconds = time.monotonic() - start
         unsupported = tuple(self.unsupported)
@@ -1008,10 +1010,10 @@ class _Explorer:
         notes: tuple[str, ...] = ()
         if self.too_large:
             notes = (f"some paths were cut where a loop ran past {INT_LIMIT} rounds",)
-        if self.approximate_found and not found:
-            kinds = ", ".join(k for k in _PRIORITY if k in self.approximate_found)
-            notes += (f"{kinds} seen only on paths where a counter past {INT_LIMIT} decided "
-                      "a branch, either way: no run may take them (not reported)",)
+        if set_aside:
+            notes += (f"{', '.join(set_aside)} seen only on paths where a counter past "
+                      f"{INT_LIMIT} decided a branch, either way: no run may take them "
+                      "(not reported)",)
         elif complete and not found and self.approximated:
             notes += (f"loops past {INT_LIMIT} rounds were taken as ending in any round "
                       "after that, more runs than the program has: the verdict holds",)
