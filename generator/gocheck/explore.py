@@ -1054,7 +1054,7 @@ class _Explorer:
         enabled = {g for s, _ in keyed for g in s.moved}
         if not self.reduce or len(enabled) <= 1:
             return keyed
-        chosen = persistent(enabled, self._footprints(st, succs), Reach(st))
+        chosen = persistent(enabled, self._footprints(st, succs), Reach(st, self.m.program))
         some = [(s, k) for s, k in keyed if s.moved & chosen]
         if len(some) == len(keyed) or any(k in index for _, (k, _o) in some):
             return keyed

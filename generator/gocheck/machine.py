@@ -1401,13 +1401,14 @@ class Machine:
         """Whether `ins` asks how many CPUs there are before the run has chosen: a call of
         runtime.NumCPU or GOMAXPROCS, or a subtest's t.Parallel (`go test -parallel`'s
         default is the count: gotest.PARALLEL)."""
-        if ins.op != "Call" or _CPUS in st.objs:
+        # The state's CPU count is looked at only for these calls: a look is a read of
+        # the state that partial-order reduction counts as touching every goroutine.
+        static = ins.x.get("static") if ins.op == "Call" else None
+        if static not in _CPU_QUERIES and static != gotest.PARALLEL_METHOD or \
+                _CPUS in st.objs:
             return False
-        static = ins.x.get("static")
         if static in _CPU_QUERIES:
             return True
-        if static != gotest.PARALLEL_METHOD:
-            return False
         args = [self.operand(st, fr, a) for a in ins.x["args"]]
         return bool(args) and gotest.is_subtest(self, st, args[0])
 

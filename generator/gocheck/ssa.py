@@ -7,7 +7,7 @@ two stay easy to compare. Operands stay small dicts (`{"k": "reg", "n": "t3"}`),
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -187,6 +187,8 @@ class Program:
 
     _communicating: set = field(default_factory=set, compare=False, repr=False)
     _impure: set = field(default_factory=set, compare=False, repr=False)
+    _globals_touched: dict = field(default_factory=dict, compare=False, repr=False)
+    _methods_named: dict = field(default_factory=dict, compare=False, repr=False)
 
     def function(self, name: str) -> Function | None:
         return self.functions.get(name)
@@ -253,6 +255,118 @@ class Program:
                     o["n"] in self.globals or o["n"].startswith(self.package + ".")))
         return frozenset(names)
 
+    def globals_touched(self, name: str) -> frozenset[str]:
+        """The package variables (of any package, as the front end names them) that
+        function `name` may name, itself or through every function it may run: its static
+        callees, goroutines and deferred calls, the closures and function values its code
+        names, every method of the program's of a name it calls through an interface, and,
+        where it calls out of the program, the models the checker runs in a library's
+        place (`…gocheck…`, toolchains/gocheck/shims) and the methods it runs for libraries
+        (`RUN_FOR_LIBRARIES`). A function value it gets from elsewhere is not included: who
+        holds one holds its name (`por.Reach`). A function not of the program (a library's)
+        names none itself, but runs what calls out of the program run."""
+        if name not in self._globals_touched:
+            self._globals_touched[name] = self._names_of(self._code_of(name))
+        return self._globals_touched[name]
+
+    def global_keys(self) -> frozenset[str]:
+        """The state's keys (`g:` and the name) of every package variable the program's
+        code names."""
+        if None not in self._globals_touched:
+            self._globals_touched[None] = frozenset(
+                "g:" + n for n in self._names_of(set(self.functions)))
+        return self._globals_touched[None]
+
+    def _code_of(self, start: str) -> set[str]:
+        """The program's functions `start` may run (`globals_touched`)."""
+        fn = self.functions.get(start)
+        instrs = [i for b in fn.blocks for i in b.instrs] if fn else []
+        return self._run_by(instrs, outside=fn is None) | ({start} if fn else set())
+
+    def _run_by(self, instrs: list[Instr], *, outside: bool = False) -> set[str]:
+        """The program's functions that instructions `instrs` may run, at any depth; with
+        `outside`, what a call out of the program may run as well."""
+        seen: set[str] = set()
+        todo: list[str] = []
+        libraries = [False]  # whether what calls out of the program run was added
+
+        def add(found: Iterable[str], outside: bool = False) -> None:
+            for f in found:
+                if f not in self.functions:
+                    outside = True
+                elif f not in seen:
+                    seen.add(f)
+                    todo.append(f)
+            if outside and not libraries[0]:
+                libraries[0] = True
+                add(self._run_for_libraries())
+
+        add([t for ins in instrs for t in self._targets(ins)], outside)
+        while todo:
+            fn = self.functions[todo.pop()]
+            add([t for b in fn.blocks for ins in b.instrs for t in self._targets(ins)])
+        return seen
+
+    def _targets(self, ins: Instr) -> list[str]:
+        """The functions instruction `ins` calls or names (by name, the program's or not)."""
+        found = [o["n"] for o in _operands(ins) if o.get("k") == "fn"]
+        if ins.op == "MakeClosure" and ins.x.get("fn"):
+            found.append(ins.x["fn"])
+        if ins.op in ("Call", "Defer", "Go"):
+            if ins.x.get("mode") == "invoke":
+                found.extend(self._methods_of(ins.x.get("method", "")))
+            elif ins.x.get("static"):
+                found.append(ins.x["static"])
+        return found
+
+    def globals_ahead(self, name: str, block: int, pc: int) -> frozenset[str]:
+        """The package variables function `name`, at instruction `pc` of `block`, may
+        still name (as `globals_touched`): from there on, in the blocks it can go on to,
+        its recover block, and every function those may run."""
+        key = (name, block, pc)
+        if key not in self._globals_touched:
+            fn = self.functions.get(name)
+            if fn is None:
+                found = self.globals_touched(name)
+            else:
+                later: set[int] = set()
+                todo = [*fn.blocks[block].succs, *([fn.recover] if fn.recover >= 0 else [])]
+                while todo:
+                    b = todo.pop()
+                    if b not in later:
+                        later.add(b)
+                        todo.extend(fn.blocks[b].succs)
+                # From `pc` on, or all of it where a loop comes back to it.
+                instrs = list(fn.blocks[block].instrs[0 if block in later else pc:])
+                for b in later - {block}:
+                    instrs.extend(fn.blocks[b].instrs)
+                found = _names_in(instrs) | self._names_of(self._run_by(instrs))
+            self._globals_touched[key] = found
+        return self._globals_touched[key]
+
+    def _methods_of(self, method: str) -> frozenset[str]:
+        """The program's methods named `method`, of every type."""
+        if not self._methods_named:
+            index: dict[str, set[str]] = {}
+            for table in self.methods.values():
+                for m, target in table.items():
+                    index.setdefault(m, set()).add(target)
+            self._methods_named.update((m, frozenset(ts)) for m, ts in index.items())
+            self._methods_named[""] = frozenset()
+        return self._methods_named.get(method, frozenset())
+
+    def _run_for_libraries(self) -> set[str]:
+        """What the checker may run of the program's inside a call out of it."""
+        found = {f for f in self.functions if ".gocheck" in f}
+        for method in RUN_FOR_LIBRARIES:
+            found |= self._methods_of(method)
+        return found
+
+    def _names_of(self, functions: set[str]) -> frozenset[str]:
+        """The package variables `functions` name."""
+        return _names_in([ins for name in functions for b in self.functions[name].blocks
+                          for ins in b.instrs])
+
     def counts(self) -> frozenset[int]:
         """The positive integer constants the program counts with: channel buffer sizes,
         WaitGroup.Add's and a limit's counts, and the constants `int` numbers are compared
@@ -285,11 +399,19 @@ class Program:
         return name in self.functions and name not in self._impure
 
 
+# Methods of the program's the checker runs inside a library call: fmt's and log's Error
+# and String on what they print, errors.Is and As's Unwrap and As (`machine.Machine`).
+RUN_FOR_LIBRARIES = frozenset({"Error", "String", "Unwrap", "As", "Is"})
 # Calls whose integer arguments are counts of goroutines or items (`Program.counts`).
 _COUNTED_CALLS = frozenset({"(*sync.WaitGroup).Add",
                             "(*golang.org/x/sync/errgroup.Group).SetLimit",
                             "golang.org/x/sync/semaphore.NewWeighted"})
 _COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+
+
+def _names_in(instrs: list[Instr]) -> frozenset[str]:
+    """The package variables instructions `instrs` name."""
+    return frozenset(o["n"] for ins in instrs for o in _operands(ins) if o.get("k") == "global")
 
 
 def _operands(ins: Instr) -> Iterator[Mapping[str, Any]]:
