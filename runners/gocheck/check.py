@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.effects import to_text
-from generator.gocheck import ssa
+from generator.gocheck import relevance, ssa
 from generator.gocheck.effect import infer
 from generator.gocheck.explore import (
     DEFAULT_MAX_STATES,
@@ -57,27 +57,30 @@ class Checked:
 
 def check_file(path: Path, *, max_states: int = DEFAULT_MAX_STATES,
                time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
-               symmetry: bool = True) -> Checked:
+               symmetry: bool = True, abstract: bool = True) -> Checked:
     return _check(lambda: frontend.ssa_of_file(path), max_states, time_limit, reduce,
-                  symmetry)
+                  symmetry, abstract)
 
 
 def check_source(source: str, *, max_states: int = DEFAULT_MAX_STATES,
                  time_limit: float = DEFAULT_TIME_LIMIT, reduce: bool = True,
-                 symmetry: bool = True, modules: Sequence[str] | None = None) -> Checked:
+                 symmetry: bool = True, modules: Sequence[str] | None = None,
+                 abstract: bool = True) -> Checked:
     """`modules`: the only module paths the source may import from outside the standard
     library (frontend.ssa_of_file); None, any."""
     return _check(lambda: frontend.ssa_of_source(source, modules=modules), max_states,
-                  time_limit, reduce, symmetry)
+                  time_limit, reduce, symmetry, abstract)
 
 
 def _check(load: Callable[[], dict], max_states: int, time_limit: float,
-           reduce: bool, symmetry: bool) -> Checked:
+           reduce: bool, symmetry: bool, abstract: bool = True) -> Checked:
     """`reduce=False` turns partial-order reduction off, `symmetry=False` the merging of
-    states that differ only in which of alike goroutines is which (to compare state
-    counts)."""
+    states that differ only in which of alike goroutines is which, `abstract=False` the
+    unknown values in place of those no verdict depends on (`relevance`; to compare
+    state counts)."""
     try:
-        program = ssa.load(load())
+        raw = load()
+        program = ssa.load(relevance.abstracted(raw) if abstract else raw)
     except frontend.BadInput as e:
         return Checked("bad-input", None, str(e))
     if not program.tests:

@@ -1,0 +1,48 @@
+// want: global-deadlock
+// source: written for chanfuzz as a held-out probe by a helper (2026-12-06; confirmed with Go 1.26), in the style of Go by Example "Worker Pools" and "WaitGroups"
+// what: three workers range over a buffered jobs channel and call wg.Done when it is drained, but
+//   main forgets close(jobs) after sending the nine jobs: the workers block for ever in
+//   `range jobs` once the buffer is empty and main blocks in wg.Wait(): all goroutines asleep.
+
+package main
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+func worker(id int, jobs <-chan int, results chan<- int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for j := range jobs {
+		fmt.Println("worker", id, "started  job", j)
+		time.Sleep(time.Millisecond)
+		fmt.Println("worker", id, "finished job", j)
+		results <- j * 2
+	}
+}
+
+func main() {
+	const numJobs = 9
+	jobs := make(chan int, numJobs)
+	results := make(chan int, numJobs)
+
+	var wg sync.WaitGroup
+	for w := 1; w <= 3; w++ {
+		wg.Add(1)
+		go worker(w, jobs, results, &wg)
+	}
+
+	for j := 1; j <= numJobs; j++ {
+		jobs <- j
+	}
+
+	wg.Wait()
+	close(results)
+
+	sum := 0
+	for r := range results {
+		sum += r
+	}
+	fmt.Println("sum of results:", sum)
+}
