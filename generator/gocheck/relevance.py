@@ -193,7 +193,7 @@ def _call_uses(x: dict, result: tuple, functions: Mapping[str, Any]
         cond: Any = result if name in _BUILTIN_PURE else () if name in _BUILTIN_IGNORED \
             else ALWAYS
         yield from ((args, i, cond) for i in range(len(args)))
-    elif static in functions and callee.get("k") == "fn" and ".gocheck" not in static:
+    elif static in functions and ".gocheck" not in static:
         # (The checker's models are run, or stood in for, by name: their arguments are
         # its to read.)
         yield from ((args, i, (("param", static, i),)) for i in range(len(args)))
@@ -253,7 +253,7 @@ def _effects(functions: Mapping[str, Any]) -> dict[Node, list[Node]]:
                     out[me] = [_loaded(c) for c in _components(t)]
                 elif op in ("Call", "Go", "Defer"):
                     static = x.get("static")
-                    if static in functions and (x.get("callee") or {}).get("k") == "fn":
+                    if static in functions:
                         out[me] = [("ret", static)]
                     elif static in _OUTPUT:  # fmt.Sprintf reads what its slice holds
                         out[me] = [ALL_MEMORY]
