@@ -28,6 +28,8 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from generator.gocheck import ssa
+
 # The type classes (toolchains/gocheck/main.go's typeClass) of values made unknown when
 # nothing relevant uses them.
 PLAIN = frozenset({"int", "bool", "string", "float64"})
@@ -43,6 +45,8 @@ _OUTPUT = frozenset({"fmt.Print", "fmt.Printf", "fmt.Println", "log.Print", "log
 _MODELLED = frozenset({"sync", "time", "context"})
 _BUILTIN_PURE = frozenset({"len", "cap", "min", "max", "real", "imag", "complex"})
 _BUILTIN_IGNORED = frozenset({"print", "println"})
+# Libraries whose functions only compute (`_skip_computations`).
+_COMPUTING = frozenset({"math", "math/bits", "strings", "strconv", "unicode", "unicode/utf8"})
 ALWAYS = "always"
 ALL_MEMORY = ("mem", "*")
 
@@ -62,7 +66,53 @@ def abstracted(raw: Mapping[str, Any]) -> dict[str, Any]:
         if operand.get("k") in ("reg", "param", "free", "const") and \
                 operand.get("t") in PLAIN:
             holder[key] = {"k": "const", "t": operand["t"], "v": "?"}
+    _skip_computations(out, functions, relevant)
     return out
+
+
+def _skip_computations(raw: dict, functions: Mapping[str, Any], relevant: set[Node]) -> None:
+    """Calls of the program's functions that only compute (no communication, no write
+    but to what they allocate, no call out of the program but to `_COMPUTING`), whose
+    plain result nothing relevant uses, become that result unknown: `fib(24)` computed
+    to be printed need not be interpreted. A computation that would never end is not
+    seen there (a goroutine that spins is out of the verdicts' scope anyway)."""
+    program = ssa.load(raw)
+    verdicts: dict[str, bool] = {}
+
+    def computes(name: str) -> bool:
+        if name not in verdicts:
+            code = program._code_of(name)
+            verdicts[name] = ".gocheck" not in name and all(
+                program.pure(f) for f in code) and all(
+                _computing_call(ins, program) for f in code
+                for b in program.functions[f].blocks for ins in b.instrs)
+        return verdicts[name]
+
+    for name, f in functions.items():
+        for b in f.get("blocks") or ():
+            for ins in b["instrs"]:
+                x = ins.get("x") or {}
+                t = ins.get("type", "")
+                if ins["op"] != "Call" or t not in PLAIN or x.get("mode") != "call" or \
+                        ("reg", name, ins.get("res")) in relevant or \
+                        x.get("static") not in functions or not computes(x["static"]):
+                    continue
+                res, line = ins["res"], ins.get("line", 0)
+                ins.clear()
+                ins.update({"op": "Copy", "res": res, "type": t, "line": line,
+                            "args": [{"k": "const", "t": t, "v": "?"}]})
+
+
+def _computing_call(ins: ssa.Instr, program: ssa.Program) -> bool:
+    """Whether `ins` is no call, or one of the program's own functions by name or of a
+    library that only computes."""
+    if ins.op not in ("Call", "Go", "Defer"):
+        return True
+    static = ins.x.get("static")
+    callee = ins.x.get("callee") or {}
+    if ins.op != "Call" or ins.x.get("mode") == "invoke" or not static:
+        return callee.get("k") == "builtin" and callee.get("n") in _BUILTIN_PURE
+    return static in program.functions or ins.x.get("pkg") in _COMPUTING
 
 
 def _relevant(uses: list, seeds: set[Node], effects: dict[Node, list[Node]]) -> set[Node]:
@@ -223,7 +273,7 @@ def _components(t: str) -> list[str]:
 def _loaded(t: str) -> Node:
     """What a load of a value of class `t` reads: that class, or all memory for a
     composite one, whose fields were stored one by one."""
-    return ("mem", t) if t in PLAIN or t in ("iface", "ptr", "chan", "map", "func") or \
+    return ("mem", t) if t in PLAIN or t in ("basic", "iface", "ptr", "chan", "map", "func") or \
         t.startswith("slice:") or "." in t and "{" not in t else ALL_MEMORY
 
 
@@ -249,7 +299,7 @@ def _effects(functions: Mapping[str, Any]) -> dict[Node, list[Node]]:
                 elif op == "Select":
                     out[me] = [("chan", s.get("elem", "")) for s in x.get("states") or ()
                                if s.get("dir") == "recv"]
-                elif op in ("Lookup", "Next"):
+                elif op == "Lookup" or op == "Next" and not x.get("isstring"):
                     out[me] = [_loaded(c) for c in _components(t)]
                 elif op in ("Call", "Go", "Defer"):
                     static = x.get("static")

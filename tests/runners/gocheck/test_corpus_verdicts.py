@@ -76,8 +76,6 @@ KNOWN_MISSES = {
     "a ticker",
     "probe_ib06_google_first_fixed": "undecided: six replicas sleeping, a timeout",
     "probe_ib14_chat_fixed": "undecided: a broadcaster and four clients",
-    "probe_ib23_spinner": "unsupported: fib(24) in main's step runs past the steps a "
-    "local run may take",
     "probe_ib26_bank_mutex": "undecided: eight goroutines on one account",
     "probe_ib27_memo4_dup_suppression": "undecided: twelve Gets on one memo",
     "probe_ib28_memo5_monitor": "undecided: a monitor goroutine, twelve requests",

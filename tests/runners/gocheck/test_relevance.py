@@ -230,3 +230,62 @@ def test_a_value_that_keeps_a_program_correct_is_kept(what, source, want):
     abstract, plain = both(source)
     assert plain.verdict == want, (what, report_lines(plain))
     assert abstract.verdict == want, (what, report_lines(abstract))
+
+
+def test_a_long_computation_only_printed_is_not_interpreted():
+    # fib(27) is some 300,000 calls: interpreted, past what a local run may take.
+    abstract, plain = both("""
+        package main
+
+        import "fmt"
+
+        func fib(n int) int {
+            if n < 2 {
+                return n
+            }
+            return fib(n-1) + fib(n-2)
+        }
+
+        func main() {
+            done := make(chan bool)
+            go func() { done <- true }()
+            fmt.Println(fib(27))
+            <-done
+        }
+        """)
+    assert abstract.verdict == "ok", report_lines(abstract)
+    assert plain.verdict == "unsupported", report_lines(plain)
+
+
+@pytest.mark.parametrize("body", [
+    # Its result decides a branch.
+    "if square(3) == 9 {\n    select {}\n}",
+    # It may end the program: not a function that only computes.
+    "fmt.Println(exits(5))\nselect {}",
+])
+def test_a_call_that_matters_is_still_run(body):
+    source = """
+        package main
+
+        import (
+            "fmt"
+            "os"
+        )
+
+        func square(n int) int { return n * n }
+
+        func exits(n int) int {
+            if n > 3 {
+                os.Exit(0)
+            }
+            return n
+        }
+
+        func main() {
+            fmt.Println(square(2))
+            BODY
+        }
+        """.replace("BODY", textwrap.indent(body, " " * 12).lstrip())
+    abstract, plain = both(source)
+    assert abstract.verdict == plain.verdict, report_lines(abstract)
+    assert abstract.verdict == ("global-deadlock" if "square(3)" in body else "ok")
