@@ -81,7 +81,7 @@ def _skip_computations(raw: dict, functions: Mapping[str, Any], relevant: set[No
 
     def computes(name: str) -> bool:
         if name not in verdicts:
-            code = program._code_of(name)
+            code = program.code_of(name)
             verdicts[name] = ".gocheck" not in name and all(
                 program.pure(f) for f in code) and all(
                 _computing_call(ins, program) for f in code

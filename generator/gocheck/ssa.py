@@ -266,7 +266,7 @@ class Program:
         holds one holds its name (`por.Reach`). A function not of the program (a library's)
         names none itself, but runs what calls out of the program run."""
         if name not in self._globals_touched:
-            self._globals_touched[name] = self._names_of(self._code_of(name))
+            self._globals_touched[name] = self._names_of(self.code_of(name))
         return self._globals_touched[name]
 
     def global_keys(self) -> frozenset[str]:
@@ -277,8 +277,9 @@ class Program:
                 "g:" + n for n in self._names_of(set(self.functions)))
         return self._globals_touched[None]
 
-    def _code_of(self, start: str) -> set[str]:
-        """The program's functions `start` may run (`globals_touched`)."""
+    def code_of(self, start: str) -> set[str]:
+        """The program's functions `start` may run, itself included (`globals_touched`
+        says which)."""
         fn = self.functions.get(start)
         instrs = [i for b in fn.blocks for i in b.instrs] if fn else []
         return self._run_by(instrs, outside=fn is None) | ({start} if fn else set())
