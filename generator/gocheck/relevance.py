@@ -58,8 +58,10 @@ def abstracted(raw: Mapping[str, Any]) -> dict[str, Any]:
     nothing relevant depends on replaced by an unknown constant of its class."""
     out = copy.deepcopy(dict(raw))
     functions = {n: f for n, f in out["functions"].items() if not f.get("external")}
-    uses = list(_all_uses(out, functions))
-    relevant = _relevant(uses, _seeds(out, functions), _effects(functions))
+    defs = {name: {i["res"]: i for b in f.get("blocks") or () for i in b["instrs"]
+                   if i.get("res")} for name, f in functions.items()}
+    uses = list(_all_uses(out, functions, defs))
+    relevant = _relevant(uses, _seeds(out, functions, defs), _effects(functions, defs))
     for holder, key, operand, conds, _node in uses:
         if conds is ALWAYS or any(c in relevant for c in conds):
             continue
@@ -104,15 +106,12 @@ def _skip_computations(raw: dict, functions: Mapping[str, Any], relevant: set[No
 
 
 def _computing_call(ins: ssa.Instr, program: ssa.Program) -> bool:
-    """Whether `ins` is no call, or one of the program's own functions by name or of a
-    library that only computes."""
-    if ins.op not in ("Call", "Go", "Defer"):
-        return True
+    """Whether `ins`, in a function `Program.pure` lets by (no communication, no call
+    through a value or an interface, no write but to what it allocates), calls out of
+    the program only into a library that only computes (not os.Exit, not log.Fatal)."""
     static = ins.x.get("static")
-    callee = ins.x.get("callee") or {}
-    if ins.op != "Call" or ins.x.get("mode") == "invoke" or not static:
-        return callee.get("k") == "builtin" and callee.get("n") in _BUILTIN_PURE
-    return static in program.functions or ins.x.get("pkg") in _COMPUTING
+    return ins.op not in ("Call", "Defer") or not static or static in program.functions \
+        or ins.x.get("pkg") in _COMPUTING
 
 
 def _relevant(uses: list, seeds: set[Node], effects: dict[Node, list[Node]]) -> set[Node]:
@@ -137,19 +136,13 @@ def _relevant(uses: list, seeds: set[Node], effects: dict[Node, list[Node]]) -> 
     return relevant
 
 
-def _types(functions: Mapping[str, Any]) -> dict[tuple[str, str], str]:
-    return {(name, i["res"]): i.get("type", "") for name, f in functions.items()
-            for b in f.get("blocks") or () for i in b["instrs"] if i.get("res")}
-
-
-def _all_uses(raw: Mapping[str, Any], functions: Mapping[str, Any]) -> Iterator[tuple]:
+def _all_uses(raw: Mapping[str, Any], functions: Mapping[str, Any],
+              defs_of: Mapping[str, dict]) -> Iterator[tuple]:
     """Each use of an operand: (what holds it, its key there, the operand with its class
     in `t`, ALWAYS or the nodes of which one must be relevant, the operand's node)."""
-    types = _types(functions)
     methods = {dyn for dyn, table in (raw.get("methods") or {}).items() if table}
     for name, f in functions.items():
-        defs = {i["res"]: i for b in f.get("blocks") or () for i in b["instrs"]
-                if i.get("res")}
+        defs = defs_of[name]
         for b in f.get("blocks") or ():
             for ins in b["instrs"]:
                 for holder, key, cond in _uses_of(name, ins, defs, functions, methods):
@@ -158,7 +151,7 @@ def _all_uses(raw: Mapping[str, Any], functions: Mapping[str, Any]) -> Iterator[
                         continue
                     node = _node(name, operand)
                     if operand.get("k") == "reg":
-                        operand = {**operand, "t": types.get((name, operand["n"]), "")}
+                        operand = {**operand, "t": _class(operand, defs)}
                     yield holder, key, operand, cond, node
 
 
@@ -199,19 +192,19 @@ def _uses_of(fn: str, ins: dict, defs: dict, functions: Mapping[str, Any],
         yield (args, 0, ALWAYS if x.get("op") in ("<-", "*") else result)
     elif op == "Send":
         yield (args, 0, ALWAYS)
-        yield (args, 1, (("chan", _class(fn, args[1], defs)),))
+        yield (args, 1, (("chan", _class(args[1], defs)),))
     elif op == "Select":
         for state in x.get("states") or ():
             yield (state, "chan", ALWAYS)
             if "send" in state:
-                yield (state, "send", (("chan", _class(fn, state["send"], defs)),))
+                yield (state, "send", (("chan", _class(state["send"], defs)),))
     elif op == "Store":
         yield (args, 0, ALWAYS)
-        yield (args, 1, _mem(_class(fn, args[1], defs)))
+        yield (args, 1, _mem(_class(args[1], defs)))
     elif op == "MapUpdate":
         yield (args, 0, ALWAYS)
         yield (args, 1, ALWAYS)
-        yield (args, 2, _mem(_class(fn, args[2], defs)))
+        yield (args, 2, _mem(_class(args[2], defs)))
     elif op == "TypeAssert":
         yield (args, 0, result if x.get("commaok") else ALWAYS)
     elif op == "MakeInterface":
@@ -253,7 +246,7 @@ def _call_uses(x: dict, result: tuple, functions: Mapping[str, Any]
         yield from ((args, i, ALWAYS) for i in range(len(args)))
 
 
-def _class(fn: str, operand: Any, defs: dict) -> str:
+def _class(operand: Any, defs: dict) -> str:
     """The type class of an operand's value."""
     if not isinstance(operand, dict):
         return ""
@@ -277,14 +270,14 @@ def _loaded(t: str) -> Node:
         t.startswith("slice:") or "." in t and "{" not in t else ALL_MEMORY
 
 
-def _effects(functions: Mapping[str, Any]) -> dict[Node, list[Node]]:
+def _effects(functions: Mapping[str, Any], defs_of: Mapping[str, dict]
+             ) -> dict[Node, list[Node]]:
     """What a relevant register makes relevant beyond its own operands: a received
     value its channel class, a loaded one its memory class, a call's result the callee's
     results."""
     out: dict[Node, list[Node]] = {}
     for name, f in functions.items():
-        defs = {i["res"]: i for b in f.get("blocks") or () for i in b["instrs"]
-                if i.get("res")}
+        defs = defs_of[name]
         for b in f.get("blocks") or ():
             for ins in b["instrs"]:
                 res = ins.get("res")
@@ -330,7 +323,8 @@ def _received(source: dict, index: int) -> bool:
     return index >= 2
 
 
-def _seeds(raw: Mapping[str, Any], functions: Mapping[str, Any]) -> set[Node]:
+def _seeds(raw: Mapping[str, Any], functions: Mapping[str, Any],
+           defs_of: Mapping[str, dict]) -> set[Node]:
     """What is relevant whatever the uses: the results of every function the checker or
     a call through a value may run (closures, methods, function values, its models),
     and all memory when a library other than the modelled ones may read it."""
@@ -340,8 +334,7 @@ def _seeds(raw: Mapping[str, Any], functions: Mapping[str, Any]) -> set[Node]:
     for name, f in functions.items():
         if ".gocheck" in name:
             seeds.add(("ret", name))
-        defs = {i["res"]: i for b in f.get("blocks") or () for i in b["instrs"]
-                if i.get("res")}
+        defs = defs_of[name]
         for b in f.get("blocks") or ():
             for ins in b["instrs"]:
                 x = ins.get("x") or {}
@@ -355,11 +348,9 @@ def _seeds(raw: Mapping[str, Any], functions: Mapping[str, Any]) -> set[Node]:
     return seeds
 
 
-def _fn_operands(ins: dict) -> Iterator[dict]:
-    for op in (*(ins.get("args") or ()), *(ins.get("x") or {}).values()):
-        for o in op if isinstance(op, list | tuple) else (op,):
-            if isinstance(o, dict) and o.get("k") == "fn":
-                yield o
+def _fn_operands(ins: dict) -> Iterator[Mapping[str, Any]]:
+    return (o for o in ssa.operands(ins.get("args") or (), ins.get("x") or {})
+            if o.get("k") == "fn")
 
 
 def _reads_memory(x: dict, functions: Mapping[str, Any], defs: dict) -> bool:
@@ -374,4 +365,4 @@ def _reads_memory(x: dict, functions: Mapping[str, Any], defs: dict) -> bool:
     if static is None:
         return False  # a function value: the program's (seen) or a library's, below
     return x.get("pkg") not in _MODELLED and any(
-        _class("", a, defs) not in PLAIN for a in x.get("args") or ())
+        _class(a, defs) not in PLAIN for a in x.get("args") or ())

@@ -233,11 +233,7 @@ class Program:
                 continue
             for block in fn.blocks:
                 for ins in block.instrs:
-                    target = ins.x.get("static") if ins.op in ("Call", "Defer", "Go") else \
-                        ins.x.get("fn") if ins.op == "MakeClosure" else None
-                    # A function literal handed over as it is (t.Cleanup(func() {…})).
-                    named = [o["n"] for o in _operands(ins) if o.get("k") == "fn"]
-                    for t in ([target] if target else []) + named:
+                    for t in self._targets(ins, methods=False):
                         yield t
                         if t in self.functions and t not in seen:
                             seen.add(t)
@@ -247,13 +243,9 @@ class Program:
         """The package's own variables that function `start` names, itself or through the
         program's functions it reaches statically: what a test may share with another
         run before it in the same process."""
-        names: set[str] = set()
-        for name in {start, *self._targets_reached(start)}:  # (a callee once, not per call)
-            fn = self.functions.get(name)
-            for ins in (i for b in fn.blocks for i in b.instrs) if fn else ():
-                names.update(o["n"] for o in _operands(ins) if o.get("k") == "global" and (
-                    o["n"] in self.globals or o["n"].startswith(self.package + ".")))
-        return frozenset(names)
+        reached = {start, *self._targets_reached(start)} & set(self.functions)
+        return frozenset(n for n in self._names_of(reached)
+                         if n in self.globals or n.startswith(self.package + "."))
 
     def globals_touched(self, name: str) -> frozenset[str]:
         """The package variables (of any package, as the front end names them) that
@@ -308,14 +300,18 @@ class Program:
             add([t for b in fn.blocks for ins in b.instrs for t in self._targets(ins)])
         return seen
 
-    def _targets(self, ins: Instr) -> list[str]:
-        """The functions instruction `ins` calls or names (by name, the program's or not)."""
+    def _targets(self, ins: Instr, *, methods: bool = True) -> list[str]:
+        """The functions instruction `ins` calls, makes a closure of or names (a function
+        literal handed over as it is: t.Cleanup(func() {…})), by name, the program's or
+        not; with `methods`, for a call through an interface every method of the
+        program's of that name."""
         found = [o["n"] for o in _operands(ins) if o.get("k") == "fn"]
         if ins.op == "MakeClosure" and ins.x.get("fn"):
             found.append(ins.x["fn"])
         if ins.op in ("Call", "Defer", "Go"):
             if ins.x.get("mode") == "invoke":
-                found.extend(self._methods_of(ins.x.get("method", "")))
+                if methods:
+                    found.extend(self._methods_of(ins.x.get("method", "")))
             elif ins.x.get("static"):
                 found.append(ins.x["static"])
         return found
@@ -418,7 +414,13 @@ def _names_in(instrs: list[Instr]) -> frozenset[str]:
 def _operands(ins: Instr) -> Iterator[Mapping[str, Any]]:
     """The operands of `ins`: its arguments and those among its details (a call's
     callee and arguments)."""
-    for op in (*ins.args, *ins.x.values()):
+    return operands(ins.args, ins.x)
+
+
+def operands(args: Iterable[Any], x: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """The operands among an instruction's arguments `args` and details `x` (as the
+    front end writes them, or as `Instr` holds them)."""
+    for op in (*args, *x.values()):
         for o in op if isinstance(op, list | tuple) else (op,):
             if isinstance(o, Mapping) and "k" in o:
                 yield o
