@@ -705,17 +705,34 @@ def _run_built(
         ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting,
         ThreadPoolExecutor(lanes, thread_name_prefix="chanfuzz-lane") as running,
     ):
+        # The batch's runs' time is the wall time any of them was under way (with lanes,
+        # not each one's), counted from `clock`: a run's own time, measured on its lane
+        # (Stages.out_of_time_s), starts after it was submitted, so the clock must not
+        # start later than that, nor stop while runs go on as the loop records verdicts.
+        clock = time.perf_counter()
+
+        def count_runs_time() -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            stages.run_s += now - clock
+            clock = now
+
+        def skip_idle_time() -> None:
+            nonlocal clock
+            clock = time.perf_counter()
+
         try:
             while pending or under_way:
+                if under_way:
+                    count_runs_time()  # they went on while the loop recorded the last
+                else:
+                    skip_idle_time()
                 while pending and len(under_way) < lanes:
                     group = pending[:size] if shareable else pending[:1]
                     pending = pending[len(group) :]
                     under_way[running.submit(step, group)] = group
-                # What the batch waits for here is its runs' time: with lanes, the time
-                # any of them was under way, not each one's.
-                started = time.perf_counter()
                 done, _ = wait(under_way, return_when=FIRST_COMPLETED)
-                stages.run_s += time.perf_counter() - started
+                count_runs_time()
                 for future in sorted(done, key=lambda f: under_way[f][0]):
                     del under_way[future]
                     ran = future.result()
@@ -742,7 +759,10 @@ def _run_built(
                                 shared_runs.size = size
                         if left and shared.alone is not None and shared.quiet:
                             if len(aside) >= at_once:  # no more waiting sandboxes than that
-                                stages.run_s += _waited_for(aside, FIRST_COMPLETED)
+                                if not under_way:
+                                    skip_idle_time()
+                                wait(aside.values(), return_when=FIRST_COMPLETED)
+                                count_runs_time()
                             position = left.pop(0)
                             # Its own Stages: only what the batch waits for of it is its time,
                             # but a spin's time is counted wherever it came (take_aside).

@@ -591,6 +591,46 @@ def test_a_spin_of_a_program_set_aside_counts_in_its_batchs_time_out_of_time(
     assert stages.out_of_time_s == 7.0
 
 
+def test_a_spin_alone_counts_within_the_batchs_runs_while_verdicts_are_recorded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The batch's runs' time is the wall time any run was under way: a spin that a shared
+    run's limit cut goes on alone on one lane while the loop records the other lane's
+    verdicts (a campaign writes each to its database), and its out-of-time, measured on its
+    lane, stays part of the runs' time (it was not when only the loop's waits counted)."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    spun = execute.Classification(Outcome.TIMEOUT, "never blocked", "x | spin")
+
+    def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
+        runs = {p: ProgramRun(p, clean) for p in positions if p < 1}
+        return execute.GroupRun(runs, alone=1, hung=True, quiet=False)  # cut by the limit
+
+    def run_one(_target, _artifact, position, *, stages, **_kwargs):  # noqa: ANN001, ANN202
+        if position != 1:
+            return ProgramRun(position, clean)
+        started = time.perf_counter()
+        time.sleep(0.3)
+        stages.out_of_time_s += time.perf_counter() - started
+        return ProgramRun(position, spun)
+
+    monkeypatch.setattr(execute, "run_group", run_group)
+    monkeypatch.setattr(execute, "run_one", run_one)
+    stages = execute.Stages()
+    recorded: list[int] = []
+
+    def record(position: int, _run: ProgramRun) -> None:
+        time.sleep(0.05)
+        recorded.append(position)
+
+    execute._run_built(
+        _holding_aside(4, lanes=2), None, [STUCK] * 5, sandbox=None,
+        limits=Limits(timeout_s=5), triage=Triage(retries=0), stages=stages, record=record,
+    )  # fmt: skip
+    assert sorted(recorded) == list(range(5))
+    assert 0.3 <= stages.out_of_time_s <= stages.run_s
+
+
 @pytest.mark.parametrize("taken", [None, False, True])
 def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_taken_or_not(
     monkeypatch: pytest.MonkeyPatch, taken: bool | None
