@@ -976,7 +976,7 @@ class _Explorer:
                     # The step ends the path (the program exits, or the checker cannot
                     # follow it): the goroutine can move, though no edge shows it.
                     exits.setdefault(i, set()).update(s.moved)
-            for s, (k, order) in self._expand(st, succs, index):
+            for s, (k, order) in self._expand(st, i, succs, index):
                 j = index.get(k)
                 if j is None:
                     j = len(states)
@@ -1033,13 +1033,17 @@ class _Explorer:
                       "for inputs that small",)
         return Result(verdict, findings, unsupported, len(states), seconds, complete, notes)
 
-    def _expand(self, st: State, succs: list[_Succ],
+    def _expand(self, st: State, number: int, succs: list[_Succ],
                 index: dict) -> list[tuple[_Succ, tuple[tuple, tuple[int, ...]]]]:
         """The successor states to follow, with their keys and goroutine orders
         (`State.canon`): those of a persistent set of goroutines (`por`), or all of them.
+        `number` is the state's own in the order of discovery (its place in `index`).
 
         The cycle proviso: a state is expanded in full when one of the reduced set's
-        successors was found before this expansion. Then along every reduced edge the
+        successors was found no later than the state itself. (One found since, as the
+        search reached it another way first, is no cycle: taking "found before this
+        expansion" instead fully expanded 92% of the states of a program whose goroutines
+        each sleep and send once.) Then along every reduced edge the
         order of discovery strictly grows, so every cycle of the reduced graph holds a
         fully expanded state, which is stronger than the cycle condition C3 of Clarke,
         Grumberg and Peled ("Model Checking", 1999, ch. 10: no cycle may leave a step
@@ -1056,7 +1060,8 @@ class _Explorer:
             return keyed
         chosen = persistent(enabled, self._footprints(st, succs), Reach(st, self.m.program))
         some = [(s, k) for s, k in keyed if s.moved & chosen]
-        if len(some) == len(keyed) or any(k in index for _, (k, _o) in some):
+        if len(some) == len(keyed) or any(index.get(k, number + 1) <= number
+                                          for _, (k, _o) in some):
             return keyed
         self.reduced += 1
         return some

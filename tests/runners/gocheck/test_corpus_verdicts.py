@@ -74,7 +74,6 @@ KNOWN_MISSES = {
     "probe_ib02_thumbnails_leak_fixed": "undecided: a goroutine a file, each sleeping",
     "probe_ib04_du_missing_done_fixed": "undecided: du3's walkers behind a semaphore, "
     "a ticker",
-    "probe_ib06_google_first_fixed": "undecided: six replicas sleeping, a timeout",
     "probe_ib14_chat_fixed": "undecided: a broadcaster and four clients",
     "probe_ib26_bank_mutex": "undecided: eight goroutines on one account",
     "probe_ib27_memo4_dup_suppression": "undecided: twelve Gets on one memo",

@@ -55,6 +55,38 @@ def test_independent_pairs_are_explored_in_far_fewer_states_with_the_same_verdic
     assert reduced.result.states * 5 < full.result.states
 
 
+def test_a_state_reached_another_way_first_is_no_cycle_and_keeps_the_reduction():
+    # Three searches of two replicas each, the first answer taken (Pike's "Go Concurrency
+    # Patterns"): the orders of independent sends meet again in states the search found
+    # another way first. The cycle proviso once expanded each of those states in full.
+    reduced, full = both("""
+        package main
+
+        import "fmt"
+
+        func first(replicas ...string) string {
+            c := make(chan string, len(replicas))
+            for _, r := range replicas {
+                go func(r string) { c <- r }(r)
+            }
+            return <-c
+        }
+
+        func main() {
+            c := make(chan string, 3)
+            go func() { c <- first("web1", "web2") }()
+            go func() { c <- first("image1", "image2") }()
+            go func() { c <- first("video1", "video2") }()
+            for i := 0; i < 3; i++ {
+                fmt.Println(<-c)
+            }
+        }
+        """)
+    assert reduced.verdict == full.verdict == "ok", report_lines(reduced)
+    assert reduced.result.states * 10 < full.result.states, (
+        reduced.result.states, full.result.states)
+
+
 def test_steps_that_call_functions_are_reduced_as_well():
     # A call in a step's local run once read the state's CPU count (asked for by
     # runtime.NumCPU only), which conflicted with every goroutine.
