@@ -87,10 +87,10 @@ def _wait(what: str, started: Started, condition, timeout_s: float) -> None:
     pytest.fail(f"no {what} within {timeout_s} s:\n{started.text()}")
 
 
-@contextmanager
-def _run_sh(tmp_path: Path) -> Iterator[Started]:
+def _own_env(tmp_path: Path) -> tuple[dict[str, str], str]:
+    """An environment with the test's own database, var dir and Redis, and the marker
+    every child inherits."""
     tmp_path.chmod(0o755)  # the sandbox's user reads programs built under it
-    port = free_port()
     marker = f"CHANFUZZ_TEST_RUN_SH={uuid.uuid4().hex}"
     name, value = marker.split("=")
     env = clean_env(
@@ -102,6 +102,13 @@ def _run_sh(tmp_path: Path) -> Iterator[Started]:
         CHANFUZZ_CACHE_DIR=str(REPO / "var" / "cache"),
         **{name: value},
     )
+    return env, marker
+
+
+@contextmanager
+def _run_sh(tmp_path: Path) -> Iterator[Started]:
+    port = free_port()
+    env, marker = _own_env(tmp_path)
     log = tmp_path / "run.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -185,3 +192,31 @@ def test_run_sh_stops_everything_when_its_web_server_dies(tmp_path: Path) -> Non
         assert "runserver" in started.text() and "exited with" in started.text()
         assert _processes_with(started.marker) == []
         assert not answers(redis_url)
+
+
+def test_worker_services_started_in_the_background_stops_on_sigint(tmp_path: Path) -> None:
+    # A script's background job (scripts/start_services.sh) inherits SIGINT ignored, while
+    # the RQ workers it starts handle it: a Ctrl-C to the group stopped a worker first, and
+    # the services took that for a worker dying (exit 1), unless the script's SIGTERM
+    # came before they looked. SIGINT alone, to it alone, must stop everything.
+    env, marker = _own_env(tmp_path)
+    subprocess.run([".venv/bin/python", "manage.py", "migrate", "-v", "0"], cwd=REPO, env=env,
+                   check=True)  # fmt: skip
+    log = tmp_path / "services.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [".venv/bin/python", "manage.py", "worker_services", "--no-web", "--workers", "1"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        )  # fmt: skip
+    started = Started(process, log, env, 0, marker)
+    try:
+        _wait("services running", started, lambda: "running;" in started.text(), 120)
+        os.kill(process.pid, signal.SIGINT)
+        assert process.wait(timeout=60) == 0, started.text()
+        assert "stopping" in started.text()
+        assert _processes_with(marker) == []
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -50,6 +50,11 @@ class Command(BaseCommand):
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, stop)
+        # Started in the background by a script (scripts/start_services.sh), this process
+        # inherits SIGINT ignored, while the RQ workers it starts handle it: a Ctrl-C to the
+        # group then stopped a worker at once, and until the script's SIGTERM came, the
+        # loop below took that for a worker dying (CI s184: exit 1 after Ctrl-C).
+        signal.signal(signal.SIGINT, stop)
         try:
             with local_workers(options["workers"]) as services:
                 self._run(services, options)
