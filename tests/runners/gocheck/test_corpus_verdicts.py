@@ -79,7 +79,6 @@ KNOWN_MISSES = {
     "probe_ib27_memo4_dup_suppression": "undecided: twelve Gets on one memo",
     "probe_ib28_memo5_monitor": "undecided: a monitor goroutine, twelve requests",
     "probe_ib29_cake_shop": "undecided: baker, icers and inscriber, several settings",
-    "probe_ib30_thumbnails6_waitgroup": "undecided: a goroutine a file, sleeping",
     "probe_ib31_crawl2_tokens": "undecided: crawlers on a worklist, twenty tokens",
     "probe_ib32_crawl3_unseen_links": "undecided: twenty crawlers",
     "probe_ib33_du4_cancel": "undecided: du4's walkers, a semaphore and cancellation",
