@@ -152,6 +152,41 @@ def test_values_only_printed_do_not_split_states():
             }
         }
         """, "ok"),
+    # (Called where it is made, a function or closure is a static callee to go/ssa.)
+    ("a function value's result that counts the receives", """
+        package main
+
+        func three() int { return 3 }
+
+        func receive(ch chan int, count func() int) {
+            for i := 0; i < count(); i++ {
+                <-ch
+            }
+        }
+
+        func main() {
+            ch := make(chan int)
+            for i := 0; i < 3; i++ {
+                go func() { ch <- 1 }()
+            }
+            receive(ch, three)
+        }
+        """, "ok"),
+    ("a closure's result that counts the receives", """
+        package main
+
+        func main() {
+            n := 2
+            counts := []func() int{func() int { return n + 1 }}
+            ch := make(chan int)
+            for i := 0; i < 3; i++ {
+                go func() { ch <- 1 }()
+            }
+            for i := 0; i < counts[0](); i++ {
+                <-ch
+            }
+        }
+        """, "ok"),
     ("a formatted string used as a map key", """
         package main
 
