@@ -108,13 +108,21 @@ def _own_env(tmp_path: Path) -> tuple[dict[str, str], str]:
 @contextmanager
 def _run_sh(tmp_path: Path) -> Iterator[Started]:
     port = free_port()
+    argv = ["scripts/run.sh", "--demo", str(DEMO_PROGRAMS), "--addr", f"127.0.0.1:{port}"]
+    with _started(tmp_path, argv, port) as started:
+        yield started
+
+
+@contextmanager
+def _started(tmp_path: Path, argv: list[str], port: int = 0, **popen) -> Iterator[Started]:
+    """`argv` run from the checkout in a group of its own (as a terminal's foreground job),
+    on the test's own environment; whatever it started is killed at the end."""
     env, marker = _own_env(tmp_path)
     log = tmp_path / "run.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            ["scripts/run.sh", "--demo", str(DEMO_PROGRAMS), "--addr", f"127.0.0.1:{port}"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True,  # a group of its own, as a terminal's foreground job
+            argv, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True, **popen,
         )  # fmt: skip
     started = Started(process, log, env, port, marker)
     try:
@@ -199,24 +207,12 @@ def test_worker_services_started_in_the_background_stops_on_sigint(tmp_path: Pat
     # the RQ workers it starts handle it: a Ctrl-C to the group stopped a worker first, and
     # the services took that for a worker dying (exit 1), unless the script's SIGTERM
     # came before they looked. SIGINT alone, to it alone, must stop everything.
-    env, marker = _own_env(tmp_path)
-    subprocess.run([".venv/bin/python", "manage.py", "migrate", "-v", "0"], cwd=REPO, env=env,
-                   check=True)  # fmt: skip
-    log = tmp_path / "services.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [".venv/bin/python", "manage.py", "worker_services", "--no-web", "--workers", "1"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-        )  # fmt: skip
-    started = Started(process, log, env, 0, marker)
-    try:
+    argv = ["sh", "-c", ".venv/bin/python manage.py migrate -v 0 && exec .venv/bin/python "
+            "manage.py worker_services --no-web --workers 1"]
+    ignoring = {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)}
+    with _started(tmp_path, argv, **ignoring) as started:
         _wait("services running", started, lambda: "running;" in started.text(), 120)
-        os.kill(process.pid, signal.SIGINT)
-        assert process.wait(timeout=60) == 0, started.text()
+        os.kill(started.process.pid, signal.SIGINT)
+        assert started.process.wait(timeout=60) == 0, started.text()
         assert "stopping" in started.text()
-        assert _processes_with(marker) == []
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        assert _processes_with(started.marker) == []
