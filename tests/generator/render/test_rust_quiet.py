@@ -24,8 +24,11 @@ from tests.generator.render.test_rust import TARGET_OF
 
 QUIET = sorted(QUIET_CRATES)
 SEEDS = range(12)
-# quiet_(c1_tx, c1_rx, "c1", cap, fill, senders_first, drain);
-CALL = re.compile(r'^\s*quiet_\((\w+)_tx, (\w+)_rx, "(\w+)", (\d+), (\d+), (true|false), (\d+)\);$')
+# quiet_(c1_tx, c1_rx, "c1", cap, fill, senders_first, drain); on crossbeam, one line of
+# quiet_all_(vec![…]): (c1_tx, c1_rx, "c1", cap, fill, senders_first, drain),
+CALL = re.compile(
+    r'^\s*(?:quiet_)?\((\w+)_tx, (\w+)_rx, "(\w+)", (\d+), (\d+), (true|false), (\d+)\)[;,]$'
+)
 
 
 def _buffered(seed: int, flavour: str):
@@ -61,13 +64,20 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
         if senders_first == "false":
             assert drain == "0"
     if calls:
-        # After the process's joins (and the value oracle's check): nobody uses them then.
+        # The run's last act, after the process's joins (and the value oracle's check):
+        # nobody uses the channels then. On crossbeam one call takes them all.
         first = next(i for i, line in enumerate(body) if CALL.match(line))
+        if flavour == "crossbeam":
+            assert body[first - 1] == "    quiet_all_(vec![" and body[-1] == "    ]);"
+            assert all(line.endswith("),") for line in body[first:-1])
+            first -= 1
+        else:
+            assert "quiet_all_" not in text
+        assert len(body) - first == len(calls) + 2 * (flavour == "crossbeam")
         before = "\n".join(body[:first])
         assert "join_(handles_)" in before or "handles_" not in before
         if values:
-            # crossbeam's quiet_same and quiet_wait come between.
-            assert body[first - 1 - 2 * (flavour == "crossbeam")].strip() == "vals.check();"
+            assert body[first - 1].strip() == "vals.check();"
     # Every run of the program is followed by the check that no message is left alive.
     args = "vals" if values else ""
     assert text.count(f"prog0_once({args}){'.await' if flavour == 'flume-async' else ''};\n") == 1
@@ -105,9 +115,12 @@ def test_only_crossbeam_checks_same_channel() -> None:
     program = synthesize(parse("Spawn(Put(c1)) ; Get(c1) ; Spawn(Put(c2)) ; Get(c2)"),
                          random.Random(0))  # fmt: skip
     crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
-    line = next(x for x in crossbeam.splitlines() if "quiet_same(&[" in x)
-    assert '(&c1_tx, &c1_rx, "c1")' in line and '(&c2_tx, &c2_rx, "c2")' in line
-    assert "fn quiet_same(" in crossbeam
+    named = sorted(CALL.match(x).group(3) for x in _once_body(crossbeam) if CALL.match(x))
+    assert named == ["c1", "c2"]
+    # Over every channel of the run, before any is torn down.
+    body = crossbeam[crossbeam.index("fn quiet_all_(") :]
+    assert body.index("quiet_same(&ends);") < body.index("quiet_(tx, rx, c,")
+    assert "fn quiet_same(ends: &[QuietEnd_]) {" in crossbeam
     # And the crate's other receiver flavours: timers, never(), an unbounded channel.
     body = crossbeam[crossbeam.index("fn quiet_flavours()") :]
     for made in ("after(hour)", "tick(hour)", "never::<Msg_>()", "unbounded::<Msg_>()"):
@@ -141,10 +154,10 @@ def test_crossbeam_waits_on_every_empty_channel_at_once_before_filling_any() -> 
         random.Random(0),
     )
     crossbeam = render(program, "rust", seed=0, flavour="crossbeam")
-    lines = crossbeam.splitlines()
-    wait = next(i for i, x in enumerate(lines) if "quiet_wait(&[" in x)
-    assert '(&c1_tx, &c1_rx, "c1", 2)' in lines[wait] and '(&c2_tx, &c2_rx, "c2", 0)' in lines[wait]
-    assert wait < min(i for i, x in enumerate(lines) if x.strip().startswith("quiet_(c"))
+    calls = [CALL.match(x).groups() for x in _once_body(crossbeam) if CALL.match(x)]
+    assert sorted((c[2], c[3]) for c in calls) == [("c1", "2"), ("c2", "0")]
+    helper = crossbeam[crossbeam.index("fn quiet_all_(") :]
+    assert helper.index("quiet_wait(&ends);") < helper.index("quiet_(tx, rx, c,")
     body = crossbeam[crossbeam.index("fn quiet_wait(") : crossbeam.index("fn quiet_ready(")]
     # One Select: every receive (each channel is empty), and the sends of rendezvous ones.
     assert body.count("crossbeam_channel::Select::new()") == 1

@@ -199,6 +199,20 @@ fn quiet_(
     }
 }
 
+// A run's channels, each with what quiet_ does to it: its name, capacity, fill, whether
+// its senders go first, and drain.
+type QuietEnd_ =
+    (crossbeam_channel::Sender<Msg_>, crossbeam_channel::Receiver<Msg_>, &'static str, usize, usize, bool, usize);
+
+// The run's last act: every channel it made checked quiet, then torn down in turn.
+fn quiet_all_(ends: Vec<QuietEnd_>) {
+    quiet_same(&ends);
+    quiet_wait(&ends);
+    for (tx, rx, c, cap, fill, senders_first, drain) in ends {
+        quiet_(tx, rx, c, cap, fill, senders_first, drain);
+    }
+}
+
 fn quiet_flavours() {
     use std::time::Duration;
     let hour = Duration::from_secs(3600);
@@ -219,13 +233,13 @@ fn quiet_flavours() {
     }
 }
 
-fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Receiver<Msg_>, &str)]) {
+fn quiet_same(ends: &[QuietEnd_]) {
     quiet_flavours();
-    for (i, (tx, rx, c)) in ends.iter().enumerate() {
-        if !tx.same_channel(&(*tx).clone()) || !rx.same_channel(&(*rx).clone()) {
+    for (i, (tx, rx, c, ..)) in ends.iter().enumerate() {
+        if !tx.same_channel(&tx.clone()) || !rx.same_channel(&rx.clone()) {
             quiet_failed(c, "by same_channel", "an end and its clone differ".to_string());
         }
-        for (j, (tx2, rx2, c2)) in ends.iter().enumerate() {
+        for (j, (tx2, rx2, c2, ..)) in ends.iter().enumerate() {
             if i != j && (tx.same_channel(tx2) || rx.same_channel(rx2)) {
                 quiet_failed(c, "by same_channel", format!("an end is also {}'s", c2));
             }
@@ -233,13 +247,13 @@ fn quiet_same(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Rec
     }
 }
 
-fn quiet_wait(ends: &[(&crossbeam_channel::Sender<Msg_>, &crossbeam_channel::Receiver<Msg_>, &str, usize)]) {
+fn quiet_wait(ends: &[QuietEnd_]) {
     if !QUIET_FIRST_.load(std::sync::atomic::Ordering::SeqCst) {
         return;
     }
     let mut sel = crossbeam_channel::Select::new();
     let mut ops = Vec::new();
-    for &(tx, rx, c, cap) in ends {
+    for &(ref tx, ref rx, c, cap, ..) in ends {
         sel.recv(rx);
         ops.push((c, cap, "receive"));
         if cap == 0 {
@@ -380,13 +394,13 @@ fn prog0_once() {
         _ => unreachable!(),
     }
     join_(handles_);
-    quiet_same(&[(&c1_tx, &c1_rx, "c1"), (&c5_tx, &c5_rx, "c5"), (&c2_tx, &c2_rx, "c2"), (&c4_tx, &c4_rx, "c4"), (&c3_tx, &c3_rx, "c3")]);
-    quiet_wait(&[(&c1_tx, &c1_rx, "c1", 0), (&c5_tx, &c5_rx, "c5", 0), (&c2_tx, &c2_rx, "c2", 0), (&c4_tx, &c4_rx, "c4", 0), (&c3_tx, &c3_rx, "c3", 0)]);
-    quiet_(c1_tx, c1_rx, "c1", 0, 0, true, 0);
-    quiet_(c5_tx, c5_rx, "c5", 0, 0, false, 0);
-    quiet_(c2_tx, c2_rx, "c2", 0, 0, false, 0);
-    quiet_(c4_tx, c4_rx, "c4", 0, 0, false, 0);
-    quiet_(c3_tx, c3_rx, "c3", 0, 0, false, 0);
+    quiet_all_(vec![
+        (c1_tx, c1_rx, "c1", 0, 0, true, 0),
+        (c5_tx, c5_rx, "c5", 0, 0, false, 0),
+        (c2_tx, c2_rx, "c2", 0, 0, false, 0),
+        (c4_tx, c4_rx, "c4", 0, 0, false, 0),
+        (c3_tx, c3_rx, "c3", 0, 0, false, 0),
+    ]);
 }
 
 fn prog0() {
