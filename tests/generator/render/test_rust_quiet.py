@@ -14,9 +14,9 @@ import pytest
 
 from generator.effects import parse
 from generator.pipeline import generate_program
-from generator.render import render
+from generator.render import render, rust
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
-from generator.render.rust import FLAVOURS, FLUME_COUNTS, QUIET_CRATES
+from generator.render.rust import FLAVOURS, FLUME_COUNTS, QUIET_CRATES, quiet_check_id
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -240,3 +240,18 @@ def test_the_check_is_seeded(flavour: str) -> None:
     assert len(draws) > 1 or all(
         lower(program).capacity(c) == 0 for c in used_channels(lower(program))
     )
+
+
+def test_the_checks_version_follows_the_code_each_flavour_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = {f: quiet_check_id(flavour=f) for f in QUIET}
+    assert before["crossbeam"] != before["flume"] == before["flume-async"]
+    # A line only crossbeam's files hold moves crossbeam's version, not flume's.
+    monkeypatch.setattr(rust, "_QUIET", rust._QUIET + "\nCROSSBEAM:// another check")
+    after = {f: quiet_check_id(flavour=f) for f in QUIET}
+    assert after["crossbeam"] != before["crossbeam"]
+    assert after["flume"] == before["flume"] and after["flume-async"] == before["flume-async"]
+    # And a line of theirs moves both.
+    monkeypatch.setattr(rust, "_QUIET", rust._QUIET + "\n// for every flavour")
+    assert all(quiet_check_id(flavour=f) != after[f] for f in QUIET)

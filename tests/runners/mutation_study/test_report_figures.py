@@ -229,5 +229,7 @@ def test_only_the_targets_with_a_quiet_check_are_named_so() -> None:
     assert report.quiet_checked(["rust-crossbeam"]) and report.quiet_checked(["go"])
     assert report.quiet_checked(["crystal", "rust-flume"])
     assert not report.quiet_checked(["crystal", "kotlin", "rust-chan", "rust-std"])
-    # One version per renderer: Go's check is not the Rust crates'.
-    assert len(report.quiet_checks(["go", "rust-crossbeam", "rust-flume"])) == 2
+    # One version per check's code: Go's, crossbeam's and flume's (both of flume's targets
+    # write the same) are three.
+    assert len(report.quiet_checks(["go", "rust-crossbeam", "rust-flume"])) == 3
+    assert len(report.quiet_checks(["rust-flume", "rust-flume-async"])) == 1
