@@ -4,7 +4,9 @@ With the `buffered` setting (issue #15) a terminating effect from the paper's
 rules is widened, each step drawn from the generator's one seeded rng:
 
 1. capacities: each channel becomes buffered (capacity 1 to MAX_CAPACITY) with
-   probability 1/2, declared by a `Chan(c, k)` at the top of main;
+   probability 1/2, declared by a `Chan(c, k)` at the top of main; where the target
+   has unbounded channels (`Capabilities.unbounded`), a third of those become
+   `Chan(c, unbounded)` instead;
 2. close: a channel whose sends are all plain `Put(c)` of one process (no send
    case of a select) is closed at the end of that process, with probability 1/2;
 3. range: a closed channel whose receives are all plain `Get(c)` directly in the
@@ -16,9 +18,10 @@ case nobody was meant to answer, a close makes a receive case always ready, a
 range moves receives past the steps between them. So the result is proved with
 the exhaustive checker (`termination`, which also rejects a send on a closed
 channel, a double close, a message left in a buffer and a loop), and when the
-proof fails the steps are undone, ranges first, then closes, then capacities:
-the paper's effect is terminating by construction. The checker runs with a
-state bound only, never a clock, so a seed gives the same program anywhere.
+proof fails the steps are undone, ranges first, then closes, then (after another
+try with each unbounded channel given the capacity drawn for it) capacities: the
+paper's effect is terminating by construction. The checker runs with a state bound
+only, never a clock, so a seed gives the same program anywhere.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from collections.abc import Callable
 
 from generator.capabilities import Capabilities
 from generator.effects import (
+    UNBOUNDED,
     ChanE,
     Choice,
     Close,
@@ -48,6 +52,8 @@ from generator.effects import (
 from generator.termination import check_effect
 
 MAX_CAPACITY = 3
+# Of the buffered channels, the share made unbounded where the target has them.
+UNBOUNDED_SHARE = 1 / 3
 # States the checker may use to prove a widened effect; past it the widening is undone.
 PROOF_STATES = 20_000
 
@@ -183,10 +189,15 @@ def widen(effect: Effect, rng: random.Random, capabilities: Capabilities) -> Eff
     """`effect` with buffered channels, closes and ranges, proved terminating (see above)."""
     chans = channels(effect)
     capacity: dict[str, int] = {}
+    drawn: dict[str, int] = {}  # the capacity each unbounded channel would have had
     if capabilities.buffered:
         for c in chans:
             if rng.random() < 0.5:
                 capacity[c] = rng.randint(1, MAX_CAPACITY)
+                # Only where the target has unbounded channels, so that the others' programs
+                # stay byte for byte what they were.
+                if capabilities.unbounded and rng.random() < UNBOUNDED_SHARE:
+                    drawn[c], capacity[c] = capacity[c], UNBOUNDED
     closes: dict[int, list[str]] = defaultdict(list)
     ranges: dict[int, list[str]] = defaultdict(list)
     if capabilities.close:
@@ -207,10 +218,14 @@ def widen(effect: Effect, rng: random.Random, capabilities: Capabilities) -> Eff
     if closes:
         attempts.append(closed)
     attempts.append(effect)
-    for attempt in attempts:
-        if not capacity and attempt is effect:
-            return effect
-        candidate = _declared(attempt, capacity)
-        if _proved(candidate):
-            return candidate
+    # An unbounded buffer lets a select's send case go whenever it is offered, so a proof
+    # that fails with one is tried again with the capacity drawn before it.
+    tries = [capacity, {**capacity, **drawn}] if drawn else [capacity]
+    for capacities_tried in tries:
+        for attempt in attempts:
+            if not capacities_tried and attempt is effect:
+                return effect
+            candidate = _declared(attempt, capacities_tried)
+            if _proved(candidate):
+                return candidate
     return effect

@@ -44,8 +44,11 @@ class Capabilities:
     `buffered` setting): ``buffered``: channels of capacity k ≥ 1; ``close``:
     closing a channel, receiving from a closed one and ranging over one until
     it is closed; ``select_default``: a select with a default, run when no case
-    can go at once (implies ``select``; used with the `buffered` setting). Several
-    selects per process are allowed on every target so far.
+    can go at once (implies ``select``; used with the `buffered` setting);
+    ``unbounded``: channels whose sends never wait (`Chan(c, unbounded)`, implies
+    ``buffered``): a runtime's unbounded flavour is code of its own (crossbeam's and
+    std's list of blocks, kotlinx.coroutines' UNLIMITED), which bounded channels never
+    reach. Several selects per process are allowed on every target so far.
     """
 
     select: bool = True
@@ -53,12 +56,15 @@ class Capabilities:
     buffered: bool = False
     close: bool = False
     select_default: bool = False
+    unbounded: bool = False
 
     def __post_init__(self) -> None:
         if self.select_send and not self.select:
             raise ValueError("select_send needs select")
         if self.select_default and not self.select:
             raise ValueError("select_default needs select")
+        if self.unbounded and not self.buffered:
+            raise ValueError("unbounded needs buffered")
 
     def rules_off(self) -> tuple[str, ...]:
         """The rules this target cannot express, in the settings' order."""
@@ -99,10 +105,11 @@ class Capabilities:
     def describe_extension(self) -> str:
         """The beyond-the-paper part of `describe` ("" when the target has none of it)."""
         default = "; select with default" if self.select_default else ""
+        buffered = "buffered and unbounded channels" if self.unbounded else "buffered channels"
         if self.buffered and self.close:
-            return "; buffered channels, close and range" + default
+            return f"; {buffered}, close and range" + default
         if self.buffered:
-            return "; buffered channels (no close)" + default
+            return f"; {buffered} (no close)" + default
         if self.close:
             return "; close and range (no buffered channels)" + default
         return default
@@ -118,13 +125,14 @@ class Capabilities:
             buffered=all(c.buffered for c in caps),
             close=all(c.close for c in caps),
             select_default=select and all(c.select_default for c in caps),
+            unbounded=all(c.unbounded for c in caps),
         )
 
     def as_dict(self) -> dict[str, bool]:
         """Every field; the extension's only when on, so the targets of the paper's
         fragment keep the stored form they had before it existed."""
         values = dataclasses.asdict(self)
-        for name in ("buffered", "close", "select_default"):
+        for name in ("buffered", "close", "select_default", "unbounded"):
             if not values[name]:
                 del values[name]
         return values
@@ -135,6 +143,6 @@ class Capabilities:
         return cls(**data) if data else FULL
 
 
-# Without select_default: rows stored before it existed say {} for FULL, and their
-# programs must build again byte for byte.
+# Without select_default or unbounded: rows stored before they existed say {} for FULL,
+# and their programs must build again byte for byte.
 FULL = Capabilities(buffered=True, close=True)

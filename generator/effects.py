@@ -1,7 +1,8 @@
 """Effects of λ_chan (SPEC §3) as immutable values, and their text syntax (SPEC §10).
 
 Beyond the paper (opt-in, issue #15): `Chan(c, k)` declares a channel of
-capacity k (`Chan(c)` and an undeclared channel are unbuffered), `Close(c)`
+capacity k (`Chan(c)` and an undeclared channel are unbuffered; `Chan(c, unbounded)` one
+whose sends never wait, capacity `UNBOUNDED`), `Close(c)`
 closes c, and `Range(c, φ)` receives from c until it is closed and drained,
 running φ after each message; a `Get` on a closed, drained channel completes
 at once. Close and Range need c declared by a `Chan`. A select may end with
@@ -38,6 +39,19 @@ class ChanE:
 
     chan: str
     capacity: int = 0
+
+
+# The capacity of an unbounded channel (`Chan(c, unbounded)`: Rust's `unbounded()` and
+# `mpsc::channel()`, Kotlin's `Channel.UNLIMITED`): a number, so that every rule written
+# for capacities ("a put completes alone while fewer than k messages wait") holds for it
+# as it stands. No finite program fills it: the parser's MAX_CAPACITY is 64, and a
+# checker's state budget is spent long before 2³¹ puts. Kotlin's own UNLIMITED is this.
+UNBOUNDED = 2**31 - 1
+
+
+def capacity_text(capacity: int) -> str:
+    """A capacity as the text syntax writes it: the number, or `unbounded`."""
+    return "unbounded" if capacity == UNBOUNDED else str(capacity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +275,9 @@ def to_text(effect: Effect, *, unicode: bool = False) -> str:
         if isinstance(e, Eps):
             return eps
         if isinstance(e, ChanE):
-            return f"Chan({e.chan}, {e.capacity})" if e.capacity else f"Chan({e.chan})"
+            if e.capacity:
+                return f"Chan({e.chan}, {capacity_text(e.capacity)})"
+            return f"Chan({e.chan})"
         if isinstance(e, Close):
             return f"Close({e.chan})"
         if isinstance(e, Range):
@@ -487,7 +503,8 @@ class _Parser:
         )
 
     def declaration(self) -> ChanE:
-        """Chan(c) or Chan(c, k); a channel declared twice must agree on its capacity."""
+        """Chan(c), Chan(c, k) or Chan(c, unbounded); a channel declared twice must agree on
+        its capacity."""
         self.i += 1
         self.expect("(")
         _, _, pos = self.peek()
@@ -496,13 +513,18 @@ class _Parser:
         if self.peek()[1] == ",":
             self.i += 1
             kind, value, at = self.peek()
-            if kind != "number":
-                raise self.fail(f"the capacity of {c} (a whole number from 0 to {MAX_CAPACITY})")
-            capacity = int(value)
-            if capacity > MAX_CAPACITY:
-                raise EffectSyntaxError(
-                    self.text, at, f"a capacity from 0 to {MAX_CAPACITY}", repr(value)
+            if kind == "word" and value == "unbounded":
+                capacity = UNBOUNDED
+            elif kind != "number":
+                raise self.fail(
+                    f"the capacity of {c} (a whole number from 0 to {MAX_CAPACITY}, or unbounded)"
                 )
+            elif int(value) > MAX_CAPACITY:
+                raise EffectSyntaxError(
+                    self.text, at, f"a capacity from 0 to {MAX_CAPACITY}, or unbounded", repr(value)
+                )
+            else:
+                capacity = int(value)
             self.i += 1
         self.expect(")")
         earlier = self.declared.get(c)
@@ -510,8 +532,9 @@ class _Parser:
             raise EffectSyntaxError(
                 self.text,
                 pos,
-                f"capacity {earlier[1]} for {c}, as declared at position {earlier[0] + 1}",
-                f"capacity {capacity}",
+                f"capacity {capacity_text(earlier[1])} for {c}, as declared at position "
+                f"{earlier[0] + 1}",
+                f"capacity {capacity_text(capacity)}",
             )
         self.declared.setdefault(c, (pos, capacity))
         return ChanE(c, capacity)

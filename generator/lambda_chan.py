@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from generator.effects import capacity_text
+
 # ---------------------------------------------------------------- conditions
 
 
@@ -144,8 +146,9 @@ class SpawnE:
 
 @dataclass(frozen=True, slots=True)
 class NewChan:
-    """`chan c` or `chan[k] c`: (re)creates c. Synthesised only from a Chan(c) effect;
-    programs create every channel up front, so this evaluates to () without touching c."""
+    """`chan c`, `chan[k] c` or `chan[unbounded] c`: (re)creates c. Synthesised only from
+    a Chan(c) effect; programs create every channel up front, so this evaluates to ()
+    without touching c."""
 
     chan: str
     capacity: int = 0
@@ -219,7 +222,8 @@ def to_text(program: Program, indent: str = "  ") -> str:
     lines: list[str] = []
     for c in program.channels:
         k = program.capacity(c)
-        lines.append(f"let {c} = chan[{k}] {c} in" if k else f"let {c} = chan {c} in")
+        made = f"chan[{capacity_text(k)}] {c}" if k else f"chan {c}"
+        lines.append(f"let {c} = {made} in")
     _emit(program.main, 0, lines, indent)
     return "\n".join(lines) + "\n"
 
@@ -237,7 +241,8 @@ def _emit(e: Expr, depth: int, out: list[str], indent: str) -> None:
     elif isinstance(e, Send):
         out.append(f"{pad}{e.chan} <- ()")
     elif isinstance(e, NewChan):
-        out.append(f"{pad}chan[{e.capacity}] {e.chan}" if e.capacity else f"{pad}chan {e.chan}")
+        made = f"chan[{capacity_text(e.capacity)}]" if e.capacity else "chan"
+        out.append(f"{pad}{made} {e.chan}")
     elif isinstance(e, CloseE):
         out.append(f"{pad}close {e.chan}")
     elif isinstance(e, RangeE):

@@ -23,6 +23,7 @@ from generator.effects import (
     SelCase,
     Select,
     Spawn,
+    capacity_text,
     choice,
     seq,
     to_text,
@@ -54,8 +55,8 @@ def _infer(
     if isinstance(e, lc.NewChan):
         if e.capacity != capacity.get(e.chan, 0):
             raise EffectTypeError(
-                f"chan {e.chan} has capacity {e.capacity}, the program creates it with "
-                f"{capacity.get(e.chan, 0)}"
+                f"chan {e.chan} has capacity {capacity_text(e.capacity)}, the program creates "
+                f"it with {capacity_text(capacity.get(e.chan, 0))}"
             )
         return "unit", ChanE(channel(e.chan), e.capacity)
     if isinstance(e, lc.CloseE):

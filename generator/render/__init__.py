@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
 
+from generator.effects import UNBOUNDED
 from generator.lambda_chan import Program
 from generator.render._common import (
     GROUP_DONE,
@@ -189,7 +190,7 @@ def unsupported_reason(program: Program, lang: str, **options: object) -> str | 
 
 
 # Everything a renderer may declare in BEYOND_PAPER.
-BEYOND_PAPER_CONSTRUCTS = frozenset({"buffered", "close", "default"})
+BEYOND_PAPER_CONSTRUCTS = frozenset({"buffered", "close", "default", "unbounded"})
 
 
 def quiet_check(lang: str, **options: object) -> str | None:
@@ -202,7 +203,7 @@ def quiet_check(lang: str, **options: object) -> str | None:
 
 def beyond_paper(lang: str) -> frozenset[str]:
     """What renderer `lang` writes beyond the paper: "buffered", "close" (issue #15),
-    "default" (a select with a default)."""
+    "default" (a select with a default), "unbounded" (a channel whose sends never wait)."""
     return frozenset(getattr(_module(lang), "BEYOND_PAPER", ()))
 
 
@@ -211,6 +212,8 @@ def _beyond_paper_reason(module: ModuleType, lowered: Lowered) -> str | None:
     name = module.__name__.rsplit(".", 1)[-1]
     if lowered.capacities and "buffered" not in allowed:
         return f"the {name} renderer writes no buffered channel"
+    if "unbounded" not in allowed and any(k == UNBOUNDED for _, k in lowered.capacities):
+        return f"the {name} renderer writes no unbounded channel"
     if "close" not in allowed and any(isinstance(s, CloseS | RangeS) for s in walk(lowered.body)):
         return f"the {name} renderer writes no close or range"
     if "default" not in allowed and has_select_default(lowered.body):

@@ -53,7 +53,8 @@ merged clause of several put cases sends the first one's value: the others'
 are then never sent, which the check allows.
 
 Beyond the paper (issue #15, `BEYOND_PAPER`), in both package layouts: a
-buffered channel is `Channel<T>(k)`, `c.close()` closes one and a range is
+buffered channel is `Channel<T>(k)` (an unbounded one `Channel<T>(Channel.UNLIMITED)`,
+from 0.19 on a linked list of its own), `c.close()` closes one and a range is
 `for (v in c) { … }`, which ends once the channel is closed and drained. A
 plain `receive()` or `onReceive` throws on a closed channel, where the checker
 assumes a receive completes at once with no message, so every receive and
@@ -79,6 +80,7 @@ import random
 from collections.abc import Sequence
 from itertools import count
 
+from generator.effects import UNBOUNDED
 from generator.lambda_chan import Program
 from generator.render._common import (
     ALREADY_CLOSED,
@@ -170,7 +172,16 @@ OPTIONS = {
 
 VALUE_ORACLE = True
 
-BEYOND_PAPER = frozenset({"buffered", "close"})
+BEYOND_PAPER = frozenset({"buffered", "close", "unbounded"})
+
+
+def _capacity(k: int) -> str:
+    """A channel's capacity as `Channel<T>(…)` takes it: nothing for a rendezvous channel,
+    `Channel.UNLIMITED` for an unbounded one (a linked list of its own in every release,
+    never an array of Int.MAX_VALUE slots)."""
+    if k == UNBOUNDED:
+        return "Channel.UNLIMITED"
+    return str(k) if k else ""
 
 # The value oracle's runtime, once per file (see _common for what it checks).
 _ORACLE = f"""
@@ -510,8 +521,7 @@ def render_file(
                         w.line("coroutineScope {")
                         w.depth += 1
                     for c in shuffled(used_channels(lw), rng):
-                        k = lw.capacity(c)
-                        w.line(f"val {c} = Channel<{element}>({k if k else ''})")
+                        w.line(f"val {c} = Channel<{element}>({_capacity(lw.capacity(c))})")
                     writer = _ProgramWriter(
                         w, rng, layout, duplicates == "merge", values, lw.closed(), closed_receive
                     )

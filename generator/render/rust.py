@@ -95,7 +95,12 @@ default); the other flavours refuse a default with the reason (flume's
 A channel of capacity k is the same constructor with k for 0: crossbeam
 `bounded(k)`, flume `bounded(k)` (threads and tokio alike), chan
 `chan::sync(k)`, std `sync_channel(k)`, so a program without a buffered
-channel renders exactly as before. Every select flavour takes a send case on a
+channel renders exactly as before. An unbounded channel (`Chan(c, unbounded)`,
+``"unbounded"`` in BEYOND_PAPER) is the crate's own constructor (`_UNBOUNDED`:
+crossbeam and flume `unbounded()`, chan `chan::async()`), to the quiet check a
+capacity of `usize::MAX` (never full, no `capacity()`), filled with at most
+MAX_CAPACITY messages; std refuses one (`mpsc::channel()` gives a `Sender`, not
+the `SyncSender` its helpers take). Every select flavour takes a send case on a
 buffered channel with room at once, as Go's select does (crossbeam `select!`,
 flume's `Selector`, `tokio::select!` over `send_async`, `chan_select!`):
 nothing else changes. Close and range are out of reach: a Rust channel closes
@@ -211,6 +216,8 @@ import hashlib
 import random
 from collections.abc import Sequence
 
+from generator.buffering import MAX_CAPACITY
+from generator.effects import UNBOUNDED
 from generator.lambda_chan import Program
 from generator.render._common import (
     BY_RECEIVE,
@@ -293,7 +300,7 @@ VALUE_ORACLE = True
 GROUP_RUNS = True
 # Buffered channels, not close: a Rust channel closes only when its senders are dropped
 # (see the module docstring). A default: crossbeam's only (unsupported_reason).
-BEYOND_PAPER = frozenset({"buffered", "default"})
+BEYOND_PAPER = frozenset({"buffered", "default", "unbounded"})
 
 
 def _settings(options: dict[str, object]) -> tuple[str, int, bool]:
@@ -314,6 +321,11 @@ def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
         return "std::sync::mpsc has no select; this program has a select"
     if flavour != "crossbeam" and has_select_default(lowered.body):
         return f"only crossbeam's select! has a default here, not {flavour}'s select"
+    if flavour not in _UNBOUNDED and any(k == UNBOUNDED for _, k in lowered.capacities):
+        return (
+            "std's unbounded mpsc::channel() is not written yet (its Sender is another type "
+            "than sync_channel's SyncSender); this program has an unbounded channel"
+        )
     return None
 
 
@@ -724,6 +736,22 @@ _CHANNEL = {
     "chan": "chan::sync::<{}>({})",
     "std": "chan_({1})",  # _CHAN_STD: the channel, its receiver shared
 }
+# An unbounded channel of each flavour that has one written (`Chan(c, unbounded)`): the
+# crates' list-of-blocks flavours, code of their own that no bounded channel reaches.
+# chan's is `chan::async`, a keyword since Rust 2018: called by its raw name.
+_UNBOUNDED = {
+    "crossbeam": "crossbeam_channel::unbounded::<{}>()",
+    "flume": "flume::unbounded::<{}>()",
+    "flume-async": "flume::unbounded::<{}>()",
+    "chan": "chan::r#async::<{}>()",
+}
+
+
+def _make(flavour: str, element: str, capacity: int) -> str:
+    """A channel of `flavour` carrying `element`, of `capacity` (UNBOUNDED: unbounded)."""
+    if capacity == UNBOUNDED:
+        return _UNBOUNDED[flavour].format(element)
+    return _CHANNEL[flavour].format(element, capacity)
 
 # The value oracle's runtime, once per file (see _common for what it checks). Only std:
 # every flavour builds offline against its locked crates.
@@ -887,7 +915,8 @@ fn quiet_got(c: &str, r: &Result<Msg_, KRATE::TryRecvError>) -> &'static str {
 }
 
 // What each end's len(), is_empty(), is_full() and capacity() say of a channel of
-// capacity cap that holds n messages (a rendezvous channel is always full). The first
+// capacity cap that holds n messages (a rendezvous channel is always full; an unbounded
+// one, cap usize::MAX, never is and has no capacity()). The first
 // observer that is wrong, with its end and, for len(), which way, signs the finding: a
 // channel that counts a message too many is another bug than one that lost count.
 fn quiet_len(tx: &KRATE::Sender<Msg_>, rx: &KRATE::Receiver<Msg_>, c: &str, cap: usize, n: usize) {
@@ -904,7 +933,7 @@ fn quiet_len(tx: &KRATE::Sender<Msg_>, rx: &KRATE::Receiver<Msg_>, c: &str, cap:
             "is_empty()"
         } else if full != (n == cap) {
             "is_full()"
-        } else if capacity != Some(cap) {
+        } else if capacity != Some(cap).filter(|&k| k != usize::MAX) {
             "capacity()"
         } else {
             continue;
@@ -1226,11 +1255,14 @@ def _quiet_calls(
     calls = []
     for c in order:
         cap = lw.capacity(c)
-        fill = rng.randint(0, cap)
+        # An unbounded channel is `usize::MAX` to the helpers (no capacity(), never full),
+        # filled with as many messages as the largest buffer a generated program has.
+        fill = rng.randint(0, MAX_CAPACITY if cap == UNBOUNDED else cap)
         senders_first = rng.random() < 0.5
         drain = rng.randint(0, fill) if senders_first else 0
         first = "true" if senders_first else "false"
-        calls.append(f'({_tx(c)}, {_rx(c)}, "{c}", {cap}, {fill}, {first}, {drain})')
+        shown = "usize::MAX" if cap == UNBOUNDED else str(cap)
+        calls.append(f'({_tx(c)}, {_rx(c)}, "{c}", {shown}, {fill}, {first}, {drain})')
     if flavour != "crossbeam":
         for call in calls:
             w.line(f"quiet_{call};")
@@ -1549,7 +1581,7 @@ def render_file(
                 w.line("vals.reset();")
             order = shuffled(used_channels(lw), rng)
             for c in order:
-                make = _CHANNEL[flavour].format(element, lw.capacity(c))
+                make = _make(flavour, element, lw.capacity(c))
                 w.line(f"let ({_tx(c)}, {_rx(c)}) = {make};")
             writer.process(lw.body)
             if values:

@@ -426,7 +426,9 @@ TARGET = TargetSpec(
     renderer="kotlin",
     # Buffered channels, close and range on every release (the renderer's BEYOND_PAPER;
     # kotlin_render_options picks the receive that tolerates a closed channel).
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=True),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=True, unbounded=True
+    ),
     concurrency="coroutines",
     candidates=_kotlin_candidates,
     known=_known_kotlin,

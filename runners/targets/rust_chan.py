@@ -22,7 +22,9 @@ TARGET = rust_cargo.target_spec(
     title="Rust (chan)",
     extension="chan.rs",
     position=53,
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=False, unbounded=True
+    ),
     concurrency="threads",
     known_bugs=(
         "chan 0.1.23: a chan_select! send never meets a chan_select! receive on a "

@@ -24,7 +24,12 @@ TARGET = rust_cargo.target_spec(
     extension="crossbeam.rs",
     position=50,
     capabilities=Capabilities(
-        select=True, select_send=True, buffered=True, close=False, select_default=True
+        select=True,
+        select_send=True,
+        buffered=True,
+        close=False,
+        select_default=True,
+        unbounded=True,
     ),
     concurrency="threads",
 )

@@ -25,7 +25,9 @@ TARGET = rust_cargo.target_spec(
     title="Rust (flume)",
     extension="flume.rs",
     position=51,
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=False, unbounded=True
+    ),
     concurrency="threads",
     known_bugs=(
         "flume 0.11.1 and 0.12.0: a Selector offers all its sends at once, and receivers can "

@@ -27,7 +27,9 @@ TARGET = rust_cargo.target_spec(
     title="Rust (flume on tokio)",
     extension="flumeasync.rs",
     position=52,
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=False, unbounded=True
+    ),
     concurrency="tasks",
     known_bugs=(
         "flume 0.11.1 and 0.12.0: with an async receiver waiting, send_async on a bounded(0) "

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from generator.effects import (
     EPS,
+    UNBOUNDED,
     ChanE,
     Close,
     Effect,
@@ -65,9 +66,10 @@ def _declared(body: Effect, capacities: tuple[int, ...]) -> Effect:
 
 @cache
 def extended_effects(max_leaves: int = 7) -> st.SearchStrategy[Effect]:
-    """Effects beyond the paper: every channel declared with a capacity from 0 to 2, then
-    an arbitrary body with closes and ranges (mostly not terminating)."""
+    """Effects beyond the paper: every channel declared with a capacity from 0 to 2 or
+    unbounded, then an arbitrary body with closes and ranges (mostly not terminating)."""
     # Built once, not inside a composite's draw: hypothesis validates a new recursive
     # strategy on every example, which took 5 of every 6 seconds of the tests using it.
     body = st.recursive(_extended_leaf(), _extended, max_leaves=max_leaves)
-    return st.builds(_declared, body, st.tuples(*(st.integers(0, 2) for _ in CHANNELS)))
+    capacity = st.sampled_from((0, 1, 2, UNBOUNDED))
+    return st.builds(_declared, body, st.tuples(*(capacity for _ in CHANNELS)))

@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 from generator import lambda_chan, typecheck
 from generator.buffering import MAX_CAPACITY, widen
 from generator.capabilities import FULL, Capabilities
-from generator.effects import ChanE, Close, Range, parse, to_text, uses_extension, walk
+from generator.effects import (
+    UNBOUNDED,
+    ChanE,
+    Close,
+    Range,
+    parse,
+    to_text,
+    uses_extension,
+    walk,
+)
 from generator.pipeline import generate_program
 from generator.settings import PRESETS, GeneratorSettings, settings_for
 from generator.termination import check_effect
@@ -128,3 +137,60 @@ def test_a_setting_that_is_not_a_boolean_is_refused() -> None:
 def test_a_buffered_program_prints_as_effect_text_that_parses_back(seed: int, preset: str) -> None:
     g = generate_program(seed, settings_for(preset, buffered=True))
     assert parse(to_text(g.effect)) == g.effect
+
+
+# ---------------------------------------------------------------- unbounded channels
+
+UNBOUNDED_TOO = Capabilities(buffered=True, close=True, unbounded=True)
+
+
+def _unbounded(effect) -> set[str]:
+    return {n.chan for n in walk(effect) if isinstance(n, ChanE) and n.capacity == UNBOUNDED}
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, presets)
+def test_unbounded_channels_are_proved_terminating_and_typed(seed: int, preset: str) -> None:
+    g = generate_program(seed, settings_for(preset, buffered=True), UNBOUNDED_TOO)
+    assert check_effect(g.effect).terminating is True, to_text(g.effect)
+    typecheck.check_has_effect(g.program, g.effect)
+    for c in _unbounded(g.effect):
+        assert g.program.capacity(c) == UNBOUNDED
+        assert f"chan[unbounded] {c}" in lambda_chan.to_text(g.program)
+
+
+def test_only_a_target_with_unbounded_channels_gets_them() -> None:
+    """About a third of the buffered channels, and for the others the programs of before:
+    their rng never draws for it."""
+    made = buffered = 0
+    for seed in range(200):
+        settings = settings_for("A", buffered=True)
+        with_them = generate_program(seed, settings, UNBOUNDED_TOO).effect
+        without = generate_program(seed, settings, FULL).effect
+        assert not _unbounded(without)
+        made += len(_unbounded(with_them))
+        buffered += sum(1 for n in walk(with_them) if isinstance(n, ChanE) and n.capacity)
+    assert 0.2 < made / buffered < 0.45, (made, buffered)
+
+
+def test_a_failed_proof_tries_the_drawn_capacity_before_dropping_buffers() -> None:
+    """A send case of a select on an unbounded channel can always go: here main's own
+    buffered message leaves no room in c at capacity 1, so its select must take d's case,
+    while unbounded it may take c's, and p1's send on d then waits for ever."""
+    body = "Spawn(Put(d)) ; Put(c) ; SelPut(c, Get(c) ; Get(c)) (+) SelGet(d, Get(c))"
+    effect = parse(body)
+    unbounded = parse(f"Chan(c, unbounded) ; Chan(d, unbounded) ; {body}")
+    assert check_effect(unbounded).terminating is False
+
+    class Draws(random.Random):
+        """Every channel buffered with capacity 1, then made unbounded; the rest as drawn."""
+
+        def random(self) -> float:
+            return 0.0
+
+        def randint(self, a: int, b: int) -> int:
+            return 1
+
+    widened = widen(effect, Draws(), Capabilities(buffered=True, unbounded=True))
+    assert check_effect(widened).terminating is True
+    assert {n.chan: n.capacity for n in walk(widened) if isinstance(n, ChanE)} == {"c": 1, "d": 1}

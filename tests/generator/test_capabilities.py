@@ -81,3 +81,14 @@ def test_shared_capabilities_are_what_every_target_can_do():
 def test_send_cases_need_select():
     with pytest.raises(ValueError, match="select_send needs select"):
         Capabilities(select=False, select_send=True)
+
+
+def test_unbounded_channels_need_buffered_ones_and_are_stored_only_when_on():
+    with pytest.raises(ValueError, match="unbounded needs buffered"):
+        Capabilities(buffered=False, unbounded=True)
+    both = Capabilities(buffered=True, close=True, unbounded=True)
+    assert "unbounded" not in FULL.as_dict()  # rows stored before it say {} for FULL
+    assert both.as_dict()["unbounded"] is True
+    assert Capabilities.from_dict(both.as_dict()) == both
+    assert Capabilities.shared([both, FULL]) == FULL
+    assert both.describe().endswith("; buffered and unbounded channels, close and range")

@@ -8,6 +8,7 @@ from hypothesis import given
 from generator.effects import (
     EPS,
     MAX_NESTING,
+    UNBOUNDED,
     ChanE,
     Choice,
     Close,
@@ -115,7 +116,8 @@ def test_normal_form_drops_eps_in_sequences_and_flattens():
         ("Get(c1) $ Put(c1)", 8, "';', '+', '(+)' or end of input"),
         # What the parser expected where the unknown character stands.
         ("Put(ç)", 4, "a channel name"),
-        ("Chan(c, -1) ; Put(c)", 8, "the capacity of c (a whole number from 0 to 64)"),
+        ("Chan(c, -1) ; Put(c)", 8, "the capacity of c (a whole number from 0 to 64, or "
+         "unbounded)"),
         ("", 0, "an effect"),
     ],
 )
@@ -424,6 +426,15 @@ def test_buffered_close_and_range_print_then_parse_back(effect):
     assert parse(to_text(effect, unicode=True)) == effect
 
 
+def test_an_unbounded_channel_prints_and_parses_by_that_word() -> None:
+    effect = parse("Chan(c, unbounded) ; Put(c) ; Get(c)")
+    assert capacities(effect) == {"c": UNBOUNDED}
+    assert to_text(effect) == "Chan(c, unbounded) ; Put(c) ; Get(c)"
+    # Its number is no capacity one may write: the syntax's numbers stop at 64.
+    with pytest.raises(EffectSyntaxError, match="a capacity from 0 to 64, or unbounded"):
+        parse(f"Chan(c, {UNBOUNDED}) ; Put(c) ; Get(c)")
+
+
 def test_a_declared_capacity_closes_and_ranges_parse() -> None:
     effect = parse("Chan(c, 2) ; Spawn(Put(c) ; Close(c)) ; Range(c, Get(d))")
     assert capacities(effect) == {"c": 2}
@@ -453,9 +464,9 @@ def test_an_unbuffered_declaration_prints_without_a_capacity() -> None:
 @pytest.mark.parametrize(
     ("text", "position", "expected"),
     [
-        ("Chan(c,) ; Get(c)", 7, "the capacity of c (a whole number from 0 to 64)"),
-        ("Chan(c, x)", 8, "the capacity of c (a whole number from 0 to 64)"),
-        ("Chan(c, 65)", 8, "a capacity from 0 to 64"),
+        ("Chan(c,) ; Get(c)", 7, "the capacity of c (a whole number from 0 to 64, or unbounded)"),
+        ("Chan(c, x)", 8, "the capacity of c (a whole number from 0 to 64, or unbounded)"),
+        ("Chan(c, 65)", 8, "a capacity from 0 to 64, or unbounded"),
         ("Put(c) ; Close(c)", 9, "Close(c) on a channel declared by Chan(c) or Chan(c, k)"),
         (
             "Range(d, eps) ; Chan(c)",

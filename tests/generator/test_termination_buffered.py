@@ -119,3 +119,13 @@ def test_the_checker_agrees_with_the_naive_interpreter(effect) -> None:
     verdict = check_effect(effect, max_states=50_000)
     assert verdict.terminating is not None
     assert verdict.terminating == terminates_extended(effect)
+
+
+def test_a_send_on_an_unbounded_channel_never_waits() -> None:
+    puts = "Put(c) ; Put(c) ; Put(c) ; Get(c) ; Get(c) ; Get(c)"
+    assert check_effect(parse(f"Chan(c, unbounded) ; {puts}")).terminating is True
+    assert check_effect(parse(f"Chan(c, 2) ; {puts}")).terminating is False
+    # As with any buffer, a message nobody receives is a finding, not a quiet end.
+    left = check_effect(parse("Chan(c, unbounded) ; Put(c)"))
+    assert left.terminating is False
+    assert uses_extension(parse("Chan(c, unbounded) ; Put(c) ; Get(c)"))

@@ -95,7 +95,8 @@ def test_buffered_is_ignored_for_a_program_from_an_effect() -> None:
     [
         (
             "Chan(c,)",
-            "column 8: expected the capacity of c (a whole number from 0 to 64), found ')'",
+            "column 8: expected the capacity of c (a whole number from 0 to 64, or unbounded), "
+            "found ')'",
             "Chan(c,)\n       ^",
         ),
         (

@@ -97,12 +97,13 @@ def _generated(target: RunTarget, per_preset: int) -> list[tuple[str, Program]]:
 
 
 def _uses(programs: list[Program]) -> dict[str, int]:
-    """How many of `programs` use a buffered channel, a close, a range."""
-    counts = {"buffered": 0, "close": 0, "range": 0}
+    """How many of `programs` use a buffered channel, an unbounded one, a close, a range."""
+    counts = {"buffered": 0, "unbounded": 0, "close": 0, "range": 0}
     for program in programs:
         lowered = lower(program)
         body = list(walk(lowered.body))
         counts["buffered"] += bool(lowered.capacities)
+        counts["unbounded"] += effects.UNBOUNDED in dict(lowered.capacities).values()
         counts["close"] += any(isinstance(s, CloseS) for s in body)
         counts["range"] += any(isinstance(s, RangeS) for s in body)
     return counts

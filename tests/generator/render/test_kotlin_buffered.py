@@ -39,9 +39,16 @@ def _lines(text: str) -> list[str]:
 
 
 def test_the_renderer_and_the_target_declare_buffered_channels_and_close() -> None:
-    assert beyond_paper("kotlin") == {"buffered", "close"}
+    assert beyond_paper("kotlin") == {"buffered", "close", "unbounded"}
     caps = TARGET.capabilities
-    assert (caps.buffered, caps.close) == (True, True)
+    assert (caps.buffered, caps.close, caps.unbounded) == (True, True, True)
+
+
+@pytest.mark.parametrize("layout", ["modern", "experimental"])
+def test_an_unbounded_channel_is_made_unlimited(layout: str) -> None:
+    effect = "Chan(c1, unbounded) ; Spawn(Put(c1) ; Put(c1)) ; Get(c1) ; Get(c1)"
+    text = render(_program(effect), "kotlin", package_layout=layout, values=True)
+    assert "val c1 = Channel<Int>(Channel.UNLIMITED)" in text
 
 
 @pytest.mark.parametrize("layout", ["modern", "experimental"])

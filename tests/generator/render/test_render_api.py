@@ -135,17 +135,18 @@ def test_what_each_renderer_declares_it_can_do() -> None:
         for lang in LANGUAGES
     }
     both, buffered = frozenset({"buffered", "close"}), frozenset({"buffered"})
-    every = both | {"default"}
-    assert every == BEYOND_PAPER_CONSTRUCTS
+    every = both | {"default"}  # but unbounded channels, which Go and Crystal have not
+    assert every | {"unbounded"} == BEYOND_PAPER_CONSTRUCTS
     assert all(d[3] <= BEYOND_PAPER_CONSTRUCTS for d in declared.values())
     assert declared == {
         "clojure": (True, True, True, both),
         "crystal": (True, True, True, every),
         "flix": (False, False, False, frozenset()),
         "go": (True, True, True, every),
-        "kotlin": (True, False, True, both),
+        "kotlin": (True, False, True, both | {"unbounded"}),
         "racket": (True, True, True, buffered),
-        "rust": (True, True, True, buffered | {"default"}),  # the default: crossbeam's only
+        # the default: crossbeam's only; unbounded: all but std's
+        "rust": (True, True, True, buffered | {"default", "unbounded"}),
     }
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from generator import lambda_chan as lc
 from generator.capabilities import InexpressibleSettings
-from generator.effects import parse
+from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import UnsupportedProgram, beyond_paper, render, supports, unsupported_reason
 from generator.render._common import CloseS, RangeS, SelectS, lower, walk
@@ -35,6 +35,17 @@ MADE = {
     "chan": "chan::sync::<{}>({})",
     "std": "chan_({1})",  # the element is the helper's (test_rust.py)
 }
+
+# How each flavour but std makes an unbounded channel of `()`.
+MADE_UNBOUNDED = {
+    "crossbeam": "crossbeam_channel::unbounded::<()>()",
+    "flume": "flume::unbounded::<()>()",
+    "flume-async": "flume::unbounded::<()>()",
+    "chan": "chan::r#async::<()>()",
+}
+UNBOUNDED_MADE = re.compile(
+    r"\s*let \((\w+)_tx, \w+_rx\) = \w+::(?:unbounded|r#async)::<[^>]+>\(\);"
+)
 
 
 def _program(text: str) -> lc.Program:
@@ -127,6 +138,11 @@ def test_capacities_change_only_the_lines_that_make_the_channels(
             changed = [(a, b) for a, b in zip(plain, buffered, strict=True) if a != b]
             assert len(changed) == len(capacities)
             for before, after in changed:
+                unbounded = UNBOUNDED_MADE.fullmatch(after)
+                if unbounded:  # the flavour's constructor of its own, for no capacity
+                    assert capacities[unbounded.group(1)] == UNBOUNDED
+                    assert before.endswith("(0);") and flavour != "std"
+                    continue
                 m = re.fullmatch(r"\s*let \((\w+)_tx, \w+_rx\) = .*\((\d+)\);", after)
                 assert m, after
                 assert int(m.group(2)) == capacities[m.group(1)]
@@ -164,7 +180,7 @@ def test_close_and_range_are_refused(flavour: str, program: lc.Program) -> None:
 
 
 def test_the_renderer_writes_buffered_channels_defaults_and_no_close() -> None:
-    assert beyond_paper("rust") == frozenset({"buffered", "default"})
+    assert beyond_paper("rust") == frozenset({"buffered", "default", "unbounded"})
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
@@ -172,8 +188,44 @@ def test_each_rust_target_says_buffered_channels_and_no_close(flavour: str) -> N
     capabilities = get_target(TARGET_OF[flavour]).capabilities
     assert capabilities.buffered and not capabilities.close
     assert capabilities.select_default is (flavour == "crossbeam")
+    # std's unbounded channel has a sender of another type (rust.unsupported_reason).
+    assert capabilities.unbounded is (flavour != "std")
     default = "; select with default" if flavour == "crossbeam" else ""
-    assert capabilities.describe().endswith("; buffered channels (no close)" + default)
+    channels = "buffered channels" if flavour == "std" else "buffered and unbounded channels"
+    assert capabilities.describe().endswith(f"; {channels} (no close)" + default)
+
+
+# ---------------------------------------------------------------- unbounded channels
+
+UNBOUNDED_PROGRAM = "Chan(c1, unbounded) ; Chan(c2, 1) ; Spawn(Put(c1) ; Put(c1) ; Put(c2)) ; " \
+    "Get(c2) ; Get(c1) ; Get(c1)"
+
+
+@pytest.mark.parametrize("flavour", sorted(MADE_UNBOUNDED))
+def test_an_unbounded_channel_is_made_by_the_flavours_own_constructor(flavour: str) -> None:
+    program = _program(UNBOUNDED_PROGRAM)
+    text = render(program, "rust", flavour=flavour, seed=1, quiet=False)
+    made = [line.strip() for line in text.splitlines() if line.strip().startswith("let (c")]
+    assert f"let (c1_tx, c1_rx) = {MADE_UNBOUNDED[flavour]};" in made
+    assert f"let (c2_tx, c2_rx) = {MADE[flavour].format('()', 1)};" in made
+
+
+def test_std_refuses_an_unbounded_channel_and_says_why() -> None:
+    program = _program(UNBOUNDED_PROGRAM)
+    reason = unsupported_reason(program, "rust", flavour="std")
+    assert reason is not None and "unbounded" in reason
+    with pytest.raises(UnsupportedProgram, match="unbounded"):
+        render(program, "rust", flavour="std")
+
+
+@pytest.mark.parametrize("flavour", sorted(QUIET_CRATES))
+def test_the_quiet_check_takes_an_unbounded_channel_as_never_full(flavour: str) -> None:
+    """Its capacity goes to the helpers as usize::MAX: capacity() must say None, is_full()
+    false, and a fill of at most the largest drawn buffer goes in without a Full."""
+    program = _program(UNBOUNDED_PROGRAM)
+    text = render(program, "rust", flavour=flavour, seed=1)
+    assert re.search(r'\(c1_tx, c1_rx, "c1", usize::MAX, [0-3], (true|false), [0-3]\)', text)
+    assert "capacity != Some(cap).filter(|&k| k != usize::MAX)" in text
 
 
 # ---------------------------------------------------------------- a select's default

@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from generator.effects import parse
+from generator.buffering import MAX_CAPACITY
+from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import render, rust
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
@@ -25,10 +26,17 @@ from tests.generator.render.test_rust import TARGET_OF
 QUIET = sorted(QUIET_CRATES)
 SEEDS = range(12)
 # quiet_(c1_tx, c1_rx, "c1", cap, fill, senders_first, drain); on crossbeam, one line of
-# quiet_all_(vec![…]): (c1_tx, c1_rx, "c1", cap, fill, senders_first, drain),
+# quiet_all_(vec![…]): (c1_tx, c1_rx, "c1", cap, fill, senders_first, drain), where cap is
+# usize::MAX for an unbounded channel.
 CALL = re.compile(
-    r'^\s*(?:quiet_)?\((\w+)_tx, (\w+)_rx, "(\w+)", (\d+), (\d+), (true|false), (\d+)\)[;,]$'
+    r'^\s*(?:quiet_)?\((\w+)_tx, (\w+)_rx, "(\w+)", (\d+|usize::MAX), (\d+), (true|false), '
+    r"(\d+)\)[;,]$"
 )
+
+
+def _capacity(cap: str) -> int:
+    """A call's capacity as the program declares it."""
+    return UNBOUNDED if cap == "usize::MAX" else int(cap)
 
 
 def _buffered(seed: int, flavour: str):
@@ -58,8 +66,9 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
     assert sorted(c[2] for c in calls) == sorted(used_channels(lowered))
     for tx, rx, name, cap, fill, senders_first, drain in calls:
         assert tx == rx == name
-        assert int(cap) == lowered.capacity(name)
-        assert 0 <= int(fill) <= int(cap)
+        assert _capacity(cap) == lowered.capacity(name)
+        # An unbounded channel gets as many messages as the largest buffer drawn.
+        assert 0 <= int(fill) <= min(_capacity(cap), MAX_CAPACITY)
         assert 0 <= int(drain) <= int(fill)
         if senders_first == "false":
             assert drain == "0"
