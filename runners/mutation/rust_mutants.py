@@ -7,7 +7,8 @@ rust-flume-async, which both run the flume crate) and ``crossbeam-channel``
 ``$CHANFUZZ_VAR_DIR/tools``) on the release's source as cargo unpacked it,
 limited to the files that hold channel code (:data:`FLUME` and
 :data:`CROSSBEAM` name them; the flavours chanfuzz never makes, crossbeam's
-list/at/tick/never, are left out). Its genres: a function's body replaced by a
+at/tick/never, are left out; its list flavour, the unbounded channel, is in since
+programs with buffered channels have unbounded ones too). Its genres: a function's body replaced by a
 value of its type (``Default::default()``, ``true``/``false``, ``()``…), a
 binary operator swapped, a ``!`` deleted, a match arm or guard deleted or made
 ``true``. That gives hundreds of mutants per crate (flume 0.12.0: 437,
@@ -72,7 +73,7 @@ FLUME = Crate(
 CROSSBEAM = Crate(
     "crossbeam-channel", "crossbeam-channel", ("rust-crossbeam",),
     ("src/channel.rs", "src/context.rs", "src/counter.rs", "src/select.rs", "src/waker.rs",
-     "src/flavors/array.rs", "src/flavors/zero.rs"),
+     "src/flavors/array.rs", "src/flavors/list.rs", "src/flavors/zero.rs"),
 )  # fmt: skip
 CRATES = (FLUME, CROSSBEAM)
 
