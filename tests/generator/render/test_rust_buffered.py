@@ -19,7 +19,7 @@ from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import UnsupportedProgram, beyond_paper, render, supports, unsupported_reason
 from generator.render._common import CloseS, RangeS, SelectS, lower, walk
-from generator.render.rust import FLAVOURS, QUIET_CRATES
+from generator.render.rust import FLAVOURS, QUIET_CRATES, UNBOUNDED_FILL
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
@@ -221,11 +221,19 @@ def test_std_refuses_an_unbounded_channel_and_says_why() -> None:
 @pytest.mark.parametrize("flavour", sorted(QUIET_CRATES))
 def test_the_quiet_check_takes_an_unbounded_channel_as_never_full(flavour: str) -> None:
     """Its capacity goes to the helpers as usize::MAX: capacity() must say None, is_full()
-    false, and a fill of at most the largest drawn buffer goes in without a Full."""
+    false, and a fill of up to UNBOUNDED_FILL goes in without a Full: over seeds, fills past
+    the end of crossbeam's first block of 31 messages, and drains past it too."""
     program = _program(UNBOUNDED_PROGRAM)
-    text = render(program, "rust", flavour=flavour, seed=1)
-    assert re.search(r'\(c1_tx, c1_rx, "c1", usize::MAX, [0-3], (true|false), [0-3]\)', text)
-    assert "capacity != Some(cap).filter(|&k| k != usize::MAX)" in text
+    call = re.compile(r'\(c1_tx, c1_rx, "c1", usize::MAX, (\d+), (true|false), (\d+)\)')
+    fills, drains = set(), set()
+    for seed in range(40):
+        text = render(program, "rust", flavour=flavour, seed=seed)
+        assert "capacity != Some(cap).filter(|&k| k != usize::MAX)" in text
+        fill, _, drain = call.search(text).groups()
+        assert 0 <= int(drain) <= int(fill) <= UNBOUNDED_FILL
+        fills.add(int(fill))
+        drains.add(int(drain))
+    assert max(fills) > 31 and max(drains) > 31 and min(fills) < 31
 
 
 # ---------------------------------------------------------------- a select's default

@@ -12,12 +12,17 @@ import re
 
 import pytest
 
-from generator.buffering import MAX_CAPACITY
 from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import render, rust
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
-from generator.render.rust import FLAVOURS, FLUME_COUNTS, QUIET_CRATES, quiet_check_id
+from generator.render.rust import (
+    FLAVOURS,
+    FLUME_COUNTS,
+    QUIET_CRATES,
+    UNBOUNDED_FILL,
+    quiet_check_id,
+)
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -67,8 +72,8 @@ def test_every_channel_is_checked_once_with_its_capacity_after_the_joins(
     for tx, rx, name, cap, fill, senders_first, drain in calls:
         assert tx == rx == name
         assert _capacity(cap) == lowered.capacity(name)
-        # An unbounded channel gets as many messages as the largest buffer drawn.
-        assert 0 <= int(fill) <= min(_capacity(cap), MAX_CAPACITY)
+        # An unbounded channel gets enough messages to cross the ends of blocks.
+        assert 0 <= int(fill) <= min(_capacity(cap), UNBOUNDED_FILL)
         assert 0 <= int(drain) <= int(fill)
         if senders_first == "false":
             assert drain == "0"
