@@ -269,3 +269,13 @@ def test_the_checks_version_follows_the_code_each_flavour_writes(
     # And a line of theirs moves both.
     monkeypatch.setattr(rust, "_QUIET", rust._QUIET + "\n// for every flavour")
     assert all(quiet_check_id(flavour=f) != after[f] for f in QUIET)
+
+
+def test_the_checks_version_follows_how_full_an_unbounded_channel_gets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fill drawn for an unbounded channel is the check's too: a campaign of the check
+    that filled a few messages never reached the ends of a list flavour's blocks."""
+    before = {f: quiet_check_id(flavour=f) for f in QUIET}
+    monkeypatch.setattr(rust, "UNBOUNDED_FILL", 3)
+    assert all(quiet_check_id(flavour=f) != before[f] for f in QUIET)
