@@ -8,8 +8,8 @@ rust-flume-async, which both run the flume crate) and ``crossbeam-channel``
 limited to the files that hold channel code (:data:`FLUME` and
 :data:`CROSSBEAM` name them; the flavours chanfuzz never makes, crossbeam's
 at/tick/never, are left out; its list flavour, the unbounded channel, is in since
-programs with buffered channels have unbounded ones too). Its genres: a function's body replaced by a
-value of its type (``Default::default()``, ``true``/``false``, ``()``…), a
+programs with buffered channels have unbounded ones too). Its genres: a function's
+body replaced by a value of its type (``Default::default()``, ``true``/``false``, ``()``…), a
 binary operator swapped, a ``!`` deleted, a match arm or guard deleted or made
 ``true``. That gives hundreds of mutants per crate (flume 0.12.0: 437,
 crossbeam-channel 0.5.17: 588), so no line operators of our own are added;
