@@ -54,7 +54,7 @@ are then never sent, which the check allows.
 
 Beyond the paper (issue #15, `BEYOND_PAPER`), in both package layouts: a
 buffered channel is `Channel<T>(k)` (an unbounded one `Channel<T>(Channel.UNLIMITED)`,
-from 0.19 on a linked list of its own), `c.close()` closes one and a range is
+code of its own in every release), `c.close()` closes one and a range is
 `for (v in c) { … }`, which ends once the channel is closed and drained. A
 plain `receive()` or `onReceive` throws on a closed channel, where the checker
 assumes a receive completes at once with no message, so every receive and
@@ -177,11 +177,12 @@ BEYOND_PAPER = frozenset({"buffered", "close", "unbounded"})
 
 def _capacity(k: int) -> str:
     """A channel's capacity as `Channel<T>(…)` takes it: nothing for a rendezvous channel,
-    `Channel.UNLIMITED` for an unbounded one (a linked list of its own in every release,
-    never an array of Int.MAX_VALUE slots)."""
+    `Channel.UNLIMITED` for an unbounded one (LinkedListChannel up to 1.6, the unlimited
+    mode of BufferedChannel since 1.7; never an array of Int.MAX_VALUE slots)."""
     if k == UNBOUNDED:
         return "Channel.UNLIMITED"
     return str(k) if k else ""
+
 
 # The value oracle's runtime, once per file (see _common for what it checks).
 _ORACLE = f"""
