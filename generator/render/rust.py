@@ -97,10 +97,12 @@ A channel of capacity k is the same constructor with k for 0: crossbeam
 `chan::sync(k)`, std `sync_channel(k)`, so a program without a buffered channel
 renders exactly as before. An unbounded channel (`Chan(c, unbounded)`,
 ``"unbounded"`` in BEYOND_PAPER) is the crate's own constructor (`_UNBOUNDED`:
-crossbeam and flume `unbounded()`, chan `chan::async()`), to the quiet check a
-capacity of `usize::MAX` (never full, no `capacity()`), filled with up to
-`UNBOUNDED_FILL` messages, past two ends of crossbeam's blocks; std refuses one
-(`mpsc::channel()` gives a `Sender`, not the `SyncSender` its helpers take).
+crossbeam and flume `unbounded()`, chan `chan::async()`, std `mpsc::channel()`
+through `chan_u_()`, whose `Sender` is not a `SyncSender`: under the value
+oracle its sends go through `send_u_`; both helpers only in files that make
+one), to the quiet check a capacity of `usize::MAX` (never full, no
+`capacity()`), filled with up to `UNBOUNDED_FILL` messages, past two ends of
+crossbeam's blocks.
 Every select flavour takes a send case on a buffered channel with room at once,
 as Go's select does (crossbeam `select!`, flume's `Selector`, `tokio::select!`
 over `send_async`, `chan_select!`): nothing else changes. Close and range are
@@ -320,11 +322,6 @@ def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
         return "std::sync::mpsc has no select; this program has a select"
     if flavour != "crossbeam" and has_select_default(lowered.body):
         return f"only crossbeam's select! has a default here, not {flavour}'s select"
-    if flavour not in _UNBOUNDED and any(k == UNBOUNDED for _, k in lowered.capacities):
-        return (
-            "std's unbounded mpsc::channel() is not written yet (its Sender is another type "
-            "than sync_channel's SyncSender); this program has an unbounded channel"
-        )
     return None
 
 
@@ -376,6 +373,11 @@ class _ProgramWriter:
         # helper for (see _select_helper), in the order of their first use.
         self.shapes: list[str] = []
         self.puts = 0  # chan's merged send arms so far in this file: names their picks
+        # std: the program's unbounded channels, whose Sender is not a SyncSender: sent on
+        # through a helper of their own under the value oracle (_STD_UNBOUNDED).
+        self.unbounded: frozenset[str] = frozenset()
+        self.uses_std_unbounded = False
+        self.uses_send_unbounded = False
 
     # ---- processes
 
@@ -468,7 +470,10 @@ class _ProgramWriter:
                 else:
                     w.line(f"{self.recv(s.chan)};")
             elif isinstance(s, SendS):
-                if self.values and not self.is_async:
+                if self.values and self.flavour == "std" and s.chan in self.unbounded:
+                    self.uses_send_unbounded = True
+                    w.line(f"send_u_(&{_tx(s.chan)}, {s.value}, vals);")
+                elif self.values and not self.is_async:
                     self.uses_value_ops = True
                     w.line(f"send_(&{_tx(s.chan)}, {s.value}, vals);")
                 else:
@@ -735,14 +740,16 @@ _CHANNEL = {
     "chan": "chan::sync::<{}>({})",
     "std": "chan_({1})",  # _CHAN_STD: the channel, its receiver shared
 }
-# An unbounded channel of each flavour that has one written (`Chan(c, unbounded)`): the
-# crates' list-of-blocks flavours, code of their own that no bounded channel reaches.
-# chan's is `chan::async`, a keyword since Rust 2018: called by its raw name.
+# An unbounded channel of each flavour (`Chan(c, unbounded)`): the crates' list-of-blocks
+# flavours (std's `mpsc::channel()` is a port of crossbeam's), code of their own that no
+# bounded channel reaches. chan's is `chan::async`, a keyword since Rust 2018: called by its
+# raw name.
 _UNBOUNDED = {
     "crossbeam": "crossbeam_channel::unbounded::<{}>()",
     "flume": "flume::unbounded::<{}>()",
     "flume-async": "flume::unbounded::<{}>()",
     "chan": "chan::r#async::<{}>()",
+    "std": "chan_u_()",  # _STD_UNBOUNDED: mpsc::channel(), its receiver shared
 }
 
 
@@ -1397,6 +1404,27 @@ fn chan_(
     (tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))
 }"""
 
+# std's unbounded channel (`mpsc::channel()`), its receiver shared as a bounded one's: its
+# Sender is another type than sync_channel's SyncSender, so it has a maker of its own, and,
+# under the value oracle, a send helper of its own. Files without one never hold these.
+_CHAN_STD_UNBOUNDED = """\
+// Every unbounded channel: std's own, whose Sender is not a SyncSender.
+fn chan_u_() -> (
+    std::sync::mpsc::Sender<ELEMENT>,
+    std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<ELEMENT>>>,
+) {
+    let (tx, rx) = std::sync::mpsc::channel::<ELEMENT>();
+    (tx, std::sync::Arc::new(std::sync::Mutex::new(rx)))
+}"""
+
+_SEND_STD_UNBOUNDED = """\
+// Every send on an unbounded channel under the value oracle: the message, then its report.
+#[track_caller]
+fn send_u_(tx: &std::sync::mpsc::Sender<ELEMENT>, v: u32, vals: &ValueCheck) {
+    tx.send(MESSAGE).unwrap();
+    vals.done(v);
+}"""
+
 # flume's `Selector` maps each case's result through a closure, and a closure written in
 # place is a type of its own: the Selector's generic code (its `recv` or `send`, the case's
 # selection with its init, poll and deinit, their drops) was compiled again for every case,
@@ -1593,6 +1621,8 @@ def render_file(
             for c in order:
                 make = _make(flavour, element, lw.capacity(c))
                 w.line(f"let ({_tx(c)}, {_rx(c)}) = {make};")
+            writer.unbounded = frozenset(c for c, k in lw.capacities if k == UNBOUNDED)
+            writer.uses_std_unbounded |= bool(writer.unbounded) and flavour == "std"
             writer.process(lw.body)
             if values:
                 w.line("vals.check();")
@@ -1655,7 +1685,14 @@ def render_file(
         w.line()
         w.lines += _value_ops(flavour, element, glue=quiet).split("\n")
     if flavour == "std":
-        for helper in (_CHAN_STD, _RECV_STD):
+        helpers = [_CHAN_STD, _RECV_STD]
+        # Only in files that make an unbounded channel: the others stay as they were.
+        if writer.uses_std_unbounded:
+            helpers.append(_CHAN_STD_UNBOUNDED)
+        if writer.uses_send_unbounded:
+            message = _message("v", glue=quiet)
+            helpers.append(_SEND_STD_UNBOUNDED.replace("MESSAGE", message))
+        for helper in helpers:
             w.line()
             w.lines += helper.replace("ELEMENT", element).split("\n")
 

@@ -23,6 +23,8 @@ TARGET = rust_cargo.target_spec(
     title="Rust (std::sync::mpsc)",
     extension="std.rs",
     position=54,
-    capabilities=Capabilities(select=False, select_send=False, buffered=True, close=False),
+    capabilities=Capabilities(
+        select=False, select_send=False, buffered=True, close=False, unbounded=True
+    ),
     concurrency="threads",
 )

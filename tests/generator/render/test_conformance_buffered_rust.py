@@ -1,6 +1,6 @@
 """Conformance with buffered channels, Rust (issue #15): programs generated with the
 `buffered` setting for each Rust target's capabilities (buffered channels, unbounded
-ones but on std, no close),
+ones, no close),
 rendered, built with cargo on the newest installed release of the crate and run.
 
 As tests/generator/render/test_conformance.py: the local sandbox, batches behind the
@@ -77,7 +77,7 @@ def test_buffered_programs_terminate_on_the_rust_libraries(
     assert not any(isinstance(s, CloseS | RangeS) for lw in lowered for s in walk(lw.body))
     buffered = sum(1 for lw in lowered if lw.capacities)
     assert buffered >= len(generated) // 3, f"only {buffered} of {len(generated)} buffered"
-    # Where the crate has them (all but std), unbounded channels: its list-of-blocks code.
+    # Unbounded channels, where the library has them (all five): its list-of-blocks code.
     unbounded = sum(1 for lw in lowered if effects.UNBOUNDED in dict(lw.capacities).values())
     assert (unbounded >= len(generated) // 5) is capabilities.unbounded, unbounded
     if capabilities.select_default:  # crossbeam: generated selects with a default run too
