@@ -262,3 +262,24 @@ def test_a_default_taken_shows_in_its_processs_lane(client: Client) -> None:
     assert any(c.text == "takes the select's default" for c in cells)
     page = body(client.get("/", {"effect": "Spawn(Put(c)) ; SelGet(c, eps) (+) Default(eps)"}))
     assert "takes the select&#x27;s default" in page or "takes the select's default" in page
+
+
+def test_an_unbounded_channel_is_written_where_the_target_has_one(client: Client) -> None:
+    """Kotlin and the Rust targets write it; Go, Crystal and Racket say they cannot."""
+    effect = {"mode": "effect", "effect": "Chan(c, unbounded) ; Spawn(Put(c)) ; Get(c)"}
+
+    def plain(response) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", body(response)))
+
+    page = client.get(PROGRAM, effect)
+    assert "let c = chan[unbounded] c in" in plain(page)
+    made = {
+        "rust-crossbeam": "let (c_tx, c_rx) = crossbeam_channel::unbounded::<",
+        "rust-std": "let (c_tx, c_rx) = chan_u_();",
+        "kotlin": "Channel.UNLIMITED)",
+    }
+    for lang, line in made.items():
+        assert line in plain(client.get(f"/playground/code/{lang}/", effect)), lang
+    shown = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body(page))))
+    for title in ("Go", "Crystal", "Racket"):
+        assert f"{title} cannot express this program." in shown
