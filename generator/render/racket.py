@@ -39,7 +39,8 @@ communication steps (`_common.perturb`).
 
 Beyond the paper (issue #15, `BEYOND_PAPER`): a channel of capacity k ≥ 1 is
 racket/async-channel's `(make-async-channel k)`, whose puts block while k messages
-wait. It is an event like a channel, so receives (`(sync c)`, `handle-evt c` in a
+wait; an unbounded one (`Chan(c, unbounded)`) is `(make-async-channel #f)`, whose puts
+never block. It is an event like a channel, so receives (`(sync c)`, `handle-evt c` in a
 select) are written alike; its own calls are `async-channel-get`,
 `async-channel-put` and `async-channel-put-evt`. The module requires
 racket/async-channel only when one of its programs has a buffered channel, so a
@@ -72,6 +73,7 @@ import random
 from collections.abc import Sequence
 
 from generator import lambda_chan as lc
+from generator.effects import UNBOUNDED
 from generator.lambda_chan import Program
 from generator.render._common import (
     BY_RECEIVE,
@@ -111,7 +113,7 @@ OPTIONS = {"values": boolean, "pct_depth": pct_depth}
 VALUE_ORACLE = True
 GROUP_RUNS = True  # the dispatcher runs several programs in one process (module docstring)
 # Buffered channels (async channels), not close: Racket has none (module docstring).
-BEYOND_PAPER = frozenset({"buffered"})
+BEYOND_PAPER = frozenset({"buffered", "unbounded"})
 
 # The exit status of a run that an uncaught exception ended (sysexits.h EX_SOFTWARE).
 CRASH_EXIT = 70
@@ -359,8 +361,7 @@ def _program(w: Writer, i: int, lw: Lowered, rng: random.Random, values: bool) -
         if values:
             w.line(f"(define vals (make-value-check prog{i}-chans prog{i}-sel))")
         for c in shuffled(used_channels(lw), rng):
-            k = lw.capacity(c)
-            w.line(f"(define {_name(c)} {f'(make-async-channel {k})' if k else '(make-channel)'})")
+            w.line(f"(define {_name(c)} {_make(lw.capacity(c))})")
         kids = "kids-main" if spawn_sites(lw.body) else None
         if kids is not None:
             w.line(f"(define {kids} '())")
@@ -369,6 +370,14 @@ def _program(w: Writer, i: int, lw: Lowered, rng: random.Random, values: bool) -
         if values:
             w.line("(value-check! vals)")
         w.lines[-1] += ")"
+
+
+def _make(k: int) -> str:
+    """A channel of capacity `k`: a rendezvous channel, an async channel of limit k, or one
+    with no limit (#f) for an unbounded one."""
+    if not k:
+        return "(make-channel)"
+    return f"(make-async-channel {'#f' if k == UNBOUNDED else k})"
 
 
 def render_file(

@@ -204,7 +204,9 @@ TARGET = TargetSpec(
     lexer="racket",
     position=70,
     renderer="racket",
-    capabilities=Capabilities(select=True, select_send=True, buffered=True, close=False),
+    capabilities=Capabilities(
+        select=True, select_send=True, buffered=True, close=False, unbounded=True
+    ),
     concurrency="threads",
     candidates=_racket_candidates,
     not_installable=ONLY_DEBIAN,

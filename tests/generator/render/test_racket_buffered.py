@@ -15,7 +15,7 @@ import re
 import pytest
 
 from generator import lambda_chan as lc
-from generator.effects import parse
+from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import UnsupportedProgram, beyond_paper, render, supports, unsupported_reason
 from generator.render._common import CloseS, RangeS, lower, walk
@@ -68,7 +68,7 @@ def _unbuffered(program: lc.Program) -> lc.Program:
 
 def _as_rendezvous(line: str) -> str:
     """A buffered channel's line as the same program without capacities writes it."""
-    line = re.sub(r"\(make-async-channel \d+\)", "(make-channel)", line)
+    line = re.sub(r"\(make-async-channel (?:\d+|#f)\)", "(make-channel)", line)
     return line.replace("async-channel-", "channel-")
 
 
@@ -93,8 +93,11 @@ def test_capacities_change_only_the_channels_own_lines(values: bool) -> None:
             made = [line for line in buffered if "(make-async-channel" in line]
             assert len(made) == len(capacities)
             for line in made:
-                m = re.fullmatch(r"\s*\(define (\w+) \(make-async-channel (\d+)\)\)", line)
-                assert m and int(m.group(2)) == capacities[m.group(1).rstrip("_")], line
+                m = re.fullmatch(r"\s*\(define (\w+) \(make-async-channel (\d+|#f)\)\)", line)
+                assert m, line
+                # An unbounded channel is an async channel with no limit (#f).
+                limit = UNBOUNDED if m.group(2) == "#f" else int(m.group(2))
+                assert limit == capacities[m.group(1).rstrip("_")], line
             for a, b in zip(plain, buffered, strict=True):
                 assert a == _as_rendezvous(b)
     assert seen >= 8, "too few generated programs with a buffered channel to compare"
@@ -111,9 +114,9 @@ def test_close_and_range_are_refused() -> None:
 
 
 def test_the_target_says_buffered_channels_and_no_close() -> None:
-    assert beyond_paper("racket") == frozenset({"buffered"})
-    assert CAPABILITIES.buffered and not CAPABILITIES.close
-    assert CAPABILITIES.describe().endswith("; buffered channels (no close)")
+    assert beyond_paper("racket") == frozenset({"buffered", "unbounded"})
+    assert CAPABILITIES.buffered and CAPABILITIES.unbounded and not CAPABILITIES.close
+    assert CAPABILITIES.describe().endswith("; buffered and unbounded channels (no close)")
 
 
 @pytest.mark.parametrize("heuristic", list(PRESETS))

@@ -144,7 +144,7 @@ def test_what_each_renderer_declares_it_can_do() -> None:
         "flix": (False, False, False, frozenset()),
         "go": (True, True, True, every),
         "kotlin": (True, False, True, both | {"unbounded"}),
-        "racket": (True, True, True, buffered),
+        "racket": (True, True, True, buffered | {"unbounded"}),
         # the default: crossbeam's only; unbounded: all but std's
         "rust": (True, True, True, buffered | {"default", "unbounded"}),
     }
