@@ -265,7 +265,8 @@ def test_a_default_taken_shows_in_its_processs_lane(client: Client) -> None:
 
 
 def test_an_unbounded_channel_is_written_where_the_target_has_one(client: Client) -> None:
-    """Kotlin and the Rust targets write it; Go, Crystal and Racket say they cannot."""
+    """Kotlin, Racket and the Rust targets write it; Go, Crystal and Clojure say they
+    cannot."""
     effect = {"mode": "effect", "effect": "Chan(c, unbounded) ; Spawn(Put(c)) ; Get(c)"}
 
     def plain(response) -> str:
@@ -277,9 +278,10 @@ def test_an_unbounded_channel_is_written_where_the_target_has_one(client: Client
         "rust-crossbeam": "let (c_tx, c_rx) = crossbeam_channel::unbounded::<",
         "rust-std": "let (c_tx, c_rx) = chan_u_();",
         "kotlin": "Channel.UNLIMITED)",
+        "racket": "(define c (make-async-channel #f))",
     }
     for lang, line in made.items():
         assert line in plain(client.get(f"/playground/code/{lang}/", effect)), lang
     shown = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body(page))))
-    for title in ("Go", "Crystal", "Racket"):
+    for title in ("Go", "Crystal", "Clojure (core.async go)", "Clojure (core.async thread)"):
         assert f"{title} cannot express this program." in shown
