@@ -287,12 +287,16 @@ def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
         # Java 25 with the AOT cache: the runtime's classes come loaded and linked, not only
         # parsed, and a run starts ~20 ms sooner than on Java 17 with runtime.jsa. The race
         # of kotlinx.coroutines#504 came no rarer a run on the same programs (README).
+        # The program's classes go first: the class loader looks for MainKt in the
+        # classpath's order, and each jar it looks in is opened and its directory read,
+        # which in a fresh JVM cost about a fifth of a run's CPU (README, issue #18). The
+        # cache maps with them there (Java 25 checks the jars it was dumped with).
         return (
             str(toolchain.run_executable),
             *_PROGRAM_JVM_FLAGS,
             *jvm.aot_cache_flags(toolchain.runtime_aot_cache),
             "-cp",
-            _joined(classpath),
+            _joined([product, *classpath[:-1]]),
             KOTLIN_MAIN_CLASS,
         )
     if toolchain.runtime_cds_archive is None:

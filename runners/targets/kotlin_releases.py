@@ -41,8 +41,9 @@ def representative_kotlin_releases(path: Path = KOTLIN_REPRESENTATIVE_FILE) -> l
 
 
 # Layout of a Kotlin toolchain directory (toolchain.json "layout"): bump when it
-# changes, older ones are then installed again.
-KOTLIN_LAYOUT = 2
+# changes, older ones are then installed again. 3: the training program loads what most
+# generated programs load (toolchains/kotlin/training), so the archives hold it.
+KOTLIN_LAYOUT = 3
 
 
 # Kotlin toolchains that do not say otherwise in toolchain.json compile for this.

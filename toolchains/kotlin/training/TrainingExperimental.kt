@@ -65,11 +65,38 @@ fun program1() {
     }
 }
 
+// What programs 0 and 1 leave out and most generated programs do (see Training.kt): an
+// await on a child still running (0.19: JobSupport's awaitSuspend, DisposeOnCompletion),
+// a select whose send waits until a receiver comes, a branch drawn from ThreadLocalRandom.
+fun program2() {
+    runBlocking(newFixedThreadPoolContext(1, "training")) {
+        val c1 = Channel<Int>()
+        val c2 = Channel<Int>()
+        val waiting = async(coroutineContext) { c1.receive() }
+        val late = async(coroutineContext) {
+            yield()
+            c2.receive()
+        }
+        select<Unit> {
+            c2.onSend(1) { }
+        }
+        val value = java.util.concurrent.ThreadLocalRandom.current().nextInt(2)
+        val sender = async(coroutineContext) {
+            yield()
+            c1.send(value)
+        }
+        waiting.await()
+        late.await()
+        sender.await()
+    }
+}
+
 fun main(args: Array<String>) {
     when (args.firstOrNull()?.toInt() ?: 0) {
         0 -> {
             program0()
             program1()
+            program2()
         }
         else -> error("no such program")
     }
