@@ -49,6 +49,7 @@ from runners.targets.kotlin_releases import (
     kotlin_pairing,
     kotlin_release,
     kotlin_releases,
+    kotlin_render_options,
     kotlin_specs,
 )
 
@@ -174,7 +175,9 @@ def _install_kotlin(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     try:
-        _train_kotlin(dest, java, pairing, name)
+        options = kotlin_render_options(release.version)
+        catching = options["package_layout"] == "modern" and "closed_receive" not in options
+        _train_kotlin(dest, java, pairing, name, catching=catching)
         manifest = {
             "layout": KOTLIN_LAYOUT,
             "language": "kotlin",
@@ -202,8 +205,12 @@ def _install_kotlin(
     return dest
 
 
-def _train_kotlin(dest: Path, java: Path, pairing: KotlinPairing, name: str) -> None:
-    """Compile and run the training program: a smoke test that also dumps the CDS archives."""
+def _train_kotlin(
+    dest: Path, java: Path, pairing: KotlinPairing, name: str, *, catching: bool = False
+) -> None:
+    """Compile and run the training program: a smoke test that also dumps the CDS archives.
+    `catching`: the release's programs receive with receiveCatching, which the training
+    program then also does (TrainingCatching.kt)."""
     compiler_cp = os.pathsep.join(map(str, _sorted_jars(dest / "compiler")))
     runtime_cp = os.pathsep.join(map(str, _sorted_jars(dest / "lib")))
     training = (
@@ -215,6 +222,10 @@ def _train_kotlin(dest: Path, java: Path, pairing: KotlinPairing, name: str) -> 
         work = Path(work_name)
         source = work / "Training.kt"  # the class is TrainingKt whichever file it came from
         shutil.copyfile(training, source)
+        sources = [source]
+        if catching:
+            sources.append(work / "TrainingCatching.kt")
+            shutil.copyfile(training.parent / "TrainingCatching.kt", sources[-1])
         done = run_tool(
             [
                 str(java),
@@ -231,7 +242,7 @@ def _train_kotlin(dest: Path, java: Path, pairing: KotlinPairing, name: str) -> 
                 runtime_cp,
                 "-d",
                 str(work / "classes"),
-                str(source),
+                *map(str, sources),
             ],
             timeout=600,
         )

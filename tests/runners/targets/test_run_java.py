@@ -8,6 +8,7 @@ import re
 import shutil
 import stat
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -168,18 +169,26 @@ def test_a_run_maps_the_aot_cache_at_its_own_address() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("version", ["0.19", "1.0.1", "1.11.0"])
-def test_a_generated_programs_run_reads_no_class_from_a_jar(version: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("version", "buffered"),
+    [("0.19", False), ("1.0.1", False), ("1.11.0", False), ("1.11.0", True)],
+)
+def test_a_generated_programs_run_reads_no_class_from_a_jar(
+    version: str, buffered: bool, tmp_path: Path
+) -> None:
     """Every class a run of a generated program loads comes from the AOT cache, but for the
-    program's own: the training program loads what generated programs load, and the
-    program's classes come first on the classpath. A class looked for in the jars opens
-    each of them, which in a fresh JVM cost about a fifth of a run's CPU (issue #18)."""
+    program's own: the training program loads what generated programs load (buffered ones
+    too, on a release whose programs receive with receiveCatching), and the program's
+    classes come first on the classpath. A class looked for in the jars opens each of
+    them, which in a fresh JVM cost about a fifth of a run's CPU (issue #18)."""
     kotlin = require_toolchain("kotlin", version)
     if kotlin.run_executable is None or kotlin.runtime_aot_cache is None:
         pytest.fail(f"{kotlin.id} has no Java 25 AOT cache: run scripts/install_toolchains.sh")
     target = get_target("kotlin")
     programs = [
-        generate_program(seed, settings_for(heuristic), target.capabilities).program
+        generate_program(
+            seed, replace(settings_for(heuristic), buffered=buffered), target.capabilities
+        ).program
         for seed in range(4)
         for heuristic in ("A", "E", "F")
     ]

@@ -102,6 +102,13 @@ fun main(args: Array<String>) {
             program0()
             program1()
             program2()
+            // Compiled in only for releases whose programs receive with receiveCatching.
+            val closed = try {
+                Class.forName("TrainingCatchingKt")
+            } catch (e: ClassNotFoundException) {
+                null
+            }
+            closed?.getMethod("programClosed")?.invoke(null)
         }
         else -> error("no such program")
     }
