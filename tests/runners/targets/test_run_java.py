@@ -8,14 +8,10 @@ import re
 import shutil
 import stat
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from generator.pipeline import generate_program
-from generator.settings import settings_for
-from runners.engine.build import build
 from runners.engine.supervisor import run_argv
 from runners.targets import get_target, kotlin_install, run_java
 from runners.targets.base import InstallError
@@ -166,39 +162,3 @@ def test_a_run_maps_the_aot_cache_at_its_own_address() -> None:
     assert result.exit_code == 0, result
     assert "Mapped static  region #0" in result.stdout, result.stdout[-2000:]
     assert "alternative address" not in result.stdout, result.stdout[-2000:]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("version", "buffered"),
-    [("0.19", False), ("1.0.1", False), ("1.11.0", False), ("1.11.0", True)],
-)
-def test_a_generated_programs_run_reads_no_class_from_a_jar(
-    version: str, buffered: bool, tmp_path: Path
-) -> None:
-    """Every class a run of a generated program loads comes from the AOT cache, but for the
-    program's own: the training program loads what generated programs load (buffered ones
-    too, on a release whose programs receive with receiveCatching), and the program's
-    classes come first on the classpath. A class looked for in the jars opens each of
-    them, which in a fresh JVM cost about a fifth of a run's CPU (issue #18)."""
-    kotlin = require_toolchain("kotlin", version)
-    if kotlin.run_executable is None or kotlin.runtime_aot_cache is None:
-        pytest.fail(f"{kotlin.id} has no Java 25 AOT cache: run scripts/install_toolchains.sh")
-    target = get_target("kotlin")
-    programs = [
-        generate_program(
-            seed, replace(settings_for(heuristic), buffered=buffered), target.capabilities
-        ).program
-        for seed in range(4)
-        for heuristic in ("A", "E", "F")
-    ]
-    source = target.render_batch(programs, seed=1, repetitions=2, **dict(kotlin.render))
-    artifact = build(kotlin, source, tmp_path, use_cache=False)
-    for index in range(len(programs)):
-        argv = list(artifact.argv(index))
-        argv.insert(argv.index("-cp"), "-Xlog:class+load=info")
-        # A race of an old release may hang or crash a run: what it loaded is what counts.
-        result = run_argv(argv, 30, output_limit=64 << 20)
-        assert re.search(r"\[class,load\] MainKt source: file:", result.stdout), result
-        from_jars = re.findall(r"\[class,load\] (\S+) source: \S+\.jar$", result.stdout, re.M)
-        assert not from_jars, f"program {index} of {version}: {from_jars}"
