@@ -290,7 +290,8 @@ def _command(toolchain: Toolchain, product: Path) -> tuple[str, ...]:
         # The program's classes go first: the class loader looks for MainKt in the
         # classpath's order, and each jar it looks in is opened and its directory read,
         # which in a fresh JVM cost about a fifth of a run's CPU (README, issue #18). The
-        # cache maps with them there (Java 25 checks the jars it was dumped with).
+        # cache maps with a directory before its jars (tests/runners/engine/test_build.py
+        # checks that the library's classes still come from it).
         return (
             str(toolchain.run_executable),
             *_PROGRAM_JVM_FLAGS,
