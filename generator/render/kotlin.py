@@ -244,8 +244,10 @@ def _settings(options: dict[str, object]) -> tuple[str, str]:
     return layout, duplicates
 
 
-def _closed_receives(options: dict[str, object]) -> str:
-    """`closed_receive`, defaulting by layout; "catching" needs the modern one."""
+def closed_receive(options: dict[str, object]) -> str:
+    """Which receive a program writes where it may find its channel closed (the
+    `closed_receive` option, defaulting by layout; "catching" needs the modern one): the
+    Kotlin installer asks it too, to train a toolchain on the same receive."""
     opts = take_options(options, OPTIONS, "kotlin")
     layout = str(opts.get("package_layout", "modern"))
     closed = str(opts.get("closed_receive", "catching" if layout == "modern" else "or_null"))
@@ -279,7 +281,7 @@ def _groups(select: SelectS) -> list[list[CaseS]]:
 def unsupported_reason(lowered: Lowered, **options: object) -> str | None:
     """Why this Kotlin rendering cannot express the program, or None if it can."""
     _, duplicates = _settings(options)
-    _closed_receives(options)  # a bad combination is a ValueError, whatever the program
+    closed_receive(options)  # a bad combination is a ValueError, whatever the program
     if duplicates == "keep":
         return None
     for s in walk(lowered.body):
@@ -484,7 +486,7 @@ def render_file(
 ) -> str:
     """The file `Main.kt`: `progN()` per program and `main` (see the module docstring)."""
     layout, duplicates = _settings(options)
-    closed_receive = _closed_receives(options)
+    receive = closed_receive(options)
     opts = take_options(options, OPTIONS, "kotlin")
     lowered = lower_all(programs, opts.get("pct_depth"))
     for i, lw in enumerate(lowered):
@@ -524,7 +526,7 @@ def render_file(
                     for c in shuffled(used_channels(lw), rng):
                         w.line(f"val {c} = Channel<{element}>({_capacity(lw.capacity(c))})")
                     writer = _ProgramWriter(
-                        w, rng, layout, duplicates == "merge", values, lw.closed(), closed_receive
+                        w, rng, layout, duplicates == "merge", values, lw.closed(), receive
                     )
                     writer.process(lw.body)
                     if layout == "modern":

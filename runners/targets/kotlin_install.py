@@ -24,6 +24,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from generator.render.kotlin import closed_receive
 from runners import config
 from runners.targets import run_java
 from runners.targets.base import (
@@ -175,8 +176,7 @@ def _install_kotlin(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     try:
-        options = kotlin_render_options(release.version)
-        catching = options["package_layout"] == "modern" and "closed_receive" not in options
+        catching = closed_receive(kotlin_render_options(release.version)) == "catching"
         _train_kotlin(dest, java, pairing, name, catching=catching)
         manifest = {
             "layout": KOTLIN_LAYOUT,

@@ -189,6 +189,9 @@ def test_kotlin_programs_run_on_java_25_where_the_install_made_an_aot_cache(
     command = kotlin_target.run_command(kotlin, product)
     assert command[0] == manifest["java"]
     assert f"-XX:SharedArchiveFile={home / 'runtime.jsa'}" in command
+    # Java 17's archive maps only for a classpath that starts with the one it was dumped with.
+    classpath = command[command.index("-cp") + 1].split(os.pathsep)
+    assert classpath == [*runtime, str(home / "training.jar"), str(product)]
     assert java25.parent.parent not in kotlin_target.binds(kotlin)
 
 
