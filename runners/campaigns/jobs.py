@@ -49,7 +49,7 @@ from runners.campaigns.models import (
 from runners.campaigns.programs import campaign_program, program_object, store_programs
 from runners.campaigns.quotas import budget_note
 from runners.campaigns.services import record_execution, record_executions
-from runners.engine.build import build, scratch
+from runners.engine.build import build, compiles_kept_running, scratch
 from runners.engine.execute import (
     ProgramRun,
     RunTarget,
@@ -430,6 +430,12 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
             if to_run:
                 shared_runs = chunk_sizing.shared_runs_for(target_row.pk)
                 with scratch(f"chanfuzz-chunk-{chunk.pk}-") as tmp:
+                    kept_running = compiles_kept_running(
+                        target.toolchain, Path(tmp), target.build_flags
+                    )
+                    groups = chunk_sizing.compile_groups(
+                        target_row.pk, len(to_run), kept_running=kept_running
+                    )
                     try:
                         report = execute_batch(
                             [p for _, _, p in to_run],
@@ -445,15 +451,17 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
                             after_run=flush_if_due,
                             shared_runs=shared_runs,
                             on_waiting=on_waiting,
+                            groups=groups,
                         )
                     finally:
                         flush()  # stopped, superseded or failed: the verdicts in are kept
                 # What the next chunks of an auto-sized campaign are sized from.
+                programs, stages = report.sizing_sample()
                 costs = {
-                    "cost_programs": len(to_run),
-                    "compile_s": report.stages.sizing_compile_s,
-                    "run_s": report.stages.sizing_run_s,
-                    "waited_s": report.stages.sizing_wait_s,
+                    "cost_programs": programs,
+                    "compile_s": stages.sizing_compile_s,
+                    "run_s": stages.sizing_run_s,
+                    "waited_s": stages.sizing_wait_s,
                     "shared_run_size": shared_runs.size,
                 }
     except (_Superseded, _Stopped) as stopped:

@@ -32,6 +32,7 @@ lets the line find the fixed cost).
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -49,6 +50,22 @@ def with_rest(size: int, remaining: int) -> int:
     programs (bench/throughput.py's 600 programs of rust-std ended with a batch of 3: its
     compile cost a fifth of a second, as much as 20 programs of the batches before it)."""
     return remaining if remaining < size + size // 2 else size
+
+
+def leading_groups(count: int, first: int) -> list[int]:
+    """The sizes of the groups a batch of `count` programs compiles in, each compiled and
+    run before the next (runners.engine.execute's `groups`): `first`, twice that, four
+    times, …, the last joined to the one before when shorter than half a group
+    (`with_rest`); `[count]` when `first` leaves no second group."""
+    sizes: list[int] = []
+    size = max(first, 1)
+    left = count
+    while left > 0:
+        taken = with_rest(size, left)
+        sizes.append(taken)
+        left -= taken
+        size *= 2
+    return sizes
 
 
 def _apart(n: int, m: int) -> bool:
@@ -135,6 +152,19 @@ class BatchSizer:
         `fuzz`'s batches to 40-120 while a handed wait counted for nothing)."""
         recent = self.costs[-WINDOW:]
         return sum(c.waited_s for c in recent) / len(recent)
+
+    def first_group(self) -> int | None:
+        """The smallest group of programs worth a compile of its own: the one whose fixed
+        compile cost is `share` of its programs' cost (the batch size without waits at
+        the end, which a group does not add). None until two sizes were measured."""
+        if len({c.programs for c in self.costs}) < 2:
+            return None
+        fixed, per_program, _ = self._line()
+        rest = per_program + self.run_per_program()
+        if rest <= 0:
+            return self.high
+        # Rounded first: 0.1 / (0.1 · 0.5) is 2.0000000000000004 in floating point.
+        return max(1, math.ceil(round(fixed / (self.share * rest), 9)))
 
     def next_size(self) -> int:
         """The size of the next batch (batches under way at once ask before any has

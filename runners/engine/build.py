@@ -302,6 +302,17 @@ def build(
     )
 
 
+def compiles_kept_running(toolchain: Toolchain, workdir: Path, flags: Sequence[str] = ()) -> bool:
+    """Whether `build` hands this toolchain's compiles in `workdir` to a compiler kept
+    running (runners.engine.resident), whose fixed cost a compile is a round trip, not a
+    compiler's start."""
+    target = get_target(toolchain.language)
+    if target.build_plan is None or not resident.serves(workdir, quiet=True):
+        return False
+    plan = target.build_plan(toolchain, workdir.resolve(), flags)
+    return plan.resident is not None and not plan.writes
+
+
 def _publish(
     entry: Path,
     toolchain: Toolchain,

@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from signal import SIGXCPU
 
@@ -202,6 +202,17 @@ class Stages:
             self.verdict_s += verdict_s
             self.runs += 1
 
+    def since(self, before: Stages) -> Stages:
+        """What the stages took after `before`, a copy of them taken earlier."""
+        return Stages(**{
+            f.name: getattr(self, f.name) - getattr(before, f.name)
+            for f in fields(self) if f.name != "_lock"
+        })  # fmt: skip
+
+    def copy(self) -> Stages:
+        """The stages as they are now (a fresh lock)."""
+        return self.since(Stages())
+
     @property
     def sizing_compile_s(self) -> float:
         """The compile time the batch's size answers for: rendering and compiling, less a
@@ -235,6 +246,17 @@ class BatchReport:
     compile_s: float = 0.0
     compiles: int = 0
     stages: Stages = field(default_factory=Stages)
+    # Per group the batch compiled in (execute_batch's `groups`; one: the batch), its
+    # programs and what its compile and runs took.
+    groups: list[tuple[int, Stages]] = field(default_factory=list)
+
+    def sizing_sample(self) -> tuple[int, Stages]:
+        """The programs and stages a batch sizer learns from: its largest group's. The
+        sizers draw their line through compiles (one fixed cost each): a batch's total
+        over several groups would carry several."""
+        if not self.groups:
+            return len(self.executions), self.stages
+        return max(self.groups, key=lambda group: group[0])
 
 
 # Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
@@ -823,6 +845,7 @@ def execute_batch(
     shared_runs: SharedRunSize | None = None,
     on_waiting: Callable[[], bool] | None = None,
     report: BatchReport | None = None,
+    groups: Sequence[int] | None = None,
 ) -> BatchReport:
     """Verdicts for `programs` (in order) on `target`.
 
@@ -837,7 +860,14 @@ def execute_batch(
     `shared_runs` carries the size shared runs grew to from batch to batch.
     `report` is filled as the batch goes, when given: a caller whose callback ends the
     batch by raising keeps what it cost (fuzz's compile time when it stops at a finding).
+    `groups` (sizes adding up to the batch's, in order) compiles the batch in those
+    groups, each run before the next compiles (batching.leading_groups): the first
+    verdicts come after a small group's compile, not the whole batch's, for one fixed
+    compile cost more a group. By default the batch is one group.
     """
+    sizes = list(groups) if groups else [len(programs)]
+    if sum(sizes) != len(programs) or min(sizes, default=1) < 1:
+        raise ValueError(f"groups {sizes} do not cut a batch of {len(programs)} programs")
     report = BatchReport() if report is None else report
     results: dict[int, ProgramRun] = {}
     # Uncached artifacts stay in the workdir, which the sandbox's unprivileged
@@ -909,7 +939,11 @@ def execute_batch(
             shared_runs=shared_runs, on_waiting=on_waiting,
         )  # fmt: skip
 
-    if programs:
-        compile_group(list(range(len(programs))))
+    start = 0
+    for size in sizes if programs else []:
+        before = report.stages.copy()
+        compile_group(list(range(start, start + size)))
+        report.groups.append((size, report.stages.since(before)))
+        start += size
     report.executions = [results[i] for i in range(len(programs))]
     return report

@@ -90,6 +90,19 @@ def servable(workdir: Path) -> bool:
     return any(workdir.resolve().is_relative_to(place.resolve()) for place in places)
 
 
+def serves(workdir: Path, *, quiet: bool = False) -> bool:
+    """Whether servers take builds in `workdir`: there may be servers
+    (`$CHANFUZZ_RESIDENT_COMPILERS`), they can write it, and their home is this user's
+    alone (else builds compile cold, which is logged unless `quiet`)."""
+    if config.resident_compilers() == 0 or not servable(workdir):
+        return False
+    if not _private(home()):
+        if not quiet:
+            _log(f"{home()} is not this user's alone: builds compile cold")
+        return False
+    return True
+
+
 def server_name(spec: ResidentCompile) -> str:
     """A short name of what a server runs: a toolchain reinstalled in place (new jars),
     other flags or another scratch directory (its jail lets it write there) get another
@@ -121,12 +134,9 @@ def compile(
     """Compile with a resident server of `spec`; None where none can (the caller then
     compiles cold). `env` and `limits` are the cold compile's, given to a server it
     starts."""
+    if not serves(workdir):
+        return None
     slots = config.resident_compilers()
-    if slots == 0 or not servable(workdir):
-        return None
-    if not _private(home()):
-        _log(f"{home()} is not this user's alone: builds compile cold")
-        return None
     started = time.monotonic()
     setup_s = 0.0  # starting a server, which serves the builds after this one too
     name = server_name(spec)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runners.engine.batching import BatchCost, BatchSizer, with_rest
+from runners.engine.batching import BatchCost, BatchSizer, leading_groups, with_rest
 from runners.engine.execute import Stages
 
 
@@ -243,3 +243,33 @@ def test_a_rest_shorter_than_half_a_batch_joins_the_batch_before_it() -> None:
 )
 def test_with_rest_takes_a_rest_shorter_than_half_a_batch(size: int, remaining: int, taken: int):
     assert with_rest(size, remaining) == taken
+
+
+@pytest.mark.parametrize(
+    ("count", "first", "groups"),
+    [
+        (10, 1, [1, 2, 4, 3]),
+        (20, 1, [1, 2, 4, 8, 5]),  # 8 leaves 5: not shorter than half of it
+        (100, 13, [13, 26, 61]),  # 52 would leave 9: the last group takes them
+        (5, 10, [5]),
+        (1, 1, [1]),
+        (0, 1, []),
+    ],
+)
+def test_leading_groups_double_from_the_first(count: int, first: int, groups: list[int]) -> None:
+    assert leading_groups(count, first) == groups
+    assert sum(groups) == count
+
+
+def test_the_first_group_is_the_smallest_whose_fixed_compile_is_a_share_of_it() -> None:
+    sizer = BatchSizer(start=10)
+    assert sizer.first_group() is None  # nothing measured
+    # kotlinc 1.2.41 kept running: 0.1 s a compile, 0.25 s a program, runs of 0.25 s
+    for n in (10, 20):
+        sizer.observe(n, Stages(compile_s=0.1 + 0.25 * n, run_s=0.25 * n))
+    assert sizer.first_group() == 2  # 0.1 / (0.1 · 0.5)
+    # a cold compile of 0.2 s and a few ms a program (Rust): groups of over a hundred
+    rust = BatchSizer()
+    for n in (25, 50):
+        rust.observe(n, Stages(compile_s=0.2 + 0.0126 * n, run_s=0.004 * n))
+    assert rust.first_group() == 121  # ceil(0.2 / (0.1 · 0.0166))

@@ -267,6 +267,56 @@ def test_the_program_a_compile_error_names_is_tried_alone_first(
     assert report.compiles == 4 and order == list(range(8))
 
 
+def test_a_batch_in_groups_runs_each_group_before_the_next_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Groups of 1, 2 and 3: the first verdict comes after one program's compile, and each
+    group's costs are its own (what a campaign's chunk sizer learns from)."""
+    target = _target("go")
+    programs = [generate_program(s, PRESETS["A"]).program for s in range(6)]
+    events: list[str] = []
+    render = TargetSpec.render_batch
+
+    def counted(spec: TargetSpec, group: list, **kwargs: object) -> str:
+        events.append(f"compile {len(group)}")
+        return render(spec, group, **kwargs)
+
+    monkeypatch.setattr(TargetSpec, "render_batch", counted)
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:  # reachable by runs
+        report = execute_batch(
+            programs,
+            target,
+            workdir=Path(workdir),
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=10),
+            on_result=lambda run: events.append(f"verdict {run.index}"),
+            use_cache=False,
+            groups=[1, 2, 3],
+        )
+    assert events == [
+        "compile 1", "verdict 0", "compile 2", "verdict 1", "verdict 2",
+        "compile 3", "verdict 3", "verdict 4", "verdict 5",
+    ]  # fmt: skip
+    assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 6
+    assert report.compiles == 3 and [n for n, _ in report.groups] == [1, 2, 3]
+    programs_sampled, stages = report.sizing_sample()
+    assert programs_sampled == 3 and stages.runs >= 1
+    assert sum(g.compile_s for _, g in report.groups) == pytest.approx(report.stages.compile_s)
+    assert 0 < stages.compile_s < report.stages.compile_s
+
+
+def test_groups_that_do_not_cut_the_batch_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="do not cut a batch of 3"):
+        execute_batch(
+            [generate_program(s, PRESETS["A"]).program for s in range(3)],
+            make_target("go"),
+            workdir=tmp_path,
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=10),
+            groups=[1, 1],
+        )
+
+
 def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_path: Path) -> None:
     # A batch that cannot compile (here: a flag the compiler rejects) is split
     # down to single programs; each ends as a compile error with the output.

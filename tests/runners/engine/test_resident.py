@@ -21,12 +21,12 @@ from generator.lambda_chan import Program
 from generator.pipeline import generate_program
 from generator.settings import settings_for
 from runners.engine import resident
-from runners.engine.build import COMPILE_LIMITS, CompileError, build
+from runners.engine.build import COMPILE_LIMITS, CompileError, build, compiles_kept_running
 from runners.engine.execute import target_for
 from runners.engine.sandbox import compile_jail
 from runners.targets import get_target
 from runners.targets.base import ResidentCompile, TargetSpec
-from tests.runners.conftest import require_toolchain
+from tests.runners.conftest import fake_toolchain, require_toolchain
 from tests.runners.engine.processes import alive
 
 # A tool with the entry point kotlinc's K2JVMCompiler has: exec(PrintStream, String[])
@@ -262,6 +262,17 @@ def test_no_server_when_none_is_wanted(
     monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
     assert compile_(tool("0"), tmp_path) is None
     assert not (resident.home() / f"{resident.server_name(tool())}-0.pid").exists()
+
+
+def test_builds_say_whether_a_compiler_kept_running_takes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kotlin = fake_toolchain("kotlin")
+    assert compiles_kept_running(kotlin, tmp_path)
+    assert not compiles_kept_running(fake_toolchain("go"), tmp_path)  # go build starts cold
+    assert not compiles_kept_running(kotlin, Path("/") / "nonexistent-chanfuzz-workdir")
+    monkeypatch.setenv("CHANFUZZ_RESIDENT_COMPILERS", "0")
+    assert not compiles_kept_running(kotlin, tmp_path)
 
 
 def test_ending_a_server_spares_a_process_that_took_its_pid(tool: Make) -> None:
