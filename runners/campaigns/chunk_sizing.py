@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from runners import config
 from runners.campaigns.models import CampaignTarget, Chunk
-from runners.engine.batching import BatchCost, BatchSizer, leading_groups, with_rest
+from runners.engine.batching import BatchCost, BatchSizer, with_rest
 from runners.engine.execute import SharedRunSize
 from runners.targets import get_target
 
@@ -74,23 +74,6 @@ def split_off(chunk: Chunk) -> Chunk | None:
     rest = Chunk.objects.create(target=chunk.target, start=chunk.start + size, end=chunk.end)
     chunk.end = chunk.start + size
     return rest
-
-
-def compile_groups(target_id: int, count: int, *, kept_running: bool) -> list[int]:
-    """The groups a chunk of `count` programs of the target compiles in, each run before
-    the next compiles (runners.engine.execute's `groups`): from the smallest group worth
-    a compile of its own by the costs measured so far (BatchSizer.first_group), doubling.
-    Before two sizes were measured, from a single program where compiles go to a compiler
-    kept running (a round trip's fixed cost; `kept_running`), else the chunk at once:
-    a cold compile's start is a batch's fixed cost (0.2 s a Rust batch).
-
-    A race that shows in one program in tens is thus met after a program's compile,
-    not a chunk's: on kotlinx.coroutines 0.19 a chunk of 20 compiled for 5 s before its
-    first run (kotlinc 1.2.41, 0.25 s a program and 0.1 s a compile; README, issue #18)."""
-    first = sizer_for(target_id).first_group()
-    if first is None:
-        first = 1 if kept_running else count
-    return leading_groups(count, first)
 
 
 def shared_runs_for(target_id: int) -> SharedRunSize:

@@ -433,9 +433,8 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
                     kept_running = compiles_kept_running(
                         target.toolchain, Path(tmp), target.build_flags
                     )
-                    groups = chunk_sizing.compile_groups(
-                        target_row.pk, len(to_run), kept_running=kept_running
-                    )
+                    sizer = chunk_sizing.sizer_for(target_row.pk)
+                    groups = sizer.groups(len(to_run), kept_running=kept_running)
                     try:
                         report = execute_batch(
                             [p for _, _, p in to_run],

@@ -55,8 +55,8 @@ def with_rest(size: int, remaining: int) -> int:
 def leading_groups(count: int, first: int) -> list[int]:
     """The sizes of the groups a batch of `count` programs compiles in, each compiled and
     run before the next (runners.engine.execute's `groups`): `first`, twice that, four
-    times, …, the last joined to the one before when shorter than half a group
-    (`with_rest`); `[count]` when `first` leaves no second group."""
+    times, …; a group takes the rest when it would leave fewer than half its size
+    (`with_rest`), so `[count]` when `first` leaves no second group worth a compile."""
     sizes: list[int] = []
     size = max(first, 1)
     left = count
@@ -165,6 +165,22 @@ class BatchSizer:
             return self.high
         # Rounded first: 0.1 / (0.1 · 0.5) is 2.0000000000000004 in floating point.
         return max(1, math.ceil(round(fixed / (self.share * rest), 9)))
+
+    def groups(self, count: int, *, kept_running: bool) -> list[int]:
+        """The groups a batch of `count` programs compiles in, each run before the next
+        compiles (runners.engine.execute's `groups`): from `first_group`, doubling. Before
+        two sizes were measured, from a single program where compiles go to a compiler
+        kept running (a round trip's fixed cost: `kept_running`), else the batch at once:
+        a cold compiler's start is a batch's fixed cost (0.2 s a Rust batch).
+
+        A race that shows in one program in tens is thus met after a program's compile,
+        not a batch's: on kotlinx.coroutines 0.19 a campaign's second chunk, 20 programs,
+        compiled for 5 s before its first run (kotlinc 1.2.41 kept running: 0.25 s a
+        program, 0.1 s a compile; README, issue #18)."""
+        first = self.first_group()
+        if first is None:
+            first = 1 if kept_running else count
+        return leading_groups(count, first)
 
     def next_size(self) -> int:
         """The size of the next batch (batches under way at once ask before any has

@@ -865,7 +865,7 @@ def execute_batch(
     verdicts come after a small group's compile, not the whole batch's, for one fixed
     compile cost more a group. By default the batch is one group.
     """
-    sizes = list(groups) if groups else [len(programs)]
+    sizes = list(groups) if groups else [len(programs)] if programs else []
     if sum(sizes) != len(programs) or min(sizes, default=1) < 1:
         raise ValueError(f"groups {sizes} do not cut a batch of {len(programs)} programs")
     report = BatchReport() if report is None else report
@@ -940,7 +940,7 @@ def execute_batch(
         )  # fmt: skip
 
     start = 0
-    for size in sizes if programs else []:
+    for size in sizes:
         before = report.stages.copy()
         compile_group(list(range(start, start + size)))
         report.groups.append((size, report.stages.since(before)))

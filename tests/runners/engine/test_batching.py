@@ -273,3 +273,12 @@ def test_the_first_group_is_the_smallest_whose_fixed_compile_is_a_share_of_it() 
     for n in (25, 50):
         rust.observe(n, Stages(compile_s=0.2 + 0.0126 * n, run_s=0.004 * n))
     assert rust.first_group() == 121  # ceil(0.2 / (0.1 · 0.0166))
+
+
+def test_a_batch_compiles_in_groups_from_one_program_only_where_compiles_are_cheap() -> None:
+    sizer = BatchSizer(start=10)
+    assert sizer.groups(10, kept_running=True) == [1, 2, 4, 3]  # a round trip a compile
+    assert sizer.groups(10, kept_running=False) == [10]  # a cold compiler's start
+    for n in (10, 20):  # measured: 2 programs make a compile worth it, kept running or not
+        sizer.observe(n, Stages(compile_s=0.1 + 0.25 * n, run_s=0.25 * n))
+    assert sizer.groups(10, kept_running=False) == [2, 4, 4]
