@@ -129,16 +129,23 @@ def main() -> None:
 
 
 def _where_time_went(campaign: Campaign, found: Execution, began_at: datetime) -> str:
-    """When the first chunk started, how long the overflowing run took, and when its
-    execution was stored, all from the trial's start: what a faster first finding must cut."""
-    from runners.campaigns.models import Chunk
+    """When the first chunk started, when the first verdict of any program was stored (a
+    chunk's compile before it), how long the overflowing run took, and when its execution
+    was stored, all from the trial's start: what a faster first finding must cut."""
+    from runners.campaigns.models import Chunk, Execution
 
     starts = Chunk.objects.filter(target__campaign=campaign, started_at__isnull=False)
     first = min((c.started_at for c in starts), default=None)
     started = f"{(first - began_at).total_seconds():.1f} s" if first else "?"
+    verdicts = Execution.objects.filter(campaign=campaign).order_by("created_at")
+    first_verdict = verdicts.values_list("created_at", flat=True).first()
+    verdict = f"{(first_verdict - began_at).total_seconds():.1f} s" if first_verdict else "?"
     stored = (found.created_at - began_at).total_seconds()
     took = f"{found.duration_s:.1f} s"
-    return f"first chunk started at {started}, the run took {took}, stored at {stored:.1f} s"
+    return (
+        f"first chunk started at {started}, first verdict stored at {verdict}, "
+        f"the run took {took}, stored at {stored:.1f} s"
+    )
 
 
 if __name__ == "__main__":
