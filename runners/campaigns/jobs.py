@@ -455,12 +455,11 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
                     finally:
                         flush()  # stopped, superseded or failed: the verdicts in are kept
                 # What the next chunks of an auto-sized campaign are sized from.
-                programs, stages = report.sizing_sample()
                 costs = {
-                    "cost_programs": programs,
-                    "compile_s": stages.sizing_compile_s,
-                    "run_s": stages.sizing_run_s,
-                    "waited_s": stages.sizing_wait_s,
+                    "cost_programs": len(to_run),
+                    "compile_s": report.stages.sizing_compile_s,
+                    "run_s": report.stages.sizing_run_s,
+                    "waited_s": report.stages.sizing_wait_s,
                     "shared_run_size": shared_runs.size,
                 }
     except (_Superseded, _Stopped) as stopped:

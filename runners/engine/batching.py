@@ -32,7 +32,6 @@ lets the line find the fixed cost).
 
 from __future__ import annotations
 
-import math
 import statistics
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -153,34 +152,25 @@ class BatchSizer:
         recent = self.costs[-WINDOW:]
         return sum(c.waited_s for c in recent) / len(recent)
 
-    def first_group(self) -> int | None:
-        """The smallest group of programs worth a compile of its own: the one whose fixed
-        compile cost is `share` of its programs' cost (the batch size without waits at
-        the end, which a group does not add). None until two sizes were measured."""
-        if len({c.programs for c in self.costs}) < 2:
-            return None
-        fixed, per_program, _ = self._line()
-        rest = per_program + self.run_per_program()
-        if rest <= 0:
-            return self.high
-        # Rounded first: 0.1 / (0.1 · 0.5) is 2.0000000000000004 in floating point.
-        return max(1, math.ceil(round(fixed / (self.share * rest), 9)))
-
     def groups(self, count: int, *, kept_running: bool) -> list[int]:
         """The groups a batch of `count` programs compiles in, each run before the next
-        compiles (runners.engine.execute's `groups`): from `first_group`, doubling. Before
-        two sizes were measured, from a single program where compiles go to a compiler
-        kept running (a round trip's fixed cost: `kept_running`), else the batch at once:
-        a cold compiler's start is a batch's fixed cost (0.2 s a Rust batch).
+        compiles (runners.engine.execute's `groups`). Until two sizes were measured, where
+        compiles go to a compiler kept running (`kept_running`: a compile's fixed cost is a
+        round trip), from a single program, doubling (leading_groups); otherwise, and
+        after, the batch at once: a cold compiler's start is a batch's fixed cost (0.2 s a
+        Rust batch), and the sizes that follow are chosen to make it small.
 
-        A race that shows in one program in tens is thus met after a program's compile,
-        not a batch's: on kotlinx.coroutines 0.19 a campaign's second chunk, 20 programs,
+        A race that shows in the first programs is thus met after a program's compile, not
+        a batch's: on kotlinx.coroutines 0.19 a campaign's second chunk, 20 programs,
         compiled for 5 s before its first run (kotlinc 1.2.41 kept running: 0.25 s a
-        program, 0.1 s a compile; README, issue #18)."""
-        first = self.first_group()
-        if first is None:
-            first = 1 if kept_running else count
-        return leading_groups(count, first)
+        program; README, issue #18). Only the first batches: a compile costs the Kotlin
+        compiler kept running 0.1–0.2 s of its own, which later batches, grown to tens or
+        hundreds of programs, would pay once a group. What the first batches cost, their
+        groups' fixed costs included, is what the sizes after them are drawn from: more
+        fixed cost than one compile has, so larger batches, not smaller."""
+        if kept_running and len({c.programs for c in self.costs}) < 2:
+            return leading_groups(count, 1)
+        return [count] if count else []
 
     def next_size(self) -> int:
         """The size of the next batch (batches under way at once ask before any has

@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from signal import SIGXCPU
 
@@ -202,17 +202,6 @@ class Stages:
             self.verdict_s += verdict_s
             self.runs += 1
 
-    def since(self, before: Stages) -> Stages:
-        """What the stages took after `before`, a copy of them taken earlier."""
-        return Stages(**{
-            f.name: getattr(self, f.name) - getattr(before, f.name)
-            for f in fields(self) if f.name != "_lock"
-        })  # fmt: skip
-
-    def copy(self) -> Stages:
-        """The stages as they are now (a fresh lock)."""
-        return self.since(Stages())
-
     @property
     def sizing_compile_s(self) -> float:
         """The compile time the batch's size answers for: rendering and compiling, less a
@@ -246,17 +235,6 @@ class BatchReport:
     compile_s: float = 0.0
     compiles: int = 0
     stages: Stages = field(default_factory=Stages)
-    # Per group the batch compiled in (execute_batch's `groups`; one: the batch), its
-    # programs and what its compile and runs took.
-    groups: list[tuple[int, Stages]] = field(default_factory=list)
-
-    def sizing_sample(self) -> tuple[int, Stages]:
-        """The programs and stages a batch sizer learns from: its largest group's. The
-        sizers draw their line through compiles (one fixed cost each): a batch's total
-        over several groups would carry several."""
-        if not self.groups:
-            return len(self.executions), self.stages
-        return max(self.groups, key=lambda group: group[0])
 
 
 # Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
@@ -941,9 +919,7 @@ def execute_batch(
 
     start = 0
     for size in sizes:
-        before = report.stages.copy()
         compile_group(list(range(start, start + size)))
-        report.groups.append((size, report.stages.since(before)))
         start += size
     report.executions = [results[i] for i in range(len(programs))]
     return report

@@ -25,7 +25,7 @@ from typing import Any
 from generator.pipeline import Generated, generate_program
 from generator.settings import GeneratorSettings
 from runners.engine.batching import BatchSizer
-from runners.engine.build import compiles_kept_running, scratch
+from runners.engine.build import scratch
 from runners.engine.execute import (
     DEFAULT_TRIAGE,
     BatchReport,
@@ -232,7 +232,7 @@ class _FuzzRun:
                     exhausted = True
                     return
                 build_dir = root / f"batch-{n}"
-                future = pool.submit(self._run_batch, chunk, build_dir, self._groups(chunk, root))
+                future = pool.submit(self._run_batch, chunk, build_dir)
                 running[future] = build_dir
                 future.add_done_callback(self._results.put)
 
@@ -294,7 +294,7 @@ class _FuzzRun:
         self.summary.compile_s += report.compile_s
         self.summary.out_of_time_s += report.stages.out_of_time_s
         if self._sizer is not None:
-            self._sizer.observe(*report.sizing_sample())
+            self._sizer.observe(len(report.executions), report.stages)
 
     def _record(self, chunk: list[Generated], execution: ProgramRun) -> None:
         generated = chunk[execution.index]
@@ -311,25 +311,13 @@ class _FuzzRun:
             return True
         return self._stop_when is not None and self._stop_when(generated, execution)
 
-    def _groups(self, chunk: list[Generated], root: Path) -> list[int] | None:
-        """The groups the batch `chunk` compiles in (BatchSizer.groups); None, at once,
-        where its size was fixed (`batch_size`)."""
-        if self._sizer is None:
-            return None
-        target = self._target
-        kept_running = compiles_kept_running(target.toolchain, root, target.build_flags)
-        return self._sizer.groups(len(chunk), kept_running=kept_running)
-
     # --- in a batch's thread --------------------------------------------------------
 
-    def _run_batch(
-        self, chunk: list[Generated], build_dir: Path, groups: list[int] | None
-    ) -> BatchReport:
+    def _run_batch(self, chunk: list[Generated], build_dir: Path) -> BatchReport:
         report = BatchReport()
         try:
             return self._execute(
                 [g.program for g in chunk],
-                groups=groups,
                 workdir=build_dir,
                 render_seed=chunk[0].seed if chunk else 0,
                 on_result=lambda execution: self._forward(chunk, execution),

@@ -64,19 +64,11 @@ class Batches:
                 kwargs["on_result"](ProgramRun(index=index, classification=self.verdict(index)))
             kwargs["after_run"]()
         self.waits(programs, kwargs["on_waiting"])
-        # Each compile group (execute_batch's `groups`) costs what `cost` says of its size.
-        groups = []
-        for size in kwargs.get("groups") or [len(programs)]:
-            compile_s, run_s, *waited = self.cost(size)
-            stages = Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s)
-            stages.waited_s = sum(waited)
-            groups.append((size, stages))
-        groups[-1][1].handed_s = self.handed
-        total = Stages(**{
-            name: sum(getattr(g, name) for _, g in groups)
-            for name in ("render_s", "compile_s", "run_s", "waited_s", "handed_s")
-        })  # fmt: skip
-        return BatchReport(stages=total, groups=groups)
+        compile_s, run_s, *waited = self.cost(len(programs))
+        stages = Stages(render_s=0.25, compile_s=compile_s - 0.25, run_s=run_s)
+        stages.waited_s = sum(waited)
+        stages.handed_s = self.handed
+        return BatchReport(stages=stages)
 
 
 @pytest.fixture
@@ -349,29 +341,23 @@ def test_a_chunks_end_wait_handed_to_the_next_chunk_still_sizes_the_chunks(
 def test_a_chunk_compiled_by_a_compiler_kept_running_runs_its_first_program_first(
     batches: Batches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Where compiles go to a compiler kept running, a chunk compiles in groups from one
-    program, doubling; once two sizes were measured, from the smallest group whose fixed
-    compile is a tenth of its cost; the chunk sizes learn from the largest group."""
+    """Where compiles go to a compiler kept running, the first chunks compile in groups
+    from one program, doubling; once two sizes were measured, each chunk at once."""
     monkeypatch.setattr(jobs, "compiles_kept_running", lambda *args: True)
     batches.cost = lambda n: (0.1 + 0.25 * n, 0.25 * n)  # kotlinc 1.2.41 and #504's runs
     _chunk(end=45, chunk_size=0)
     _run_every_queued_chunk()
     chunks = list(Chunk.objects.order_by("start"))
     assert [c.sized for c in chunks] == [10, 20, 10, 5]
-    # 0.1 / (0.1 · 0.5): groups from 2
     assert [call[2]["groups"] for call in batches.calls] == [
-        [1, 2, 4, 3], [1, 2, 4, 8, 5], [2, 4, 4], [2, 3],
+        [1, 2, 4, 3], [1, 2, 4, 8, 5], [10], [5],
     ]  # fmt: skip
-    assert [(c.cost_programs, c.compile_s) for c in chunks[:2]] == [(4, 1.1), (8, 2.1)]
 
 
-def test_a_chunk_compiled_cold_compiles_at_once_until_the_costs_say_otherwise(
-    batches: Batches,
-) -> None:
+def test_a_chunk_compiled_cold_compiles_at_once(batches: Batches) -> None:
     batches.cost = lambda n: (0.2 + 0.0126 * n, 0.004 * n)  # Rust: rustc's start, quick runs
     _chunk(end=280, chunk_size=0)
     _run_every_queued_chunk()
-    # The smallest group worth a compile, 121, is a chunk of its own (120 and 130).
     assert [call[2]["groups"] for call in batches.calls] == [[10], [20], [120], [130]]
 
 

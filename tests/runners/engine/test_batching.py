@@ -261,24 +261,13 @@ def test_leading_groups_double_from_the_first(count: int, first: int, groups: li
     assert sum(groups) == count
 
 
-def test_the_first_group_is_the_smallest_whose_fixed_compile_is_a_share_of_it() -> None:
-    sizer = BatchSizer(start=10)
-    assert sizer.first_group() is None  # nothing measured
-    # kotlinc 1.2.41 kept running: 0.1 s a compile, 0.25 s a program, runs of 0.25 s
-    for n in (10, 20):
-        sizer.observe(n, Stages(compile_s=0.1 + 0.25 * n, run_s=0.25 * n))
-    assert sizer.first_group() == 2  # 0.1 / (0.1 · 0.5)
-    # a cold compile of 0.2 s and a few ms a program (Rust): groups of over a hundred
-    rust = BatchSizer()
-    for n in (25, 50):
-        rust.observe(n, Stages(compile_s=0.2 + 0.0126 * n, run_s=0.004 * n))
-    assert rust.first_group() == 121  # ceil(0.2 / (0.1 · 0.0166))
-
-
-def test_a_batch_compiles_in_groups_from_one_program_only_where_compiles_are_cheap() -> None:
+def test_the_first_batches_compile_in_groups_from_one_program_where_compiles_are_cheap():
     sizer = BatchSizer(start=10)
     assert sizer.groups(10, kept_running=True) == [1, 2, 4, 3]  # a round trip a compile
     assert sizer.groups(10, kept_running=False) == [10]  # a cold compiler's start
-    for n in (10, 20):  # measured: 2 programs make a compile worth it, kept running or not
-        sizer.observe(n, Stages(compile_s=0.1 + 0.25 * n, run_s=0.25 * n))
-    assert sizer.groups(10, kept_running=False) == [2, 4, 4]
+    sizer.observe(10, Stages(compile_s=2.6, run_s=2.5))
+    assert sizer.groups(20, kept_running=True) == [1, 2, 4, 8, 5]  # one size measured
+    sizer.observe(20, Stages(compile_s=5.1, run_s=5.0))
+    # Measured: the sizes are chosen to make the fixed cost small, so a batch is one compile.
+    assert sizer.groups(30, kept_running=True) == [30]
+    assert sizer.groups(0, kept_running=True) == []

@@ -270,8 +270,7 @@ def test_the_program_a_compile_error_names_is_tried_alone_first(
 def test_a_batch_in_groups_runs_each_group_before_the_next_compiles(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Groups of 1, 2 and 3: the first verdict comes after one program's compile, and each
-    group's costs are its own (what a campaign's chunk sizer learns from)."""
+    """Groups of 1, 2 and 3: the first verdict comes after one program's compile."""
     target = _target("go")
     programs = [generate_program(s, PRESETS["A"]).program for s in range(6)]
     events: list[str] = []
@@ -298,11 +297,7 @@ def test_a_batch_in_groups_runs_each_group_before_the_next_compiles(
         "compile 3", "verdict 3", "verdict 4", "verdict 5",
     ]  # fmt: skip
     assert [e.outcome for e in report.executions] == [Outcome.TERMINATED] * 6
-    assert report.compiles == 3 and [n for n, _ in report.groups] == [1, 2, 3]
-    programs_sampled, stages = report.sizing_sample()
-    assert programs_sampled == 3 and stages.runs >= 1
-    assert sum(g.compile_s for _, g in report.groups) == pytest.approx(report.stages.compile_s)
-    assert 0 < stages.compile_s < report.stages.compile_s
+    assert report.compiles == 3 and report.stages.runs >= 3
 
 
 def test_groups_that_do_not_cut_the_batch_are_refused(tmp_path: Path) -> None:
