@@ -6,6 +6,7 @@ import dataclasses
 import signal
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine.execute import (
     Attempt,
+    BatchReport,
     RunTarget,
     Triage,
     execute_batch,
@@ -35,6 +37,21 @@ STUCK = lc.Program(("c1", "c2"), lc.Then(lc.SpawnE(lc.Recv("c2")), lc.Recv("c1")
 def _target(language: str, repetitions: int = 2) -> RunTarget:
     require_toolchain(language)
     return make_target(language, repetitions=repetitions)
+
+
+def _uncached_batch(programs: list[lc.Program], target: RunTarget, **kwargs: Any) -> BatchReport:
+    """execute_batch with a 10 s limit, compiling however often the test has run here, in
+    a workdir the sandbox's user can reach (pytest's tmp_path is under a private one)."""
+    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:
+        return execute_batch(
+            programs,
+            target,
+            workdir=Path(workdir),
+            sandbox=get_sandbox("local"),
+            limits=Limits(timeout_s=10),
+            use_cache=False,
+            **kwargs,
+        )
 
 
 def test_batch_of_generated_go_programs_all_terminate() -> None:
@@ -251,16 +268,7 @@ def test_the_program_a_compile_error_names_is_tried_alone_first(
 
     monkeypatch.setattr(TargetSpec, "render_batch", with_a_broken_program)
     order = []
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:  # reachable by runs
-        report = execute_batch(
-            programs,
-            target,
-            workdir=Path(workdir),
-            sandbox=get_sandbox("local"),
-            limits=Limits(timeout_s=10),
-            on_result=lambda run: order.append(run.index),
-            use_cache=False,
-        )
+    report = _uncached_batch(programs, target, on_result=lambda run: order.append(run.index))
     outcomes = [e.outcome for e in report.executions]
     assert outcomes == [Outcome.TERMINATED] * 4 + [Outcome.COMPILE_ERROR] + [Outcome.TERMINATED] * 3
     assert "noSuchFunc" in report.executions[4].compile_output
@@ -281,17 +289,12 @@ def test_a_batch_in_groups_runs_each_group_before_the_next_compiles(
         return render(spec, group, **kwargs)
 
     monkeypatch.setattr(TargetSpec, "render_batch", counted)
-    with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:  # reachable by runs
-        report = execute_batch(
-            programs,
-            target,
-            workdir=Path(workdir),
-            sandbox=get_sandbox("local"),
-            limits=Limits(timeout_s=10),
-            on_result=lambda run: events.append(f"verdict {run.index}"),
-            use_cache=False,
-            groups=[1, 2, 3],
-        )
+    report = _uncached_batch(
+        programs,
+        target,
+        on_result=lambda run: events.append(f"verdict {run.index}"),
+        groups=[1, 2, 3],
+    )
     assert events == [
         "compile 1", "verdict 0", "compile 2", "verdict 1", "verdict 2",
         "compile 3", "verdict 3", "verdict 4", "verdict 5",
