@@ -152,6 +152,10 @@ class BatchSizer:
         recent = self.costs[-WINDOW:]
         return sum(c.waited_s for c in recent) / len(recent)
 
+    def _measured(self) -> bool:
+        """Whether two sizes were measured: what the line needs to tell fixed costs apart."""
+        return len({c.programs for c in self.costs}) >= 2
+
     def groups(self, count: int, *, kept_running: bool) -> list[int]:
         """The groups a batch of `count` programs compiles in, each run before the next
         compiles (runners.engine.execute's `groups`). Until two sizes were measured, where
@@ -168,7 +172,7 @@ class BatchSizer:
         hundreds of programs, would pay once a group. What the first batches cost, their
         groups' fixed costs included, is what the sizes after them are drawn from: more
         fixed cost than one compile has, so larger batches, not smaller."""
-        if kept_running and len({c.programs for c in self.costs}) < 2:
+        if kept_running and not self._measured():
             return leading_groups(count, 1)
         return [count] if count else []
 
@@ -176,7 +180,7 @@ class BatchSizer:
         """The size of the next batch (batches under way at once ask before any has
         ended: the first gets `start`, the next twice as many, the others the last size
         until two sizes were measured)."""
-        if len({c.programs for c in self.costs}) < 2:
+        if not self._measured():
             if not self.given:
                 size = self.start
             elif len(set(self.given)) < 2:

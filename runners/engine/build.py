@@ -39,7 +39,7 @@ from runners.engine import artifact_cache, resident
 from runners.engine.sandbox import compile_jail
 from runners.engine.supervisor import ProcessResult, RLimits, run_argv
 from runners.targets import get_target
-from runners.targets.base import Toolchain
+from runners.targets.base import BuildPlan, Toolchain
 
 # The work directory a build plan is made for when it goes into an artifact key: where a
 # batch compiles (one directory per worker) changes nothing in what it builds.
@@ -248,7 +248,7 @@ def build(
     result = None
     # A resident compiler writes only to the temporary directory (resident.servable), so
     # a plan that writes elsewhere too runs cold; so does any build no server can take.
-    if plan.resident is not None and not plan.writes:
+    if _servable_plan(plan):
         result = resident.compile(
             plan.resident, workdir=workdir, env=plan.env, timeout_s=timeout_s, limits=COMPILE_LIMITS
         )
@@ -309,7 +309,11 @@ def compiles_kept_running(toolchain: Toolchain, workdir: Path, flags: Sequence[s
     target = get_target(toolchain.language)
     if target.build_plan is None or not resident.serves(workdir, quiet=True):
         return False
-    plan = target.build_plan(toolchain, workdir.resolve(), flags)
+    return _servable_plan(target.build_plan(toolchain, workdir.resolve(), flags))
+
+
+def _servable_plan(plan: BuildPlan) -> bool:
+    """Whether a server may take `plan`: it has one, and writes nowhere but its workdir."""
     return plan.resident is not None and not plan.writes
 
 
