@@ -2,11 +2,12 @@
 
     python bench/campaign_first_finding.py [--version 0.19] [--trials 5] [--workers 2]
                                            [--chunk-size 0] [--max-programs 300]
-                                           [--hang-quiet SECONDS]
+                                           [--hang-quiet SECONDS] [--runs 1]
 
 Each trial is a campaign on the buggy release (heuristic E, 1,000 repetitions, a 30 s
 limit, no re-runs of a hang: the Kotlin report's first-finding settings; with
-`--hang-quiet`, a run blocked that long is a hang then) from seeds no
+`--hang-quiet`, a run blocked that long is a hang then; with `--runs N`, each program
+runs up to N times, a JVM each, while it ends clean) from seeds no
 trial used, through RQ workers that are already running and warmed by a small campaign
 first: what a user waits for from "create" to the first overflow on the campaign's page,
 compiling included (new seeds and an artifact cache of its own: no artifact is cached).
@@ -53,6 +54,10 @@ def main() -> None:
         "--hang-quiet", type=float, default=None, metavar="SECONDS",
         help="declare a run hung once blocked this long (default: wait out the 30 s limit)",
     )  # fmt: skip
+    parser.add_argument(
+        "--runs", type=int, default=1,
+        help="runs of each program, a JVM each, while it ends clean (Campaign.runs)",
+    )  # fmt: skip
     args = parser.parse_args()
 
     var = fresh_site("chanfuzz-bench-first-")  # before Django reads its settings
@@ -64,6 +69,7 @@ def main() -> None:
     # 70-90 MB of compiled trials that nothing reads afterwards (`var`, printed, stays).
     atexit.register(shutil.rmtree, cache, ignore_errors=True)
     os.environ["CHANFUZZ_CACHE_DIR"] = str(cache)
+    from django.db.models import Sum
     from django.utils import timezone
 
     from runners.campaigns import services, studies
@@ -74,14 +80,16 @@ def main() -> None:
     hangs = f"hung after {args.hang_quiet:g} s blocked" if args.hang_quiet else "no quiet period"
     print(
         f"kotlin {args.version}: heuristic E, 1000 repetitions, 30 s limit, no re-runs, "
-        f"{hangs}; {args.workers} workers, chunks of {args.chunk_size or 'measured size'}, "
+        f"{hangs}, up to {args.runs} run(s) a program; {args.workers} workers, "
+        f"chunks of {args.chunk_size or 'measured size'}, "
         f"at most {args.max_programs} programs a trial, var {var}"
     )
 
     def campaign(seed: int, count: int) -> object:
         return services.create_campaign(
             name=f"first finding {seed}", targets=[("kotlin", args.version)], count=count,
-            seed=seed, chunk_size=args.chunk_size, hang_quiet_s=args.hang_quiet, **SETTINGS,
+            seed=seed, chunk_size=args.chunk_size, hang_quiet_s=args.hang_quiet,
+            runs=args.runs, **SETTINGS,
         )  # fmt: skip
 
     times: list[float] = []  # to the first overflow; a trial without one counts as infinite
@@ -109,7 +117,9 @@ def main() -> None:
                     break
                 time.sleep(0.1)
             took = time.perf_counter() - began
-            ran = Execution.objects.filter(campaign=running).count()
+            recorded = Execution.objects.filter(campaign=running)
+            ran = recorded.count()
+            processes = recorded.aggregate(n=Sum("runs"))["n"] or 0
             services.cancel_campaign(campaign=running)
             while Chunk.objects.filter(target__campaign=running, state="running").exists():
                 time.sleep(0.2)
@@ -121,7 +131,7 @@ def main() -> None:
             times.append(took)
             programs.append(ran)
             print(f"trial {trial + 1} (seeds from {seed}): overflow after {took:.1f} s, "
-                  f"{ran} programs recorded by then (program {found.index}); "
+                  f"{ran} programs recorded by then, {processes} runs (program {found.index}); "
                   f"{_where_time_went(running, found, began_at)}")  # fmt: skip
     if times:
         recorded = f", {statistics.median(programs):.0f} programs" if programs else ""

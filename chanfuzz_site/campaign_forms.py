@@ -20,6 +20,7 @@ from runners.campaigns.services import (
     MAX_CAMPAIGN_REPETITIONS,
     MAX_CHUNK_SIZE,
     MAX_COUNT,
+    MAX_RUNS,
     MAX_TIMEOUT_S,
     MAX_TIMES,
     MAX_TRIAGE_RETRIES,
@@ -67,6 +68,14 @@ class CampaignForm(forms.Form):
     )
     triage_retries = forms.IntegerField(
         min_value=0, max_value=MAX_TRIAGE_RETRIES, initial=2, label="Re-runs of a timeout"
+    )
+    runs = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_RUNS,
+        initial=1,
+        label="Runs of a program",
+        help_text="each a process of its own, while it ends clean: for races a cold runtime "
+        "meets now and then, where a compile costs more than a run",
     )
     hang_quiet_s = forms.FloatField(
         min_value=0.1,
@@ -172,6 +181,7 @@ class CampaignForm(forms.Form):
             "seed": d["seed"],
             "chunk_size": d["chunk_size"] or AUTO_CHUNK_SIZE,
             "triage_retries": d["triage_retries"],
+            "runs": d["runs"],
             "hang_quiet_s": d["hang_quiet_s"],
             "value_oracle": d["value_oracle"],
             "pct_depth": d["pct_depth"],

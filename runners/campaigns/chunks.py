@@ -41,8 +41,9 @@ _DEAD_JOB = {"failed", "stopped", "canceled", None}
 
 
 def _chunk_job_timeout(campaign: Campaign, size: int) -> int:
-    per_program = campaign.timeout_s * (1 + campaign.triage_retries * ex.DEFAULT_TRIAGE.factor)
-    return int(size * (per_program + 5) + COMPILE_ALLOWANCE_S)
+    # Clean runs before the last (Campaign.runs), then a timeout's re-runs.
+    runs = campaign.runs + campaign.triage_retries * ex.DEFAULT_TRIAGE.factor
+    return int(size * (campaign.timeout_s * runs + 5 * campaign.runs) + COMPILE_ALLOWANCE_S)
 
 
 def assign_job(chunk: Chunk) -> None:

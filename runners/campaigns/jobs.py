@@ -445,7 +445,7 @@ def _run_claimed(chunk: Chunk, *, on_waiting: Callable[[], bool] | None) -> dict
                                 timeout_s=campaign.timeout_s, quiet_s=campaign.hang_quiet_s
                             ),
                             render_seed=campaign.seed + chunk.start,
-                            triage=Triage(retries=campaign.triage_retries),
+                            triage=Triage(retries=campaign.triage_retries, runs=campaign.runs),
                             on_result=on_result,
                             after_run=flush_if_due,
                             shared_runs=shared_runs,

@@ -65,6 +65,9 @@ class Campaign(models.Model):
     # when first claimed, from what the target's finished chunks cost.
     chunk_size = models.PositiveIntegerField()
     triage_retries = models.PositiveSmallIntegerField(default=2)
+    # Each program runs up to this many times, a process each, while it ends clean
+    # (runners.engine.execute.Triage.runs): for races a cold runtime meets now and then.
+    runs = models.PositiveSmallIntegerField(default=1)
     # A run whose processes are all blocked this long is hung then (Limits.quiet_s);
     # None: runs wait out timeout_s.
     hang_quiet_s = models.FloatField(null=True, blank=True)
@@ -369,6 +372,8 @@ class Execution(models.Model):
     # stdout, stderr, dump (each bounded by MAX_ATTEMPT_CHARS).
     attempts = models.JSONField(default=list, blank=True)
     hang_confirmed = models.BooleanField(null=True, blank=True)
+    # The runs the verdict took: the clean ones before it (Campaign.runs) and its own.
+    runs = models.PositiveSmallIntegerField(default=1)
     compile_output = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finding = models.ForeignKey(

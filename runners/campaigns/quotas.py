@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from runners.campaigns.models import Campaign, Execution, Reduction
@@ -53,7 +53,8 @@ def run_seconds_used(owner: object, *, now: datetime | None = None) -> float:
     executions = (
         Execution.objects.filter(created_at__gte=since)
         .filter(Q(campaign__owner=owner) | Q(reproduction__owner=owner))
-        .aggregate(total=Sum("duration_s"))["total"]
+        # A verdict's clean runs before it (Execution.runs) are taken to be as long.
+        .aggregate(total=Sum(F("duration_s") * F("runs")))["total"]
     )
     reduced = 0.0
     for created, finished, jobs in (
@@ -76,12 +77,16 @@ def _check_budget(owner: object, quotas: Quotas) -> None:
         )
 
 
-def check_campaign(*, owner: object | None, count: int, timeout_s: float, repetitions: int) -> None:
-    """QuotaExceeded unless `owner` may start a campaign of this size now."""
+def check_campaign(
+    *, owner: object | None, count: int, timeout_s: float, repetitions: int, runs: int = 1
+) -> None:
+    """QuotaExceeded unless `owner` may start a campaign of this size now (a program run
+    `runs` times counts as that many)."""
     quotas = quotas_for(owner)
     if quotas is None:
         return
     _at_most("count", count, quotas.programs, "programs per campaign")
+    _at_most("runs", count * runs, quotas.programs, "program runs per campaign (count × runs)")
     _at_most("timeout_s", timeout_s, quotas.timeout_s, "seconds of timeout per run")
     _at_most("repetitions", repetitions, quotas.repetitions, "repetitions")
     active = Campaign.objects.filter(

@@ -222,7 +222,8 @@ def program_findings(program: Program) -> QuerySet[Finding]:
 @dataclass(frozen=True)
 class OriginalRuns:
     """How a program showed its finding in campaigns: the settings it ran with, and
-    how many of its runs there (re-runs of a hang included) failed."""
+    how many of its runs there (re-runs of a hang and clean runs before a verdict
+    included) failed."""
 
     language: str
     toolchain_id: str
@@ -254,9 +255,9 @@ def original_runs(program: Program) -> OriginalRuns | None:
     if execution is None or execution.target is None or execution.campaign is None:
         return None
     bad = runs = 0
-    for attempts in Execution.objects.filter(program=program, target=execution.target).values_list(
-        "attempts", flat=True
-    ):
+    rows = Execution.objects.filter(program=program, target=execution.target)
+    for attempts, clean_before in rows.values_list("attempts", "runs"):
+        runs += clean_before - 1  # the clean runs before the verdict's (Campaign.runs)
         for attempt in attempts or []:
             runs += 1
             bad += attempt.get("outcome") in FINDING_OUTCOMES

@@ -81,6 +81,7 @@ MAX_TIMEOUT_S = 3_600.0
 MAX_CAMPAIGN_REPETITIONS = ex.MAX_REPETITIONS
 MAX_TIMES = 10_000
 MAX_TRIAGE_RETRIES = ex.MAX_TRIAGE_RETRIES  # the engine's bound, for the forms
+MAX_RUNS = ex.MAX_RUNS
 
 # ---------------------------------------------------------------- executions
 
@@ -193,6 +194,7 @@ def _execution_row(
     row.reason = verdict.reason
     row.signature = verdict.signature[:MAX_SIGNATURE_CHARS]
     row.hang_confirmed = result.hang_confirmed
+    row.runs = result.runs
     row.compile_output = _bounded(result.compile_output, MAX_STREAM_CHARS)
     row.attempts = [_attempt_json(a) for a in result.attempts]
     if first is not None:
@@ -342,6 +344,7 @@ def _create(
     seed: int,
     chunk_size: int,
     triage_retries: int,
+    runs: int,
     hang_quiet_s: float | None,
     value_oracle: bool,
     pct_depth: int | None,
@@ -355,6 +358,7 @@ def _create(
     check_range("repetitions", repetitions, 1, MAX_CAMPAIGN_REPETITIONS)
     check_range("chunk_size", chunk_size, chunk_sizing.AUTO, MAX_CHUNK_SIZE)
     check_range("triage_retries", triage_retries, 0, MAX_TRIAGE_RETRIES)
+    check_range("runs", runs, 1, MAX_RUNS)
     if hang_quiet_s is not None:
         check_range("hang_quiet_s", hang_quiet_s, 0.1, timeout_s)
     if sandbox and sandbox not in BACKENDS:  # stored, then refused by every chunk's job
@@ -363,7 +367,9 @@ def _create(
         raise ValueError(f"seed must be a whole number below 2**62 in size, not {seed!r}")
     if not targets:
         raise ValueError("a campaign needs at least one target (language, version)")
-    quotas.check_campaign(owner=owner, count=count, timeout_s=timeout_s, repetitions=repetitions)
+    quotas.check_campaign(
+        owner=owner, count=count, timeout_s=timeout_s, repetitions=repetitions, runs=runs
+    )
     resolved: list[tuple[str, str, Toolchain]] = []
     for language, version in targets:
         toolchain = resolve_toolchain(language, version)
@@ -388,7 +394,7 @@ def _create(
             campaign = _insert_rows(
                 name=name, heuristic=heuristic, settings=settings, count=count,
                 timeout_s=timeout_s, repetitions=repetitions, seed=seed, chunk_size=chunk_size,
-                triage_retries=triage_retries, hang_quiet_s=hang_quiet_s,
+                triage_retries=triage_retries, runs=runs, hang_quiet_s=hang_quiet_s,
                 value_oracle=value_oracle, pct_depth=pct_depth, fixed_programs=fixed_programs,
                 sandbox=sandbox,
                 resolved=resolved, enqueue=enqueue, capabilities=capabilities, owner=owner,
@@ -421,6 +427,7 @@ def _insert_rows(
     seed: int,
     chunk_size: int,
     triage_retries: int,
+    runs: int,
     hang_quiet_s: float | None,
     value_oracle: bool,
     pct_depth: int | None,
@@ -443,6 +450,7 @@ def _insert_rows(
         repetitions=repetitions,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        runs=runs,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
         pct_depth=pct_depth,
@@ -484,6 +492,7 @@ def create_campaign(
     seed: int = 0,
     chunk_size: int = chunk_sizing.AUTO,
     triage_retries: int = 2,
+    runs: int = 1,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
     pct_depth: int | None = None,
@@ -504,7 +513,9 @@ def create_campaign(
     `buffered` goes beyond the paper (buffered channels, close and range, as far as
     every target can write them): it rides in the stored settings, so chunks
     regenerate the same programs. `chunk_size` programs make a chunk job; AUTO (the
-    default) sizes each chunk from what the target's earlier chunks cost.
+    default) sizes each chunk from what the target's earlier chunks cost. `runs` runs
+    each program up to that many times, a process each, while it ends clean
+    (runners.engine.execute.Triage): for races a cold runtime meets now and then.
     """
     overrides = {**(weights or {}), **(sizes or {}), "buffered": buffered}
     settings = settings_for(heuristic, **overrides)
@@ -520,6 +531,7 @@ def create_campaign(
         seed=seed,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        runs=runs,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
         pct_depth=pct_depth,
@@ -540,6 +552,7 @@ def campaign_from_programs(
     seed: int = 0,
     chunk_size: int = chunk_sizing.AUTO,
     triage_retries: int = 2,
+    runs: int = 1,
     hang_quiet_s: float | None = None,
     value_oracle: bool = True,
     pct_depth: int | None = None,
@@ -572,6 +585,7 @@ def campaign_from_programs(
         seed=seed,
         chunk_size=chunk_size,
         triage_retries=triage_retries,
+        runs=runs,
         hang_quiet_s=hang_quiet_s,
         value_oracle=value_oracle,
         pct_depth=pct_depth,

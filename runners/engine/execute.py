@@ -159,6 +159,8 @@ class ProgramRun:
     attempts: tuple[Attempt, ...] = ()
     compile_output: str = ""
     hang_confirmed: bool | None = None  # None unless the first attempt timed out and re-ran
+    # The runs this verdict took: the clean ones before it (Triage.runs) and its own.
+    runs: int = 1
 
     @property
     def outcome(self) -> Outcome:
@@ -239,6 +241,7 @@ class BatchReport:
 
 # Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
 MAX_TRIAGE_RETRIES = 10
+MAX_RUNS = 20
 # Runs of a program's body in one process, wherever a user chooses them (the playground has
 # a smaller bound). Go's loop counter is an int: a bound past it does not compile.
 MAX_REPETITIONS = 100_000
@@ -246,12 +249,26 @@ MAX_REPETITIONS = 100_000
 
 @dataclass(frozen=True)
 class Triage:
-    """How hard to look at a timeout: re-runs with the limit multiplied by `factor`."""
+    """How hard to look at a program: up to `runs` runs, each a process of its own, while
+    it ends clean (execute_batch); a timeout's `retries` re-runs with the limit multiplied
+    by `factor`.
+
+    More than one run is for races a cold runtime meets now and then: #504 on
+    kotlinx.coroutines 0.19 overflowed in as many of the later runs of a program as of
+    the first ones (80 programs of heuristic E run 4 times each: 3 of the 80 first runs,
+    9 of the 240 others), so where a compile costs about a run (a JVM target's), more
+    runs find it for less than new programs do.
+    Repetitions in one process do not do this: a runtime warmed by the first (a JIT's
+    compiled code) no longer meets the race."""
 
     retries: int = 2
     factor: float = 3.0
+    runs: int = 1
 
     def __post_init__(self) -> None:
+        runs = self.runs
+        if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+            raise ValueError(f"runs must be from 1 to {MAX_RUNS}, not {runs!r}")
         retries = self.retries
         if (
             isinstance(retries, bool)
@@ -676,10 +693,24 @@ def _run_built(
     aside: dict[int, Future[ProgramRun]] = {}
     aside_stages: dict[int, Stages] = {}
 
+    # Programs that ended clean with runs left (Triage.runs): they run again next, before
+    # the programs after them, so verdicts still come in about the batch's order.
+    again: list[int] = []
+    clean_runs = [0] * len(programs)
+
+    def settle(position: int, run: ProgramRun, *, last: bool = False) -> None:
+        runs = clean_runs[position] + 1
+        if run.outcome is Outcome.TERMINATED and not last and runs < triage.runs:
+            clean_runs[position] = runs
+            again.append(position)
+            return
+        record(position, replace(run, runs=runs) if runs > 1 else run)
+
     def take_aside(position: int) -> None:
         run = aside.pop(position).result()
         stages.out_of_time_s += aside_stages.pop(position).out_of_time_s
-        record(position, run)
+        # A shared run blocked in it and it ran alone after that: two runs already.
+        settle(position, run, last=True)
 
     # A wait uses no core but holds sandboxes (the program's run, then its re-runs).
     at_once = target.spec.hangs_aside
@@ -740,10 +771,10 @@ def _run_built(
                     stages.runs += ran.stages.runs
                     stages.out_of_time_s += ran.stages.out_of_time_s
                     if ran.alone is not None:
-                        record(ran.group[0], ran.alone)
+                        settle(ran.group[0], ran.alone)
                     else:
                         assert ran.shared is not None
-                        left = _take_shared(ran.group, ran.shared, record)
+                        left = _take_shared(ran.group, ran.shared, settle)
                         shared = ran.shared
                         # After a cut by the limit the rest of the batch runs alone; after
                         # one by the quiet period it shares again (module docstring, step 3).
@@ -776,6 +807,8 @@ def _run_built(
                             under_way[running.submit(step, [position])] = [position]
                         # The programs after the one it stopped in go first again.
                         pending = left + pending
+                    pending = again + pending
+                    again.clear()
                     for position in [p for p, f in aside.items() if f.done()]:
                         take_aside(position)
                     if after_run:
@@ -842,6 +875,8 @@ def execute_batch(
     groups, each run before the next compiles (batching.leading_groups): the first
     verdicts come after a small group's compile, not the whole batch's, for one fixed
     compile cost more a group. By default the batch is one group.
+    A program that ends clean runs again, up to `triage.runs` times (Triage); its verdict
+    says how many runs it took (ProgramRun.runs).
     """
     sizes = list(groups) if groups else [len(programs)] if programs else []
     if sum(sizes) != len(programs) or min(sizes, default=1) < 1:

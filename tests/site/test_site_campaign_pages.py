@@ -136,6 +136,7 @@ def _form_data(go: str, **overrides: object) -> dict[str, object]:
     data: dict[str, object] = {
         "name": "from the form", "heuristic": "B", "targets": [go], "count": 7,
         "timeout_s": 2.5, "repetitions": 4, "seed": 11, "chunk_size": 3, "triage_retries": 1,
+        "runs": 2,
     }  # fmt: skip
     data.update({f"s_{k}": getattr(PRESETS["A"], k) for k in SIZE_LIMITS})
     data.update(overrides)
@@ -168,7 +169,7 @@ def test_campaign_form_creates_a_preset_campaign(client: Client) -> None:
     assert response["Location"] == reverse("campaign_detail", args=[campaign.pk])
     assert (campaign.name, campaign.heuristic, campaign.program_count) == ("from the form", "B", 7)
     assert (campaign.timeout_s, campaign.repetitions, campaign.seed) == (2.5, 4, 11)
-    assert (campaign.chunk_size, campaign.triage_retries) == (3, 1)
+    assert (campaign.chunk_size, campaign.triage_retries, campaign.runs) == (3, 1, 2)
     assert campaign.settings["max_depth"] == 4
     assert campaign.settings["r_select"] == 0  # B: no reordering
     assert [t.toolchain_id for t in campaign.targets.all()] == [go]

@@ -62,6 +62,8 @@ def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
         # Refused before the first program, not at the first timeout's re-runs.
         (["--count", "5", "--retries", "-1"], "--retries: re-runs must be from 0 to 10, not -1"),
         (["--count", "5", "--retries", "11"], "--retries: re-runs must be from 0 to 10"),
+        (["--count", "5", "--runs", "0"], "--runs: runs must be from 1 to 20, not 0"),
+        (["--count", "5", "--runs", "21"], "--runs: runs must be from 1 to 20, not 21"),
         # A quiet period of a millisecond judged a correct Go program hung.
         (["--count", "5", "--hang-quiet", "0.001"], "--hang-quiet must be from 0.1 s"),
         (["--count", "5", "--timeout", "5", "--hang-quiet", "6"], "to --timeout (5 s)"),

@@ -104,6 +104,10 @@ class Command(BaseCommand):
         )  # fmt: skip
         create.add_argument("--retries", type=int, default=2, help="re-runs of a timeout")
         create.add_argument(
+            "--runs", type=int, default=1,
+            help="runs of each program, a process each, while it ends clean (default 1)",
+        )  # fmt: skip
+        create.add_argument(
             "--hang-quiet", type=float, metavar="SECONDS",
             help="a run blocked (no CPU, no thread running) this long is hung then",
         )  # fmt: skip
@@ -205,6 +209,7 @@ class Command(BaseCommand):
             "seed": options["seed"],
             "chunk_size": options["chunk_size"],
             "triage_retries": options["retries"],
+            "runs": options["runs"],
             "hang_quiet_s": options["hang_quiet"],
             "value_oracle": not options["no_values"],
             "pct_depth": options["pct_depth"],

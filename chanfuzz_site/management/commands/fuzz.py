@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from dataclasses import replace
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -90,6 +91,11 @@ class Command(BaseCommand):
             "--retries", type=int, default=2, help="re-runs of a timeout (0 to 10; default 2)"
         )
         parser.add_argument(
+            "--runs", type=int, default=1,
+            help="runs of each program, a process each, while it ends clean (1 to 20; "
+            "default 1): for races a cold runtime meets now and then",
+        )  # fmt: skip
+        parser.add_argument(
             "--sandbox", choices=BACKENDS, help="default: $CHANFUZZ_SANDBOX, else local"
         )
         parser.add_argument(
@@ -140,6 +146,10 @@ class Command(BaseCommand):
             triage = Triage(retries=options["retries"])
         except ValueError as exc:
             raise CommandError(f"--retries: {exc}", returncode=2) from exc
+        try:
+            triage = replace(triage, runs=options["runs"])
+        except ValueError as exc:
+            raise CommandError(f"--runs: {exc}", returncode=2) from exc
         try:
             target = make_target(
                 options["lang"],

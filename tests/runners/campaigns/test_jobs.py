@@ -204,7 +204,7 @@ def test_deadlocking_programs_on_crystal_give_one_finding(site: Site) -> None:
     args = [arg for effect in effects for arg in ("--effect", effect)]
     cid = _create(
         site, "--target", f"crystal:{crystal.id}", *args, "--timeout", "2", "--retries", "1",
-        "--repetitions", "1", "--seed", "40", "--chunk-size", "2",
+        "--repetitions", "1", "--seed", "40", "--chunk-size", "2", "--runs", "2",
     )  # fmt: skip
     worker = site.worker()
     out, _ = worker.communicate(timeout=600)
@@ -224,3 +224,7 @@ def test_deadlocking_programs_on_crystal_give_one_finding(site: Site) -> None:
         shortest.id,
     )
     assert effect_text == "Get(c1)" and confirmed == 1
+    # The program that ends ran twice (--runs 2); a hang is a verdict at its first run.
+    assert site.query("SELECT outcome, runs FROM runners_execution ORDER BY \"index\"") == [
+        ("timeout", 1), ("terminated", 2), ("timeout", 1),
+    ]  # fmt: skip

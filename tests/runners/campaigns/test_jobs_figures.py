@@ -306,8 +306,11 @@ def test_programs_per_minute_of_a_campaign_started_without_runs_is_zero() -> Non
 # ---------------------------------------------------------------- original runs, verdicts
 
 
-def _found(program_outcomes: list[list[str]], *, repetitions: int = 2) -> Program:
-    """A program a campaign found a finding with; one execution per list of attempts."""
+def _found(
+    program_outcomes: list[list[str]], *, repetitions: int = 2, runs: list[int] | None = None
+) -> Program:
+    """A program a campaign found a finding with; one execution per list of attempts, each
+    after `runs[i]` - 1 clean runs (default none)."""
     campaign = _campaign(program_count=len(program_outcomes), languages=["go"])
     Campaign.objects.filter(pk=campaign.pk).update(repetitions=repetitions, timeout_s=7.5)
     target = campaign.targets.get()
@@ -330,6 +333,7 @@ def _found(program_outcomes: list[list[str]], *, repetitions: int = 2) -> Progra
             outcome=outcomes[0],
             attempts=[{"outcome": o} for o in outcomes],
             finding=finding,
+            runs=runs[index] if runs else 1,
         )
     return program
 
@@ -344,6 +348,13 @@ def test_original_runs_count_every_attempt_of_the_program_on_its_target() -> Non
         bad_runs=4,
         runs=6,
     )
+
+
+def test_original_runs_count_the_clean_runs_before_each_verdict() -> None:
+    # Run up to 3 times (Campaign.runs): clean twice, then crashed; clean three times.
+    program = _found([["crash"], ["terminated"]], runs=[3, 3])
+    original = selectors.original_runs(program)
+    assert (original.bad_runs, original.runs) == (1, 6)
 
 
 def test_original_runs_of_a_program_no_campaign_found_anything_with_are_none() -> None:

@@ -45,15 +45,18 @@ def _campaign(owner: User | None, count: int = 4) -> Campaign:
                                     enqueue=False, owner=owner)  # fmt: skip
 
 
-def _ran(campaign: Campaign, seconds: list[float], *, ago: timedelta = timedelta()) -> None:
-    """Executions of `campaign` that took `seconds` each, created `ago` in the past."""
+def _ran(
+    campaign: Campaign, seconds: list[float], *, ago: timedelta = timedelta(), runs: int = 1
+) -> None:
+    """Executions of `campaign` that took `seconds` each, created `ago` in the past, each
+    after `runs` - 1 clean runs before it."""
     target = campaign.targets.get()
     settings_ = GeneratorSettings(**campaign.settings)
     for i, duration in enumerate(seconds):
         program = store_program(build_generated(campaign.seed + i, settings_))
         execution = Execution.objects.create(
             target=target, campaign=campaign, program=program, index=i, outcome="terminated",
-            reason="exit 0", duration_s=duration,
+            reason="exit 0", duration_s=duration, runs=runs,
         )  # fmt: skip
         Execution.objects.filter(pk=execution.pk).update(created_at=timezone.now() - ago)
 
@@ -72,6 +75,11 @@ def test_run_seconds_count_the_last_day_of_the_owners_work_only(ada: User) -> No
     assert quotas.run_seconds_used(ada) == pytest.approx(4.0)
     _ran(_campaign(ada), [7.0], ago=timedelta(hours=25))  # yesterday's: not counted
     assert quotas.run_seconds_used(ada) == pytest.approx(4.0)
+
+
+def test_run_seconds_count_the_clean_runs_before_a_verdict_as_long_as_it(ada: User) -> None:
+    _ran(_campaign(ada), [1.5, 2.5], runs=3)
+    assert quotas.run_seconds_used(ada) == pytest.approx(12.0)
 
 
 def test_a_reduction_counts_its_wall_time_times_its_parallel_runs(ada: User) -> None:
@@ -98,6 +106,12 @@ def test_a_reduction_counts_its_wall_time_times_its_parallel_runs(ada: User) -> 
         ({"count": 101}, "count", "at most 100 programs per campaign (asked 101)"),
         ({"timeout_s": 21.0}, "timeout_s", "at most 20 seconds of timeout per run"),
         ({"repetitions": 51}, "repetitions", "at most 50 repetitions"),
+        # Each run of a program counts: 34 programs run 3 times each are 102 runs.
+        (
+            {"count": 34, "runs": 3},
+            "runs",
+            "at most 100 program runs per campaign (count × runs) (asked 102)",
+        ),
     ],
 )
 def test_an_over_quota_size_names_its_field_and_limit(

@@ -160,6 +160,7 @@ def _run(
     attempts: tuple[Attempt, ...] = (),
     compile_output: str = "",
     hang_confirmed: bool | None = None,
+    runs: int = 1,
 ) -> ProgramRun:
     return ProgramRun(
         index=0,
@@ -167,6 +168,7 @@ def _run(
         attempts=attempts,
         compile_output=compile_output,
         hang_confirmed=hang_confirmed,
+        runs=runs,
     )
 
 
@@ -217,6 +219,17 @@ def test_an_execution_keeps_its_verdict_attempts_and_bounded_output() -> None:
     finding = Finding.objects.get()
     assert row.finding == finding
     assert (finding.execution_count, finding.program_count, finding.confirmed_hangs) == (1, 1, 1)
+
+
+def test_an_execution_keeps_how_many_runs_its_verdict_took() -> None:
+    target, program = _target(), _program()
+    services.record_execution(program=program, index=0, result=_run(runs=3), language="go",
+                              target=target)  # fmt: skip
+    clean = [_run(Outcome.TERMINATED, "", runs=4), _run(Outcome.TERMINATED, "")]
+    services.record_executions(
+        verdicts=[(program, 1, clean[0]), (program, 2, clean[1])], language="go", target=target
+    )
+    assert list(Execution.objects.order_by("index").values_list("runs", flat=True)) == [3, 4, 1]
 
 
 def test_a_new_finding_is_logged_with_its_fields(caplog: pytest.LogCaptureFixture) -> None:
@@ -423,6 +436,8 @@ BASE: dict[str, Any] = {"targets": [("go", None)], "count": 10, "enqueue": False
         ({"repetitions": 0}, "repetitions must be from 1 to 100000, not 0"),
         ({"chunk_size": -1}, "chunk_size must be from 0 to 1000, not -1"),
         ({"triage_retries": -1}, "triage_retries must be from 0 to 10, not -1"),
+        ({"runs": 0}, "runs must be from 1 to 20, not 0"),
+        ({"runs": 21}, "runs must be from 1 to 20, not 21"),
         ({"hang_quiet_s": 0.05}, "hang_quiet_s must be from 0.1 to 10, not 0.05"),
         ({"seed": 2**62}, f"seed must be a whole number below 2**62 in size, not {2**62}"),
         ({"seed": -(2**62)}, f"seed must be a whole number below 2**62 in size, not {-(2**62)}"),
@@ -460,16 +475,17 @@ def test_a_campaign_no_target_can_generate_for_names_them(
 def test_the_smallest_values_are_allowed(toolchains: list[tuple[str, str | None]]) -> None:
     campaign = services.create_campaign(
         **{**BASE, "count": 1}, timeout_s=0.1, repetitions=1, chunk_size=1, triage_retries=0,
-        hang_quiet_s=0.1, seed=-(2**62 - 1),
+        runs=1, hang_quiet_s=0.1, seed=-(2**62 - 1),
     )  # fmt: skip
     row = Campaign.objects.values(
-        "program_count", "timeout_s", "repetitions", "chunk_size", "triage_retries",
+        "program_count", "timeout_s", "repetitions", "chunk_size", "triage_retries", "runs",
         "hang_quiet_s", "seed",
     ).get(pk=campaign.pk)  # fmt: skip
     assert row == {
         "program_count": 1, "timeout_s": 0.1, "repetitions": 1, "chunk_size": 1,
-        "triage_retries": 0, "hang_quiet_s": 0.1, "seed": -(2**62 - 1),
+        "triage_retries": 0, "runs": 1, "hang_quiet_s": 0.1, "seed": -(2**62 - 1),
     }  # fmt: skip
+    assert services.create_campaign(**BASE, runs=20).runs == 20
     assert services.create_campaign(**BASE, seed=2**62 - 1).seed == 2**62 - 1
 
 
@@ -477,7 +493,7 @@ def test_the_smallest_values_are_allowed(toolchains: list[tuple[str, str | None]
 WITH_DEFAULT = {**FULL.as_dict(), "select_default": True}
 CAMPAIGN_FIELDS = (
     "name", "heuristic", "settings", "capabilities", "seed", "program_count", "timeout_s",
-    "repetitions", "chunk_size", "triage_retries", "hang_quiet_s", "value_oracle",
+    "repetitions", "chunk_size", "triage_retries", "runs", "hang_quiet_s", "value_oracle",
     "pct_depth", "generator_version", "fixed_programs", "sandbox", "owner",
 )  # fmt: skip
 
@@ -491,9 +507,10 @@ def test_a_campaign_is_stored_with_its_defaults_targets_and_chunks(
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "A × 30", "heuristic": "A", "settings": PRESETS["A"].as_dict(),
         "capabilities": WITH_DEFAULT, "seed": 0, "program_count": 30, "timeout_s": 10.0,
-        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": None,
-        "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
-        "fixed_programs": [], "sandbox": "", "owner": None,
+        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "runs": 1,
+        "hang_quiet_s": None, "value_oracle": True, "pct_depth": None,
+        "generator_version": GENERATOR_VERSION, "fixed_programs": [], "sandbox": "",
+        "owner": None,
     }  # fmt: skip
     assert toolchains == [("go", None), ("crystal", "1.2")]
     targets = CampaignTarget.objects.filter(campaign=campaign).order_by("pk")
@@ -582,7 +599,7 @@ def test_a_created_campaign_is_logged_with_its_fields(
         targets=[("go", None), ("crystal", None)], count=7, heuristic="C", owner=owner,
         timeout_s=3.0, repetitions=4,
     )  # fmt: skip
-    assert checked == [{"owner": owner, "count": 7, "timeout_s": 3.0, "repetitions": 4}]
+    assert checked == [{"owner": owner, "count": 7, "timeout_s": 3.0, "repetitions": 4, "runs": 1}]
     assert campaign.owner == owner
     (created,) = _events(caplog)
     assert created.getMessage() == (
@@ -636,11 +653,12 @@ def test_a_campaign_of_given_programs_stores_each_with_its_seed(
     owner = get_user_model().objects.create_user("ada")
     effects = ["Get(c1)", "Spawn(Put(c1)) ; Get(c1)"]
     campaign = services.campaign_from_programs(effects=effects, targets=[("go", None)],
-                                               seed=5, hang_quiet_s=2.0, owner=owner)  # fmt: skip
+                                               seed=5, hang_quiet_s=2.0, runs=3,
+                                               owner=owner)  # fmt: skip
     assert Campaign.objects.values(*CAMPAIGN_FIELDS).get(pk=campaign.pk) == {
         "name": "fixed × 2", "heuristic": "fixed", "settings": PRESETS["A"].as_dict(),
         "capabilities": WITH_DEFAULT, "seed": 5, "program_count": 2, "timeout_s": 10.0,
-        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "hang_quiet_s": 2.0,
+        "repetitions": 10, "chunk_size": 0, "triage_retries": 2, "runs": 3, "hang_quiet_s": 2.0,
         "value_oracle": True, "pct_depth": None, "generator_version": GENERATOR_VERSION,
         "fixed_programs": [
             {"effect": effects_mod.to_text(effects_mod.parse(text)), "seed": seed}
@@ -918,6 +936,26 @@ def test_a_resume_whose_jobs_redis_refused_puts_the_campaign_back(
     with pytest.raises(services.QueueUnavailable, match="was not resumed \\(refused\\)"):
         services.resume_campaign(campaign=campaign)
     assert _as_it_was(campaign) == ("paused", None, "")
+
+
+def test_a_chunk_jobs_time_limit_allows_each_run_of_its_programs(
+    toolchains: list[tuple[str, str | None]],
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks,  # noqa: ANN001 - pytest-django's fixture
+) -> None:
+    jobs: list[dict[str, object]] = []
+
+    class Recording:
+        def enqueue(self, *args: object, **kwargs: object) -> None:
+            jobs.append(kwargs)
+
+    monkeypatch.setattr(chunks_module, "get_queue", Recording)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_campaign(**{**BASE, "count": 4, "enqueue": True}, chunk_size=4,
+                                 timeout_s=2.0, triage_retries=1, runs=3)  # fmt: skip
+    # Per program: three runs, then a timeout's re-run with three times the limit.
+    (job,) = jobs
+    assert job["job_timeout"] == int(4 * (2.0 * (3 + 1 * 3.0) + 5 * 3) + COMPILE_ALLOWANCE_S)
 
 
 # ---------------------------------------------------------------- bisection
