@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from generator.settings import PRESETS
 from runners.campaigns import programs, selectors, services
-from runners.campaigns.models import Campaign, Program, Reproduction
+from runners.campaigns.models import Campaign, Execution, Program, Reproduction
 from runners.targets import all_targets, get_target
 from tests.runners.conftest import require_toolchain
 from tests.site.test_site_campaign_pages import seed_campaign
@@ -97,6 +97,20 @@ def test_program_page_lists_executions_findings_and_dumps(client: Client) -> Non
     assert "The bundle renders with 3 repetitions" in body
     hang = client.get(f"/p/{seeded.programs[4].id}").content.decode()
     assert "goroutine 1 [chan receive]:" in hang
+
+
+def test_program_page_and_campaign_page_say_how_many_runs_a_verdict_took(client: Client) -> None:
+    seeded = seed_campaign()
+    Campaign.objects.filter(pk=seeded.campaign.pk).update(runs=3)
+    rows = Execution.objects.filter(campaign=seeded.campaign)
+    rows.filter(index__in=(0, 1)).update(runs=3)
+    campaign = client.get(reverse("campaign_detail", args=[seeded.campaign.pk])).content.decode()
+    assert "up to 3 runs a program while it ends clean ·" in campaign
+    assert "3 runs, all clean" in client.get(f"/p/{seeded.programs[0].id}").content.decode()
+    crashed = client.get(f"/p/{seeded.programs[1].id}").content.decode()
+    assert "at run 3, after 2 clean" in crashed
+    hang = client.get(f"/p/{seeded.programs[4].id}").content.decode()  # at its first run
+    assert "all clean" not in hang and "at run" not in hang
 
 
 def test_program_page_queries_stay_few(client: Client, django_assert_max_num_queries) -> None:  # noqa: ANN001
