@@ -253,13 +253,13 @@ class Triage:
     it ends clean (execute_batch); a timeout's `retries` re-runs with the limit multiplied
     by `factor`.
 
-    More than one run is for races a cold runtime meets now and then: #504 on
-    kotlinx.coroutines 0.19 overflowed in as many of the later runs of a program as of
-    the first ones (80 programs of heuristic E run 4 times each: 3 of the 80 first runs,
-    9 of the 240 others), so where a compile costs about a run (a JVM target's), more
-    runs find it for less than new programs do.
-    Repetitions in one process do not do this: a runtime warmed by the first (a JIT's
-    compiled code) no longer meets the race."""
+    More than one run is for races a cold runtime meets now and then, which repetitions in
+    one process do not replace (a JIT the first repetitions warmed no longer meets #504).
+    They find more of the racy programs, each run costing a run but no compile: #504 on
+    kotlinx.coroutines 0.19 overflowed in 8 of 80 programs of heuristic E run four times
+    each, in 3 of them at their first run. They pay where a compile costs more than a run,
+    or for given programs (a finding's, run on other releases); where the two cost about the
+    same, as there, they break even."""
 
     retries: int = 2
     factor: float = 3.0

@@ -49,6 +49,16 @@ def test_fuzz_go_finds_nothing_and_exits_0(manage_process: Manage) -> None:
     assert "batches     2: 25, 35" in out
 
 
+@pytest.mark.slow
+def test_fuzz_runs_each_clean_program_again_and_says_so(manage_process: Manage) -> None:
+    result = manage_process(
+        "fuzz", "--lang", "go", "--count", "5", "--seed", "100", "--runs", "3", "--no-progress"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "10 repetitions, up to 3 runs a program, " in result.stdout
+    assert re.search(r"^terminated +5$", result.stdout, re.M)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

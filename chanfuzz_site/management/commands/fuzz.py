@@ -172,6 +172,7 @@ class Command(BaseCommand):
             f"timeout {timeout:g} s"
             + (f" (hung after {limits.quiet_s:g} s blocked)" if limits.quiet_s else "")
             + f", {target.repetitions} repetitions, "
+            + (f"up to {triage.runs} runs a program, " if triage.runs > 1 else "")
             + ("values checked, " if dict(target.render_options).get("values") else "")
             + (f"PCT depth {options['pct_depth']}, " if options["pct_depth"] else "")
             + ("buffered, " if options["buffered"] else "")
