@@ -54,6 +54,7 @@ from runners import config
 from runners.engine.build import Artifact, CompileError, build
 from runners.engine.culprit import named_program
 from runners.engine.sandbox import Bind, Limits, Sandbox, SandboxError
+from runners.engine.sandbox.base import BlockedHook
 from runners.engine.schedule import threads_for
 from runners.engine.toolchains import Toolchain, find_toolchain
 from runners.engine.verdicts import Classification, Outcome, classify_run
@@ -323,6 +324,7 @@ def run_one(
     program: Program | None = None,
     stages: Stages | None = None,
     suspected: bool = False,
+    blocked: BlockedHook | None = None,
 ) -> ProgramRun:
     """Run program `index` of a built batch; triage it if it times out.
 
@@ -332,7 +334,8 @@ def run_one(
     the runs' and the verdicts' time to it. A `suspected` program (a shared run stopped
     in it, blocked) is re-run with its first run, not after it: most such hang, and a
     hang's runs wait without a core; where the first run ends by itself, its re-runs
-    are left to end on their own and count for nothing."""
+    are left to end on their own and count for nothing. `blocked` is told when the
+    first run has been blocked for its `after_s` (Limits.blocked), under a quiet period."""
     language = target.language
     stages = stages if stages is not None else Stages()
     binds = _binds(target.toolchain, artifact)
@@ -401,7 +404,7 @@ def run_one(
 
     early = rerun() if suspected and triage.retries else []
     try:
-        first, verdict = attempt(limits, True)
+        first, verdict = attempt(replace(limits, blocked=blocked) if blocked else limits, True)
     except SandboxError as exc:
         return ProgramRun(index, Classification(Outcome.INFRA_ERROR, str(exc), ""))
     attempts = [first]
@@ -709,6 +712,11 @@ def _run_built(
     def take_aside(position: int) -> None:
         run = aside.pop(position).result()
         stages.out_of_time_s += aside_stages.pop(position).out_of_time_s
+        # A run the batch started on a lane is one of its runs, set aside or not; the
+        # wait beside the batch is its time only where the batch waited for it (below).
+        if (lane := lane_stages.pop(position, None)) is not None:
+            stages.runs += lane.runs
+            stages.verdict_s += lane.verdict_s
         # A shared run blocked in it and it ran alone after that: two runs already.
         settle(position, run, last=True)
 
@@ -719,22 +727,68 @@ def _run_built(
     lanes = target.spec.shared_runs_at_once if shareable else 1
     under_way: dict[Future[_Step], list[int]] = {}
 
-    def run_alone(position: int, *, stages: Stages, suspected: bool = False) -> ProgramRun:
+    def run_alone(
+        position: int,
+        *,
+        stages: Stages,
+        suspected: bool = False,
+        blocked: BlockedHook | None = None,
+    ) -> ProgramRun:
         return run_one(
             target, artifact, position, sandbox=sandbox, limits=limits, triage=triage,
-            program=programs[position], stages=stages, suspected=suspected,
+            program=programs[position], stages=stages, suspected=suspected, blocked=blocked,
         )  # fmt: skip
 
-    def step(group: list[int]) -> _Step:
+    def step(group: list[int], blocked: BlockedHook | None = None) -> _Step:
         own = Stages()
         if len(group) > 1:
             shared = run_group(target, artifact, group, sandbox=sandbox, limits=limits, stages=own)
             return _Step(group, own, shared=shared)
-        return _Step(group, own, alone=run_alone(group[0], stages=own))
+        return _Step(group, own, alone=run_alone(group[0], stages=own, blocked=blocked))
+
+    # A program's run alone that has blocked (every process, for the target's shared
+    # quiet period: a hang, most likely, waiting out its quiet period without a core)
+    # goes on aside, on a thread of its own, as a program a shared run stopped in does,
+    # and the next program starts on its lane. Not a run that spins: it never blocks.
+    blocked_after = target.spec.shared_quiet_s
+    watch_blocked = limits.quiet_s is not None and limits.quiet_s > blocked_after
+    told: dict[Future[None], Future[_Step]] = {}  # a run alone's "it has blocked"
+    lane_stages: dict[int, Stages] = {}  # of the runs set aside so, once ended
+
+    def submit(group: list[int]) -> None:
+        hook = None
+        if len(group) == 1 and watch_blocked:
+            went: Future[None] = Future()
+            hook = BlockedHook(blocked_after, lambda: went.set_result(None))
+        future = running.submit(step, group, hook)
+        under_way[future] = group
+        if hook is not None:
+            told[went] = future
+
+    def set_aside_blocked(future: Future[_Step]) -> None:
+        if future not in under_way or future.done() or len(aside) >= at_once:
+            return  # ended meanwhile, or no more waiting sandboxes than that
+        (position,) = under_way.pop(future)
+        own = aside_stages[position] = Stages()
+        run: Future[ProgramRun] = Future()
+
+        def ended(step_future: Future[_Step]) -> None:
+            try:
+                ran = step_future.result()
+            except BaseException as exc:  # noqa: BLE001 - handed to the batch's thread
+                run.set_exception(exc)
+                return
+            own.out_of_time_s += ran.stages.out_of_time_s
+            lane_stages[position] = ran.stages
+            run.set_result(ran.alone)
+
+        future.add_done_callback(ended)
+        aside[position] = run
 
     with (
         ThreadPoolExecutor(at_once, thread_name_prefix="chanfuzz-hung") as waiting,
-        ThreadPoolExecutor(lanes, thread_name_prefix="chanfuzz-lane") as running,
+        # Room for the runs alone set aside while they block, beside the lanes.
+        ThreadPoolExecutor(lanes + at_once, thread_name_prefix="chanfuzz-lane") as running,
     ):
         # The batch's runs' time is the wall time any of them was under way (with lanes,
         # not each one's), counted from `clock`: a run's own time, measured on its lane
@@ -761,10 +815,15 @@ def _run_built(
                 while pending and len(under_way) < lanes:
                     group = pending[:size] if shareable else pending[:1]
                     pending = pending[len(group) :]
-                    under_way[running.submit(step, group)] = group
-                done, _ = wait(under_way, return_when=FIRST_COMPLETED)
+                    submit(group)
+                done, _ = wait([*under_way, *told], return_when=FIRST_COMPLETED)
                 count_runs_time()
-                for future in sorted(done, key=lambda f: under_way[f][0]):
+                for went in [f for f in done if f in told]:
+                    set_aside_blocked(told.pop(went))
+                ended = [f for f in done if f in under_way]
+                for went in [w for w, f in told.items() if f in ended]:
+                    del told[went]
+                for future in sorted(ended, key=lambda f: under_way[f][0]):
                     del under_way[future]
                     ran = future.result()
                     stages.verdict_s += ran.stages.verdict_s
@@ -804,7 +863,7 @@ def _run_built(
                         elif left and shared.alone is not None:
                             # Alone next, on the next free lane, before the programs after it.
                             position = left.pop(0)
-                            under_way[running.submit(step, [position])] = [position]
+                            submit([position])
                         # The programs after the one it stopped in go first again.
                         pending = left + pending
                     pending = again + pending

@@ -129,7 +129,8 @@ class QuietWatch:
     sample finds a thread running, waiting for a CPU or waiting on the disk (a
     program starved by a busy machine is slow, not blocked). A livelock spins:
     never quiet. A ``witness`` only notes when the run went quiet (see
-    :func:`supervise`): it does not end the run.
+    :func:`supervise`): it does not end the run. ``on_blocked`` is called once, when
+    the run has been quiet for ``blocked_s`` (before ``quiet_s``).
     """
 
     probe: Callable[[], tuple[int, bool]]
@@ -139,6 +140,8 @@ class QuietWatch:
     every_s: float | None = None
     tolerance: float = 0.02
     witness: bool = False
+    blocked_s: float | None = None
+    on_blocked: Callable[[], None] | None = None
     ticks_per_s: int = field(default_factory=lambda: os.sysconf("SC_CLK_TCK"))
     cpu_ticks: int | None = None  # what the last probe read: a run's CPU use so far
     _since: float | None = None
@@ -147,7 +150,11 @@ class QuietWatch:
 
     def __post_init__(self) -> None:
         if self.every_s is None:
-            self.every_s = min(0.25, self.quiet_s / 2)
+            self.every_s = min(0.25, self.quiet_s / 2, *self._blocked_period())
+
+    def _blocked_period(self) -> tuple[float, ...]:
+        # Sampled twice within it too, so that the call comes at most half of it late.
+        return (self.blocked_s / 2,) if self.on_blocked and self.blocked_s else ()
 
     @property
     def cpu_s(self) -> float | None:
@@ -166,7 +173,11 @@ class QuietWatch:
         if busy or self._since is None or ticks - self._ticks > max(allowed, 1):
             self._since, self._ticks = now, ticks
             return False
-        return now - self._since >= self.quiet_s
+        blocked = now - self._since
+        if self.on_blocked is not None and blocked >= (self.blocked_s or 0.0):
+            told, self.on_blocked = self.on_blocked, None
+            told()
+        return blocked >= self.quiet_s
 
 
 def supervise(

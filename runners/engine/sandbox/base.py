@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from signal import SIGXCPU
 from typing import Protocol, runtime_checkable
 
@@ -50,6 +50,14 @@ class SandboxUnavailable(SandboxError):
 
 
 @dataclass(frozen=True)
+class BlockedHook:
+    """What to call, once, when a run has been blocked for `after_s` (Limits.blocked)."""
+
+    after_s: float
+    call: Callable[[], None]
+
+
+@dataclass(frozen=True)
 class Limits:
     """Resource limits of one run.
 
@@ -75,6 +83,9 @@ class Limits:
     counts false hangs. ``batch_scheduling``: the program runs under SCHED_BATCH, so
     that its threads preempt one another at the scheduler's tick and never on a
     wake-up (the targets that ask for it say why: ``TargetSpec.batch_scheduling``).
+    ``blocked``: with ``quiet_s``, told once when the run has been blocked for its
+    ``after_s`` (shorter than ``quiet_s``), and the run goes on (backends that cannot
+    watch never tell).
     """
 
     timeout_s: float = 30.0
@@ -90,6 +101,7 @@ class Limits:
     quiet_s: float | None = None
     quiet_witness: bool = False
     batch_scheduling: bool = False
+    blocked: BlockedHook | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.quiet_s is not None and not self.quiet_s > 0:
@@ -113,6 +125,12 @@ class Limits:
         if self.cpu_s is not None:
             return self.cpu_s
         return math.ceil(self.timeout_s * (os.cpu_count() or 1)) + 1
+
+
+def blocked_watch(limits: Limits) -> dict[str, object]:
+    """A QuietWatch's keyword arguments for ``limits.blocked`` (none without one)."""
+    hook = limits.blocked
+    return {} if hook is None else {"blocked_s": hook.after_s, "on_blocked": hook.call}
 
 
 @dataclass(frozen=True)

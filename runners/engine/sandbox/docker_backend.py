@@ -58,6 +58,7 @@ from runners.engine.sandbox.base import (
     SandboxError,
     SandboxResult,
     SandboxUnavailable,
+    blocked_watch,
     program_env,
 )
 from runners.engine.sandbox.helper import ensure_helper, parse_status, sched_args
@@ -418,7 +419,10 @@ class _ContainerRun:
                 stacklevel=2,
             )
             return None
-        return QuietWatch(lambda: tree_cpu(pid), limits.quiet_s, witness=limits.quiet_witness)
+        return QuietWatch(
+            lambda: tree_cpu(pid), limits.quiet_s, witness=limits.quiet_witness,
+            **blocked_watch(limits),
+        )  # fmt: skip
 
     def init_pid(self) -> int | None:
         """The host PID of the container's init, once the engine has said it and this

@@ -50,6 +50,7 @@ from runners.engine.sandbox.base import (
     SandboxError,
     SandboxResult,
     SandboxUnavailable,
+    blocked_watch,
     program_env,
 )
 from runners.engine.sandbox.cgroups import RunGroup
@@ -321,7 +322,10 @@ class LocalSandbox:
                     None
                     if limits.quiet_s is None
                     else QuietWatch(
-                        lambda: tree_cpu(proc.pid), limits.quiet_s, witness=limits.quiet_witness
+                        lambda: tree_cpu(proc.pid),
+                        limits.quiet_s,
+                        witness=limits.quiet_witness,
+                        **blocked_watch(limits),
                     )
                 ),
             )

@@ -36,6 +36,7 @@ from runners.engine.fuzz import fuzz
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.targets import all_targets
+from runners.targets.base import SHARED_QUIET_S
 from tests.runners.conftest import require_toolchain
 
 # main waits on c1 while the spawned process waits on c2: stuck forever.
@@ -442,7 +443,11 @@ def test_a_program_its_cpu_limit_stops_spun_out_of_time_and_is_not_a_crash(
 def _holding_aside(at_once: int, lanes: int = 1) -> SimpleNamespace:
     """A target, as far as _run_built asks of it with runs replaced: how many programs
     may wait aside at once, and how many shared runs may be under way."""
-    return SimpleNamespace(spec=SimpleNamespace(hangs_aside=at_once, shared_runs_at_once=lanes))
+    return SimpleNamespace(
+        spec=SimpleNamespace(
+            hangs_aside=at_once, shared_runs_at_once=lanes, shared_quiet_s=SHARED_QUIET_S
+        )
+    )
 
 
 def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorded_here(
@@ -492,6 +497,39 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     assert {thread for _, _, thread in recorded} == {threading.get_ident()}
     assert 1 <= most_waiting <= 2
     assert all(size > 1 for size in groups), groups  # sharing again after every hang
+
+
+@pytest.mark.parametrize(("quiet_s", "order"), [(2.0, [0, 2, 3, 1]), (None, [0, 1, 2, 3])])
+def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
+    monkeypatch: pytest.MonkeyPatch, quiet_s: float | None, order: list[int]
+) -> None:
+    """Runs alone (Kotlin's: a JVM each) are told when they have blocked for the target's
+    shared quiet period; one that has goes on aside and the next program starts. Without
+    a quiet period nothing watches for it, and each run holds its lane to its end."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
+    stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
+    hooks: dict[int, object] = {}
+
+    def run_one(_target, _artifact, position, *, blocked=None, **_kwargs):  # noqa: ANN001, ANN202
+        hooks[position] = blocked
+        if position != 1:
+            return ProgramRun(position, clean)
+        if blocked is not None:
+            assert blocked.after_s == SHARED_QUIET_S
+            blocked.call()
+        time.sleep(0.3)  # its quiet period, without a core
+        return ProgramRun(position, stuck)
+
+    monkeypatch.setattr(execute, "run_one", run_one)
+    recorded: list[int] = []
+    execute._run_built(
+        _holding_aside(2), None, [STUCK] * 4, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=quiet_s), triage=Triage(retries=0),
+        stages=execute.Stages(), record=lambda position, run: recorded.append(position),
+    )  # fmt: skip
+    assert recorded == order
+    assert all((hook is None) == (quiet_s is None) for hook in hooks.values())
 
 
 def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period(

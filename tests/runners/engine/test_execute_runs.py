@@ -18,6 +18,7 @@ from runners.engine import execute
 from runners.engine.execute import MAX_RUNS, ProgramRun, Triage, execute_batch, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Classification, Outcome
+from runners.targets.base import SHARED_QUIET_S
 from tests.runners.conftest import require_toolchain
 
 CLEAN = Classification(Outcome.TERMINATED, "exit 0", "")
@@ -27,7 +28,9 @@ ONE = lc.Program(("c1",), lc.Then(lc.SpawnE(lc.Send("c1")), lc.Recv("c1")))
 
 def _target() -> SimpleNamespace:
     """A target as far as _run_built asks of it with its runs replaced."""
-    return SimpleNamespace(spec=SimpleNamespace(hangs_aside=2, shared_runs_at_once=1))
+    return SimpleNamespace(
+        spec=SimpleNamespace(hangs_aside=2, shared_runs_at_once=1, shared_quiet_s=SHARED_QUIET_S)
+    )
 
 
 Recorded = list[tuple[int, Outcome, int]]

@@ -184,6 +184,18 @@ def test_quiet_watch_samples_twice_a_short_period(quiet_s: float, every_s: float
     assert watch.next_at == 10.0 + every_s
 
 
+def test_quiet_watch_tells_once_when_blocked_for_its_shorter_time() -> None:
+    from runners.engine.supervisor import QuietWatch
+
+    told: list[bool] = []
+    watch = QuietWatch(lambda: (0, False), quiet_s=1.0, blocked_s=0.3,
+                       on_blocked=lambda: told.append(True))  # fmt: skip
+    assert watch.every_s == 0.15  # twice within the shorter time
+    seen = [watch.sample(t) for t in (0.0, 0.2, 0.4, 0.6, 1.0)]
+    assert seen == [False, False, False, False, True]
+    assert told == [True]
+
+
 def test_quiet_watch_knows_no_cpu_use_before_its_first_sample() -> None:
     from runners.engine.supervisor import QuietWatch
 

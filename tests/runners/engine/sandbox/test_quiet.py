@@ -12,7 +12,7 @@ import time
 import pytest
 
 from runners.engine.sandbox import Limits, docker_backend
-from runners.engine.sandbox.base import Sandbox
+from runners.engine.sandbox.base import BlockedHook, Sandbox
 from runners.engine.sandbox.docker_backend import _host_pid
 
 from .conftest import Programs
@@ -42,6 +42,24 @@ def test_a_pause_shorter_than_the_quiet_period_is_not_a_hang(sandbox: Sandbox) -
     result = sandbox.run(nap, limits=Limits(timeout_s=10, quiet_s=2.0))
     assert result.exit_code == 0 and not result.timed_out and not result.quiet
     assert result.stdout.strip() == "done"
+
+
+def test_a_run_blocked_for_its_hooks_time_tells_it_once_and_goes_on(sandbox: Sandbox) -> None:
+    told: list[float] = []
+    started = time.monotonic()
+    hook = BlockedHook(0.3, lambda: told.append(time.monotonic() - started))
+    nap = ["/bin/sh", "-c", "sleep 1.5; echo done"]
+    result = sandbox.run(nap, limits=Limits(timeout_s=10, quiet_s=5.0, blocked=hook))
+    assert result.exit_code == 0 and not result.quiet and result.stdout.strip() == "done"
+    assert len(told) == 1 and 0.3 <= told[0] < 1.5
+
+
+def test_a_run_that_never_blocks_for_its_hooks_time_never_tells_it(sandbox: Sandbox) -> None:
+    told: list[bool] = []
+    hook = BlockedHook(1.0, lambda: told.append(True))
+    nap = ["/bin/sh", "-c", "sleep 0.2; echo done"]
+    result = sandbox.run(nap, limits=Limits(timeout_s=10, quiet_s=5.0, blocked=hook))
+    assert result.exit_code == 0 and told == []
 
 
 def test_a_quiet_witness_notes_the_quiet_period_and_lets_the_run_end_by_itself(
