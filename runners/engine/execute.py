@@ -31,6 +31,9 @@ This module owns the path from λ_chan programs to verdicts:
    recorded in the caller's thread all the same.
    Where its limit cut it (a spin, or a program too slow), the rest of the batch runs
    alone: whose the time was is not known, and a spin beside the batch would take its core.
+   A program run alone (Kotlin's, a JVM each, or after such a cut) whose processes have
+   all blocked for the target's shared quiet period, under a quiet period longer than
+   that, goes on aside the same way, its run not cut, and the next program starts.
 4. Triage a timeout (SPEC §9): the first attempt asks the runtime for its dump
    (SIGQUIT: Go's goroutines, the JVM's threads; for a runtime that prints none,
    the tool its target declares attaches from outside: eu-stack for Rust); then the program

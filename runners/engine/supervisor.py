@@ -129,8 +129,8 @@ class QuietWatch:
     sample finds a thread running, waiting for a CPU or waiting on the disk (a
     program starved by a busy machine is slow, not blocked). A livelock spins:
     never quiet. A ``witness`` only notes when the run went quiet (see
-    :func:`supervise`): it does not end the run. ``on_blocked`` is called once, when
-    the run has been quiet for ``blocked_s`` (before ``quiet_s``).
+    :func:`supervise`): it does not end the run. ``on_blocked`` is called once, at the
+    first sample that finds the run quiet for ``blocked_s`` (before ``quiet_s``).
     """
 
     probe: Callable[[], tuple[int, bool]]
@@ -149,12 +149,10 @@ class QuietWatch:
     next_at: float = 0.0
 
     def __post_init__(self) -> None:
+        # Not sampled more often for `on_blocked`: a run that never blocks is watched as
+        # it was, and the call may come up to a sample late.
         if self.every_s is None:
-            self.every_s = min(0.25, self.quiet_s / 2, *self._blocked_period())
-
-    def _blocked_period(self) -> tuple[float, ...]:
-        # Sampled twice within it too, so that the call comes at most half of it late.
-        return (self.blocked_s / 2,) if self.on_blocked and self.blocked_s else ()
+            self.every_s = min(0.25, self.quiet_s / 2)
 
     @property
     def cpu_s(self) -> float | None:
