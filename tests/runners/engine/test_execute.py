@@ -40,15 +40,17 @@ def _target(language: str, repetitions: int = 2) -> RunTarget:
 
 
 def _uncached_batch(programs: list[lc.Program], target: RunTarget, **kwargs: Any) -> BatchReport:
-    """execute_batch with a 10 s limit, compiling however often the test has run here, in
-    a workdir the sandbox's user can reach (pytest's tmp_path is under a private one)."""
+    """execute_batch with a 10 s limit unless given, compiling however often the test has
+    run here, in a workdir the sandbox's user can reach (pytest's tmp_path is under a
+    private one)."""
+    limits = kwargs.pop("limits", Limits(timeout_s=10))
     with tempfile.TemporaryDirectory(prefix="chanfuzz-test-") as workdir:
         return execute_batch(
             programs,
             target,
             workdir=Path(workdir),
             sandbox=get_sandbox("local"),
-            limits=Limits(timeout_s=10),
+            limits=limits,
             use_cache=False,
             **kwargs,
         )
@@ -246,6 +248,23 @@ def test_kotlin_hang_is_a_timeout_with_the_jvm_thread_dump(tmp_path: Path) -> No
     assert execution.hang_confirmed is None  # not re-run: neither confirmed nor not
     assert "Full thread dump" in (execution.attempts[0].dump or "")
     assert execution.classification.signature.startswith("kotlin | hang")
+
+
+def test_a_kotlin_run_that_hangs_waits_aside_while_the_programs_after_it_run() -> None:
+    """A JVM each: the hung one, blocked for the shared quiet period, waits out its quiet
+    period aside, so the two after it have their verdicts first."""
+    done: list[int] = []
+    programs = [STUCK, *(generate_program(s, PRESETS["A"]).program for s in range(2))]
+    report = _uncached_batch(
+        programs, _target("kotlin", repetitions=1), triage=Triage(retries=0),
+        limits=Limits(timeout_s=20, quiet_s=3), on_result=lambda run: done.append(run.index),
+    )  # fmt: skip
+    assert done == [1, 2, 0]
+    hang = report.executions[0]
+    assert hang.outcome is Outcome.TIMEOUT and hang.attempts[0].quiet
+    assert "Full thread dump" in (hang.attempts[0].dump or "")
+    assert [e.outcome for e in report.executions[1:]] == [Outcome.TERMINATED] * 2
+    assert report.stages.runs == 3
 
 
 def test_the_program_a_compile_error_names_is_tried_alone_first(
