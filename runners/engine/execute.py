@@ -720,7 +720,8 @@ def _run_built(
         if (lane := lane_stages.pop(position, None)) is not None:
             stages.runs += lane.runs
             stages.verdict_s += lane.verdict_s
-        # A shared run blocked in it and it ran alone after that: two runs already.
+        # A run set aside is its program's last: one a shared run stopped in ran twice
+        # already, and one set aside from its lane blocked, a hang most likely.
         settle(position, run, last=True)
 
     # A wait uses no core but holds sandboxes (the program's run, then its re-runs).
@@ -775,7 +776,7 @@ def _run_built(
         own = aside_stages[position] = Stages()
         run: Future[ProgramRun] = Future()
 
-        def ended(step_future: Future[_Step]) -> None:
+        def on_end(step_future: Future[_Step]) -> None:
             try:
                 ran = step_future.result()
             except BaseException as exc:  # noqa: BLE001 - handed to the batch's thread
@@ -785,7 +786,7 @@ def _run_built(
             lane_stages[position] = ran.stages
             run.set_result(ran.alone)
 
-        future.add_done_callback(ended)
+        future.add_done_callback(on_end)
         aside[position] = run
 
     with (
