@@ -72,6 +72,7 @@ class CampaignForm(forms.Form):
     runs = forms.IntegerField(
         min_value=1,
         max_value=MAX_RUNS,
+        required=False,
         initial=1,
         label="Runs of a program",
         help_text="each a process of its own, while it ends clean: for races a cold runtime "
@@ -181,7 +182,7 @@ class CampaignForm(forms.Form):
             "seed": d["seed"],
             "chunk_size": d["chunk_size"] or AUTO_CHUNK_SIZE,
             "triage_retries": d["triage_retries"],
-            "runs": d["runs"],
+            "runs": d["runs"] or 1,  # empty: one run, as before the field
             "hang_quiet_s": d["hang_quiet_s"],
             "value_oracle": d["value_oracle"],
             "pct_depth": d["pct_depth"],

@@ -67,7 +67,9 @@ class Campaign(models.Model):
     triage_retries = models.PositiveSmallIntegerField(default=2)
     # Each program runs up to this many times, a process each, while it ends clean
     # (runners.engine.execute.Triage.runs): for races a cold runtime meets now and then.
-    runs = models.PositiveSmallIntegerField(default=1)
+    # A default in the database too: rows written without it (by SQL, or by workers of
+    # before it, during an upgrade) get one run.
+    runs = models.PositiveSmallIntegerField(default=1, db_default=1)
     # A run whose processes are all blocked this long is hung then (Limits.quiet_s);
     # None: runs wait out timeout_s.
     hang_quiet_s = models.FloatField(null=True, blank=True)
@@ -372,8 +374,9 @@ class Execution(models.Model):
     # stdout, stderr, dump (each bounded by MAX_ATTEMPT_CHARS).
     attempts = models.JSONField(default=list, blank=True)
     hang_confirmed = models.BooleanField(null=True, blank=True)
-    # The runs the verdict took: the clean ones before it (Campaign.runs) and its own.
-    runs = models.PositiveSmallIntegerField(default=1)
+    # The runs the verdict took: the clean ones before it (Campaign.runs) and its own;
+    # one where a row is written without it (as Campaign.runs).
+    runs = models.PositiveSmallIntegerField(default=1, db_default=1)
     compile_output = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finding = models.ForeignKey(

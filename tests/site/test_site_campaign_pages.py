@@ -177,6 +177,14 @@ def test_campaign_form_creates_a_preset_campaign(client: Client) -> None:
     assert campaign.pct_depth is None  # the field left empty: no yields
 
 
+def test_campaign_form_without_runs_runs_each_program_once(client: Client) -> None:
+    go = require_toolchain("go").id
+    data = _form_data(go)
+    del data["runs"]  # a form of before the field, or the field left empty
+    assert client.post(reverse("campaign_new"), data).status_code == 302
+    assert Campaign.objects.get().runs == 1
+
+
 def test_campaign_form_sets_schedule_perturbation_and_the_page_shows_it(client: Client) -> None:
     go = require_toolchain("go").id
     assert 'name="pct_depth"' in client.get(reverse("campaign_new")).content.decode()

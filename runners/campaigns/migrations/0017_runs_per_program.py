@@ -12,11 +12,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="campaign",
             name="runs",
-            field=models.PositiveSmallIntegerField(default=1),
+            field=models.PositiveSmallIntegerField(db_default=1, default=1),
         ),
         migrations.AddField(
             model_name="execution",
             name="runs",
-            field=models.PositiveSmallIntegerField(default=1),
+            field=models.PositiveSmallIntegerField(db_default=1, default=1),
         ),
     ]
