@@ -357,6 +357,14 @@ def test_original_runs_count_the_clean_runs_before_each_verdict() -> None:
     assert (original.bad_runs, original.runs) == (1, 6)
 
 
+def test_original_runs_carry_the_campaigns_quiet_period_and_schedule_perturbation() -> None:
+    # A reproduction must run as the campaign did to be a fair test of its rate.
+    program = _found([["timeout"]])
+    Campaign.objects.filter(executions__program=program).update(hang_quiet_s=2.5, pct_depth=3)
+    original = selectors.original_runs(program)
+    assert (original.hang_quiet_s, original.pct_depth) == (2.5, 3)
+
+
 def test_original_runs_of_a_program_no_campaign_found_anything_with_are_none() -> None:
     program = programs.store_program(programs.build_from_effect("Put(c1)"))
     assert selectors.original_runs(program) is None
@@ -601,6 +609,7 @@ def test_original_runs_count_only_this_program_on_the_target_of_its_latest_findi
         (newer, go, other_program, bad * 5, finding),  # another program: not counted
         (newer, crystal, program, bad * 7, None),  # another target: not counted
         (older, older.targets.get(), program, bad * 3, finding),  # last made, but older
+        (newer, crystal, other_program, bad, finding),  # the latest finding, another program's
     ]
     for index, (campaign, target, prog, attempts, found) in enumerate(rows):
         Execution.objects.create(

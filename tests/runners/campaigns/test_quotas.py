@@ -99,6 +99,21 @@ def test_a_reduction_counts_its_wall_time_times_its_parallel_runs(ada: User) -> 
     )
     assert quotas.run_seconds_used(ada, now=now) == pytest.approx(30.0)
 
+    # One still running counts until now; one shorter than a second, its fraction.
+    running = Reduction.objects.create(
+        finding=finding, program=program, language="go", toolchain_id="x", signature="s",
+        timeout_s=1.0, repetitions=1, jobs=2, owner=ada,
+    )  # fmt: skip
+    short = Reduction.objects.create(
+        finding=finding, program=program, language="go", toolchain_id="x", signature="s",
+        timeout_s=1.0, repetitions=1, jobs=1, owner=ada,
+    )  # fmt: skip
+    Reduction.objects.filter(pk=running.pk).update(created_at=now - timedelta(seconds=5))
+    Reduction.objects.filter(pk=short.pk).update(
+        created_at=now - timedelta(seconds=60), finished_at=now - timedelta(seconds=59.5)
+    )
+    assert quotas.run_seconds_used(ada, now=now) == pytest.approx(30.0 + 10.0 + 0.5)
+
 
 @pytest.mark.parametrize(
     ("overrides", "field", "message"),
@@ -122,6 +137,12 @@ def test_an_over_quota_size_names_its_field_and_limit(
         quotas.check_campaign(owner=ada, **asked)
     assert refused.value.field == field
     quotas.check_campaign(owner=None, **asked)  # the command line is not bound
+
+
+def test_a_campaign_at_its_limits_runs_each_program_once_by_default(ada: User) -> None:
+    at_limits = {"count": 100, "timeout_s": 20.0, "repetitions": 50}
+    quotas.check_campaign(owner=ada, **at_limits)
+    quotas.check_campaign(owner=ada, **{**at_limits, "count": 50}, runs=2)
 
 
 def test_campaigns_at_once_and_the_daily_budget_refuse_new_work(ada: User) -> None:
