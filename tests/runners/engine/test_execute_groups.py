@@ -532,6 +532,92 @@ def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
     assert all((hook is None) == (quiet_s is None) for hook in hooks.values())
 
 
+@pytest.mark.parametrize(
+    ("quiet_s", "watched"), [(SHARED_QUIET_S, False), (SHARED_QUIET_S + 0.5, True)]
+)
+def test_runs_alone_are_watched_for_blocking_only_under_a_longer_quiet_period(
+    monkeypatch: pytest.MonkeyPatch, quiet_s: float, watched: bool
+) -> None:
+    """Under a quiet period no longer than the shared one, a run that blocked is declared
+    hung as soon as it would be set aside: nothing to gain by watching it."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    hooks: list[object] = []
+
+    def run_one(_target, _artifact, position, *, blocked=None, **_kwargs):  # noqa: ANN001, ANN202
+        hooks.append(blocked)
+        return ProgramRun(position, execute.Classification(Outcome.TERMINATED, "exit 0", ""))
+
+    monkeypatch.setattr(execute, "run_one", run_one)
+    execute._run_built(
+        _holding_aside(2), None, [STUCK] * 2, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=quiet_s), triage=Triage(retries=0),
+        stages=execute.Stages(), record=lambda _position, _run: None,
+    )  # fmt: skip
+    assert [hook is not None for hook in hooks] == [watched, watched]
+
+
+def _blocking_run_one(
+    concurrent: list[int], *, out_of_time_s: float = 0.0, fails: int | None = None
+) -> Callable[..., ProgramRun]:
+    """A run alone that blocks, is told so, and waits 0.2 s (program `fails`'s then raises):
+    each counts as a run and 0.125 s of verdicts in its stages, and `concurrent` keeps how
+    many such runs were under way at once, at most."""
+    lock = threading.Lock()
+    under_way = [0]
+
+    def run_one(_target, _artifact, position, *, stages, blocked=None, **_kwargs):  # noqa: ANN001, ANN202
+        with lock:
+            under_way[0] += 1
+            concurrent[0] = max(concurrent[0], under_way[0])
+        stages.runs += 1
+        stages.verdict_s += 0.125
+        stages.out_of_time_s += out_of_time_s
+        blocked.call()
+        time.sleep(0.2)
+        with lock:
+            under_way[0] -= 1
+        if position == fails:
+            raise RuntimeError(f"the sandbox of program {position} broke")
+        return ProgramRun(position, execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang"))
+
+    return run_one
+
+
+def test_no_more_blocked_runs_wait_aside_than_the_target_holds_and_each_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Runs set aside while they block hold sandboxes: one aside at a time here, beside the
+    one on the lane. Each is still one of the batch's runs, its verdict's time and its
+    out-of-time the batch's."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    concurrent = [0]
+    monkeypatch.setattr(execute, "run_one", _blocking_run_one(concurrent, out_of_time_s=0.5))
+    stages = execute.Stages()
+    recorded: list[int] = []
+    execute._run_built(
+        _holding_aside(1), None, [STUCK] * 4, sandbox=None,
+        limits=Limits(timeout_s=5, quiet_s=2.0), triage=Triage(retries=0), stages=stages,
+        record=lambda position, _run: recorded.append(position),
+    )  # fmt: skip
+    assert sorted(recorded) == [0, 1, 2, 3]
+    assert concurrent[0] == 2
+    assert (stages.runs, stages.verdict_s) == (4, pytest.approx(0.5))
+    assert stages.out_of_time_s == pytest.approx(2.0)
+
+
+def test_an_error_in_a_run_set_aside_while_it_blocks_reaches_the_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    monkeypatch.setattr(execute, "run_one", _blocking_run_one([0], fails=0))
+    with pytest.raises(RuntimeError, match="the sandbox of program 0 broke"):
+        execute._run_built(
+            _holding_aside(2), None, [STUCK] * 2, sandbox=None,
+            limits=Limits(timeout_s=5, quiet_s=2.0), triage=Triage(retries=0),
+            stages=execute.Stages(), record=lambda _position, _run: None,
+        )  # fmt: skip
+
+
 def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
