@@ -556,6 +556,35 @@ def test_runs_alone_are_watched_for_blocking_only_under_a_longer_quiet_period(
     assert [hook is not None for hook in hooks] == [watched, watched]
 
 
+def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lanes are for shared runs; Kotlin's runs alone (a JVM each) keep the core to one."""
+    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    concurrent = [0]
+    lock = threading.Lock()
+    under_way = [0]
+
+    def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
+        with lock:
+            under_way[0] += 1
+            concurrent[0] = max(concurrent[0], under_way[0])
+        time.sleep(0.05)
+        with lock:
+            under_way[0] -= 1
+        return ProgramRun(position, execute.Classification(Outcome.TERMINATED, "exit 0", ""))
+
+    monkeypatch.setattr(execute, "run_one", run_one)
+    recorded: list[int] = []
+    execute._run_built(
+        _holding_aside(2, lanes=4), None, [STUCK] * 4, sandbox=None,
+        limits=Limits(timeout_s=5), triage=Triage(retries=0), stages=execute.Stages(),
+        record=lambda position, _run: recorded.append(position),
+    )  # fmt: skip
+    assert recorded == [0, 1, 2, 3]
+    assert concurrent[0] == 1
+
+
 def _blocking_run_one(
     concurrent: list[int], *, out_of_time_s: float = 0.0, fails: int | None = None
 ) -> Callable[..., ProgramRun]:

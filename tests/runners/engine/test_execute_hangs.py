@@ -17,6 +17,8 @@ from generator.settings import settings_for
 from runners.engine import fuzz as fuzz_module
 from runners.engine.build import Artifact
 from runners.engine.execute import (
+    MAX_RUNS,
+    MAX_TRIAGE_RETRIES,
     SHARED_QUIET_S,
     BatchReport,
     ProgramRun,
@@ -129,6 +131,17 @@ def test_a_hang_not_re_run_is_neither_confirmed_nor_unconfirmed(tmp_path: Path) 
 def test_triage_refuses_re_runs_out_of_range(retries: object) -> None:
     with pytest.raises(ValueError, match="re-runs must be from 0 to 10"):
         Triage(retries=retries)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("factor", [0.99, float("nan")])
+def test_triage_refuses_a_re_run_given_less_time_than_the_run(factor: float) -> None:
+    with pytest.raises(ValueError, match="a re-run's limit factor must be at least 1, not"):
+        Triage(factor=factor)
+
+
+def test_triage_takes_its_bounds_themselves() -> None:
+    assert Triage(retries=MAX_TRIAGE_RETRIES, factor=1.0, runs=MAX_RUNS).runs == MAX_RUNS
+    assert Triage(retries=0, factor=1.5, runs=1).factor == 1.5
 
 
 def test_a_suspected_programs_re_runs_go_with_its_first_run(tmp_path: Path) -> None:
