@@ -710,7 +710,7 @@ def _run_built(
             clean_runs[position] = runs
             again.append(position)
             return
-        record(position, replace(run, runs=runs) if runs > 1 else run)
+        record(position, replace(run, runs=runs))
 
     def take_aside(position: int) -> None:
         run = aside.pop(position).result()

@@ -499,13 +499,18 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     assert all(size > 1 for size in groups), groups  # sharing again after every hang
 
 
-@pytest.mark.parametrize(("quiet_s", "order"), [(2.0, [0, 2, 3, 1]), (None, [0, 1, 2, 3])])
+@pytest.mark.parametrize(
+    ("quiet_s", "order"),
+    [(2.0, [0, 2, 3, 1]), (SHARED_QUIET_S, [0, 1, 2, 3]), (None, [0, 1, 2, 3])],
+)
 def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
     monkeypatch: pytest.MonkeyPatch, quiet_s: float | None, order: list[int]
 ) -> None:
     """Runs alone (Kotlin's: a JVM each) are told when they have blocked for the target's
     shared quiet period; one that has goes on aside and the next program starts. Without
-    a quiet period nothing watches for it, and each run holds its lane to its end."""
+    a quiet period, or under one no longer than the shared one (the run is declared hung
+    as soon as it would go aside), nothing watches for it, and each run holds its lane to
+    its end."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
@@ -529,31 +534,8 @@ def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
         stages=execute.Stages(), record=lambda position, run: recorded.append(position),
     )  # fmt: skip
     assert recorded == order
-    assert all((hook is None) == (quiet_s is None) for hook in hooks.values())
-
-
-@pytest.mark.parametrize(
-    ("quiet_s", "watched"), [(SHARED_QUIET_S, False), (SHARED_QUIET_S + 0.5, True)]
-)
-def test_runs_alone_are_watched_for_blocking_only_under_a_longer_quiet_period(
-    monkeypatch: pytest.MonkeyPatch, quiet_s: float, watched: bool
-) -> None:
-    """Under a quiet period no longer than the shared one, a run that blocked is declared
-    hung as soon as it would be set aside: nothing to gain by watching it."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
-    hooks: list[object] = []
-
-    def run_one(_target, _artifact, position, *, blocked=None, **_kwargs):  # noqa: ANN001, ANN202
-        hooks.append(blocked)
-        return ProgramRun(position, execute.Classification(Outcome.TERMINATED, "exit 0", ""))
-
-    monkeypatch.setattr(execute, "run_one", run_one)
-    execute._run_built(
-        _holding_aside(2), None, [STUCK] * 2, sandbox=None,
-        limits=Limits(timeout_s=5, quiet_s=quiet_s), triage=Triage(retries=0),
-        stages=execute.Stages(), record=lambda _position, _run: None,
-    )  # fmt: skip
-    assert [hook is not None for hook in hooks] == [watched, watched]
+    watched = quiet_s is not None and quiet_s > SHARED_QUIET_S
+    assert [hook is not None for hook in hooks.values()] == [watched] * 4
 
 
 def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
@@ -561,17 +543,11 @@ def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
 ) -> None:
     """Lanes are for shared runs; Kotlin's runs alone (a JVM each) keep the core to one."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
-    concurrent = [0]
-    lock = threading.Lock()
-    under_way = [0]
+    runs = _UnderWay()
 
     def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
-        with lock:
-            under_way[0] += 1
-            concurrent[0] = max(concurrent[0], under_way[0])
-        time.sleep(0.05)
-        with lock:
-            under_way[0] -= 1
+        with runs:
+            time.sleep(0.05)
         return ProgramRun(position, execute.Classification(Outcome.TERMINATED, "exit 0", ""))
 
     monkeypatch.setattr(execute, "run_one", run_one)
@@ -582,29 +558,41 @@ def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
         record=lambda position, _run: recorded.append(position),
     )  # fmt: skip
     assert recorded == [0, 1, 2, 3]
-    assert concurrent[0] == 1
+    assert runs.most == 1
+
+
+class _UnderWay:
+    """Counts the runs inside it at once; `most` is the most there were."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._now = 0
+        self.most = 0
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self._now += 1
+            self.most = max(self.most, self._now)
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._lock:
+            self._now -= 1
 
 
 def _blocking_run_one(
-    concurrent: list[int], *, out_of_time_s: float = 0.0, fails: int | None = None
+    runs: _UnderWay, *, out_of_time_s: float = 0.0, fails: int | None = None
 ) -> Callable[..., ProgramRun]:
     """A run alone that blocks, is told so, and waits 0.2 s (program `fails`'s then raises):
-    each counts as a run and 0.125 s of verdicts in its stages, and `concurrent` keeps how
-    many such runs were under way at once, at most."""
-    lock = threading.Lock()
-    under_way = [0]
+    each counts as a run and 0.125 s of verdicts in its stages, and in `runs` while it
+    goes on."""
 
     def run_one(_target, _artifact, position, *, stages, blocked=None, **_kwargs):  # noqa: ANN001, ANN202
-        with lock:
-            under_way[0] += 1
-            concurrent[0] = max(concurrent[0], under_way[0])
-        stages.runs += 1
-        stages.verdict_s += 0.125
-        stages.out_of_time_s += out_of_time_s
-        blocked.call()
-        time.sleep(0.2)
-        with lock:
-            under_way[0] -= 1
+        with runs:
+            stages.runs += 1
+            stages.verdict_s += 0.125
+            stages.out_of_time_s += out_of_time_s
+            blocked.call()
+            time.sleep(0.2)
         if position == fails:
             raise RuntimeError(f"the sandbox of program {position} broke")
         return ProgramRun(position, execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang"))
@@ -619,8 +607,8 @@ def test_no_more_blocked_runs_wait_aside_than_the_target_holds_and_each_counts(
     one on the lane. Each is still one of the batch's runs, its verdict's time and its
     out-of-time the batch's."""
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
-    concurrent = [0]
-    monkeypatch.setattr(execute, "run_one", _blocking_run_one(concurrent, out_of_time_s=0.5))
+    runs = _UnderWay()
+    monkeypatch.setattr(execute, "run_one", _blocking_run_one(runs, out_of_time_s=0.5))
     stages = execute.Stages()
     recorded: list[int] = []
     execute._run_built(
@@ -629,7 +617,7 @@ def test_no_more_blocked_runs_wait_aside_than_the_target_holds_and_each_counts(
         record=lambda position, _run: recorded.append(position),
     )  # fmt: skip
     assert sorted(recorded) == [0, 1, 2, 3]
-    assert concurrent[0] == 2
+    assert runs.most == 2
     assert (stages.runs, stages.verdict_s) == (4, pytest.approx(0.5))
     assert stages.out_of_time_s == pytest.approx(2.0)
 
@@ -638,7 +626,7 @@ def test_an_error_in_a_run_set_aside_while_it_blocks_reaches_the_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
-    monkeypatch.setattr(execute, "run_one", _blocking_run_one([0], fails=0))
+    monkeypatch.setattr(execute, "run_one", _blocking_run_one(_UnderWay(), fails=0))
     with pytest.raises(RuntimeError, match="the sandbox of program 0 broke"):
         execute._run_built(
             _holding_aside(2), None, [STUCK] * 2, sandbox=None,
