@@ -16,8 +16,9 @@ on the programs both can decide.
 from __future__ import annotations
 
 from generator.effects import Effect, Eps, Get, Put, SelCase, Spawn, choice, select, seq
-from generator.gocheck.machine import Machine, ProgramExit, State
+from generator.gocheck.machine import Machine
 from generator.gocheck.ssa import Program
+from generator.gocheck.state import ProgramExit, State
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported
 
 MAX_EFFECT_STEPS = 5_000

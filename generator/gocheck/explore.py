@@ -35,15 +35,11 @@ from generator.gocheck.machine import (
     RECOVERABLE,
     TIMER_OPS,
     Machine,
-    Pending,
-    ProgramExit,
-    State,
     ctx_err,
-    line_of,
-    received,
 )
 from generator.gocheck.por import EVERYTHING, Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
+from generator.gocheck.state import Pending, ProgramExit, State, line_of, received
 from generator.gocheck.values import (
     INT_LIMIT,
     NIL,

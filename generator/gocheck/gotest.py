@@ -36,12 +36,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from generator.gocheck.ssa import Block, Function, Instr, Program
+from generator.gocheck.state import G, State
 from generator.gocheck.values import NIL, UNKNOWN, Unsupported, Value, unknown_of
-
-# The state and goroutine are machine.State and machine.G; machine imports this module, so
-# they are not named here.
-State = Any
-G = Any
 
 
 class Machine(Protocol):

@@ -19,18 +19,37 @@ and drops a value it sent that nobody received; Reset does that and arms it agai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from functools import cache, cmp_to_key
-from itertools import pairwise, permutations
+from collections.abc import Iterable, Iterator
+from itertools import permutations
 from typing import Any
 
-from generator.gocheck import formatting, gotest, pipes, textlib
+from generator.gocheck import gotest, pipes
 from generator.gocheck import numeric as N
-from generator.gocheck import timevalues as TV
 from generator.gocheck import values as V
+from generator.gocheck.library import CPU_QUERIES, EVALUATED, SYNC_OPS, LibraryModels, ctx_timed
 from generator.gocheck.ssa import Function, Instr, Program
-from generator.gocheck.values import ERROR, NIL, UNKNOWN, WRAPPING, Unsupported, Value
+from generator.gocheck.state import (
+    Case,
+    Frame,
+    G,
+    Pending,
+    ProgramExit,
+    State,
+    line_of,
+    named,
+    new_slice,
+    received,
+)
+from generator.gocheck.values import (
+    ERROR,
+    NIL,
+    SYNC_TAGS,
+    UNKNOWN,
+    Unsupported,
+    Value,
+    holds_sync,
+    value_holds_sync,
+)
 
 MAX_FRAMES = 64
 MAX_LOCAL_STEPS = 200_000
@@ -48,31 +67,9 @@ MAX_TAKEN_AT_ONCE = 64
 MAP_ORDERS_UP_TO = 4
 MAP_ENDS_UP_TO = 16
 
-# Library packages whose functions may be given channels or functions without running
-# them: formatting and errors only look at a value.
-_PRINTERS = frozenset({"fmt", "log", "errors"})
 _EXITS = frozenset(
     {"os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf",
      "log.Panicln"}
-)
-# Library functions of the printing packages that write through what they are given,
-# and of the others some that only read it (`Machine._overwritten`).
-_WRITERS = frozenset(
-    {"fmt.Sscan", "fmt.Sscanf", "fmt.Sscanln", "fmt.Scan", "fmt.Scanf", "fmt.Scanln",
-     "fmt.Fscan", "fmt.Fscanf", "fmt.Fscanln", "errors.As"}
-)
-_READS_ONLY = frozenset(
-    {"encoding/json.Marshal", "encoding/json.MarshalIndent",
-     "(*encoding/json.Encoder).Encode", "encoding/binary.Write", "encoding/binary.Size",
-     "reflect.TypeOf", "reflect.DeepEqual"}
-)
-_READERS = ("strings.", "bytes.", "strconv.", "slices.Contains", "slices.Index",
-            "slices.Equal", "slices.Max", "slices.Min", "slices.Clone", "slices.Compare",
-            "slices.BinarySearch", "slices.IsSorted", "maps.Clone", "maps.Equal", "unicode.",
-            "path.", "path/filepath.", "os.Getenv")
-_NOOPS = frozenset(
-    {"time.Sleep", "runtime.Gosched", "runtime.GC", "runtime.LockOSThread",
-     "runtime.UnlockOSThread"}
 )
 # Where a goroutine gives way to the others (outside a synctest bubble): a step of its own,
 # so that another goroutine may run between what it did before and what it does after. A
@@ -141,78 +138,16 @@ _EXACT_OPS = {"MakeChan": "the channel's buffer size", "MakeSlice": "the slice's
               "Range": "the map's length", "BinOp": "the operand"}
 _LEN = {"k": "builtin", "n": "len"}
 _MIN_MAX = ({"k": "builtin", "n": "min"}, {"k": "builtin", "n": "max"})
-# strconv's parsers of an integer: of text the checker cannot tell, a number within
-# ±len_bound and an unknown error.
-_PARSED_INTS = frozenset({"strconv.Atoi", "strconv.ParseInt"})
-_SPLITS = frozenset({"strings.Split", "strings.SplitAfter"})
-_CPU_QUERIES = frozenset({"runtime.NumCPU", "runtime.GOMAXPROCS"})
 _CPUS = "g:runtime.NumCPU"  # the count chosen for the run (a global of the state)
 _PROCS = "g:runtime.GOMAXPROCS"  # what GOMAXPROCS(n) set, if it did
-# time.Duration's methods that give an integer count of a unit, by the unit's length.
-_DURATION_UNITS = {"(time.Duration).Nanoseconds": 1, "(time.Duration).Microseconds": 1_000,
-                   "(time.Duration).Milliseconds": 1_000_000}
-# The ones that give a float64 count of a unit.
-_DURATION_FLOATS = {"(time.Duration).Seconds": 1_000_000_000,
-                    "(time.Duration).Minutes": 60_000_000_000,
-                    "(time.Duration).Hours": 3_600_000_000_000}
-# Random integers below their last argument, from 0: math/rand's and math/rand/v2's
-# functions and methods.
-_RANDOM_BELOW = frozenset(
-    f"{prefix}{fn}"
-    for prefix in ("math/rand.", "(*math/rand.Rand).", "math/rand/v2.", "(*math/rand/v2.Rand).")
-    for fn in ("Intn", "Int31n", "Int63n", "IntN", "Int32N", "Int64N", "UintN", "Uint32N",
-               "Uint64N", "N"))
 # The unsafe package's builtins that view memory as another type.
 _UNSAFE_VIEWS = frozenset({"SliceData", "StringData", "String", "Slice", "Add"})
-# Library functions that call a function they are handed (a predicate, a comparison,
-# a mapping) and return what it decided (`Machine._with_predicate`).
-_PREDICATE_CALLS = frozenset({
-    "slices.ContainsFunc", "slices.IndexFunc", "sort.Search", "sort.Find",
-    *(f"strings.{f}" for f in ("IndexFunc", "LastIndexFunc", "ContainsFunc", "TrimFunc",
-                               "TrimLeftFunc", "TrimRightFunc", "Map", "FieldsFunc")),
-})
 # slices' functions that call a function of the program's on each item, and their models
 # (toolchains/gocheck/shims/slices_funcs.go.txt) for a function that communicates; the front
 # end adds the models to a package that calls one (runners.gocheck.frontend).
 SLICES_MODELS = {"slices.DeleteFunc": "gocheckSlicesDeleteFunc",
                   "slices.IndexFunc": "gocheckSlicesIndexFunc",
                   "slices.ContainsFunc": "gocheckSlicesContainsFunc"}
-# Where `Machine.evaluate` keeps the result of the call it runs (a key no global has).
-_EVALUATED = "evaluated:"
-# Library calls that make something whose methods block (`Machine._library`).
-_BLOCKING_LIBRARY = frozenset({"io.Pipe", "net.Pipe", "os.Pipe"})  # unless modelled (pipes)
-# Sorts by a comparison function of the program's (`Machine._sorted`).
-_SORTS = frozenset({"sort.Slice", "sort.SliceStable"})
-_SORTS_GENERIC = ("slices.SortFunc[", "slices.SortStableFunc[")
-# The standard library's iterators over a map or a slice (`Machine._seq_items`).
-_SEQS = ("maps.Keys[", "maps.Values[", "maps.All[", "slices.All[", "slices.Values[",
-         "slices.Backward[")
-_SYNC_OPS = {
-    "(*sync.WaitGroup).Add": "wg_add",
-    "(*sync.WaitGroup).Done": "wg_done",
-    "(*sync.WaitGroup).Wait": "wg_wait",
-    "(*sync.WaitGroup).Go": "wg_go",
-    "(*sync.Mutex).Lock": "lock",
-    "(*sync.Mutex).Unlock": "unlock",
-    "(*sync.Mutex).TryLock": "trylock",
-    "(*sync.RWMutex).Lock": "lock",
-    "(*sync.RWMutex).Unlock": "unlock",
-    "(*sync.RWMutex).TryLock": "trylock",
-    "(*sync.RWMutex).RLock": "rlock",
-    "(*sync.RWMutex).RUnlock": "runlock",
-    "(*sync.RWMutex).TryRLock": "tryrlock",
-    # What RWMutex.RLocker returns: a Locker whose Lock and Unlock read-lock.
-    "(*sync.rlocker).Lock": "rlock",
-    "(*sync.rlocker).Unlock": "runlock",
-    "(*sync.Once).Do": "once",
-    "(*sync.Cond).Wait": "cond_wait",
-    "(*sync.Cond).Signal": "cond_signal",
-    "(*sync.Cond).Broadcast": "cond_broadcast",
-    "(*time.Timer).Stop": "timer_stop",
-    "(*time.Timer).Reset": "timer_reset",
-    "(*time.Ticker).Stop": "ticker_stop",
-    "(*time.Ticker).Reset": "ticker_reset",
-}
 # The calls `Machine._release` may run at once, by their static names (a context's Err
 # has none: it is a method of an interface), and the methods a program must not name
 # anywhere for it to run releases so.
@@ -234,17 +169,6 @@ def _tries_locks(program: Program) -> bool:
 TIMER_OPS = frozenset({"timer_stop", "timer_reset", "ticker_stop", "ticker_reset"})
 
 
-class ProgramExit(Exception):
-    """The whole program ends here (os.Exit, a panic, log.Fatal)."""
-
-    def __init__(self, why: str, line: int, violation: str | None = None) -> None:
-        super().__init__(why)
-        self.why = why
-        self.line = line
-        # A channel-safety panic that no deferred recover stopped: still a violation.
-        self.violation = violation
-
-
 # Panics a deferred `recover` can stop; the others (unlock of an unlocked mutex) are
 # fatal errors in Go, which end the program whatever is deferred.
 RECOVERABLE = frozenset({"send on closed channel", "close of closed channel",
@@ -261,327 +185,13 @@ _PANIC = ("iface", "?panic")
 GOEXIT = "runtime.Goexit"
 
 
-@dataclass
-class Frame:
-    fn: Function
-    block: int
-    pc: int
-    regs: dict[str, Value]
-    params: tuple
-    free: tuple
-    defers: tuple = ()
-    ret: str | None = None
-    # A panic unwinds this frame: its deferred calls run, then it returns to its caller
-    # still panicking, or goes on at its recover block when one of them recovered.
-    unwinding: bool = False
-    # Called as a deferred call while a panic unwound: `recover()` here stops the panic.
-    recovers: bool = False
-
-    def key(self) -> tuple:
-        return (self.fn.name, self.block, self.pc, tuple(sorted(self.regs.items())),
-                self.params, self.free, self.defers, self.ret, self.unwinding, self.recovers)
-
-    def copy(self) -> Frame:
-        return Frame(self.fn, self.block, self.pc, dict(self.regs), self.params, self.free,
-                     self.defers, self.ret, self.unwinding, self.recovers)
-
-    def live(self) -> frozenset[str] | set[str]:
-        """The registers still to be read; all of them while unwinding, since the recover
-        block reads the named results wherever the panic struck."""
-        if self.unwinding:
-            return set(self.regs)
-        return self.fn.live_at(self.block, self.pc)
-
-    @property
-    def instr(self) -> Instr:
-        return self.fn.blocks[self.block].instrs[self.pc]
-
-
-@dataclass
-class G:
-    """A goroutine: its call stack, then what it does after its last frame returns."""
-
-    gid: int
-    frames: list[Frame]
-    label: str
-    tail: tuple = ()
-    daemon: bool = False
-    # The panics unwinding its frames, oldest first: (what, depth of the frame it has
-    # reached). A panic raised inside a deferred call of an unwinding frame sits on top.
-    panic: tuple = ()
-
-    @property
-    def done(self) -> bool:
-        return not self.frames and not self.tail
-
-    def key(self) -> tuple:
-        return (tuple(f.key() for f in self.frames), self.tail, self.panic)
-
-    def copy(self) -> G:
-        return G(self.gid, [f.copy() for f in self.frames], self.label, self.tail, self.daemon,
-                 self.panic)
-
-
-@dataclass
-class Chan:
-    cap: int
-    buf: tuple = ()
-    closed: bool = False
-
-
-def _named(st: State, v: Value, type_class: str) -> Value:
-    """An instruction's result: an integer the checker does not know gets a name of its
-    own, so that what a branch learns of it holds wherever it was copied
-    (`Machine._narrow`)."""
-    if type(v) is tuple and v[:1] == ("?",) and len(v) in (1, 3) and \
-            type_class in ("int", "time.Duration"):
-        return N.named(v, st.fresh())
-    return v
-
-
-def _place(g: G) -> tuple:
-    """What orders goroutines in a state's key: main first, then where each is and the
-    plain data its frames hold (a reference counts by its kind only: its number depends
-    on the order being made), then the goroutine's id."""
-
-    def plain(v: Value) -> str:
-        return repr(v) if type(v) is not tuple else v[0]
-
-    return (g.gid != 0, tuple((f.fn.name, f.block, f.pc, f.unwinding,
-                               tuple((k, plain(f.regs[k]))
-                                     for k in (sorted(f.regs) if f.unwinding else
-                                               f.fn.key_plan(f.block, f.pc)[0])
-                                     if k in f.regs))
-                              for f in g.frames), repr(g.tail), g.gid)
-
-
-@dataclass
-class State:
-    gs: list[G]
-    objs: dict[Any, Value] = field(default_factory=dict)
-    chans: dict[int, tuple] = field(default_factory=dict)
-    next_id: int = 1
-    chan_lines: dict[int, int] = field(default_factory=dict)
-
-    def key(self) -> tuple:
-        return self.canon()[0]
-
-    def canon(self, symmetry: bool = True) -> tuple[tuple, tuple[int, ...]]:
-        """The state's key and its goroutines' order (`_canon`)."""
-        key = self._canon(symmetry, True)
-        # A time offset the checker does not know is relative to its reading's start, as
-        # the known ones are before they are shifted: then none is shifted.
-        return key if key is not None else self._canon(symmetry, False)  # type: ignore[return-value]
-
-    def _canon(self, symmetry: bool, shifting: bool) -> tuple[tuple, tuple[int, ...]] | None:
-        """The state up to renaming of objects, channels and goroutines, unreachable ones
-        left out; and the goroutines' ids in the order the key lists them.
-
-        Objects and channels get numbers in the order a walk from the goroutines and the
-        globals meets them, so two runs that allocated in different orders, or a loop that
-        allocates each time round (a varargs array for fmt.Println), reach equal keys.
-        Goroutines are listed by where they are and the plain data they hold, not by id
-        (ties keep the order of their ids), so two states that differ only in which of
-        two alike workers holds which job meet at one key (symmetry reduction); a
-        goroutine named inside a sync object (a Once's runner, a writer waiting on an
-        RWMutex, a Cond's waiters) is named by its place in that order. Without
-        `symmetry` they are listed by id.
-        """
-        objs: dict[Any, int] = {}
-        chans: dict[int, int] = {}
-        obj_vals: list = []
-        chan_vals: list = []
-        pos: dict[int, int] = {}
-        names: dict[int, int] = {}
-        # time.Time bases as met, and the first offset: what a key keeps of times is the
-        # bases' order and the differences between offsets (`timevalues`).
-        bases: dict[int, int] = {}
-        shifts: dict[str, int] = {}
-
-        def ren(v: Any) -> Any:
-            if type(v) is not tuple or not v:
-                return v
-            tag = v[0]
-            if tag == "chan":
-                n = chans.get(v[1])
-                if n is None:
-                    n = chans[v[1]] = len(chans)
-                    chan_vals.append(None)
-                    cap, buf, closed = self.chans[v[1]]
-                    chan_vals[n] = (cap, ren_all(buf), closed)
-                return ("chan", n)
-            if tag in ("addr", "slice", "map", "iter") and v[1] is not None:
-                oid = v[1]
-                n = objs.get(oid)
-                if n is None:
-                    n = objs[oid] = len(objs)
-                    obj_vals.append(None)
-                    obj_vals[n] = ren(self.objs.get(oid))
-                if tag == "iter":
-                    return (tag, n, ren_all(v[2]))
-                return (tag, n) + v[2:]
-            if tag == "time" and v[1] != TV.ZERO:
-                bases.setdefault(v[1], len(bases))
-                if type(v[2]) is not int:
-                    shifts["unknown"] = 0
-                    return ("time", bases[v[1]], ren(v[2]))
-                return ("time", bases[v[1]],
-                        v[2] - shifts.setdefault("time", v[2]) if shifting else v[2])
-            if tag in ("?", "nil"):
-                if len(v) == 5:  # an unknown integer's name, numbered as met
-                    return (*v[:3], names.setdefault(v[3], len(names)), v[4])
-                return v
-            if tag == "once" and v[1] == 1:
-                return ("once", 1, pos.get(v[2], -2), *v[3:5], *(ren(x) for x in v[5:]))
-            if tag == "pull" and v[2] is not None:  # who waits in iter.Pull's next or stop
-                return ("pull", v[1], pos.get(v[2], -2), ren(v[3]), v[4])
-            if tag == "rw":
-                return ("rw", v[1], v[2], pos.get(v[3], -2) if v[3] != -1 else -1)
-            if tag == "cond":
-                return ("cond", ren(v[1]), tuple(sorted(pos.get(x, -2) for x in v[2])),
-                        tuple(sorted(pos.get(x, -2) for x in v[3])))
-            return V.map_children(v, ren)
-
-        def ren_all(vs: tuple) -> tuple:
-            return tuple(ren(v) for v in vs)
-
-        def ren_defers(defers: tuple) -> tuple:
-            return tuple((ren(callee), ren_all(args), static, line)
-                         for callee, args, static, line in defers)
-
-        def fkey(f: Frame) -> tuple:
-            regs = f.regs
-            if f.unwinding:  # every register and parameter counts (`Frame.live`)
-                return (f.fn.name, f.block, f.pc, tuple((k, ren(regs[k])) for k in sorted(regs)),
-                        ren_all(f.params), ren_all(f.free), ren_defers(f.defers), ren(f.ret),
-                        True, f.recovers)
-            live, params, free = f.fn.key_plan(f.block, f.pc)
-            return (f.fn.name, f.block, f.pc,
-                    tuple((k, ren(regs[k])) for k in live if k in regs),
-                    tuple(ren(v) if i in params else None for i, v in enumerate(f.params)),
-                    tuple(ren(v) if i in free else None for i, v in enumerate(f.free)),
-                    ren_defers(f.defers), ren(f.ret), False, f.recovers)
-
-        def gkey(g: G) -> tuple:
-            return (tuple(fkey(f) for f in g.frames), ren_all(g.tail), g.gid == 0, g.panic)
-
-        # A timer or context daemon matters only while someone can still reach its
-        # channels: a time.After in a loop that the other case won leaves one behind each
-        # round, and those must not make the rounds' states differ.
-        def reachable(g: G) -> bool:
-            if any(op[0] == "fire" for op in g.tail):
-                return True  # an AfterFunc runs its function whoever holds the timer
-            return all(x[1] in chans for op in g.tail for x in op[1:]
-                       if isinstance(x, tuple) and x[:1] == ("chan",))
-
-        order = [g for g in self.gs if not g.daemon and (g.frames or g.tail)]
-        if symmetry:
-            order.sort(key=_place)
-        for n, g in enumerate(order):
-            pos[g.gid] = n
-        gkeys = [gkey(g) for g in order]
-        globs = tuple((k, ren(v)) for k, v in sorted(
-            (k, v) for k, v in self.objs.items() if isinstance(k, str)))
-        for g in self.gs:
-            if g.daemon and g.tail and reachable(g):
-                gkeys.append(gkey(g))
-                order.append(g)
-        if shifting and "unknown" in shifts and shifts.get("time"):
-            return None
-        timeline = tuple(bases[b] for b in sorted(bases))
-        return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals), timeline),
-                tuple(g.gid for g in order))
-
-    def copy(self) -> State:
-        return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
-                     self.next_id, self.chan_lines)
-
-    def substitute(self, name: int, k: int, new: Value) -> None:
-        """A branch learnt that the unknown integer called `name`, plus `k`, is `new`:
-        every copy of it, whatever its offset, is the same number."""
-
-        def sub(v: Any) -> Any:
-            if type(v) is not tuple or not v:
-                return v
-            if v[0] == "?":
-                return N.rebased(v, k, new) if len(v) == 5 and v[3] == name else v
-            return V.map_children(v, sub)
-
-        for g in self.gs:
-            for f in g.frames:
-                f.regs = {reg: sub(v) for reg, v in f.regs.items()}
-                f.params, f.free = tuple(map(sub, f.params)), tuple(map(sub, f.free))
-                f.defers = tuple((sub(callee), tuple(map(sub, args)), static, line)
-                                 for callee, args, static, line in f.defers)
-            g.tail = tuple(map(sub, g.tail))
-        self.objs = {oid: sub(v) for oid, v in self.objs.items()}
-        self.chans = {cid: (cap, tuple(map(sub, buf)), closed)
-                      for cid, (cap, buf, closed) in self.chans.items()}
-
-    def fresh(self) -> int:
-        n = self.next_id
-        self.next_id += 1
-        return n
-
-    def new_chan(self, cap: int, line: int, name: str = "") -> Value:
-        cid = self.fresh()
-        self.chans[cid] = (cap, (), False)
-        self.chan_lines = {**self.chan_lines, cid: (line, name)}
-        return ("chan", cid)
-
-    def new_obj(self, value: Value) -> Value:
-        oid = self.fresh()
-        self.objs[oid] = value
-        return ("addr", oid, ())
-
-    def spawn(self, frames: list[Frame], label: str, *, tail: tuple = (),
-              daemon: bool = False) -> None:
-        self.gs.append(G(len(self.gs), frames, label, tail, daemon))
-
-
 # ---------------------------------------------------------------- pending operations
-
-
-@dataclass(frozen=True)
-class Case:
-    dir: str  # "send" | "recv"
-    chan: Value
-    value: Value = None
-    elem: str = ""
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What a stopped goroutine waits to do next."""
-
-    kind: str  # comm | close | cancel | wg_add | wg_wait | wg_go | lock | unlock | rlock
-    #          | runlock | trylock | tryrlock | once | choice | order | cpus | ctx_err
-    #          | exit | pull_next | pull_stop | pull_yield | pull_end (iter.Pull's)
-    line: int
-    cases: tuple[Case, ...] = ()
-    blocking: bool = True
-    select: bool = False
-    commaok: bool = False
-    arg: Value = None
-    arg2: Value = None
-    repeat: bool = False  # a ticker's send, never used up
-
-
-def received(value: Value, ok: bool, elem: str, commaok: bool) -> Value:
-    """What a plain receive gives: the value, or the element's zero from a closed channel,
-    with `ok` where the receive asks for it (`v, ok := <-ch`)."""
-    v = value if ok else V.zero(elem)
-    return ("tuple", (v, ok)) if commaok else v
-
-
-def line_of(g: G) -> int:
-    return g.frames[-1].instr.line if g.frames else 0
 
 
 # ---------------------------------------------------------------- the interpreter
 
 
-class Machine:
+class Machine(LibraryModels):
     """Runs goroutines of one program; states are passed in and changed in place."""
 
     def __init__(self, program: Program, *, releases: bool = True,
@@ -713,14 +323,14 @@ class Machine:
         if addr == NIL:
             raise ProgramExit("nil pointer dereference", line)
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
-            if _holds_sync(type_class):
+            if holds_sync(type_class):
                 raise Unsupported("a load through a pointer the checker cannot follow", line)
             return UNKNOWN
         _, oid, path = addr
         if oid not in st.objs:
             return UNKNOWN
         v = V.get_path(st.objs[oid], path)
-        if V.is_unknown(v) and _holds_sync(type_class):
+        if V.is_unknown(v) and holds_sync(type_class):
             raise Unsupported("a channel or sync object kept where the checker cannot "
                               "follow it (a slice, map or unknown index)", line)
         return v
@@ -1031,8 +641,8 @@ class Machine:
                         "pull_stop": "pull_stop", "pull_yield": "pull_yield"}.get(callee[1])
             if callee[0] == "fn":
                 name = callee[1]
-                if name in _SYNC_OPS:
-                    return _SYNC_OPS[name]
+                if name in SYNC_OPS:
+                    return SYNC_OPS[name]
                 if self.fake_clock and name in _BUBBLE_WAITS:
                     return "bubble_wait"
                 if name in _YIELDS:
@@ -1060,7 +670,7 @@ class Machine:
 
     def _set(self, st: State, fr: Frame, ins: Instr, v: Value) -> None:
         if ins.res:
-            fr.regs[ins.res] = _named(st, v, ins.type)
+            fr.regs[ins.res] = named(st, v, ins.type)
         fr.pc += 1
 
     def _goto(self, st: State, fr: Frame, target: int) -> None:
@@ -1199,7 +809,7 @@ class Machine:
     def _op_Field(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         x = self.operand(st, fr, ins.args[0])
         v = V.get_path(x, (ins.x["field"],))
-        if V.is_unknown(v) and _holds_sync(ins.type):
+        if V.is_unknown(v) and holds_sync(ins.type):
             raise Unsupported("a field the checker cannot follow", ins.line)
         self._set(st, fr, ins, v)
 
@@ -1227,7 +837,7 @@ class Machine:
             self._set(st, fr, ins, data[i])
             return
         v = V.get_path(x, (i,)) if isinstance(i, int) and not isinstance(i, bool) else UNKNOWN
-        if V.is_unknown(v) and _holds_sync(ins.type):
+        if V.is_unknown(v) and holds_sync(ins.type):
             raise Unsupported("a channel kept in an array at an index the checker cannot "
                               "tell", ins.line)
         self._set(st, fr, ins, v)
@@ -1267,7 +877,7 @@ class Machine:
         if top is not None and not isinstance(top, int) and isinstance(result, tuple) \
                 and result[0] == "slice":
             result = UNKNOWN  # a capacity the checker cannot tell
-        if V.is_unknown(result) and _holds_sync(ins.x.get("base", "")):
+        if V.is_unknown(result) and holds_sync(ins.x.get("base", "")):
             raise Unsupported("a slice of channels the checker cannot follow", ins.line)
         self._set(st, fr, ins, result)
 
@@ -1280,7 +890,7 @@ class Machine:
             addr = st.new_obj(("array", (V.zero(elem),) * size))
             self._set(st, fr, ins, ("slice", addr[1], (), 0, n))
             return
-        if _holds_sync(elem):
+        if holds_sync(elem):
             raise Unsupported("a slice of channels or sync objects of unknown length", ins.line)
         self._set(st, fr, ins, UNKNOWN)
 
@@ -1337,7 +947,7 @@ class Machine:
 
     def _lookup(self, st: State, m: Value, k: Value, type_class: str, line: int
                 ) -> tuple[Value, Value]:
-        mv = self._map(st, m, line, _holds_sync(type_class))
+        mv = self._map(st, m, line, holds_sync(type_class))
         if mv is not None and not V.contains_unknown(k):
             _, entries, vague = mv
             for ek, ev in entries:
@@ -1345,7 +955,7 @@ class Machine:
                     return ev, True
             if not vague:
                 return V.zero(type_class), False
-        if _holds_sync(type_class):
+        if holds_sync(type_class):
             raise Unsupported("a channel looked up in a map under a key the checker cannot "
                               "tell", line)
         return UNKNOWN, UNKNOWN
@@ -1404,10 +1014,10 @@ class Machine:
         # The state's CPU count is looked at only for these calls: a look is a read of
         # the state that partial-order reduction counts as touching every goroutine.
         static = ins.x.get("static") if ins.op == "Call" else None
-        if static not in _CPU_QUERIES and static != gotest.PARALLEL_METHOD or \
+        if static not in CPU_QUERIES and static != gotest.PARALLEL_METHOD or \
                 _CPUS in st.objs:
             return False
-        if static in _CPU_QUERIES:
+        if static in CPU_QUERIES:
             return True
         args = [self.operand(st, fr, a) for a in ins.x["args"]]
         return bool(args) and gotest.is_subtest(self, st, args[0])
@@ -1581,14 +1191,14 @@ class Machine:
             if not vague or vague in (UNKNOWN_KEYS, UNKNOWN_KEYS_COUNTED):
                 self._set(st, fr, ins, ("tuple", (False, *(V.zero(p) for p in parts[1:]))))
                 return
-        if _holds_sync(ins.type):
+        if holds_sync(ins.type):
             raise Unsupported("a range over a map holding channels", ins.line)
         self._set(st, fr, ins, V.unknown_of(ins.type))
 
     def _op_Extract(self, st: State, g: G, fr: Frame, ins: Instr) -> None:
         t = self.operand(st, fr, ins.args[0])
         v = t[1][ins.x["index"]] if isinstance(t, tuple) and t[0] == "tuple" else UNKNOWN
-        if V.is_unknown(v) and _holds_sync(ins.type):
+        if V.is_unknown(v) and holds_sync(ins.type):
             raise Unsupported("a channel returned by code the checker does not model",
                               ins.line)
         self._set(st, fr, ins, v)
@@ -1656,7 +1266,7 @@ class Machine:
         elif x == NIL:
             ok, v = False, NIL
         else:
-            if _holds_sync(ins.type):
+            if holds_sync(ins.type):
                 raise Unsupported("a type assertion on a value the checker cannot tell",
                                   ins.line)
             self._set(st, fr, ins, V.unknown_of(ins.type))
@@ -1689,8 +1299,8 @@ class Machine:
             self._yielded(st, g, fr.ret, value, ins.line)
         elif isinstance(fr.ret, tuple) and fr.ret[0] == "test":
             gotest.ended(self, st, g, fr.ret[1])
-        elif fr.ret == _EVALUATED:
-            st.objs[_EVALUATED] = value
+        elif fr.ret == EVALUATED:
+            st.objs[EVALUATED] = value
         elif isinstance(fr.ret, tuple):  # a sync.OnceValue's function: ("once", its Once)
             once = self.load(st, fr.ret[1], ins.line, "other")
             self.store(st, fr.ret[1], (*once[:5], value), ins.line)
@@ -1756,7 +1366,7 @@ class Machine:
             recv = self.operand(st, fr, x["recv"])
             if isinstance(recv, tuple) and recv[0] == "iface":
                 name = f"({recv[1]}).{method}"
-                if name in _SYNC_OPS:
+                if name in SYNC_OPS:
                     return ("fn", name, ()), [recv[2], *args], name
                 target = self.program.methods.get(recv[1], {}).get(method)
                 if target and self.program.function(target):
@@ -1825,7 +1435,7 @@ class Machine:
 
         def done(v: Value) -> None:
             if res:
-                fr.regs[res] = _named(st, v, rtype)
+                fr.regs[res] = named(st, v, rtype)
             if advance:
                 fr.pc += 1
 
@@ -1857,7 +1467,7 @@ class Machine:
                     return
             if recv == NIL:
                 raise ProgramExit("method call on a nil interface", line)
-            if escapes or _holds_sync(rtype) or self._program_has_method(method):
+            if escapes or holds_sync(rtype) or self._program_has_method(method):
                 raise Unsupported(f"a call of {method} through an interface the checker "
                                   "cannot resolve", line)
             done(V.unknown_of(rtype))
@@ -1980,7 +1590,7 @@ class Machine:
             tag = v[0]
             if tag == "fn" and self.program.function(v[1]) is not None:
                 return True
-            if tag in _SYNC_TAGS and tag != "fn" and not (tag == "ctx" and v[1] == NIL):
+            if tag in SYNC_TAGS and tag != "fn" and not (tag == "ctx" and v[1] == NIL):
                 return True  # (Background's context has nothing to wait on)
         return False
 
@@ -2073,7 +1683,7 @@ class Machine:
         if method == "Done":
             return ctx[1]
         if method == "Deadline":  # whether it has one is known: the time is not
-            return ("tuple", (UNKNOWN, _timed(ctx)))
+            return ("tuple", (UNKNOWN, ctx_timed(ctx)))
         if method == "Err":
             # Not an error for a context that is never cancelled; an error once it is (a
             # cancel is for ever). Before that it goes both ways: this local step stands
@@ -2237,7 +1847,7 @@ class Machine:
                 raise Unsupported("slices.Sorted of channels or sync objects", line)
             else:
                 items = (UNKNOWN,) * len(items)  # an order the checker cannot tell
-        return _new_slice(st, items)
+        return new_slice(st, items)
 
     def _items(self, st: State, s: Value) -> tuple | None:
         if s == NIL:
@@ -2317,728 +1927,6 @@ class Machine:
             raise Unsupported("clear of a map or slice the checker cannot follow", line)
         self._write_items(st, x, x[3], tuple(_zero_like(v) for v in items))
 
-    def _library(self, st: State, name: str, args: list[Value], line: int, rtype: str,
-                 ins: Instr | None) -> Value:
-        """A call of standard-library code: modelled, harmless, or unsupported."""
-        if name in _NOOPS or (name.endswith(".init") and "(" not in name):
-            return ("tuple", ())
-        if any(pipes.is_pipe(self.program.package, a) for a in args):
-            # It would read or write the pipe out of the checker's sight (`pipes`).
-            raise Unsupported(f"{name.split('/')[-1]} handed a pipe (not modelled)", line)
-        if name in ("time.After", "time.Tick"):
-            ch = st.new_chan(1, line)
-            repeat = name == "time.Tick"
-            st.spawn([], f"timer ({name}, line {line})",
-                     tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
-            self._arm(st, args[0], repeat)
-            return ch
-        if name in ("time.NewTimer", "time.NewTicker"):
-            ch = st.new_chan(1, line)
-            repeat = name == "time.NewTicker"
-            st.spawn([], f"timer ({name}, line {line})",
-                     tail=(("send", ch, UNKNOWN, repeat),), daemon=True)
-            self._arm(st, args[0], repeat)
-            return st.new_obj(("struct", (ch,)))
-        if name == "os/signal.Notify":
-            # Signals come from outside, at any moment and any number of times: a source
-            # like a ticker's, which the runtime (like Go's deadlock detector) never counts
-            # as blocked. Stop, Ignore and Reset change only which signals come.
-            st.spawn([], f"signals (signal.Notify, line {line})",
-                     tail=(("send", args[0], UNKNOWN, True),), daemon=True)
-            return ("tuple", ())
-        if name in ("os/signal.Stop", "os/signal.Ignore", "os/signal.Reset"):
-            return ("tuple", ())
-        if name in _CPU_QUERIES:
-            return self._cpus(st, name, args)
-        if name in _BLOCKING_LIBRARY:
-            # What they return blocks in its own reads and writes (a pipe's Write waits
-            # for a Read): taken as harmless, a deadlock on them would be called ok.
-            raise Unsupported(f"{name} (not modelled: its reads and writes block)", line)
-        if name == "time.AfterFunc":
-            f = args[1]
-            self.known_fn(f, line, f"{name} of a function")
-            # The timer's C is nil; `token`, a channel nobody communicates on, names the
-            # timer to its Stop and Reset (and makes them conflict with its firing).
-            token = st.new_chan(0, line)
-            fire = ("fire", token, f, line, name)
-            st.spawn([], f"timer ({name}, line {line})", tail=(fire,), daemon=True)
-            self._arm(st, args[0], False)
-            return st.new_obj(("struct", (NIL, fire)))
-        if name == "context.AfterFunc":
-            ctx, f = args[0], args[1]
-            if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
-                raise Unsupported("a context the checker cannot follow", line)
-            self.known_fn(f, line, f"{name} of a function")
-            # Its function fires once the context is done (never for Background's, whose
-            # done channel is nil); `stop` takes that back while it has not fired.
-            token = st.new_chan(0, line)
-            st.spawn([], f"{name} (line {line})",
-                     tail=(("recv", ctx[1]), ("fire", token, f, line, name)), daemon=True)
-            return ("model", "stop", ("fire", token, f, line, name))
-        if name.startswith(("iter.Pull[", "iter.Pull2[")):
-            # A coroutine: the sequence runs in a goroutine of its own, started by the
-            # first next, and only while next or stop waits for it (`pull_started`).
-            if not (isinstance(args[0], tuple) and args[0][0] == "fn"
-                    and self.program.function(args[0][1])):
-                raise Unsupported(f"{name.split('[')[0]} of a sequence the checker cannot "
-                                  "tell", line)
-            pull = st.new_obj(("pull", "new", None, None, None))
-            return ("tuple", (("model", "pull_next", pull, args[0], line),
-                              ("model", "pull_stop", pull, args[0], line)))
-        if name == "sync.OnceFunc" or name.startswith(("sync.OnceValue[", "sync.OnceValues[")):
-            # A Once of its own; OnceValue(s) keep the function's results in it.
-            self.known_fn(args[0], line, f"{name.split('[')[0]} of a function")
-            return ("model", "oncefunc", st.new_obj(("once", 0)), args[0])
-        if name.startswith(_SEQS):
-            # An iterator over a map or slice: it yields what the map or slice holds when
-            # it is ranged over (`_seq_items`).
-            return ("model", "seq", name.split("[")[0], args[0])
-        if name.startswith(("slices.Collect[", "slices.Sorted[")) and args \
-                and isinstance(args[0], tuple) and args[0][:2] == ("model", "seq"):
-            return self._collect(st, args[0], name.startswith("slices.Sorted["), line)
-        if name == "(*sync.RWMutex).RLocker":
-            return ("iface", "*sync.rlocker", args[0])
-        if name == "sync.NewCond":
-            return st.new_obj(("cond", args[0], (), ()))
-        if name == "errors.New":
-            # An error of its own, never nil: a sentinel (`var ErrFull = errors.New(…)`)
-            # equals itself and no other.
-            return ("iface", "*errors.errorString", st.new_obj(("struct", (UNKNOWN,))))
-        if name == "fmt.Errorf":
-            # Never nil. Without %w it is an error of its own that wraps nothing, as a
-            # library's error variables are; with it, one of its own wrapping those.
-            if not isinstance(args[0], str):
-                return WRAPPING
-            if "%w" not in args[0]:
-                return ERROR
-            wrapped = formatting.wrapped(args[0], self._items(st, args[-1]))
-            return WRAPPING if wrapped is None else \
-                ("iface", "*fmt.wrapError", st.new_obj(("array", wrapped)))
-        if name.startswith("maps.Copy[") and len(args) == 2:
-            self._maps_copy(st, args[0], args[1], line)
-            return ("tuple", ())
-        if name == "errors.Is" and len(args) == 2:
-            return _errors_is(*args, lambda e: self._wrapped(st, e))
-        if name == "errors.As" and len(args) == 2:
-            found = self._errors_as(st, args[0], args[1])
-            if found is not None:
-                if found is not False:
-                    self.store(st, args[1][2], found, line)
-                return found is not False
-        if name in _DURATION_UNITS and type(args[0]) is int:
-            unit = _DURATION_UNITS[name]  # an int64 division: Go truncates toward zero
-            return abs(args[0]) // unit * (1 if args[0] >= 0 else -1)
-        if name in _DURATION_FLOATS and type(args[0]) is int:
-            return N.duration_in(args[0], _DURATION_FLOATS[name])
-        if name.startswith("math.") and "(" not in name:
-            return N.math_call(name, args)
-        if name.startswith("(time.Time)."):
-            return TV.method(name[len("(time.Time)."):], args)
-        if name == "time.Now":
-            return TV.now(st.fresh())
-        if name in ("time.Since", "time.Until"):
-            return TV.since(args[0]) if name == "time.Since" else TV.until(args[0])
-        if name.split("[")[0] in _RANDOM_BELOW:
-            n = N.bounds(args[-1])
-            # Each gives 0 to n-1 (it panics for n <= 0, which the run would show).
-            return N.ranged(0, n[1] - 1) if n and n[1] is not None and n[1] > 0 else UNKNOWN
-        if name in ("context.Background", "context.TODO"):
-            return ("ctx", NIL, False)
-        if name in ("context.WithCancel", "context.WithTimeout", "context.WithDeadline",
-                    "context.WithCancelCause", "context.WithTimeoutCause",
-                    "context.WithDeadlineCause", "os/signal.NotifyContext"):
-            parent = args[0]
-            if not (isinstance(parent, tuple) and parent[0] == "ctx"):
-                raise Unsupported("a context the checker cannot follow", line)
-            done = st.new_chan(0, line)
-            if parent[1] != NIL:
-                st.spawn([], f"context propagation (line {line})",
-                         tail=(("recv", parent[1]), ("cancel", done)), daemon=True)
-            if "Timeout" in name or "Deadline" in name:
-                st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
-                         daemon=True)
-                self._arm(st, args[1] if "Timeout" in name else UNKNOWN, False)
-            elif name == "os/signal.NotifyContext":  # done once a signal comes: any moment
-                st.spawn([], f"signals (signal.NotifyContext, line {line})",
-                         tail=(("cancel", done),), daemon=True)
-            timed = "Timeout" in name or "Deadline" in name or _timed(parent)
-            return ("tuple", (("ctx", done, timed), ("model", "cancel", done)))
-        if name == "context.Cause":
-            # Nil until the context is done, then its cause or its Err: nil exactly when
-            # Err is.
-            ctx = args[0]
-            if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
-                raise Unsupported("a context the checker cannot follow", line)
-            return self._ctx_method(st, ctx, "Err", rtype)
-        if name in ("context.WithValue", "context.WithoutCancel"):
-            return args[0] if name == "context.WithValue" else ("ctx", NIL, False)
-        if name in ("fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "strconv.Itoa"):
-            text = self._formatted(st, name, args)
-            if text is not None:
-                return text
-        if name.startswith("(*bufio.Scanner).") and self._input_scanner(st, args[0]):
-            # (even its unknown results: the library is not to overwrite its count)
-            return self._input_scan(st, name.rsplit(".", 1)[1], args)
-        if name.startswith(("strings.", "strconv.", "(*bufio.Scanner).", "bufio.NewScanner")) \
-                or name == "time.ParseDuration":
-            known = self._text(st, name, args)
-            if known is not UNKNOWN:
-                return known
-            if name in _PARSED_INTS and self.len_bound is not None:
-                # A count read from the input (WORKERS=4): small, as a list from it is.
-                self.lengths_bounded = True
-                return ("tuple", (N.ranged(-self.len_bound, self.len_bound), UNKNOWN))
-        if name.startswith(("cmp.Compare[", "cmp.Less[")) and len(args) == 2:
-            ordered = _ordered(*args)
-            if ordered is not None:
-                return ordered if name.startswith("cmp.Compare[") else ordered < 0
-        if name.startswith("slices.Reverse[") and len(args) == 1:
-            # In place, calling nothing: a slice of hooks or channels stays followed.
-            items = self._items(st, args[0]) if isinstance(args[0], tuple) and \
-                args[0][0] == "slice" else None
-            if items:
-                self._write_items(st, args[0], args[0][3], items[::-1])
-            return ("tuple", ())  # (items lost already hold no channel: `_scramble`)
-        if name in _SORTS or name.startswith(_SORTS_GENERIC):
-            self._sorted(st, name, args, line)
-            return ("tuple", ())
-        if name.split("[")[0] in _PREDICATE_CALLS and any(
-                isinstance(a, tuple) and a[0] == "fn" and self.program.function(a[1])
-                for a in args):
-            return self._with_predicate(st, name.split("[")[0], args, line)
-        x = ins.x if ins is not None else {}
-        pkg = x.get("pkg") or name.split(".")[0].lstrip("(*")
-        if pkg in ("sync", "context", "sync/atomic") and name not in _SYNC_OPS:
-            raise Unsupported(f"{name} (not modelled)", line)
-        reached = None
-        if pkg not in _PRINTERS:
-            self._no_communicating_methods(st, name, args, line)
-            # Not only when a parameter's type may hold one: a channel handed over as
-            # `any` (reflect.ValueOf(ch), then its Recv) may block in the library as well.
-            reached = list(self._reached(st, args))
-            if self._hands_over(reached):
-                raise Unsupported(f"{name} is handed a channel, function or sync object",
-                                  line)
-        elif name in ("fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln"):
-            # They call the writer's Write: a program's Write that communicates is unseen.
-            self._no_communicating_methods(st, name, args[:1], line)
-        if _holds_sync(rtype):
-            raise Unsupported(f"{name} returns a channel or sync object", line)
-        if (pkg not in _PRINTERS and name not in _READS_ONLY) or name in _WRITERS:
-            if reached is None:
-                reached = list(self._reached(st, args))
-            self._overwritten(st, name, reached, line)
-        # strings.Split by a separator gives one item or more, whatever the text.
-        least = int(name in _SPLITS and len(args) == 2 and isinstance(args[1], str)
-                    and args[1] != "")
-        return self._unknown_of(st, rtype, least)
-
-    def _unknown_of(self, st: State, rtype: str, least: int = 0) -> Value:
-        """A library's result the checker does not know: a slice among it has a length
-        of its own, `least` up to len_bound, so that the ranges over it and its
-        sub-slices agree."""
-        if rtype.startswith("slice"):
-            return self.input_slice(st, least)
-        if rtype.startswith("tuple(") and "slice" in rtype:
-            return ("tuple", tuple(self.input_slice(st) if p.startswith("slice") else UNKNOWN
-                                   for p in V.split_class(rtype, "(", ")")))
-        return V.unknown_of(rtype)
-
-    def input_slice(self, st: State, least: int = 0, more: int = 0) -> Value:
-        """A slice of items the checker does not know, of `least` to len_bound items,
-        and `more` (os.Args: the command, then up to len_bound arguments); with no
-        len_bound, of any length from `least`."""
-        if self.len_bound is None:
-            return ("?slice", N.named(N.ranged(least, N.LEN_MAX), st.fresh()))
-        self.lengths_bounded = True
-        return ("?slice", N.named(N.ranged(least, self.len_bound + more), st.fresh()))
-
-    def _overwritten(self, st: State, name: str, reached: list[tuple | None], line: int
-                     ) -> None:
-        """What library code not modelled may have written through the pointers it can
-        reach from its arguments (fmt.Sscan's `&n` in its `[]any`, json.Unmarshal's
-        `&cfg`, errors.As's target), into the slices and maps it can reach (io.ReadFull's
-        buffer, the map json.Unmarshal fills in a struct's field, http.Header's Set)
-        becomes unknown: kept as it was, a loop bound `n` stayed 0 and its sends never
-        happened, a deadlock the program does not have. The shapes stay (a struct's
-        fields, an array's length, a map's keys, now vague) so that the program's own
-        loads and stores still find them; no channel, sync object or function of the
-        program's is among them (`_hands_over`). Functions that only read what they are
-        given (strings.Join, bytes.Equal, maps.Clone) keep the slices and maps."""
-        reads = name.startswith(_READERS)
-        for v in reached:
-            if v is None:
-                continue
-            tag = v[0]
-            if tag == "addr" and v[1] is not None:
-                try:
-                    old = self.load(st, v, line, "other")
-                except ProgramExit:
-                    continue  # nil: the library's own panic, not modelled
-                self.store(st, v, _unknown_like(old), line)
-            elif not reads and tag in ("slice", "map") and v[1] in st.objs:
-                st.objs[v[1]] = _unknown_like(st.objs[v[1]])
-
-    def _errors_as(self, st: State, err: Value, target: Value) -> Value | None:
-        """errors.As(err, target) where the target's type is one of the program's with
-        methods (`*MyErr`, not an interface some error may implement): the first error
-        of err's chain of that very type, False if none is, None where the checker cannot
-        tell (an error it does not know, a library's that may wrap one of the program's,
-        a type of the program's with an Unwrap or As method of its own)."""
-        if not (type(target) is tuple and target[0] == "iface" and target[1][:1] == "*"
-                and type(target[2]) is tuple and target[2][:1] == ("addr",)):
-            return None
-        want = target[1][1:]
-        if want not in self.program.methods:
-            return None
-        todo = [err]
-        while todo:
-            e = todo.pop(0)
-            if e == NIL:
-                continue
-            if not (type(e) is tuple and e[0] == "iface"):
-                return None
-            if e[1] == want:
-                return e[2]
-            if e[:2] == ("iface", "*fmt.wrapError"):
-                inner = self._wrapped(st, e)
-                if inner is None:
-                    return None
-                todo[:0] = list(inner)
-            elif e[1] == "*errors.errorString":
-                continue
-            elif e[1] not in self.program.methods or \
-                    {"Unwrap", "As"} & set(self.program.methods[e[1]]):
-                return None
-        return False
-
-    def _wrapped(self, st: State, err: Value) -> tuple | None:
-        """The errors fmt.Errorf's error `err` wraps (its %w operands), None if unknown."""
-        if type(err) is tuple and err[:2] == ("iface", "*fmt.wrapError") and \
-                type(err[2]) is tuple and err[2][:1] == ("addr",):
-            arr = self.load(st, err[2], 0, "other")
-            return arr[1] if type(arr) is tuple and arr[:1] == ("array",) else None
-        return None
-
-    def _sorted(self, st: State, name: str, args: list[Value], line: int) -> None:
-        """sort.Slice(s, less) and the like: the items of `s` in an order the checker cannot
-        tell, so each becomes unknown. `less` only compares: one that may communicate, or
-        a slice of channels whose order would then be lost, is unsupported; a slice the
-        checker lost track of stays as it is."""
-        less = args[1]
-        fn = self.known_fn(less, line, f"{name.split('[')[0]}'s comparison")
-        if self.program.communicates(fn.name):
-            raise Unsupported(f"{name.split('[')[0]} with a comparison that communicates",
-                              line)
-        s = args[0]
-        if isinstance(s, tuple) and s[0] == "iface":  # sort.Slice's x any
-            s = s[2]
-        items = self._items(st, s) if s != NIL else None
-        if items and self.program.pure(fn.name):
-            try:
-                order = self._sort_order(st, name.split("[")[0], less, items, line)
-            except Unsupported:
-                order = None  # a comparison the checker cannot tell: as before
-            if order is not None:
-                self._write_items(st, s, s[3], tuple(items[i] for i in order))
-                return
-        self._scramble(st, name.split("[")[0], s, line)
-
-    def _sort_order(self, st: State, name: str, less: Value, items: tuple, line: int
-                    ) -> list[int] | None:
-        """The order a sort puts `items` in, by a comparison that only computes, run on
-        their values (slices.SortFunc's cmp) or on their indices (sort.Slice's less reads
-        the slice, unchanged in the scratch state): the same as Go's when no two items
-        that differ compare equal, or the sort is stable; else None (Go's pdqsort may
-        leave equal ones in an order of its own)."""
-        scratch = self._scratch(st)
-        generic = name.startswith("slices.")
-
-        @cache  # the sort and the check of its neighbours ask for some pairs twice
-        def compare(i: int, j: int) -> int:
-            if generic:
-                return self._compared(self.evaluate(scratch, less, [items[i], items[j]],
-                                                    name, line), name, line)
-            before = self.evaluate(scratch, less, [i, j], name, line)
-            after = self.evaluate(scratch, less, [j, i], name, line)
-            if not (isinstance(before, bool) and isinstance(after, bool)):
-                raise Unsupported(f"{name} with a comparison whose answer the checker "
-                                  "cannot tell", line)
-            return -1 if before else 1 if after else 0
-
-        order = sorted(range(len(items)), key=cmp_to_key(compare))
-        stable = name in ("sort.SliceStable", "slices.SortStableFunc")
-        for a, b in pairwise(order):
-            c = compare(a, b)
-            if c > 0 or c == 0 and not stable and items[a] != items[b]:
-                return None  # (c > 0: a comparison that is no order, Go's own result)
-        return order
-
-    def _scramble(self, st: State, name: str, s: Value, line: int) -> None:
-        """The items of slice `s` rearranged by library code in an order the checker
-        cannot tell (a sort, slices.DeleteFunc): each becomes unknown. Channels, functions
-        or sync objects among them would be lost track of: unsupported. A slice the
-        checker lost track of stays as it is."""
-        if s == NIL:
-            return
-        items = self._items(st, s)
-        if items is None:
-            # Items the checker lost track of already (a slice of unknown length): no
-            # channel is among them, or storing it there would have been unsupported.
-            return
-        if any(value_holds_sync(v) for v in items):
-            raise Unsupported(f"{name} of channels, functions or sync objects", line)
-        if len(set(items)) > 1:
-            self._write_items(st, s, s[3], (UNKNOWN,) * len(items))
-
-    def _with_predicate(self, st: State, name: str, args: list[Value], line: int) -> Value:
-        """slices.IndexFunc, sort.Search, strings.IndexFunc and the like, handed a
-        function of the program's that only computes (`Program.pure`), on what the
-        checker knows (the slice's items, the count, ASCII text): the library's result,
-        the function run the way the library runs it (`evaluate`). Anything less is
-        unsupported: an unknown answer would send the program down paths it never takes."""
-        fn_at = 0 if name in ("strings.Map", "bytes.Map") else len(args) - 1
-        f = args[fn_at]
-        if not self.program.pure(f[1]):
-            raise Unsupported(f"{name} with a function that does more than compute", line)
-
-        scratch = self._scratch(st)  # one copy for every call the library makes
-
-        def call(*xs: Value) -> Value:
-            return self.evaluate(scratch, f, list(xs), name, line)
-
-        def test(*xs: Value) -> bool:
-            r = call(*xs)
-            if not isinstance(r, bool):
-                raise Unsupported(f"{name} with a function whose answer the checker "
-                                  "cannot tell", line)
-            return r
-
-        if name in ("slices.ContainsFunc", "slices.IndexFunc"):
-            items = self._items(st, args[0])
-            if items is None:
-                raise Unsupported(f"{name} over items the checker cannot tell", line)
-            at = next((i for i, x in enumerate(items) if test(x)), -1)
-            return at >= 0 if name == "slices.ContainsFunc" else at
-        if name in ("sort.Search", "sort.Find"):
-            n = args[0]
-            if not isinstance(n, int) or isinstance(n, bool) or n > V.INT_LIMIT:
-                raise Unsupported(f"{name} over a count the checker cannot tell", line)
-            lo, hi = 0, n
-            while lo < hi:  # as the sort package searches: the calls it makes, in order
-                h = (lo + hi) // 2
-                if name == "sort.Search" and not test(h) or \
-                        name == "sort.Find" and self._compared(call(h), name, line) > 0:
-                    lo = h + 1
-                else:
-                    hi = h
-            if name == "sort.Search":
-                return lo
-            return ("tuple", (lo, lo < n and self._compared(call(lo), name, line) == 0))
-        text = args[1 - fn_at]
-        if not (isinstance(text, str) and text.isascii()) or name.startswith("bytes."):
-            raise Unsupported(f"{name} on text the checker cannot tell", line)
-        runes = [ord(c) for c in text]
-        if name in ("strings.IndexFunc", "strings.ContainsFunc"):
-            at = next((i for i, r in enumerate(runes) if test(r)), -1)
-            return at >= 0 if name == "strings.ContainsFunc" else at
-        if name == "strings.FieldsFunc":
-            fields, start = [], None
-            for i, r in enumerate(runes):
-                if test(r):
-                    if start is not None:
-                        fields.append(text[start:i])
-                    start = None
-                elif start is None:
-                    start = i
-            if start is not None:
-                fields.append(text[start:])
-            return _new_slice(st, tuple(fields))
-        if name == "strings.LastIndexFunc":
-            return next((i for i in reversed(range(len(runes))) if test(runes[i])), -1)
-        if name == "strings.Map":
-            out = []
-            for r in runes:
-                m = call(r)
-                if not isinstance(m, int) or isinstance(m, bool) or m >= 128:
-                    raise Unsupported(f"{name} with a mapping the checker cannot tell", line)
-                if m >= 0:
-                    out.append(chr(m))
-            return "".join(out)
-        lo, hi = 0, len(runes)
-        if name in ("strings.TrimFunc", "strings.TrimLeftFunc"):
-            while lo < hi and test(runes[lo]):
-                lo += 1
-        if name in ("strings.TrimFunc", "strings.TrimRightFunc"):
-            while hi > lo and test(runes[hi - 1]):
-                hi -= 1
-        return text[lo:hi]
-
-    @staticmethod
-    def _compared(v: Value, name: str, line: int) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise Unsupported(f"{name} with a comparison whose answer the checker cannot "
-                              "tell", line)
-        return v
-
-    @staticmethod
-    def _scratch(st: State) -> State:
-        """A copy of `st` for `evaluate`, dropped afterwards."""
-        scratch = st.copy()
-        seen = getattr(st.objs, "seen", None)
-        if seen is not None:
-            # What the function reads belongs to the step's footprint (por.Tracked).
-            scratch.objs = type(st.objs)(scratch.objs, seen)
-        return scratch
-
-    def evaluate(self, scratch: State, f: Value, args: list[Value], name: str,
-                 line: int) -> Value:
-        """What the program's function `f` returns for `args`, run to its end on
-        `scratch`, a copy of the state (`_scratch`) that is then dropped: the function only
-        computes (`Program.pure`), so nothing it does outlives the call but its result,
-        and one copy serves all the calls a library makes. Unsupported when it stops
-        before its end (a branch on something the checker does not know)."""
-        fn = self.known_fn(f, line, f"{name}'s function")
-        scratch.objs.pop(_EVALUATED, None)
-        scratch.spawn([self.frame(fn, tuple(args), f[2], _EVALUATED)], f"{name} (line {line})")
-        self.run(scratch, len(scratch.gs) - 1)
-        if scratch.gs[-1].frames or _EVALUATED not in scratch.objs:
-            raise Unsupported(f"{name} with a function whose answer the checker cannot "
-                              "tell", line)
-        return scratch.objs[_EVALUATED]
-
-    def _text(self, st: State, name: str, args: list[Value]) -> Value:
-        """strings' functions and a bufio.Scanner on known text (`textlib`), else UNKNOWN."""
-        words = textlib.strings_list(name, args)
-        if words is not None:
-            return _new_slice(st, words)
-        if name == "strings.NewReader":
-            return st.new_obj(("reader", args[0])) if isinstance(args[0], str) else UNKNOWN
-        if name == "strings.Join" and len(args) == 2:
-            items = self._items(st, args[0]) if isinstance(args[0], tuple) else None
-            return UNKNOWN if items is None else textlib.join(items, args[1])
-        if name == "bufio.NewScanner":
-            r = args[0]
-            if isinstance(r, tuple) and r[:2] == ("iface", "*strings.Reader"):
-                reader = self.load(st, r[2], 0, "other")
-                if isinstance(reader, tuple) and reader[0] == "reader":
-                    sc = textlib.scanner(reader[1])
-                    return UNKNOWN if sc is UNKNOWN else st.new_obj(sc)
-            if self.len_bound is not None and (r == UNKNOWN or isinstance(r, tuple) and
-                                               r[:2] == ("iface", "*os.File")):
-                # The input's lines (os.Stdin, a file, a connection): as many as a list
-                # from the input has, each unknown (`_input_scan`).
-                self.lengths_bounded = True
-                return st.new_obj(("input scanner", 0))
-            return UNKNOWN
-        if name.startswith("(*bufio.Scanner)."):
-            sc = self.load(st, args[0], 0, "other") if isinstance(args[0], tuple) and \
-                args[0][0] == "addr" else UNKNOWN
-            if not (isinstance(sc, tuple) and sc[0] == "scanner"):
-                return UNKNOWN
-            method = name.rsplit(".", 1)[1]
-            if method == "Scan":
-                more, after = textlib.scan(sc)
-                self.store(st, args[0], after, 0)
-                return more
-            if method == "Text":
-                return sc[2]
-            if method == "Err":
-                return NIL
-            if method == "Split":
-                split = args[1][1] if isinstance(args[1], tuple) and args[1][0] == "fn" else ""
-                words = {"bufio.ScanLines": textlib.SCAN_LINES,
-                         "bufio.ScanWords": textlib.SCAN_WORDS}.get(split)
-                self.store(st, args[0], UNKNOWN if words is None else (*sc[:3], words), 0)
-                return ("tuple", ())
-            if method == "Buffer":
-                return ("tuple", ())
-            return UNKNOWN
-        return textlib.strings_call(name, args)
-
-    def _input_scanner(self, st: State, sc: Value) -> bool:
-        """Whether `sc` points to a bufio.Scanner over input the checker cannot read."""
-        if not (isinstance(sc, tuple) and sc[0] == "addr" and sc[1] in st.objs):
-            return False
-        obj = V.get_path(st.objs[sc[1]], sc[2])
-        return isinstance(obj, tuple) and obj[0] == "input scanner"
-
-    def _input_scan(self, st: State, method: str, args: list[Value]) -> Value:
-        """A bufio.Scanner's method over input the checker cannot read: Scan may find a
-        token (unknown) len_bound times, then it finds none; its tokens and error are
-        unknown."""
-        scanned = self.load(st, args[0], 0, "other")[1]
-        if method == "Scan":
-            if scanned >= self.len_bound:
-                return False
-            self.store(st, args[0], ("input scanner", scanned + 1), 0)
-            return UNKNOWN
-        if method in ("Split", "Buffer"):
-            return ("tuple", ())
-        return UNKNOWN
-
-    def _formatted(self, st: State, name: str, args: list[Value]) -> str | None:
-        """fmt.Sprintf, Sprint, Sprintln or strconv.Itoa of operands all known, else None."""
-        if name == "strconv.Itoa":
-            return formatting.itoa(args[0])
-        items = self._items(st, args[-1])  # the ...any slice: () when nil
-        if items is None:
-            return None
-        operands = [formatting.operand(v) for v in items]
-        if name == "fmt.Sprint":
-            return formatting.sprint(operands)
-        if name == "fmt.Sprintln":
-            return formatting.sprintln(operands)
-        return formatting.sprintf(args[0], operands) if isinstance(args[0], str) else None
-
-    def atomic(self, st: State, name: str, args: list[Value], line: int) -> Value:
-        """A sync/atomic function or method: a visible step, so that a goroutine spinning
-        on an atomic flag lets the others run and set it."""
-        op = name.split(".")[-1]
-        addr = args[0] if args else None
-        if name.startswith("(*sync.Map)."):
-            return self._sync_map(st, op, addr, args[1:], line)
-        boolean = name.startswith("(*sync/atomic.Bool)")
-        if name.startswith("(*sync/atomic."):
-            # atomic.Int32 and friends: a struct whose last field holds the value.
-            shape = self.load(st, addr, line, "other")
-            if isinstance(shape, tuple) and shape[0] == "struct" and isinstance(addr, tuple):
-                addr = ("addr", addr[1], addr[2] + (len(shape[1]) - 1,))
-            if boolean:
-                args = [addr, *(bool(a) if isinstance(a, int) else a for a in args[1:])]
-                # A Bool never stored holds its field's zero, the uint32 0: a bool from
-                # now on, or CompareAndSwap(false, …) would find 0 != false.
-                held = self.load(st, addr, line, "int")
-                if isinstance(held, int) and not isinstance(held, bool):
-                    self.store(st, addr, held != 0, line)
-        v = self._atomic_op(st, op, name, addr, args, line)
-        if boolean and isinstance(v, int) and not isinstance(v, bool):
-            v = v != 0
-        return v
-
-    def _sync_map_value(self, st: State, addr: Value, line: int) -> tuple:
-        """The ("mapv", entries, vague) a *sync.Map points to."""
-        mv = self.load(st, addr, line, "other")
-        if isinstance(mv, tuple) and mv[0] == "struct":
-            mv = ("mapv", (), False)  # the zero sync.Map: library code never ran on it
-        if not (isinstance(mv, tuple) and mv[0] == "mapv"):
-            raise Unsupported("a sync.Map the checker cannot follow", line)
-        return mv
-
-    def sync_map_orders(self, st: State, addr: Value, line: int) -> list[tuple]:
-        """The orders a sync.Map.Range may visit the keys in (MAP_ORDERS_UP_TO)."""
-        _, entries, vague = self._sync_map_value(st, addr, line)
-        if vague:
-            raise Unsupported("sync.Map.Range over a map whose keys the checker cannot tell",
-                              line)
-        return self.key_orders(tuple(k for k, _ in entries))
-
-    def sync_map_range(self, st: State, gid: int, args: tuple, keys: tuple, line: int
-                       ) -> None:
-        """sync.Map.Range(f) visiting `keys` in this order: f is called on each entry
-        still there, until it returns false (`_yielded`). The step itself reads nothing
-        more: each call of f runs on the goroutine as its own code, and a Store or Delete
-        by f or by others meanwhile is a step of its own (Range is no snapshot in Go
-        either; an entry deleted before it is reached is not visited here)."""
-        addr, f = args
-        fn = self.known_fn(f, line, "a sync.Map.Range function")
-        entries = dict(self._sync_map_value(st, addr, line)[1])
-        items = tuple((k, entries[k]) for k in keys if k in entries)
-        self.complete(st, gid, ("tuple", ()), run=False)
-        if items:
-            g = st.gs[gid]
-            g.frames.append(self.frame(fn, items[0], f[2], ("seq", f, items[1:], None)))
-        self.run(st, gid)
-
-    def _sync_map(self, st: State, op: str, addr: Value, args: list[Value], line: int
-                  ) -> Value:
-        """A sync.Map method, on a map kept like a Go map: ("mapv", entries, vague). A key
-        the checker cannot tell makes it vague, and then every lookup is unknown."""
-        _, entries, vague = self._sync_map_value(st, addr, line)
-        key = args[0] if args else None
-        if op == "Clear":
-            entries, vague, result = (), False, ("tuple", ())
-        elif op in ("Load", "LoadOrStore", "LoadAndDelete", "Swap", "Store", "Delete"):
-            old = self._sync_map_get(entries, vague, key)
-            if op in ("LoadOrStore", "Swap", "Store"):
-                new = old[0] if op == "LoadOrStore" and old[1] is True else args[1]
-                entries, vague = self._sync_map_put(entries, vague, key, new, line,
-                                                    keep=op == "LoadOrStore" and old[1])
-            elif op in ("LoadAndDelete", "Delete"):
-                vague = vague or V.contains_unknown(key)
-                entries = tuple(e for e in entries if e[0] != key)
-            result = {"Store": ("tuple", ()), "Delete": ("tuple", ())}.get(
-                op, ("tuple", old))
-            if op == "LoadOrStore" and old[1] is not True:
-                result = ("tuple", (UNKNOWN if V.is_unknown(old[1]) else args[1], old[1]))
-        elif op in ("CompareAndSwap", "CompareAndDelete"):
-            # Swaps (deletes) when the key is there with a value == old; when the checker
-            # cannot tell, either may have happened: the map turns vague.
-            cur, there = self._sync_map_get(entries, vague, key)
-            result = False if there is False else V.binop("==", cur, args[1])
-            if result is True and op == "CompareAndSwap":
-                entries, vague = self._sync_map_put(entries, vague, key, args[2], line,
-                                                    keep=False)
-            elif result is True:
-                entries = tuple(e for e in entries if e[0] != key)
-            elif result is not False:
-                result, vague = UNKNOWN, True
-        else:
-            raise Unsupported(f"sync.Map.{op} (not modelled)", line)
-        self.store(st, addr, ("mapv", entries, vague), line)
-        return result
-
-    @staticmethod
-    def _sync_map_get(entries: tuple, vague: bool, key: Value) -> tuple[Value, Value]:
-        """The value under `key` and whether it was there (both unknown when the map or
-        the key is vague: a store under an unknown key may have been this one)."""
-        if vague or V.contains_unknown(key):
-            return UNKNOWN, UNKNOWN
-        for k, v in entries:
-            if k == key:
-                return v, True
-        return NIL, False
-
-    @staticmethod
-    def _sync_map_put(entries: tuple, vague: bool, key: Value, value: Value, line: int, *,
-                      keep: Value) -> tuple[tuple, bool]:
-        if keep is True:
-            return entries, vague
-        if V.contains_unknown(key):
-            if value_holds_sync(value):
-                raise Unsupported("a channel stored in a sync.Map under a key the checker "
-                                  "cannot tell", line)
-            return entries, True
-        if V.is_unknown(keep):
-            vague = True  # LoadOrStore on a vague map: stored or not, the checker cannot tell
-        rest = tuple(e for e in entries if e[0] != key)
-        return tuple(sorted((*rest, (key, value)), key=repr)), vague
-
-    def _atomic_op(self, st: State, op: str, name: str, addr: Value, args: list[Value],
-                   line: int) -> Value:
-        if op.startswith("Load"):
-            return self.load(st, addr, line, "int")
-        if op.startswith("Store"):
-            self.store(st, addr, args[1], line)
-            return ("tuple", ())
-        if op.startswith("Add"):
-            v = V.binop("+", self.load(st, addr, line, "int"), args[1])
-            self.store(st, addr, v, line)
-            return v
-        if op.startswith("Swap"):
-            old = self.load(st, addr, line, "int")
-            self.store(st, addr, args[1], line)
-            return old
-        if op.startswith("CompareAndSwap"):
-            old = self.load(st, addr, line, "int")
-            eq = V.binop("==", old, args[1])
-            if eq is True:
-                self.store(st, addr, args[2], line)
-            elif V.is_unknown(eq):
-                self.store(st, addr, UNKNOWN, line)
-            return eq
-        raise Unsupported(f"{name} (not modelled)", line)
-
     # --- pending operations
 
     def pending(self, st: State, gid: int) -> Pending | None:
@@ -3101,7 +1989,7 @@ class Machine:
         if op == "Call":
             callee, args, static = self._callee(st, fr, ins)
             kind = self._callee_kind(callee, static, args)
-            if kind is None and (ins.x.get("static") in _CPU_QUERIES
+            if kind is None and (ins.x.get("static") in CPU_QUERIES
                                  or ins.x.get("static") == gotest.PARALLEL_METHOD):
                 # Stopped to choose the count; another goroutine may have chosen it since,
                 # and then the one choice left is that count.
@@ -3269,17 +2157,6 @@ class Machine:
         self.run(st, len(st.gs) - 1)
 
 
-def _timed(ctx: tuple) -> Value:
-    """Whether a context ("ctx", done, timed) has a deadline."""
-    return ctx[2] if len(ctx) > 2 else UNKNOWN
-
-
-def _new_slice(st: State, items: tuple) -> Value:
-    """A new slice holding `items`, in an array of its own."""
-    addr = st.new_obj(("array", items))
-    return ("slice", addr[1], (), 0, len(items))
-
-
 def _cancellable_err(callee: Value, static: str | None, args) -> Value:
     """The done channel of the context whose Err (or context.Cause) the call asks, when
     the context can be cancelled; else None."""
@@ -3297,17 +2174,6 @@ def _cancellable_err(callee: Value, static: str | None, args) -> Value:
 def ctx_err(done_closed: bool) -> Value:
     """A context's Err: nil while its done channel is open, an error once it is closed."""
     return ERROR if done_closed else NIL
-
-
-def _ordered(a: Value, b: Value) -> int | None:
-    """cmp.Compare(a, b) of two known numbers or two known strings (bytewise: ASCII only),
-    else None. A NaN is left to the library."""
-    if type(a) in (int, float) and type(b) in (int, float):
-        if a != a or b != b:
-            return None
-    elif not (type(a) is str and type(b) is str and a.isascii() and b.isascii()):
-        return None
-    return (a > b) - (a < b)
 
 
 def key_orders(keys: tuple) -> list[tuple]:
@@ -3385,51 +2251,11 @@ def len_bound(program: Program) -> int | None:
     return bound if bound <= LEN_BOUND_UP_TO else None
 
 
-def _holds_sync(type_class: str) -> bool:
-    return any(k in type_class for k in ("chan", "sync.", "func", "context.Context"))
-
-
-_SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"})
-
-
 # A map's vagueness when it holds values under keys the checker cannot tell, and has lost
 # none: a lookup cannot tell whether it finds one, a range visits them all.
 UNKNOWN_KEYS = "keys"
 # The same, once the number of distinct keys was chosen (`Machine._settle`).
 UNKNOWN_KEYS_COUNTED = "counted keys"
-
-
-def _sentinel(err: Value) -> bool:
-    """An error made by errors.New (`Machine._library`): it wraps nothing."""
-    return type(err) is tuple and err[:2] == ("iface", "*errors.errorString") and \
-        type(err[2]) is tuple and err[2][:1] == ("addr",)
-
-
-def _errors_is(err: Value, target: Value,
-               wrapped: Callable[[Value], tuple | None]) -> Value:
-    """errors.Is: false for a nil error, true for the target itself, false for another
-    error of errors.New's (it wraps nothing); false for a library's error (`io.EOF`, a
-    done context's `Err`) or fmt.Errorf's without %w against one the program made with
-    errors.New, which neither is nor wraps; for fmt.Errorf's with %w, what its operands
-    say (`wrapped` gives them); else unknown (it may wrap the target)."""
-    if err == NIL:
-        return target == NIL
-    if err == target and _sentinel(err):
-        return True
-    if _sentinel(err) and (_sentinel(target) or target == NIL):
-        return False
-    if err == ERROR and _sentinel(target):
-        return False
-    inner = wrapped(err)
-    if inner is None:
-        return UNKNOWN
-    if err == target:
-        return True
-    answers = [_errors_is(e, target, wrapped) for e in inner if e != NIL]
-    if True in answers:
-        return True
-    # Itself a new error: it is the target only if the target is it.
-    return False if all(a is False for a in answers) and _sentinel(target) else UNKNOWN
 
 
 def _map_put(entries: tuple, vague: Any, k: Value, v: Value, line: int) -> tuple[tuple, Any]:
@@ -3460,22 +2286,13 @@ def _unknown_key(k: Value) -> bool:
     return type(k) is tuple and len(k) == 2 and k[0] == "?key"
 
 
-def value_holds_sync(v: Value) -> bool:
-    """Whether a value holds a channel, function or sync object anywhere inside it."""
-    if not (type(v) is tuple and v):
-        return False
-    if v[0] in _SYNC_TAGS:
-        return True
-    return any(value_holds_sync(x) for x in V.children(v) if type(x) is tuple)
-
-
 def _followed(v: Value) -> bool:
     """Whether a value holds a channel, function, sync object or a reference to an object
     (a pointer, a slice, a map) anywhere inside it: what the checker must know exactly,
     not as an item of unknown place (`Machine.value_choice`)."""
     if not (type(v) is tuple and v):
         return False
-    if v[0] in _SYNC_TAGS or v[0] in ("addr", "slice", "map"):
+    if v[0] in SYNC_TAGS or v[0] in ("addr", "slice", "map"):
         return True
     return any(_followed(x) for x in V.children(v) if type(x) is tuple)
 
@@ -3486,15 +2303,3 @@ def _first_class(type_class: str) -> str:
     return type_class
 
 
-def _unknown_like(v: Value) -> Value:
-    """`v` with every datum in it unknown: a struct's fields and an array's items each
-    so, a map object's values too (its keys kept, others now possible: vague), anything
-    else (a number, string, pointer or interface) wholly, but for what library code
-    cannot make (a timer's stop function, a function value): kept."""
-    if type(v) is tuple and v and v[0] in ("struct", "array"):
-        return (v[0], tuple(_unknown_like(x) for x in v[1]))
-    if type(v) is tuple and v and v[0] == "mapv":
-        return ("mapv", tuple((k, _unknown_like(x)) for k, x in v[1]), True)
-    if type(v) is tuple and v and v[0] in ("model", "fn"):
-        return v
-    return UNKNOWN

@@ -30,8 +30,8 @@ from collections.abc import Iterable, Iterator
 from functools import cached_property
 from typing import Any
 
-from generator.gocheck.machine import Pending, State
 from generator.gocheck.ssa import Program
+from generator.gocheck.state import Pending, State
 from generator.gocheck.values import children
 
 # A footprint holding this conflicts with every goroutine: something the checker cannot

@@ -366,3 +366,21 @@ def set_path(v: Value, path: tuple, new: Value) -> Value:
     items = list(v[1])
     items[i] = set_path(items[i], path[1:], new)
     return (v[0], tuple(items))
+
+
+def holds_sync(type_class: str) -> bool:
+    """Whether a value of this type (its class, as the front end writes it) may hold a
+    channel, sync object, function or context."""
+    return any(k in type_class for k in ("chan", "sync.", "func", "context.Context"))
+
+
+SYNC_TAGS = frozenset({"chan", "wg", "mu", "rw", "once", "cond", "ctx", "fn", "model"})
+
+
+def value_holds_sync(v: Value) -> bool:
+    """Whether a value holds a channel, function or sync object anywhere inside it."""
+    if not (type(v) is tuple and v):
+        return False
+    if v[0] in SYNC_TAGS:
+        return True
+    return any(value_holds_sync(x) for x in children(v) if type(x) is tuple)

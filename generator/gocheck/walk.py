@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from generator.gocheck.machine import State
+from generator.gocheck.state import State
 from generator.gocheck.values import exact_counts
 
 # explore imports this module: its successors (explore._Succ), findings and steps are not

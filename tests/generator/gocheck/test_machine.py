@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from generator.gocheck.machine import value_holds_sync
-from generator.gocheck.values import NIL, UNKNOWN
+from generator.gocheck.values import NIL, UNKNOWN, value_holds_sync
 
 
 def test_a_channel_as_the_first_field_of_a_struct_is_seen():

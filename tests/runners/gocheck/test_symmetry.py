@@ -1,4 +1,4 @@
-"""Symmetry reduction (`State.canon` in generator/gocheck/machine.py): states that differ
+"""Symmetry reduction (`State.canon` in generator/gocheck/state.py): states that differ
 only in which of alike goroutines is which are one state, with the same verdicts.
 
 Each program is checked with the merging and without it; the verdicts must agree, and a

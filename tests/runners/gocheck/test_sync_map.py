@@ -1,4 +1,4 @@
-"""sync.Map in gocheck (generator/gocheck/machine.py): its methods are visible steps on a
+"""sync.Map in gocheck (generator/gocheck/library.py): its methods are visible steps on a
 map kept like a Go map; keys the checker cannot tell make lookups unknown (sound); Range
 calls its function on the goroutine, in every order of a small map."""
 
