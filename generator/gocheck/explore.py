@@ -27,16 +27,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from generator.gocheck.calls import ctx_err
 from generator.gocheck.gotest import BUBBLE_ROOT, PARALLEL_METHOD
-from generator.gocheck.machine import (
-    APPROXIMATE,
-    DEADLINE,
-    MAP_ENDS_UP_TO,
-    RECOVERABLE,
-    TIMER_OPS,
-    Machine,
-    ctx_err,
-)
+from generator.gocheck.instructions import MAP_ENDS_UP_TO
+from generator.gocheck.machine import APPROXIMATE, DEADLINE, RECOVERABLE, TIMER_OPS, Machine
 from generator.gocheck.por import EVERYTHING, Reach, Tracked, persistent, static_footprint
 from generator.gocheck.ssa import Program
 from generator.gocheck.state import Pending, ProgramExit, State, line_of, received

@@ -21,7 +21,7 @@ the done channels of its parallel subtests; whether it called Parallel; and whet
 go of its place among the running tests to wait for its parallel subtests.
 
 How many tests run at once is bounded, as `go test -parallel` bounds it (by default
-GOMAXPROCS, the run's CPU count: `machine.CPU_COUNTS`, chosen when the first subtest calls
+GOMAXPROCS, the run's CPU count: `instructions.CPU_COUNTS`, chosen when the first subtest calls
 Parallel): a channel (`PARALLEL`) of that capacity holds one value for each test
 running. The top-level test holds one; a parallel subtest adds its own once its parent's
 function has returned, and blocks while the channel is full; a test that waits for its

@@ -202,7 +202,7 @@ class Program:
 
     @property
     def asks_cpus(self) -> bool:
-        """Whether the program calls runtime.NumCPU or GOMAXPROCS (machine.CPU_COUNTS)."""
+        """Whether the program calls runtime.NumCPU or GOMAXPROCS (instructions.CPU_COUNTS)."""
         return self.calls("runtime.NumCPU", "runtime.GOMAXPROCS")
 
     def communicates(self, name: str) -> bool:
@@ -368,7 +368,7 @@ class Program:
         """The positive integer constants the program counts with: channel buffer sizes,
         WaitGroup.Add's and a limit's counts, and the constants `int` numbers are compared
         with (`i < 4`, `len(xs) > 8`). A list longer than every one of them behaves as one
-        just past the greatest (`machine.len_bound`)."""
+        just past the greatest (`instructions.len_bound`)."""
         found: set[int] = set()
         for fn in self.functions.values():
             for ins in (i for b in fn.blocks for i in b.instrs):

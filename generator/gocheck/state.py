@@ -27,6 +27,13 @@ class ProgramExit(Exception):
         self.violation = violation
 
 
+# What `recover()` returns while a panic unwinds: some non-nil value of a type unknown,
+# ("iface", "?panic", why), which says why (`panic_why`): a runtime error recovered and
+# later panicked with again (conc's WaitGroup re-raises its tasks' panics in Wait) is the
+# violation it was, if nothing recovers it the second time.
+PANIC_VALUE = ("iface", "?panic")
+
+
 @dataclass
 class Frame:
     fn: Function
@@ -303,6 +310,9 @@ class State:
     def spawn(self, frames: list[Frame], label: str, *, tail: tuple = (),
               daemon: bool = False) -> None:
         self.gs.append(G(len(self.gs), frames, label, tail, daemon))
+
+
+# ---------------------------------------------------------------- pending operations
 
 
 @dataclass(frozen=True)

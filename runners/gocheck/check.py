@@ -27,7 +27,7 @@ from generator.gocheck.explore import (
     merged,
 )
 from generator.gocheck.gotest import PARALLEL_METHOD, run_in_order
-from generator.gocheck.machine import CPU_COUNTS
+from generator.gocheck.instructions import CPU_COUNTS
 from runners.gocheck import frontend
 
 EXIT_CODES = {

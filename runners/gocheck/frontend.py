@@ -24,16 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from generator.gocheck import pipes
-from generator.gocheck.machine import MODELLED_PACKAGES, SLICES_MODELS
+from generator.gocheck.calls import MODELLED_PACKAGES, SLICES_MODELS
 from runners import config
 
 HELPER_DIR = config.REPO_ROOT / "toolchains" / "gocheck"
 # Plain-Go models of testify's assertions that run the test's functions, added to the
-# package of a test file that imports testify (machine.py calls them in testify's place).
+# package of a test file that imports testify (calls.py calls them in testify's place).
 _TESTIFY_SHIM = HELPER_DIR / "shims" / "testify.go.txt"
 _TESTIFY_IMPORT = re.compile(rb'"github\.com/stretchr/testify/(assert|require)"')
 # Plain-Go models of io.Pipe and net.Pipe (the net one builds on the io one), added to the
-# package of a file that calls them: machine.py runs them in the library's place.
+# package of a file that calls them: calls.py runs them in the library's place.
 _PIPE_SHIMS = {"gocheck_pipes_io.go": HELPER_DIR / "shims" / "pipes_io.go.txt",
                "gocheck_pipes_net.go": HELPER_DIR / "shims" / "pipes_net.go.txt"}
 _PIPE_CALL = re.compile(rb"\b(io|net)\.Pipe\(")
@@ -44,7 +44,7 @@ _SLICES_CALL = re.compile(rb"\bslices\.(%s)\b" % b"|".join(
     name.removeprefix("slices.").encode() for name in SLICES_MODELS))
 # The io models also serve a file that hands a reader or writer of its own (a method Read
 # or Write of a []byte) to io.ReadFull, io.Copy, fmt.Fprintf, bufio.NewScanner and the
-# like (`pipes.HANDED`), whose Read or Write may communicate (machine.py's
+# like (`pipes.HANDED`), whose Read or Write may communicate (calls.py's
 # `_handed_model`).
 _OWN_READ_WRITE = re.compile(rb"^func\s*\([^)]*\)\s*(Read|Write)\s*\(\s*\w+\s+\[\]byte\s*\)",
                              re.M)

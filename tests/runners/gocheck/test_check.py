@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from generator.gocheck.machine import MAP_ENDS_UP_TO, key_orders
+from generator.gocheck.instructions import MAP_ENDS_UP_TO, key_orders
 from runners.gocheck.check import Checked, check_source, effect_of, report_lines
 
 pytestmark = pytest.mark.usefixtures("go_frontend")

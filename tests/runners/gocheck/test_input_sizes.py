@@ -1,7 +1,7 @@
 """gocheck on programs whose goroutine and item counts come from the input: a list parsed
 from an environment variable, sized channels and WaitGroup counts taken from its length,
 and a channel picked from a slice by a hash of a key. A length the checker cannot tell is
-taken as at most `machine.len_bound` (more than every count the program states), and a
+taken as at most `instructions.len_bound` (more than every count the program states), and a
 number an instruction needs exactly is chosen among its few values. Each buggy program
 was run with Go first (ITEMS="a b c d e" blocks it; fewer items do not where said)."""
 
