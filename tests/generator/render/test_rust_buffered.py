@@ -19,7 +19,8 @@ from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
 from generator.render import UnsupportedProgram, beyond_paper, render, supports, unsupported_reason
 from generator.render._common import CloseS, RangeS, SelectS, lower, walk
-from generator.render.rust import FLAVOURS, QUIET_CRATES, UNBOUNDED_FILL
+from generator.render._rust_quiet import QUIET_CRATES, UNBOUNDED_FILL
+from generator.render.rust import FLAVOURS
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect

@@ -14,15 +14,10 @@ import pytest
 
 from generator.effects import UNBOUNDED, parse
 from generator.pipeline import generate_program
-from generator.render import render, rust
+from generator.render import _rust_quiet, render
 from generator.render._common import ORACLE_EXIT, ORACLE_PREFIX, QUIET_WRONG, lower, used_channels
-from generator.render.rust import (
-    FLAVOURS,
-    FLUME_COUNTS,
-    QUIET_CRATES,
-    UNBOUNDED_FILL,
-    quiet_check_id,
-)
+from generator.render._rust_quiet import FLUME_COUNTS, QUIET_CRATES, UNBOUNDED_FILL
+from generator.render.rust import FLAVOURS, quiet_check_id
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -262,12 +257,12 @@ def test_the_checks_version_follows_the_code_each_flavour_writes(
     before = {f: quiet_check_id(flavour=f) for f in QUIET}
     assert before["crossbeam"] != before["flume"] == before["flume-async"]
     # A line only crossbeam's files hold moves crossbeam's version, not flume's.
-    monkeypatch.setattr(rust, "_QUIET", rust._QUIET + "\nCROSSBEAM:// another check")
+    monkeypatch.setattr(_rust_quiet, "_QUIET", _rust_quiet._QUIET + "\nCROSSBEAM:// another check")
     after = {f: quiet_check_id(flavour=f) for f in QUIET}
     assert after["crossbeam"] != before["crossbeam"]
     assert after["flume"] == before["flume"] and after["flume-async"] == before["flume-async"]
     # And a line of theirs moves both.
-    monkeypatch.setattr(rust, "_QUIET", rust._QUIET + "\n// for every flavour")
+    monkeypatch.setattr(_rust_quiet, "_QUIET", _rust_quiet._QUIET + "\n// for every flavour")
     assert all(quiet_check_id(flavour=f) != after[f] for f in QUIET)
 
 
@@ -277,5 +272,5 @@ def test_the_checks_version_follows_how_full_an_unbounded_channel_gets(
     """The fill drawn for an unbounded channel is the check's too: a campaign of the check
     that filled a few messages never reached the ends of a list flavour's blocks."""
     before = {f: quiet_check_id(flavour=f) for f in QUIET}
-    monkeypatch.setattr(rust, "UNBOUNDED_FILL", 3)
+    monkeypatch.setattr(_rust_quiet, "UNBOUNDED_FILL", 3)
     assert all(quiet_check_id(flavour=f) != before[f] for f in QUIET)

@@ -38,7 +38,8 @@ from generator.render._common import (
     value_table,
     walk,
 )
-from generator.render.rust import FLAVOURS, QUIET_CRATES, render_file
+from generator.render._rust_quiet import QUIET_CRATES
+from generator.render.rust import FLAVOURS, render_file
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.engine.build import build

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render import _go_quiet, quiet_check, rust
+from generator.render import _go_quiet, _rust_quiet, quiet_check
 from runners.mutation_study import report
 from runners.targets import get_target
 from tests.runners.conftest import require_toolchain
@@ -46,7 +46,7 @@ def test_a_campaign_of_buffered_programs_is_an_experiment_of_its_own() -> None:
 
 
 # A target, and the module and name of its check's code.
-CHECKS = {"rust-crossbeam": (rust, "_SAME"), "go": (_go_quiet, "_QUIET")}
+CHECKS = {"rust-crossbeam": (_rust_quiet, "_SAME"), "go": (_go_quiet, "_QUIET")}
 
 
 @pytest.mark.parametrize("lang", sorted(CHECKS))
