@@ -78,7 +78,7 @@ _BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
 DEADLINE = "g:deadline:"
 # Set (a global of the state, so part of its key) once a path took a branch on a counter
 # past INT_LIMIT: the path may leave its loop sooner or later than any run does, so what
-# it reaches is not shown as a finding (`explore._Explorer.findings_for`).
+# it reaches is not shown as a finding (`transitions.Transitions.findings_for`).
 APPROXIMATE = "g:?approximate"
 # The instructions that may need a number known only as a range exactly (a choice of its
 # values, `instructions.VALUE_CHOICES_UP_TO`), and what the number is there (for the

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 from generator.gocheck.state import State
 from generator.gocheck.values import exact_counts
 
-# explore imports this module: its successors (explore._Succ), findings and steps are not
-# named here.
+# explore and transitions import this module: its successors (transitions.Succ), findings
+# and steps are not named here.
 Succ = Any
 
 
