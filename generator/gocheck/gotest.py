@@ -66,7 +66,7 @@ FRESH = ("struct", (("tcommon", False, (), NIL, NIL, NIL, NIL, NIL, (), False, F
 # Where the state keeps the channel that counts the tests running (module docstring).
 PARALLEL = "g:testing.parallel"
 PARALLEL_METHOD = "(*testing.T).Parallel"
-SYNCTEST_TEST = "testing/synctest.Test"  # (machine.SYNCTEST_TEST)
+SYNCTEST_TEST = "testing/synctest.Test"
 
 
 def _get(common: tuple, name: str) -> Value:

@@ -421,6 +421,12 @@ class LocalInstructions:
         return st.objs.get(CPUS_GLOBAL, CPU_COUNTS[-1])
 
     @staticmethod
+    def cpu_choices(st: State) -> tuple[int, ...]:
+        """The CPU counts a run may still have: CPU_COUNTS, or the one another goroutine's
+        question chose already."""
+        return (st.objs[CPUS_GLOBAL],) if CPUS_GLOBAL in st.objs else CPU_COUNTS
+
+    @staticmethod
     def take_cpus(st: State, n: int) -> None:
         """Resolve a choice: the run has `n` CPUs (CPU_COUNTS)."""
         st.objs[CPUS_GLOBAL] = n

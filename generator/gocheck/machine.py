@@ -27,7 +27,7 @@ from typing import Any
 from generator.gocheck import gotest
 from generator.gocheck import values as V
 from generator.gocheck.calls import Calls, ctx_err
-from generator.gocheck.instructions import CPU_COUNTS, CPUS_GLOBAL, LocalInstructions, len_bound
+from generator.gocheck.instructions import LocalInstructions, len_bound
 from generator.gocheck.library import CPU_QUERIES, SYNC_OPS, LibraryModels
 from generator.gocheck.ssa import Function, Instr, Program
 from generator.gocheck.state import (
@@ -67,9 +67,9 @@ _EXITS = frozenset(
 # search opens, as Go's scheduler does; run through as one step, the check and the act
 # were atomic and a second goroutine could never pass the check too.
 _YIELDS = frozenset({"time.Sleep", "runtime.Gosched"})
-# testing/synctest: Test runs a function in a bubble whose clock is fake; time.Sleep and
-# synctest.Wait there return once every other goroutine of the bubble is blocked.
-SYNCTEST_TEST = gotest.SYNCTEST_TEST
+# testing/synctest: Test runs a function in a bubble whose clock is fake (gotest.SYNCTEST_TEST);
+# time.Sleep and synctest.Wait there return once every other goroutine of the bubble is
+# blocked.
 _BUBBLE_WAITS = frozenset({"time.Sleep", "testing/synctest.Wait"})
 # In a bubble, when goroutine N's timer or sleep is due, counted from the fake clock's
 # now (always 0: each advance takes what passed off every deadline, so a loop on a
@@ -130,7 +130,7 @@ class Machine(LocalInstructions, Calls, LibraryModels):
         # The checked test runs in a synctest bubble (`testing/synctest`): its clock is a
         # fake one, which moves only when every goroutine is blocked (explore).
         entry = program.entry or (program.tests[0] if program.tests else "")
-        self.fake_clock = bool(entry) and program.reaches_call(entry, SYNCTEST_TEST)
+        self.fake_clock = bool(entry) and program.reaches_call(entry, gotest.SYNCTEST_TEST)
         # A test file's TestMain: go test runs it, the test inside its m.Run.
         self.test_main = program.function(f"{program.package}.TestMain") if entry else None
         # The most entries of a map ranged over in some orders of its keys only
@@ -682,8 +682,7 @@ class Machine(LocalInstructions, Calls, LibraryModels):
                                  or ins.x.get("static") == gotest.PARALLEL_METHOD):
                 # Stopped to choose the count; another goroutine may have chosen it since,
                 # and then the one choice left is that count.
-                chosen = (st.objs[CPUS_GLOBAL],) if CPUS_GLOBAL in st.objs else None
-                return Pending("cpus", ins.line, arg=chosen or CPU_COUNTS)
+                return Pending("cpus", ins.line, arg=self.cpu_choices(st))
             if kind is None:  # a range over maps.Keys, Values or All
                 return Pending("order", ins.line, arg=self.range_orders(st, fr, ins))
         elif op == "RunDefers":

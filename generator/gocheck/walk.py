@@ -23,11 +23,8 @@ import time
 from typing import Any, Protocol
 
 from generator.gocheck.state import State
+from generator.gocheck.transitions import Succ
 from generator.gocheck.values import exact_counts
-
-# explore and transitions import this module: its successors (transitions.Succ), findings
-# and steps are not named here.
-Succ = Any
 
 
 class Search(Protocol):

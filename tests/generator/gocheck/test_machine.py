@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from generator.gocheck.instructions import CPU_COUNTS, LocalInstructions
+from generator.gocheck.state import State
 from generator.gocheck.values import NIL, UNKNOWN, value_holds_sync
 
 
@@ -15,3 +17,10 @@ def test_plain_data_holds_no_sync_object():
     assert not value_holds_sync(("struct", (0, "x", UNKNOWN, NIL)))
     assert not value_holds_sync(("array", ()))
     assert not value_holds_sync(3)
+
+
+def test_a_cpu_count_once_chosen_is_the_only_one_left():
+    st = State(gs=[])
+    assert LocalInstructions.cpu_choices(st) == CPU_COUNTS
+    LocalInstructions.take_cpus(st, 2)
+    assert LocalInstructions.cpu_choices(st) == (2,)

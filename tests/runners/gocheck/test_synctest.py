@@ -1,4 +1,4 @@
-"""Tests in a testing/synctest bubble (machine.SYNCTEST_TEST): a fake clock that moves
+"""Tests in a testing/synctest bubble (gotest.SYNCTEST_TEST): a fake clock that moves
 only when every goroutine of the bubble is blocked, the timer or sleep due first going
 first, and stops once the bubble's function has returned. The Go behaviour each case
 asserts was seen with `go test` (Go 1.26)."""
