@@ -57,13 +57,11 @@ from generator.synthesis import synthesize  # noqa: E402
 from generator.termination import check_effect  # noqa: E402
 from runners.engine.batching import BatchSizer  # noqa: E402
 from runners.engine.build import scratch  # noqa: E402
-from runners.engine.execute import (  # noqa: E402
-    ProgramRun,
-    SharedRunSize,
-    execute_batch,
-    make_target,
-)
+from runners.engine.execute import execute_batch
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import Limits, get_sandbox  # noqa: E402
+from runners.engine.shared_runs import SharedRunSize
 from runners.engine.verdicts import Outcome  # noqa: E402
 from runners.targets import get_target  # noqa: E402
 

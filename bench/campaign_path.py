@@ -51,8 +51,9 @@ def main() -> None:
     from generator.settings import settings_for
     from runners.campaigns import services, studies
     from runners.campaigns.local_workers import local_workers
-    from runners.engine.execute import Triage, make_target
     from runners.engine.fuzz import fuzz
+    from runners.engine.run_alone import Triage
+    from runners.engine.run_target import make_target
     from runners.engine.sandbox import Limits, get_sandbox
 
     target = make_target(args.lang, args.version or None, repetitions=args.repetitions)

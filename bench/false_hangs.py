@@ -40,8 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chanfuzz_site.settings")
 
 from generator.settings import settings_for  # noqa: E402
-from runners.engine.execute import Triage, make_target  # noqa: E402
 from runners.engine.fuzz import fuzz  # noqa: E402
+from runners.engine.run_alone import Triage  # noqa: E402
+from runners.engine.run_target import make_target  # noqa: E402
 from runners.engine.sandbox import Limits, SandboxResult, get_sandbox  # noqa: E402
 from runners.engine.sandbox.base import Sandbox  # noqa: E402
 

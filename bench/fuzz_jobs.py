@@ -40,8 +40,9 @@ def main() -> None:
 
     django.setup()
     from generator.settings import settings_for
-    from runners.engine.execute import Triage, make_target
     from runners.engine.fuzz import fuzz
+    from runners.engine.run_alone import Triage
+    from runners.engine.run_target import make_target
     from runners.engine.sandbox import Limits, get_sandbox
     from runners.engine.verdicts import Outcome
 

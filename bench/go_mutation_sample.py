@@ -39,7 +39,8 @@ from generator.lambda_chan import Program  # noqa: E402
 from generator.pipeline import generate_program  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
 from runners.engine.build import CompileError  # noqa: E402
-from runners.engine.execute import execute_batch, target_for  # noqa: E402
+from runners.engine.execute import execute_batch  # noqa: E402
+from runners.engine.run_target import target_for  # noqa: E402
 from runners.engine.sandbox import Limits, Sandbox, get_sandbox  # noqa: E402
 from runners.engine.toolchains import installed_toolchains  # noqa: E402
 from runners.mutation.kinds import installed_mutant, kind_for  # noqa: E402

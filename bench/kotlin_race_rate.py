@@ -33,7 +33,8 @@ from pathlib import Path
 from generator.pipeline import generate_program
 from generator.settings import settings_for
 from runners.engine.build import Artifact, build
-from runners.engine.execute import RunTarget, Triage, run_one, target_for
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_target import RunTarget, target_for
 from runners.engine.sandbox import get_sandbox
 from runners.engine.sandbox.base import Limits
 from runners.engine.toolchains import Toolchain, find_toolchain

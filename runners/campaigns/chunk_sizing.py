@@ -20,7 +20,7 @@ from __future__ import annotations
 from runners import config
 from runners.campaigns.models import CampaignTarget, Chunk
 from runners.engine.batching import BatchCost, BatchSizer, with_rest
-from runners.engine.execute import SharedRunSize
+from runners.engine.shared_runs import SharedRunSize
 from runners.targets import get_target
 
 AUTO = 0  # Campaign.chunk_size meaning "sized from measured costs"

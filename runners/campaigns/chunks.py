@@ -23,7 +23,7 @@ from django.utils import timezone
 from runners import config
 from runners.campaigns.models import Campaign, Chunk
 from runners.campaigns.queueing import COMPILE_ALLOWANCE_S, RUN_CHUNK, get_queue, job_statuses
-from runners.engine import execute as ex
+from runners.engine.run_alone import DEFAULT_TRIAGE
 
 # A chunk that failed this many times is given up (state failed, see last_error).
 MAX_CHUNK_ATTEMPTS = 5
@@ -42,7 +42,7 @@ _DEAD_JOB = {"failed", "stopped", "canceled", None}
 
 def _chunk_job_timeout(campaign: Campaign, size: int) -> int:
     # Clean runs before the last (Campaign.runs), then a timeout's re-runs.
-    runs = campaign.runs + campaign.triage_retries * ex.DEFAULT_TRIAGE.factor
+    runs = campaign.runs + campaign.triage_retries * DEFAULT_TRIAGE.factor
     return int(size * (campaign.timeout_s * runs + 5 * campaign.runs) + COMPILE_ALLOWANCE_S)
 
 

@@ -50,14 +50,10 @@ from runners.campaigns.programs import campaign_program, program_object, store_p
 from runners.campaigns.quotas import budget_note
 from runners.campaigns.services import record_execution, record_executions
 from runners.engine.build import build, compiles_kept_running, scratch
-from runners.engine.execute import (
-    ProgramRun,
-    RunTarget,
-    Triage,
-    execute_batch,
-    make_target,
-    run_one,
-)
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import RunTarget, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.logs import fields

@@ -66,7 +66,7 @@ class Campaign(models.Model):
     chunk_size = models.PositiveIntegerField()
     triage_retries = models.PositiveSmallIntegerField(default=2)
     # Each program runs up to this many times, a process each, while it ends clean
-    # (runners.engine.execute.Triage.runs): for races a cold runtime meets now and then.
+    # (runners.engine.run_alone.Triage.runs): for races a cold runtime meets now and then.
     # A default in the database too: rows written without it (by SQL, or by workers of
     # before it, during an upgrade) get one run.
     runs = models.PositiveSmallIntegerField(default=1, db_default=1)

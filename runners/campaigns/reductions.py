@@ -43,8 +43,8 @@ from runners.campaigns.services import (
     check_range,
     resolve_toolchain,
 )
-from runners.engine.execute import make_target
 from runners.engine.reduce import Budget, Reducer, ReductionState
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import get_sandbox
 
 MAX_JOBS = 16

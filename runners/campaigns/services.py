@@ -64,7 +64,7 @@ from runners.campaigns.queueing import (
     enqueue_or_fail,
     interactive_queue_name,
 )
-from runners.engine import execute as ex
+from runners.engine import run_alone, run_records, run_target
 from runners.engine.bisect import Bisection
 from runners.engine.sandbox import BACKENDS
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
@@ -78,10 +78,10 @@ MAX_CHUNK_SIZE = 1_000
 MAX_TIMEOUT_S = 3_600.0
 # Repetitions of a program's body per process in a campaign or a reproduction (and in
 # the /p/<id> sources and bundles); the playground has its own, smaller bound.
-MAX_CAMPAIGN_REPETITIONS = ex.MAX_REPETITIONS
+MAX_CAMPAIGN_REPETITIONS = run_target.MAX_REPETITIONS
 MAX_TIMES = 10_000
-MAX_TRIAGE_RETRIES = ex.MAX_TRIAGE_RETRIES  # the engine's bound, for the forms
-MAX_RUNS = ex.MAX_RUNS
+MAX_TRIAGE_RETRIES = run_alone.MAX_TRIAGE_RETRIES  # the engine's bound, for the forms
+MAX_RUNS = run_alone.MAX_RUNS
 
 # ---------------------------------------------------------------- executions
 
@@ -102,7 +102,7 @@ def was_cut(text: str) -> bool:
     return bool(_CUT.search(text))
 
 
-def _attempt_json(a: ex.Attempt) -> dict[str, Any]:
+def _attempt_json(a: run_records.Attempt) -> dict[str, Any]:
     return {
         "timeout_s": a.timeout_s,
         "outcome": str(a.outcome),
@@ -172,7 +172,7 @@ def _execution_row(
     *,
     program: Program,
     index: int,
-    result: ex.Execution | None,
+    result: run_records.ProgramRun | None,
     language: str,
     target: CampaignTarget | None,
     reproduction: Reproduction | None = None,
@@ -208,7 +208,7 @@ def _execution_row(
 
 def record_executions(
     *,
-    verdicts: Sequence[tuple[Program, int, ex.Execution | None]],
+    verdicts: Sequence[tuple[Program, int, run_records.ProgramRun | None]],
     language: str,
     target: CampaignTarget,
 ) -> int:
@@ -259,7 +259,7 @@ def record_execution(
     *,
     program: Program,
     index: int,
-    result: ex.Execution | None,
+    result: run_records.ProgramRun | None,
     language: str,
     target: CampaignTarget | None = None,
     reproduction: Reproduction | None = None,
@@ -515,7 +515,7 @@ def create_campaign(
     regenerate the same programs. `chunk_size` programs make a chunk job; AUTO (the
     default) sizes each chunk from what the target's earlier chunks cost. `runs` runs
     each program up to that many times, a process each, while it ends clean
-    (runners.engine.execute.Triage): for races a cold runtime meets now and then.
+    (runners.engine.run_alone.Triage): for races a cold runtime meets now and then.
     """
     overrides = {**(weights or {}), **(sizes or {}), "buffered": buffered}
     settings = settings_for(heuristic, **overrides)

@@ -36,7 +36,7 @@ import statistics
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from runners.engine.execute import Stages
+from runners.engine.run_records import Stages
 
 # Batches the compile line is drawn through besides the first three: robust, cheap to
 # draw after every batch of a long run, and following a machine whose load changes.

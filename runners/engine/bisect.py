@@ -17,7 +17,8 @@ from pathlib import Path
 
 from generator.lambda_chan import Program
 from runners.engine.build import CompileError, build, scratch
-from runners.engine.execute import Triage, run_one, target_for
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 

@@ -26,16 +26,12 @@ from generator.pipeline import Generated, generate_program
 from generator.settings import GeneratorSettings
 from runners.engine.batching import BatchSizer
 from runners.engine.build import scratch
-from runners.engine.execute import (
-    DEFAULT_TRIAGE,
-    BatchReport,
-    ProgramRun,
-    RunTarget,
-    SharedRunSize,
-    Triage,
-    execute_batch,
-)
+from runners.engine.execute import BatchReport, execute_batch
+from runners.engine.run_alone import DEFAULT_TRIAGE, Triage
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import RunTarget
 from runners.engine.sandbox import Limits, Sandbox
+from runners.engine.shared_runs import SharedRunSize
 from runners.engine.verdicts import Outcome
 
 MAX_JOBS = 64  # batches under way at once; each holds a compile or a run

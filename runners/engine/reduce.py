@@ -38,8 +38,9 @@ from generator.synthesis import synthesize
 from generator.termination import behaviour, check_effect
 from generator.typecheck import infer
 from runners.engine.build import Artifact, CompileError, build, scratch
-from runners.engine.execute import RunTarget, Triage, run_one
 from runners.engine.rates import DEFAULT_CHECKPOINTS, Decision, RateTest
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_target import RunTarget
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.verdicts import same_bug
 

@@ -43,8 +43,9 @@ from runners.campaigns import services, studies
 from runners.campaigns.models import Campaign, Execution, Finding, Program
 from runners.campaigns.programs import program_object
 from runners.engine.bisect import VersionResult, bisect_program
-from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 from runners.engine.verdicts import is_hang_signature

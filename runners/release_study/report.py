@@ -45,8 +45,9 @@ from runners.campaigns.models import FINDING_OUTCOMES, Campaign, Execution, Find
 from runners.campaigns.programs import program_object
 from runners.engine.bisect import Bisection, VersionResult, bisect_program, runs_on
 from runners.engine.build import scratch
-from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import Toolchain, installed_toolchains, version_key
 from runners.engine.verdicts import is_hang_signature

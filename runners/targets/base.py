@@ -479,7 +479,7 @@ class TargetSpec:
     dump_command: Callable[[int], Sequence[str]] | None = None
     run_env: Mapping[str, str] = field(default_factory=dict)  # e.g. RUST_BACKTRACE=1
     batch_scheduling: bool = False
-    # The quiet period that cuts a shared run (runners.engine.execute.shared_run_limits):
+    # The quiet period that cuts a shared run (runners.engine.shared_runs.shared_run_limits):
     # only where to split the batch, the program it stopped in is judged by a run of its
     # own. Shorter where nothing in the runtime wakes while every thread of the program
     # waits (no housekeeping threads: Rust), so that a batch holds for a hang less long.

@@ -18,7 +18,7 @@ import pytest
 from runners import config, logs
 from runners.campaigns import jobs, programs, services
 from runners.campaigns.models import Campaign, CampaignTarget
-from runners.engine.execute import ProgramRun
+from runners.engine.run_records import ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 from tests.site.site_helpers import REPO, clean_env
 

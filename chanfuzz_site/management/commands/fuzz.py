@@ -26,8 +26,10 @@ from tqdm import tqdm
 
 from chanfuzz_site.beyond_paper import missing_note
 from generator.settings import PRESETS, settings_for
-from runners.engine.execute import MAX_REPETITIONS, ProgramRun, Triage, make_target
 from runners.engine.fuzz import MAX_JOBS, FuzzSummary, fuzz
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import MAX_REPETITIONS, make_target
 from runners.engine.sandbox import BACKENDS, Limits, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import ToolchainUnavailable
 from runners.engine.verdicts import Outcome

@@ -23,7 +23,7 @@ from generator import effects, lambda_chan
 from generator.capabilities import FULL
 from generator.pipeline import Generated, generate_program
 from generator.settings import PRESETS, settings_for
-from runners.engine.execute import MAX_REPETITIONS
+from runners.engine.run_target import MAX_REPETITIONS
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.targets import get_target, names
 from runners.targets.base import Toolchain

@@ -19,7 +19,9 @@ from generator import effects
 from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.pipeline import generate_program
 from generator.settings import PRESETS, GeneratorSettings
-from runners.engine.execute import Triage, execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, Sandbox, SandboxUnavailable, get_sandbox
 from runners.engine.toolchains import Toolchain, ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import Outcome

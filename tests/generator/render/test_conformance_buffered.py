@@ -42,7 +42,9 @@ from generator.render._common import CloseS, RangeS, has_select_default, lower, 
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
-from runners.engine.execute import Triage, execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Outcome
 from runners.targets import get_target, runnable_names

@@ -42,7 +42,10 @@ from generator.render._common import CloseS, RangeS, lower, walk
 from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from generator.termination import check_effect
-from runners.engine.execute import ProgramRun, RunTarget, Triage, execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import RunTarget, target_for
 from runners.engine.sandbox import Limits, Sandbox
 from runners.engine.toolchains import ToolchainUnavailable, find_toolchain
 from runners.engine.verdicts import Outcome

@@ -32,7 +32,9 @@ from generator.pipeline import generate_program
 from generator.render import supports
 from generator.render._common import CloseS, RangeS, has_select_default, lower, walk
 from generator.settings import PRESETS, settings_for
-from runners.engine.execute import Triage, execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Outcome
 from tests.generator.render.test_conformance import _toolchain_and_sandbox

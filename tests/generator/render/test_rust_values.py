@@ -43,7 +43,9 @@ from generator.render.rust import FLAVOURS, render_file
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.engine.build import build
-from runners.engine.execute import Triage, execute_batch, run_one, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from tests.generator.render.programs import PROGRAMS

@@ -16,7 +16,8 @@ from django.utils import timezone
 from runners.campaigns import bug_reports, services
 from runners.campaigns.models import Finding, Reduction
 from runners.campaigns.programs import build_from_effect, campaign_program, store_program
-from runners.engine.execute import execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from tests.runners.conftest import require_toolchain
 

@@ -22,7 +22,10 @@ from runners.campaigns import jobs
 from runners.campaigns.chunks import MAX_CHUNK_ATTEMPTS
 from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
 from runners.campaigns.programs import campaign_program, store_program
-from runners.engine.execute import BatchReport, ProgramRun, Stages, Triage, target_for
+from runners.engine.execute import BatchReport
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun, Stages
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import fake_toolchain

@@ -9,7 +9,9 @@ import pytest
 from generator.settings import PRESETS
 from runners.campaigns import jobs
 from runners.campaigns.models import Campaign, CampaignTarget, Chunk, Execution
-from runners.engine.execute import BatchReport, ProgramRun, target_for
+from runners.engine.execute import BatchReport
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import target_for
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import fake_toolchain
 

@@ -25,7 +25,9 @@ from runners.campaigns.models import (
     Reproduction,
 )
 from runners.campaigns.selectors import OriginalRuns
-from runners.engine.execute import ProgramRun, Triage, target_for
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import fake_toolchain

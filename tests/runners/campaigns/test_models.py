@@ -19,7 +19,7 @@ from runners.campaigns.models import (
     Program,
     Reproduction,
 )
-from runners.engine.execute import Attempt, ProgramRun
+from runners.engine.run_records import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 
 pytestmark = pytest.mark.django_db

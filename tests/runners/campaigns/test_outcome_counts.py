@@ -24,7 +24,7 @@ from runners.campaigns.models import (
     OutcomeCount,
     Reproduction,
 )
-from runners.engine.execute import ProgramRun
+from runners.engine.run_records import ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 
 pytestmark = pytest.mark.django_db

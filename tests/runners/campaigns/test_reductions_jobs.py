@@ -29,8 +29,8 @@ from runners.campaigns.programs import (
 )
 from runners.campaigns.queueing import COMPILE_ALLOWANCE_S, RUN_REDUCTION
 from runners.engine import reduce as rd
-from runners.engine.execute import target_for
 from runners.engine.reduce import ReductionState
+from runners.engine.run_target import target_for
 from tests.runners.conftest import require_toolchain
 from tests.runners.engine.test_reduce_search import GO, ModelRuntime, _always_when_both_selects
 

@@ -13,7 +13,7 @@ from runners.campaigns import bug_reports, jobs, selectors, services
 from runners.campaigns.models import Execution, Finding, Reproduction
 from runners.campaigns.programs import campaign_program, program_object, store_program
 from runners.campaigns.reductions import start_reduction
-from runners.engine.execute import Attempt, ProgramRun
+from runners.engine.run_records import Attempt, ProgramRun
 from runners.engine.schedule import threads_for
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import require_toolchain

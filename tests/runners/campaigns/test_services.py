@@ -42,7 +42,7 @@ from runners.campaigns.models import (
 )
 from runners.campaigns.queueing import COMPILE_ALLOWANCE_S, RUN_REPRODUCTION
 from runners.engine.bisect import Bisection, VersionResult
-from runners.engine.execute import Attempt, ProgramRun
+from runners.engine.run_records import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets import runnable_names, shared_capabilities
 from runners.targets.base import Toolchain, ToolchainUnavailable

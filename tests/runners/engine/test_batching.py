@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runners.engine.batching import BatchCost, BatchSizer, leading_groups, with_rest
-from runners.engine.execute import Stages
+from runners.engine.run_records import Stages
 
 
 def _feed(sizer: BatchSizer, fixed: float, per_program: float, run: float, batches: int = 3) -> int:

@@ -17,7 +17,7 @@ from runners.campaigns.models import Finding
 from runners.campaigns.programs import build_from_effect, store_program
 from runners.campaigns.services import record_execution, reproduce
 from runners.engine.bisect import VersionResult, bisect_program, boundary, runs_on
-from runners.engine.execute import ProgramRun
+from runners.engine.run_records import ProgramRun
 from runners.engine.sandbox import get_sandbox
 from runners.engine.toolchains import installed_toolchains
 from runners.engine.verdicts import Classification, Outcome

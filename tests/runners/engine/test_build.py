@@ -26,7 +26,7 @@ from runners.engine.build import (
     build_recipe,
     run,
 )
-from runners.engine.execute import target_for
+from runners.engine.run_target import target_for
 from runners.engine.supervisor import run_argv
 from runners.engine.toolchains import Toolchain, installed_toolchains
 from runners.targets import go as go_target

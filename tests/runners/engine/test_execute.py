@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import signal
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,15 +12,9 @@ import pytest
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
-from runners.engine.execute import (
-    Attempt,
-    BatchReport,
-    RunTarget,
-    Triage,
-    execute_batch,
-    how_it_ran_out,
-    make_target,
-)
+from runners.engine.execute import BatchReport, execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import RunTarget, make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.targets.base import TargetSpec
@@ -208,7 +201,7 @@ def test_crystal_fiber_that_raises_is_a_crash_not_a_hang(tmp_path: Path) -> None
     # The fiber dies of the exception, main waits for it until the limit: the run
     # times out, but the verdict is the exception, and no re-run is spent on it.
     from runners.engine.build import build
-    from runners.engine.execute import run_one
+    from runners.engine.run_alone import run_one
 
     target = _target("crystal")
     source = (
@@ -352,29 +345,3 @@ def test_program_that_does_not_compile_is_isolated_and_the_rest_still_run(tmp_pa
     assert report.compiles == 5
 
 
-TIMED_OUT = Attempt(10.0, Outcome.TIMEOUT, None, None, True, 10.2, "", "", "…")
-
-
-def _timed_out(**fields: object) -> Attempt:
-    return dataclasses.replace(TIMED_OUT, **fields)  # type: ignore[arg-type]
-
-
-def test_a_run_blocked_for_the_quiet_period_says_so() -> None:
-    how = how_it_ran_out(_timed_out(quiet=True, cpu_s=0.3), Limits(timeout_s=10, quiet_s=2))
-    assert how == "every process blocked for 2 s (no CPU used) before the 10 s limit"
-
-
-def test_a_run_the_quiet_watch_saw_spin_to_its_limit_says_how_much_cpu_it_used() -> None:
-    how = how_it_ran_out(_timed_out(cpu_s=9.33), Limits(timeout_s=10, quiet_s=2))
-    assert how == "no exit within 10 s and never blocked for 2 s (9.3 s of CPU used)"
-
-
-def test_a_run_no_quiet_watch_saw_is_only_out_of_time() -> None:
-    assert how_it_ran_out(_timed_out(), Limits(timeout_s=10)) == "no exit within 10 s"
-    # A backend that could not watch its processes reports no CPU use.
-    assert how_it_ran_out(_timed_out(), Limits(timeout_s=10, quiet_s=2)) == "no exit within 10 s"
-
-
-def test_a_run_its_cpu_limit_stopped_spun() -> None:
-    how = how_it_ran_out(_timed_out(signal=signal.SIGXCPU), Limits(timeout_s=10, quiet_s=2))
-    assert how.startswith("spun through its CPU-time limit (SIGXCPU)")

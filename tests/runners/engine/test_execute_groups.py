@@ -1,6 +1,6 @@
-"""Shared runs (runners.engine.execute.run_group): on the targets whose process start
-dwarfs a program's run, programs share a run, and whatever one of them does wrong is
-judged from a run of its own."""
+"""Shared runs in batches (runners.engine.shared_runs.run_group, as execute_batch runs
+them): on the targets whose process start dwarfs a program's run, programs share a run,
+and whatever one of them does wrong is judged from a run of its own."""
 
 from __future__ import annotations
 
@@ -16,26 +16,16 @@ import pytest
 
 from generator import lambda_chan as lc
 from generator.pipeline import generate_program
-from generator.render import GROUP_DONE
 from generator.settings import PRESETS
-from runners.config import ConfigError, shared_run_size
 from runners.engine import execute
-from runners.engine.execute import (
-    BatchReport,
-    ProgramRun,
-    SharedRunSize,
-    Triage,
-    _marked,
-    _shares_runs,
-    execute_batch,
-    first_group_size,
-    make_target,
-    next_group_size,
-)
+from runners.engine.execute import BatchReport, execute_batch
 from runners.engine.fuzz import fuzz
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun, Stages
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.shared_runs import GroupRun
 from runners.engine.verdicts import Outcome
-from runners.targets import all_targets
 from runners.targets.base import SHARED_QUIET_S
 from tests.runners.conftest import require_toolchain
 
@@ -71,84 +61,6 @@ def _edited_batch(
         limits=limits,
         **kwargs,
     )
-
-
-def test_marks_give_each_finished_program_its_output_and_stop_at_the_first_missing() -> None:
-    stdout = f"{GROUP_DONE}0\nhello\n{GROUP_DONE}1\n{GROUP_DONE}2\npartial"
-    assert _marked(stdout) == ({0: "", 1: "hello\n", 2: ""}, "partial")
-    assert _marked("") == ({}, "")
-    assert _marked(f"{GROUP_DONE}x\n") == ({}, f"{GROUP_DONE}x\n")  # no index: no mark
-
-
-def test_every_target_but_kotlin_shares_runs() -> None:
-    # Kotlin: a warm JIT made kotlinx.coroutines#504 rarer (README).
-    sharing = {t.name for t in all_targets() if t.runnable and t.group_runs}
-    rust = {"rust-crossbeam", "rust-flume", "rust-flume-async", "rust-chan", "rust-std"}
-    assert sharing == {"go", "crystal", "clojure-go", "clojure-thread", "racket", *rust}
-
-
-def test_the_shared_run_size_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert shared_run_size() == 25
-    monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", "7")
-    assert shared_run_size() == 7
-    for bad in ("0", "-3", "many"):
-        monkeypatch.setenv("CHANFUZZ_SHARED_RUN_SIZE", bad)
-        with pytest.raises(ConfigError, match="CHANFUZZ_SHARED_RUN_SIZE"):
-            shared_run_size()
-
-
-def test_a_shared_run_that_ended_cleanly_doubles_the_next_up_to_the_most() -> None:
-    quick = {"duration_s": 0.5, "timeout_s": 30.0, "least": 25, "most": 200}
-    assert next_group_size(25, programs=25, **quick) == 50
-    assert next_group_size(150, programs=150, **quick) == 200
-    assert next_group_size(200, programs=200, **quick) == 200
-    # A run too quick to time (a clock's resolution) bounds nothing.
-    instant = {"duration_s": 0.0, "timeout_s": 30.0, "least": 25, "most": 200}
-    assert next_group_size(25, programs=25, **instant) == 50
-
-
-def test_a_shared_run_grows_only_while_twice_its_time_fits_half_the_limit() -> None:
-    sizes = {"least": 25, "most": 200}
-    # 25 programs in 3 s (a JVM's start in a container and 25 short programs): against a
-    # 30 s limit, 50 fit in half of it by this run's time; against 10 s, not even twice
-    # this run would, but this run itself does: the size stays.
-    assert next_group_size(25, programs=25, duration_s=3.0, timeout_s=30.0, **sizes) == 50
-    assert next_group_size(25, programs=25, duration_s=3.0, timeout_s=10.0, **sizes) == 25
-    assert next_group_size(25, programs=25, duration_s=3.75, timeout_s=15.0, **sizes) == 50
-    assert next_group_size(25, programs=25, duration_s=3.76, timeout_s=15.0, **sizes) == 25
-    # A batch's short last group says as much about a program's time as a full one.
-    assert next_group_size(25, programs=5, duration_s=0.6, timeout_s=30.0, **sizes) == 50
-
-
-def test_a_shared_run_over_half_the_limit_halves_the_next_down_to_the_configured_size() -> None:
-    sizes = {"least": 25, "most": 200}
-    assert next_group_size(200, programs=200, duration_s=6.0, timeout_s=10.0, **sizes) == 100
-    assert next_group_size(40, programs=40, duration_s=6.0, timeout_s=10.0, **sizes) == 25
-    assert next_group_size(61, programs=61, duration_s=6.0, timeout_s=10.0, **sizes) == 30
-    # Exactly half the limit still fits.
-    assert next_group_size(50, programs=50, duration_s=5.0, timeout_s=10.0, **sizes) == 50
-    # Where the start is most of a run, a smaller one would not be quicker: the
-    # configured size stays.
-    assert next_group_size(25, programs=25, duration_s=6.0, timeout_s=10.0, **sizes) == 25
-    assert next_group_size(100, programs=5, duration_s=1.5, timeout_s=10.0, **sizes) == 50
-
-
-def test_a_batch_starts_where_the_runs_before_grew_to_within_this_configured_size() -> None:
-    assert first_group_size(None, 25) == 25
-    assert first_group_size(SharedRunSize(100), 25) == 100
-    # Carried from a chunk that ran under another CHANFUZZ_SHARED_RUN_SIZE.
-    assert first_group_size(SharedRunSize(10), 25) == 25
-    assert first_group_size(SharedRunSize(400), 25) == 200
-
-
-def test_a_perturbed_run_with_a_thread_count_of_its_own_is_not_shared() -> None:
-    require_toolchain("clojure-go")
-    assert _shares_runs(make_target("clojure-go"), 25)
-    # clojure-go sizes its pool per program under PCT: each needs its own run.
-    assert not _shares_runs(make_target("clojure-go", pct_depth=3), 25)
-    require_toolchain("racket")
-    assert _shares_runs(make_target("racket", pct_depth=3), 25)  # green threads: no pool
-    assert not _shares_runs(make_target("racket"), 1)  # size 1: sharing off
 
 
 @pytest.mark.slow
@@ -458,7 +370,7 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     sharing runs, never has more than its target's `hangs_aside` programs waiting aside, and
     records every verdict once, from its own thread (a campaign writes them to its database
     there)."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     hung = {1, 3, 5, 7, 9, 11}
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
@@ -475,7 +387,7 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
         if stop is not None:
             unfinished.add(stop)
         runs = {p: ProgramRun(p, clean) for p in ran}
-        return execute.GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
+        return GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
 
     def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
         time.sleep(0.2)  # a quiet period, much longer than a shared run here
@@ -487,7 +399,7 @@ def test_programs_hung_in_shared_runs_wait_aside_a_few_at_a_time_and_are_recorde
     recorded: list[tuple[int, Outcome, int]] = []
     execute._run_built(
         _holding_aside(2), None, [STUCK] * 14, sandbox=None,
-        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=execute.Stages(),
+        limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0), stages=Stages(),
         record=lambda position, run: recorded.append(
             (position, run.outcome, threading.get_ident())
         ),
@@ -511,7 +423,7 @@ def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
     a quiet period, or under one no longer than the shared one (the run is declared hung
     as soon as it would go aside), nothing watches for it, and each run holds its lane to
     its end."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: False)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
     hooks: dict[int, object] = {}
@@ -531,7 +443,7 @@ def test_a_run_alone_that_blocks_waits_aside_while_the_next_programs_run(
     execute._run_built(
         _holding_aside(2), None, [STUCK] * 4, sandbox=None,
         limits=Limits(timeout_s=5, quiet_s=quiet_s), triage=Triage(retries=0),
-        stages=execute.Stages(), record=lambda position, run: recorded.append(position),
+        stages=Stages(), record=lambda position, run: recorded.append(position),
     )  # fmt: skip
     assert recorded == order
     watched = quiet_s is not None and quiet_s > SHARED_QUIET_S
@@ -542,7 +454,7 @@ def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Lanes are for shared runs; Kotlin's runs alone (a JVM each) keep the core to one."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: False)
     runs = _UnderWay()
 
     def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
@@ -554,7 +466,7 @@ def test_programs_that_do_not_share_runs_run_one_at_a_time_whatever_the_lanes(
     recorded: list[int] = []
     execute._run_built(
         _holding_aside(2, lanes=4), None, [STUCK] * 4, sandbox=None,
-        limits=Limits(timeout_s=5), triage=Triage(retries=0), stages=execute.Stages(),
+        limits=Limits(timeout_s=5), triage=Triage(retries=0), stages=Stages(),
         record=lambda position, _run: recorded.append(position),
     )  # fmt: skip
     assert recorded == [0, 1, 2, 3]
@@ -606,10 +518,10 @@ def test_no_more_blocked_runs_wait_aside_than_the_target_holds_and_each_counts(
     """Runs set aside while they block hold sandboxes: one aside at a time here, beside the
     one on the lane. Each is still one of the batch's runs, its verdict's time and its
     out-of-time the batch's."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: False)
     runs = _UnderWay()
     monkeypatch.setattr(execute, "run_one", _blocking_run_one(runs, out_of_time_s=0.5))
-    stages = execute.Stages()
+    stages = Stages()
     recorded: list[int] = []
     execute._run_built(
         _holding_aside(1), None, [STUCK] * 4, sandbox=None,
@@ -625,13 +537,13 @@ def test_no_more_blocked_runs_wait_aside_than_the_target_holds_and_each_counts(
 def test_an_error_in_a_run_set_aside_while_it_blocks_reaches_the_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: False)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: False)
     monkeypatch.setattr(execute, "run_one", _blocking_run_one(_UnderWay(), fails=0))
     with pytest.raises(RuntimeError, match="the sandbox of program 0 broke"):
         execute._run_built(
             _holding_aside(2), None, [STUCK] * 2, sandbox=None,
             limits=Limits(timeout_s=5, quiet_s=2.0), triage=Triage(retries=0),
-            stages=execute.Stages(), record=lambda _position, _run: None,
+            stages=Stages(), record=lambda _position, _run: None,
         )  # fmt: skip
 
 
@@ -642,7 +554,7 @@ def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period
     waits for the other two: an event, not a timing), the programs after the one a run
     stopped in run again, every program is recorded once, on the caller's
     thread, and the runs' time is the batch's wall time, not the sum of the lanes'."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     monkeypatch.setattr(execute.config, "shared_run_size", lambda: 4)
     hung = {2, 9}
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
@@ -660,7 +572,7 @@ def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period
         stop = next((p for p in positions if p in hung), None)
         ran = positions if stop is None else positions[: positions.index(stop)]
         runs = {p: ProgramRun(p, clean) for p in ran}
-        return execute.GroupRun(
+        return GroupRun(
             runs, alone=stop, hung=stop is not None, quiet=stop is not None,
             duration_s=0.0 if stop is not None else 0.01,
         )  # fmt: skip
@@ -674,7 +586,7 @@ def test_shared_runs_of_a_batch_go_on_lanes_while_one_waits_for_its_quiet_period
     monkeypatch.setattr(execute, "run_group", run_group)
     monkeypatch.setattr(execute, "run_one", run_one)
     recorded: list[tuple[int, Outcome, int]] = []
-    stages = execute.Stages()
+    stages = Stages()
     started = time.perf_counter()
     execute._run_built(
         _holding_aside(4, lanes=3), None, [STUCK] * 16, sandbox=None,
@@ -703,14 +615,14 @@ def test_a_spin_of_a_program_set_aside_counts_in_its_batchs_time_out_of_time(
     """A program a shared run's quiet period cut runs aside with Stages of its own (its
     wait is not the batch's time); if it then spins through its limit, that time still
     reaches the batch's out_of_time_s, as a spin run alone's does."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     spun = execute.Classification(Outcome.TIMEOUT, "never blocked", "x | spin")
 
     def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
         stop = 1 if 1 in positions else None  # program 1 blocks a moment in a shared run
         runs = {p: ProgramRun(p, clean) for p in positions if stop is None or p < stop}
-        return execute.GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
+        return GroupRun(runs, alone=stop, hung=stop is not None, quiet=stop is not None)
 
     def run_one(_target, _artifact, position, *, stages, suspected, **_kwargs):  # noqa: ANN001, ANN202
         assert suspected
@@ -719,7 +631,7 @@ def test_a_spin_of_a_program_set_aside_counts_in_its_batchs_time_out_of_time(
 
     monkeypatch.setattr(execute, "run_group", run_group)
     monkeypatch.setattr(execute, "run_one", run_one)
-    stages = execute.Stages()
+    stages = Stages()
     recorded: list[tuple[int, Outcome]] = []
     execute._run_built(
         _holding_aside(4), None, [STUCK] * 4, sandbox=None,
@@ -739,13 +651,13 @@ def test_a_spin_alone_counts_within_the_batchs_runs_while_verdicts_are_recorded(
     run's limit cut goes on alone on one lane while the loop records the other lane's
     verdicts (a campaign writes each to its database), and its out-of-time, measured on its
     lane, stays part of the runs' time (it was not when only the loop's waits counted)."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     spun = execute.Classification(Outcome.TIMEOUT, "never blocked", "x | spin")
 
     def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
         runs = {p: ProgramRun(p, clean) for p in positions if p < 1}
-        return execute.GroupRun(runs, alone=1, hung=True, quiet=False)  # cut by the limit
+        return GroupRun(runs, alone=1, hung=True, quiet=False)  # cut by the limit
 
     def run_one(_target, _artifact, position, *, stages, **_kwargs):  # noqa: ANN001, ANN202
         if position != 1:
@@ -757,7 +669,7 @@ def test_a_spin_alone_counts_within_the_batchs_runs_while_verdicts_are_recorded(
 
     monkeypatch.setattr(execute, "run_group", run_group)
     monkeypatch.setattr(execute, "run_one", run_one)
-    stages = execute.Stages()
+    stages = Stages()
     recorded: list[int] = []
 
     def record(position: int, _run: ProgramRun) -> None:
@@ -781,14 +693,14 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_taken_or_not(
     sizers), and where the caller took it (`on_waiting` said it started other work; None:
     no caller to ask) no time of the batch's runs, but still the sizers' fixed cost
     (Stages.handed_s, in sizing_wait_s)."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     clean = execute.Classification(Outcome.TERMINATED, "exit 0", "")
     stuck = execute.Classification(Outcome.TIMEOUT, "blocked", "x | hang")
 
     def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
         last = positions[-1]  # the batch's last program hangs
         runs = {p: ProgramRun(p, clean) for p in positions if p != last}
-        return execute.GroupRun(runs, alone=last, hung=True, quiet=True)
+        return GroupRun(runs, alone=last, hung=True, quiet=True)
 
     def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
         time.sleep(0.2)
@@ -796,7 +708,7 @@ def test_a_batchs_end_wait_for_hung_programs_is_its_fixed_wait_taken_or_not(
 
     monkeypatch.setattr(execute, "run_group", run_group)
     monkeypatch.setattr(execute, "run_one", run_one)
-    stages = execute.Stages()
+    stages = Stages()
     asked: list[bool] = []
 
     def on_waiting() -> bool:

@@ -16,42 +16,16 @@ import pytest
 from generator.settings import settings_for
 from runners.engine import fuzz as fuzz_module
 from runners.engine.build import Artifact
-from runners.engine.execute import (
-    MAX_RUNS,
-    MAX_TRIAGE_RETRIES,
-    SHARED_QUIET_S,
-    BatchReport,
-    ProgramRun,
-    Stages,
-    Triage,
-    run_one,
-    shared_run_limits,
-    target_for,
-)
+from runners.engine.execute import BatchReport
 from runners.engine.fuzz import fuzz
+from runners.engine.run_alone import Triage, run_one
+from runners.engine.run_records import ProgramRun, Stages
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, SandboxError, SandboxResult
 from runners.engine.verdicts import Classification, Outcome
 from tests.runners.conftest import require_toolchain
 
 CLEAN = Classification(Outcome.TERMINATED, "exit 0", "")
-
-
-def test_a_shared_run_is_cut_after_the_short_quiet_period() -> None:
-    limits = Limits(timeout_s=30, quiet_s=2.0)
-    assert shared_run_limits(limits).quiet_s == SHARED_QUIET_S
-    assert shared_run_limits(limits).timeout_s == 30
-
-
-@pytest.mark.parametrize(
-    "limits",
-    [
-        Limits(timeout_s=30),  # no quiet period asked: the limit, as the user set it
-        Limits(timeout_s=30, quiet_s=0.1),  # already shorter
-        Limits(timeout_s=30, quiet_s=2.0, quiet_witness=True),  # the false-hang bench's
-    ],
-)
-def test_a_shared_run_keeps_limits_it_cannot_shorten(limits: Limits) -> None:
-    assert shared_run_limits(limits) == limits
 
 
 class _HungSandbox:
@@ -125,23 +99,6 @@ def test_a_hang_not_re_run_is_neither_confirmed_nor_unconfirmed(tmp_path: Path) 
     assert run.hang_confirmed is None
     assert run.classification.reason.endswith("(not re-run)")
     assert len(run.attempts) == 1
-
-
-@pytest.mark.parametrize("retries", [-1, 11, True, 2.0])
-def test_triage_refuses_re_runs_out_of_range(retries: object) -> None:
-    with pytest.raises(ValueError, match="re-runs must be from 0 to 10"):
-        Triage(retries=retries)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("factor", [0.99, float("nan")])
-def test_triage_refuses_a_re_run_given_less_time_than_the_run(factor: float) -> None:
-    with pytest.raises(ValueError, match="a re-run's limit factor must be at least 1, not"):
-        Triage(factor=factor)
-
-
-def test_triage_takes_its_bounds_themselves() -> None:
-    assert Triage(retries=MAX_TRIAGE_RETRIES, factor=1.0, runs=MAX_RUNS).runs == MAX_RUNS
-    assert Triage(retries=0, factor=1.5, runs=1).factor == 1.5
 
 
 def test_a_suspected_programs_re_runs_go_with_its_first_run(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Runs of a program (runners.engine.execute.Triage.runs): a program that ends clean runs
+"""Runs of a program (runners.engine.run_alone.Triage.runs): a program that ends clean runs
 again, a process each time, up to its runs; its first other verdict, or its last clean
 one, is recorded once, with the runs it took."""
 
@@ -15,8 +15,12 @@ from generator import lambda_chan as lc
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine import execute
-from runners.engine.execute import MAX_RUNS, ProgramRun, Triage, execute_batch, make_target
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun, Stages
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import Limits, get_sandbox
+from runners.engine.shared_runs import GroupRun
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets.base import SHARED_QUIET_S
 from tests.runners.conftest import require_toolchain
@@ -41,7 +45,7 @@ def _run_built(
 ) -> tuple[Recorded, Counter[int]]:
     """Run `n` programs, program p failing on its run `fails[p]` (counted from 1) and
     clean otherwise; what was recorded (position, outcome, runs) and each one's runs."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: shares)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: shares)
     ran: Counter[int] = Counter()
 
     def verdict(position: int) -> ProgramRun:
@@ -50,7 +54,7 @@ def _run_built(
         return ProgramRun(position, CRASH if failed else CLEAN)
 
     def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
-        return execute.GroupRun({p: verdict(p) for p in positions})
+        return GroupRun({p: verdict(p) for p in positions})
 
     def run_one(_target, _artifact, position, **_kwargs):  # noqa: ANN001, ANN202
         return verdict(position)
@@ -60,7 +64,7 @@ def _run_built(
     recorded: Recorded = []
     execute._run_built(
         _target(), None, [ONE] * n, sandbox=None, limits=Limits(timeout_s=5),
-        triage=Triage(retries=0, runs=runs), stages=execute.Stages(),
+        triage=Triage(retries=0, runs=runs), stages=Stages(),
         record=lambda position, run: recorded.append((position, run.outcome, run.runs)),
     )  # fmt: skip
     return recorded, ran
@@ -92,13 +96,13 @@ def test_a_program_set_aside_by_its_shared_run_is_recorded_after_its_run_alone(
 ) -> None:
     """A shared run blocked in it and it ran alone after that: two runs, whatever its
     runs, and its verdict is the run alone's."""
-    monkeypatch.setattr(execute, "_shares_runs", lambda _target, _size: True)
+    monkeypatch.setattr(execute, "shares_runs", lambda _target, _size: True)
     alone: list[int] = []
 
     def run_group(_target, _artifact, positions, **_kwargs):  # noqa: ANN001, ANN202
         stop = 1 if 1 in positions else None
         ran = [p for p in positions if p < 1] if stop is not None else positions
-        return execute.GroupRun(
+        return GroupRun(
             {p: ProgramRun(p, CLEAN) for p in ran}, alone=stop, hung=stop is not None,
             quiet=stop is not None,
         )  # fmt: skip
@@ -113,16 +117,10 @@ def test_a_program_set_aside_by_its_shared_run_is_recorded_after_its_run_alone(
     execute._run_built(
         _target(), None, [ONE] * 3, sandbox=None,
         limits=Limits(timeout_s=5, quiet_s=0.2), triage=Triage(retries=0, runs=2),
-        stages=execute.Stages(), record=lambda position, run: recorded.append((position, run.runs)),
+        stages=Stages(), record=lambda position, run: recorded.append((position, run.runs)),
     )  # fmt: skip
     assert sorted(recorded) == [(0, 2), (1, 1), (2, 2)]
     assert alone.count(1) == 1
-
-
-@pytest.mark.parametrize("runs", [0, MAX_RUNS + 1, True, 1.5])
-def test_runs_out_of_range_are_refused(runs: object) -> None:
-    with pytest.raises(ValueError, match=f"runs must be from 1 to {MAX_RUNS}"):
-        Triage(runs=runs)  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

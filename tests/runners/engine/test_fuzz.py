@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from generator.settings import settings_for
-from runners.engine.execute import Triage, target_for
 from runners.engine.fuzz import fuzz
+from runners.engine.run_alone import Triage
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from tests.runners.conftest import require_toolchain

@@ -10,8 +10,9 @@ import pytest
 
 from generator.effects import parse, size
 from runners.campaigns.programs import build_from_effect
-from runners.engine.execute import execute_batch, target_for
+from runners.engine.execute import execute_batch
 from runners.engine.reduce import Budget, Reducer, ReductionError, ReductionState
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from tests.runners.conftest import require_toolchain
 

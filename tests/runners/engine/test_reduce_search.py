@@ -27,9 +27,11 @@ from generator.lambda_chan import Program
 from generator.synthesis import synthesize
 from runners.engine import reduce as rd
 from runners.engine.build import CompileError
-from runners.engine.execute import ProgramRun, Triage, target_for
 from runners.engine.rates import RateTest
 from runners.engine.reduce import Budget, Reducer, ReductionError, ReductionState, Step
+from runners.engine.run_alone import Triage
+from runners.engine.run_records import ProgramRun
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits
 from runners.engine.verdicts import Classification, Outcome
 from runners.targets.base import Toolchain

@@ -22,7 +22,7 @@ from generator.pipeline import generate_program
 from generator.settings import settings_for
 from runners.engine import resident
 from runners.engine.build import COMPILE_LIMITS, CompileError, build, compiles_kept_running
-from runners.engine.execute import target_for
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import compile_jail
 from runners.targets import get_target
 from runners.targets.base import ResidentCompile, TargetSpec

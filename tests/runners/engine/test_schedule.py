@@ -10,7 +10,8 @@ import pytest
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine.build import build
-from runners.engine.execute import run_one, target_for
+from runners.engine.run_alone import run_one
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.schedule import THREAD_CHOICES, threads_for
 from runners.targets import get_target

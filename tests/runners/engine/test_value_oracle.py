@@ -17,7 +17,9 @@ import pytest
 from generator import effects
 from generator.synthesis import synthesize
 from runners.engine.build import build
-from runners.engine.execute import execute_batch, make_target, run_one
+from runners.engine.execute import execute_batch
+from runners.engine.run_alone import run_one
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.verdicts import Outcome
 from runners.targets import get_target, runnable_names

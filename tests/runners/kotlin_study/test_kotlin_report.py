@@ -8,7 +8,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from runners.campaigns import programs, services
-from runners.engine.execute import Attempt, ProgramRun
+from runners.engine.run_records import Attempt, ProgramRun
 from runners.engine.verdicts import Classification, Outcome, classify_run, is_hang_signature
 from runners.kotlin_study import report
 from tests.runners.conftest import require_toolchain

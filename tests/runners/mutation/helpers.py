@@ -7,7 +7,8 @@ from pathlib import Path
 
 from generator.effects import parse
 from generator.synthesis import synthesize
-from runners.engine.execute import execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.targets.base import Toolchain
 

@@ -17,7 +17,8 @@ from django.core.management import call_command
 from generator.capabilities import Capabilities
 from generator.pipeline import generate_program
 from generator.settings import settings_for
-from runners.engine.execute import execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import find_toolchain, installed_toolchains, known_toolchains
 from runners.mutation import cargo_mutants, rust_mutants

@@ -15,7 +15,8 @@ from generator.capabilities import Capabilities
 from generator.pipeline import generate_program
 from generator.settings import PRESETS
 from runners.engine.build import build
-from runners.engine.execute import execute_batch, target_for
+from runners.engine.execute import execute_batch
+from runners.engine.run_target import target_for
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import known_toolchains
 from runners.engine.verdicts import Outcome, classify_run

@@ -13,7 +13,8 @@ from django.core.management.base import CommandError
 
 from generator.render import render_batch
 from runners.engine.build import CompileError, build
-from runners.engine.execute import make_target, run_one
+from runners.engine.run_alone import run_one
+from runners.engine.run_target import make_target
 from runners.engine.sandbox import Limits, get_sandbox
 from runners.engine.toolchains import known_toolchains
 from runners.engine.verdicts import Outcome, classify_run

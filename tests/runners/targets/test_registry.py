@@ -13,7 +13,7 @@ from generator.capabilities import Capabilities, InexpressibleSettings
 from generator.pipeline import generate_program
 from generator.render import renderers
 from generator.settings import PRESETS
-from runners.engine.execute import target_limits
+from runners.engine.run_alone import target_limits
 from runners.engine.sandbox import Limits
 from runners.targets import all_targets, get_target, names, runnable_names, shared_capabilities
 from runners.targets.base import REPO_ROOT, TargetSpec
