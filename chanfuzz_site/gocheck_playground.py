@@ -41,6 +41,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from chanfuzz_site import playground as pg
+from chanfuzz_site import playground_state as ps
 from chanfuzz_site.gocheck_bounded import GoCheckUnavailable, GoOutcome, bounded_gocheck
 from generator import effects as effects_mod
 from generator.gocheck.explore import Finding, Step
@@ -132,8 +133,8 @@ class GoCheckError(ValueError):
 
 def limits() -> dict[str, float | int]:
     return {
-        "max_states": int(getattr(settings, "GOCHECK_MAX_STATES", pg.CHECK_MAX_STATES)),
-        "time_limit_s": float(getattr(settings, "GOCHECK_TIME_LIMIT_S", pg.CHECK_TIME_LIMIT_S)),
+        "max_states": int(getattr(settings, "GOCHECK_MAX_STATES", ps.CHECK_MAX_STATES)),
+        "time_limit_s": float(getattr(settings, "GOCHECK_TIME_LIMIT_S", ps.CHECK_TIME_LIMIT_S)),
         "frontend_s": float(getattr(settings, "GOCHECK_FRONTEND_S", DEFAULT_FRONTEND_S)),
         "source_chars": int(getattr(settings, "GOCHECK_MAX_SOURCE_CHARS",
                                     DEFAULT_MAX_SOURCE_CHARS)),
@@ -245,7 +246,7 @@ def lanes(finding: Finding) -> pg.Trace:
     rows: list[pg.TraceRow] = []
     steps = list(finding.trace)
     i = n = 0
-    while i < len(steps) and n < pg.MAX_TRACE_STEPS:
+    while i < len(steps) and n < ps.MAX_TRACE_STEPS:
         group = [steps[i]]
         if i + 1 < len(steps) and _is_rendezvous(steps[i], steps[i + 1]):
             group.append(steps[i + 1])
@@ -339,10 +340,10 @@ def effect_link(effect: str | None, reason: str) -> tuple[str, str]:
     if effect is None:
         return "", reason or "the checker gave no effect"
     try:
-        canonical = effects_mod.to_text(pg.parse_effect_text(effect))
-    except pg.PlaygroundError as err:
+        canonical = effects_mod.to_text(ps.parse_effect_text(effect))
+    except ps.PlaygroundError as err:
         return "", f"the effect does not fit the effect editor: {err.message}"
-    state = pg.State(seed=pg.DEFAULT_SEED, effect=canonical, target=pg.default_target())
+    state = ps.State(seed=ps.DEFAULT_SEED, effect=canonical, target=ps.default_target())
     return f"{reverse('playground')}?{state.query()}", ""
 
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 
 from django import forms
 
-from chanfuzz_site.playground import PlaygroundError, State, build, parse_state
+from chanfuzz_site.playground import build
+from chanfuzz_site.playground_state import PlaygroundError, State, parse_state
 
 
 class PlaygroundForm(forms.Form):

@@ -14,12 +14,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from chanfuzz_site import playground as pg
+from chanfuzz_site import playground_state as ps
 from chanfuzz_site.playground_forms import PlaygroundForm
 from chanfuzz_site.ratelimits import limit_anonymous
 from runners.campaigns.models import Reproduction
 
 
-def _page_url(state: pg.State) -> str:
+def _page_url(state: ps.State) -> str:
     return f"{reverse('playground')}?{state.query()}"
 
 
@@ -41,9 +42,9 @@ def playground(request: HttpRequest) -> HttpResponse:
     else:
         # Show the page anyway, with the message and what the link's other parameters
         # make, so the user can fix the one at fault.
-        state, view, status = pg.salvage_state(request.GET), None, 400
+        state, view, status = ps.salvage_state(request.GET), None, 400
     effect_text = (
-        view.effect_pretty if view else request.GET.get("effect", "")[: pg.MAX_EFFECT_CHARS]
+        view.effect_pretty if view else request.GET.get("effect", "")[: ps.MAX_EFFECT_CHARS]
     )
     context = {
         "form": form,
@@ -51,7 +52,7 @@ def playground(request: HttpRequest) -> HttpResponse:
         "view": view,
         "effect_text": effect_text,
         "controls": pg.controls(state),
-        "limits": pg.LIMITS,
+        "limits": ps.LIMITS,
     }
     return render(request, "playground/page.html", context, status=status)
 
@@ -72,7 +73,7 @@ def program_fragment(request: HttpRequest) -> HttpResponse:
         "controls": pg.controls(form.state),
         "oob": True,
         "oob_weights": reset,
-        "limits": pg.LIMITS,
+        "limits": ps.LIMITS,
     }
     response = render(request, "playground/_output.html", context)
     response["HX-Push-Url"] = _page_url(form.state)
@@ -119,7 +120,7 @@ def run(request: HttpRequest) -> HttpResponse:
         return _bad_request(request, form)
     try:
         repro = pg.start_run(form.state)
-    except pg.PlaygroundError as err:
+    except ps.PlaygroundError as err:
         return render(request, "playground/_run_error.html", {"message": err.message}, status=400)
     except pg.RunUnavailable as err:
         return render(request, "playground/_run_error.html", {"message": str(err)}, status=503)

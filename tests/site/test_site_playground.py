@@ -16,6 +16,7 @@ import pytest
 from django.test import Client, override_settings
 
 from chanfuzz_site import playground as pg
+from chanfuzz_site import playground_state as ps
 from generator import effects
 from generator.pipeline import generate_program
 from generator.render import render
@@ -65,7 +66,7 @@ def test_page_shows_a_generated_program_and_documents_limits(client: Client) -> 
     text = body(response)
     assert "<title>Playground · chanfuzz</title>" in text
     assert 'href="/"' in text  # the nav's first entry
-    expected = build_generated(pg.DEFAULT_SEED, PRESETS["A"])
+    expected = build_generated(ps.DEFAULT_SEED, PRESETS["A"])
     assert program_id_in(text) == expected.id
     assert 'id="verdict">terminates<' in text
     for lang in ("go", "kotlin", "crystal"):
@@ -115,7 +116,7 @@ def test_restoring_a_state_gives_the_same_program_byte_for_byte(client: Client) 
     settings = settings_for("F", g_select=3, max_depth=4)
     built = build_generated(42, settings)
     assert program_id_in(body(first)) == built.id
-    target = pg.find_target(pg.default_target())
+    target = ps.find_target(ps.default_target())
     expected = render(
         built.program,
         "go",
@@ -134,7 +135,7 @@ def test_a_pct_depth_puts_yields_in_the_sources_and_stays_in_the_link(client: Cl
     url = "/?seed=42&preset=F&pct=3"
     text = body(client.get(url))
     built = build_generated(42, PRESETS["F"])
-    target = pg.find_target(pg.default_target())
+    target = ps.find_target(ps.default_target())
     expected = render(
         built.program,
         "go",
@@ -145,7 +146,7 @@ def test_a_pct_depth_puts_yields_in_the_sources_and_stays_in_the_link(client: Cl
     )
     assert go_source_in(text) == expected and "runtime.Gosched()" in expected
     assert 'name="pct" min="1" max="64" value="3"' in text
-    assert pg.parse_state({"seed": "42", "preset": "F", "pct": "3"}).query() == (
+    assert ps.parse_state({"seed": "42", "preset": "F", "pct": "3"}).query() == (
         "seed=42&preset=F&pct=3"
     )
     assert 'name="pct" min="1" max="64" value=""' in body(client.get("/?seed=42"))
@@ -423,12 +424,12 @@ def test_trace_table_lays_out_lanes_and_the_stuck_row() -> None:
 
 
 def test_state_query_is_canonical_and_parses_back() -> None:
-    state = pg.parse_state({"seed": "10", "preset": "f", "g_seq": "1", "max_cases": "5"})
+    state = ps.parse_state({"seed": "10", "preset": "f", "g_seq": "1", "max_cases": "5"})
     assert state.query() == "seed=10&preset=F&max_cases=5"
-    assert pg.parse_state(dict(parse_qsl(state.query()))) == state
-    effect_state = pg.parse_state({"effect": "Get(c1)  ;\nPut(c1)", "seed": "0"})
+    assert ps.parse_state(dict(parse_qsl(state.query()))) == state
+    effect_state = ps.parse_state({"effect": "Get(c1)  ;\nPut(c1)", "seed": "0"})
     assert effect_state.query() == "seed=0&effect=Get%28c1%29+%3B+Put%28c1%29"
-    assert pg.parse_state(dict(parse_qsl(effect_state.query()))) == effect_state
+    assert ps.parse_state(dict(parse_qsl(effect_state.query()))) == effect_state
 
 
 def test_a_race_too_wide_is_undecided_by_time_in_a_child_process(
@@ -454,7 +455,8 @@ def test_a_race_too_wide_is_undecided_by_time_in_a_child_process(
 
 
 def test_a_long_deadlock_trace_is_cut_with_a_count() -> None:
-    from chanfuzz_site.playground import MAX_TRACE_STEPS, trace_table
+    from chanfuzz_site.playground import trace_table
+    from chanfuzz_site.playground_state import MAX_TRACE_STEPS
     from generator.effects import parse
     from generator.termination import check_effect
 
@@ -504,14 +506,14 @@ def test_a_refused_program_is_refused_again_without_generating_it_again(
 def test_a_program_generated_aside_is_the_one_campaigns_generate() -> None:
     pg._generated.cache_clear()
     settings = settings_for("F", buffered=True)
-    state = pg.State(seed=41, settings=settings, target=pg.default_target())
+    state = ps.State(seed=41, settings=settings, target=ps.default_target())
     assert pg.build(state) == build_generated(41, settings)
 
 
 def test_a_link_to_a_toolchain_not_installed_here_takes_its_languages(client: Client) -> None:
     # Links carry the toolchain of their day; after an upgrade they were a 400 that lost
     # the seed and the preset too.
-    go = pg.find_target(pg.default_target())
+    go = ps.find_target(ps.default_target())
     response = client.get("/", {"seed": "5", "preset": "B", "target": "go-0.0.1-gone"})
     assert response.status_code == 200
     assert response.context["state"].target == go.id
@@ -525,7 +527,7 @@ def test_a_link_to_no_known_language_is_refused_but_keeps_its_other_parameters(
     assert response.status_code == 400
     assert "unknown target 'cobol-1'" in html.unescape(response.content.decode())
     state = response.context["state"]
-    assert (state.seed, state.preset, state.target) == (5, "B", pg.default_target())
+    assert (state.seed, state.preset, state.target) == (5, "B", ps.default_target())
 
 
 def test_one_bad_value_in_a_link_keeps_the_rest(client: Client) -> None:
@@ -533,4 +535,4 @@ def test_one_bad_value_in_a_link_keeps_the_rest(client: Client) -> None:
     assert response.status_code == 400
     state = response.context["state"]
     assert (state.seed, state.preset, state.settings.buffered) == (77, "C", True)
-    assert state.reps == pg.DEFAULT_REPETITIONS
+    assert state.reps == ps.DEFAULT_REPETITIONS

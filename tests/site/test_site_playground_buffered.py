@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from chanfuzz_site import playground as pg
+from chanfuzz_site import playground_state as ps
 from generator import effects
 from generator.settings import PRESETS, settings_for
 from generator.termination import check_effect
@@ -67,12 +68,12 @@ def test_links_from_before_the_setting_keep_their_program_and_leave_it_off(
     text = body(client.get(f"/?seed={SEED}&preset=A"))
     assert program_id_in(text) == build_generated(SEED, PRESETS["A"]).id
     assert "checked" not in _checkbox(text)
-    state = pg.parse_state({"seed": str(SEED), "preset": "A"})
+    state = ps.parse_state({"seed": str(SEED), "preset": "A"})
     assert state.settings.buffered is False
     assert state.query() == f"seed={SEED}&preset=A"
-    ticked = pg.parse_state({"seed": str(SEED), "buffered": "1", "g_seq": "3"})
+    ticked = ps.parse_state({"seed": str(SEED), "buffered": "1", "g_seq": "3"})
     assert ticked.query() == f"seed={SEED}&preset=A&g_seq=3&buffered=1"
-    assert pg.parse_state(dict(parse_qsl(ticked.query()))) == ticked
+    assert ps.parse_state(dict(parse_qsl(ticked.query()))) == ticked
 
 
 def test_a_link_with_a_bad_buffered_value_is_a_400(client: Client) -> None:
@@ -83,7 +84,7 @@ def test_a_link_with_a_bad_buffered_value_is_a_400(client: Client) -> None:
 
 def test_buffered_is_ignored_for_a_program_from_an_effect() -> None:
     # The effect says its own channels: the link is the effect's, as before.
-    state = pg.parse_state({"effect": "Get(c1)", "buffered": "1", "seed": "0"})
+    state = ps.parse_state({"effect": "Get(c1)", "buffered": "1", "seed": "0"})
     assert state.query() == "seed=0&effect=Get%28c1%29"
 
 
