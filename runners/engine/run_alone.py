@@ -30,6 +30,7 @@ from runners.targets.base import TargetSpec
 
 # Re-runs of a timeout: each holds a core for up to `factor` times the limit, all at once.
 MAX_TRIAGE_RETRIES = 10
+# Runs of a program that ends clean, a process each (Triage.runs).
 MAX_RUNS = 20
 
 

@@ -37,6 +37,7 @@ def shared_run_limits(limits: Limits, quiet_s: float = SHARED_QUIET_S) -> Limits
 
 
 def shares_runs(target: RunTarget, size: int) -> bool:
+    """Whether the programs of a batch on `target` share runs, `size` at first."""
     # A perturbed run gets a thread count of its own program's (run_one): not shareable.
     perturbed = "pct_depth" in dict(target.render_options) and target.spec.threads_env
     return target.spec.group_runs and not perturbed and size > 1
