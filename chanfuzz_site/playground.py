@@ -49,22 +49,11 @@ from pygments.token import (
     Whitespace,
 )
 
+from chanfuzz_site import playground_state as ps
 from chanfuzz_site.beyond_paper import double_close_position, line_column, pointer
 from chanfuzz_site.bounded_check import bounded_check
 from chanfuzz_site.generate_bounded import GenerationTooSlow, bounded_generate
-from chanfuzz_site.playground_state import (
-    CHECK_MAX_STATES,
-    CHECK_TIME_LIMIT_S,
-    GENERATE_TIME_LIMIT_S,
-    MAX_SHOWN_OUTPUT,
-    MAX_TRACE_STEPS,
-    RUN_TIMEOUT_S,
-    SIZE_TITLES,
-    PlaygroundError,
-    State,
-    find_target,
-    targets,
-)
+from chanfuzz_site.playground_state import PlaygroundError, State, find_target, targets
 from generator import effects as effects_mod
 from generator.effects import Choice, Effect, Range, Select, Seq, Spawn
 from generator.render import UnsupportedProgram
@@ -101,7 +90,7 @@ from runners.targets import all_targets, get_target
 
 def build(state: State) -> BuiltProgram:
     """The program of a state (the same builders campaigns use, so ids agree).
-    PlaygroundError when generating it takes more than GENERATE_TIME_LIMIT_S."""
+    PlaygroundError when generating it takes more than ps.GENERATE_TIME_LIMIT_S."""
     if state.effect is not None:
         return build_from_effect(state.effect, state.seed)
     built = _generated(state.seed, state.settings)
@@ -118,7 +107,7 @@ def _generated(seed: int, settings: GeneratorSettings) -> BuiltProgram | str:
     code tabs build the same program, and a program too slow to generate is refused
     again without another child spending the limit on it."""
     try:
-        generated = bounded_generate(seed, settings, budget_s=GENERATE_TIME_LIMIT_S)
+        generated = bounded_generate(seed, settings, budget_s=ps.GENERATE_TIME_LIMIT_S)
     except GenerationTooSlow as slow:
         return (
             f"{slow} (the playground's limit): make the sizes smaller, or generate without "
@@ -343,7 +332,7 @@ def trace_table(cx: Counterexample) -> Trace:
     def idle() -> list[TraceCell]:
         return [TraceCell("", "idle" if p in alive else "") for p in lanes]
 
-    for n, e in enumerate(cx.events[:MAX_TRACE_STEPS], 1):
+    for n, e in enumerate(cx.events[: ps.MAX_TRACE_STEPS], 1):
         cells = idle()
         if isinstance(e, SpawnEvent):
             cells[column[e.parent]] = TraceCell(f"spawns {e.child}", "spawn")
@@ -365,10 +354,10 @@ def trace_table(cx: Counterexample) -> Trace:
         elif isinstance(e, DefaultEvent):
             cells[column[e.process]] = TraceCell("takes the select's default", "choice")
         rows.append(TraceRow(str(n), tuple(cells)))
-    if len(cx.events) > MAX_TRACE_STEPS:
+    if len(cx.events) > ps.MAX_TRACE_STEPS:
         rows.append(TraceRow("…", tuple(TraceCell("", "") for _ in lanes)))
         rows.append(
-            TraceRow(f"{len(cx.events) - MAX_TRACE_STEPS} more steps",
+            TraceRow(f"{len(cx.events) - ps.MAX_TRACE_STEPS} more steps",
                      tuple(TraceCell("", "") for _ in lanes))
         )  # fmt: skip
     if cx.problem:
@@ -383,7 +372,7 @@ def trace_table(cx: Counterexample) -> Trace:
                 where += f" — needs a partner on {', '.join(b.channels)}"
             stuck[column[b.process]] = TraceCell(where, "blocked")
         rows.append(TraceRow("stuck", tuple(stuck)))
-    return Trace(tuple(lanes), tuple(rows), cx.describe(MAX_TRACE_STEPS))
+    return Trace(tuple(lanes), tuple(rows), cx.describe(ps.MAX_TRACE_STEPS))
 
 
 @dataclass(frozen=True)
@@ -417,7 +406,9 @@ def check(effect: Effect, text: str = "") -> Check:
     child process (never in the request's thread). `text`, the effect as the user sees
     it, is where a double close is pointed at."""
     start = time.perf_counter()
-    verdict = bounded_check(effect, max_states=CHECK_MAX_STATES, time_limit_s=CHECK_TIME_LIMIT_S)
+    verdict = bounded_check(
+        effect, max_states=ps.CHECK_MAX_STATES, time_limit_s=ps.CHECK_TIME_LIMIT_S
+    )
     elapsed = (time.perf_counter() - start) * 1000
     cx = verdict.counterexample
     trace = trace_table(cx) if cx else None
@@ -509,7 +500,7 @@ def start_run(state: State) -> Reproduction:
             language=target.language,
             version=target.id,
             times=1,
-            timeout_s=RUN_TIMEOUT_S,
+            timeout_s=ps.RUN_TIMEOUT_S,
             repetitions=state.reps,
             pct_depth=state.pct,
         )
@@ -534,9 +525,9 @@ def program_path(pid: str) -> str:
 
 
 def _clip(text: str) -> str:
-    if len(text) <= MAX_SHOWN_OUTPUT:
+    if len(text) <= ps.MAX_SHOWN_OUTPUT:
         return text
-    return text[:MAX_SHOWN_OUTPUT] + f"\n… [{len(text) - MAX_SHOWN_OUTPUT} more characters]"
+    return text[: ps.MAX_SHOWN_OUTPUT] + f"\n… [{len(text) - ps.MAX_SHOWN_OUTPUT} more characters]"
 
 
 @dataclass(frozen=True)
@@ -588,7 +579,7 @@ def controls(state: State) -> dict[str, Any]:
         ],
         "weights": [(r, RULE_TITLES[r], state.settings.weight(r)) for r in RULES],
         "sizes": [
-            (n, SIZE_TITLES[n], getattr(state.settings, n), low, high)
+            (n, ps.SIZE_TITLES[n], getattr(state.settings, n), low, high)
             for n, (low, high) in SIZE_LIMITS.items()
         ],
         "targets": [(t.id, f"{t.language} {t.version} ({t.origin})") for t in targets()],

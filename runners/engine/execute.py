@@ -164,7 +164,7 @@ def _run_built(
     lanes = target.spec.shared_runs_at_once if shareable else 1
     under_way: dict[Future[_Step], list[int]] = {}
 
-    def run_alone(
+    def run_solo(
         position: int,
         *,
         stages: Stages,
@@ -181,7 +181,7 @@ def _run_built(
         if len(group) > 1:
             shared = run_group(target, artifact, group, sandbox=sandbox, limits=limits, stages=own)
             return _Step(group, own, shared=shared)
-        return _Step(group, own, alone=run_alone(group[0], stages=own, blocked=blocked))
+        return _Step(group, own, alone=run_solo(group[0], stages=own, blocked=blocked))
 
     # A program's run alone that has blocked (every process, for the target's shared
     # quiet period: a hang, most likely, waiting out its quiet period without a core)
@@ -295,7 +295,7 @@ def _run_built(
                             # but a spin's time is counted wherever it came (take_aside).
                             aside_stages[position] = Stages()
                             aside[position] = waiting.submit(
-                                run_alone, position, stages=aside_stages[position], suspected=True
+                                run_solo, position, stages=aside_stages[position], suspected=True
                             )
                         elif left and shared.alone is not None:
                             # Alone next, on the next free lane, before the programs after it.

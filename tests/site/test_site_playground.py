@@ -285,7 +285,7 @@ def test_effect_mode_terminating_and_undecided(
     assert 'id="verdict">terminates<' in body(response)
     assert "pg-trace" not in body(response)
     # A check that needs more states than the limit is undecided, not an error.
-    monkeypatch.setattr(pg, "CHECK_MAX_STATES", 1)
+    monkeypatch.setattr(ps, "CHECK_MAX_STATES", 1)
     response = client.get(PROGRAM, {"mode": "effect", "effect": PAPER_EFFECTS[0]})
     assert response.status_code == 200
     assert 'id="verdict">undecided (state limit)<' in body(response)
@@ -438,11 +438,11 @@ def test_a_race_too_wide_is_undecided_by_time_in_a_child_process(
     import sys
     import time
 
-    from chanfuzz_site import playground
+    from chanfuzz_site import playground_state
     from tests.site.test_site_verify import _race
 
     # The site's budget is 5 s; 1 s shows the same and keeps the quick loop quick.
-    monkeypatch.setattr(playground, "CHECK_TIME_LIMIT_S", 1.0)
+    monkeypatch.setattr(playground_state, "CHECK_TIME_LIMIT_S", 1.0)
     limit = sys.getrecursionlimit()
     started = time.monotonic()
     response = client.get("/playground/program/", {"effect": _race(10), "seed": "1"})
@@ -482,7 +482,7 @@ SLOW = (
 def test_a_program_too_slow_to_generate_is_refused_within_the_limit(
     client: Client, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
-    monkeypatch.setattr(pg, "GENERATE_TIME_LIMIT_S", 0.2)
+    monkeypatch.setattr(ps, "GENERATE_TIME_LIMIT_S", 0.2)
     pg._generated.cache_clear()
     response = client.get(f"{path}?{SLOW}")
     assert response.status_code == 400
@@ -494,7 +494,7 @@ def test_a_program_too_slow_to_generate_is_refused_within_the_limit(
 def test_a_refused_program_is_refused_again_without_generating_it_again(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pg, "GENERATE_TIME_LIMIT_S", 0.2)
+    monkeypatch.setattr(ps, "GENERATE_TIME_LIMIT_S", 0.2)
     pg._generated.cache_clear()
     assert client.get(f"/playground/program/?{SLOW}").status_code == 400
     generated = []
