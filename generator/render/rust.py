@@ -143,7 +143,9 @@ renderer's doing, and the output keeps it visible rather than avoiding it:
   `recv_async` can take it back (a process then meets itself; zesterer/flume
   #134, #145), and a pending `send_async` dropped by `tokio::select!` may
   already have delivered its value (zesterer/flume#104). Programs without a
-  select hang too when a process sends and then receives on one channel.
+  select hang too when a process sends and then receives on one channel, or
+  when two processes receive on one: a sender and a receiver of it are then
+  both left waiting (flume#140).
 
 With `values=True` the value oracle (`_common`) is rendered in: channels carry
 `u32` instead of `()`, each send sends its own value and then reports

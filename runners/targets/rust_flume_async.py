@@ -33,9 +33,10 @@ TARGET = rust_cargo.target_spec(
     concurrency="tasks",
     known_bugs=(
         "flume 0.11.1 and 0.12.0: with an async receiver waiting, send_async on a bounded(0) "
-        "channel completes leaving the value in the channel, where the sender's own next "
-        "recv_async can take it back and its partner waits for ever (zesterer/flume#145, "
-        "#134); programs without any select hang from it.",
+        "channel completes leaving the value in the channel (zesterer/flume#140), where the "
+        "sender's own next recv_async can take it back and its partner waits for ever "
+        "(#145, #134); with two receivers of the channel, a sender and a receiver of it can "
+        "both be left waiting for ever. Programs without any select hang from it.",
         "send_async is not cancel-safe in tokio::select! (zesterer/flume#104): a select can "
         "commit more than one of its operations.",
     ),
