@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,19 +145,31 @@ class Outcome:
 
 
 def run(
-    cmd: list[str], *, timeout: float, env: dict | None = None, cwd: Path | None = None
+    cmd: list[str],
+    *,
+    timeout: float,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    dump: Callable[[int], list[str]] | None = None,
 ) -> Outcome:
-    try:
-        done = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd, check=False
-        )
-    except subprocess.TimeoutExpired as e:
-
-        def text(b: bytes | str | None) -> str:
-            return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
-
-        return Outcome(None, text(e.stdout), text(e.stderr))
-    return Outcome(done.returncode, done.stdout, done.stderr)
+    """Run `cmd`; at the timeout kill it, first adding to its stderr what `dump` (a command
+    for the process's pid, such as a stack dump) prints of it while it still hangs."""
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stacks = ""
+            if dump is not None:
+                took = subprocess.run(
+                    dump(process.pid), capture_output=True, text=True, timeout=60, check=False
+                )
+                stacks = f"\n{took.stdout}{took.stderr}"
+            process.kill()
+            stdout, stderr = process.communicate()
+            return Outcome(None, stdout, stderr + stacks)
+    return Outcome(process.returncode, stdout, stderr)
 
 
 def compile_ok(cmd: list[str], *, cwd: Path, env: dict | None = None, timeout: float = 600) -> None:
