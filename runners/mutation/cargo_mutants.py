@@ -26,7 +26,7 @@ from typing import Any
 from runners import config
 from runners.engine.supervisor import run_argv
 from runners.mutation.base import Mutant
-from runners.targets import rust_cargo
+from runners.targets import rust_cargo, rust_crates
 from runners.targets.base import InstallError, Log, Toolchain, clean_env, stderr_log, tail
 
 CARGO_MUTANTS_VERSION = "27.1.0"
@@ -63,7 +63,7 @@ def tool(log: Log = stderr_log) -> Path:
     executable = tool_root() / "bin" / "cargo-mutants"
     if executable.is_file():
         return executable
-    cargo = rust_cargo.find_cargo()
+    cargo = rust_crates.find_cargo()
     tool_root().parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".cargo-mutants-", dir=tool_root().parent))
     log(f"building cargo-mutants {CARGO_MUTANTS_VERSION} into {tool_root()} (once)")
@@ -124,7 +124,7 @@ def raw_listing(crate: str, files: Sequence[str], base: Toolchain) -> list[dict[
         argv = [str(executable), "mutants", "--list", "--json", "--no-config", "-d", str(copy)]
         for file in present:
             argv += ["-f", file]
-        env = rust_cargo.cargo_env(Path(tmp) / "target", rust_cargo.base_cargo_home(base))
+        env = rust_crates.cargo_env(Path(tmp) / "target", rust_cargo.base_cargo_home(base))
         env.update(CARGO=str(base.executable), CARGO_NET_OFFLINE="true")
         result = run_argv(argv, LIST_TIMEOUT_S, env=env, cwd=Path(tmp), output_limit=64 << 20)
     if not result.ok:

@@ -53,7 +53,8 @@ from runners.mutation.cargo_mutants import (
 )
 from runners.targets import rust_cargo
 from runners.targets.base import InstallError, Log, Toolchain, stderr_log
-from runners.targets.rust_cargo import MUTANT_CRATE_DIR, RustLibrary
+from runners.targets.rust_cargo import MUTANT_CRATE_DIR
+from runners.targets.rust_library import RustLibrary
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from runners.engine.supervisor import run_argv
 from runners.mutation.base import RuntimeTests
-from runners.targets import rust_cargo
+from runners.targets import rust_cargo, rust_crates
 from runners.targets.base import Toolchain
 
 NAME = "cargo test --tests (the crate's own tests, each binary within 180 s)"
@@ -118,7 +118,7 @@ def cargo_runtime_tests(
     meta = json.loads((toolchain.home / "mutant.json").read_text())
     work = rust_cargo.mutants_dir(meta["crate"]) / f".tests-{meta['version']}"
     cargo = str(toolchain.executable)
-    env = rust_cargo.cargo_env(work / "target", Path(meta["cargo_home"]))
+    env = rust_crates.cargo_env(work / "target", Path(meta["cargo_home"]))
     with _locked(work):
         crate = _put_crate(toolchain.home / rust_cargo.MUTANT_CRATE_DIR, work)
         error = _fetch(cargo, crate, work, env)

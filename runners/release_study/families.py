@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from runners.targets import TargetSpec, all_targets
 from runners.targets.base import Toolchain
-from runners.targets.rust_cargo import LIBRARIES, PACKAGE, manifest_text
+from runners.targets.rust_cargo import LIBRARIES
+from runners.targets.rust_library import PACKAGE, manifest_text
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ rustc/cargo:
   named after the work directory so that batches built one after another in
   the shared target directory never overwrite each other's product.
 - The list of releases comes from crates.io's sparse index, asked at most
-  once a day (cached beside the toolchains).
+  once a day (cached beside the toolchains): ``rust_crates``, with the
+  machine's cargo and rustc. What a target tests and the ``Cargo.toml`` of its
+  programs are ``rust_library``'s; how a run is read, ``rust_reading``'s.
 
 The standard library's channels need no crate: the ``rust-std`` toolchain is
 the machine's rustc itself.
@@ -34,15 +36,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import re
 import shutil
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.capabilities import Capabilities
@@ -59,29 +57,30 @@ from runners.targets.base import (
     Toolchain,
     ToolchainStatus,
     ToolchainUnavailable,
-    clean_env,
     clear_failure,
-    executable,
     failure_reason,
     installed_candidates,
     known_from_status,
-    mtime_ns,
     record_failure,
-    run_probe,
     run_tool,
     stderr_log,
     tail,
     version_key,
 )
+from runners.targets.rust_crates import (
+    CrateRelease,
+    cargo_env,
+    cargo_home,
+    crate_releases,
+    find_cargo,
+    rustc_version,
+)
+from runners.targets.rust_library import PACKAGE, SOURCE_FILE, RustLibrary, manifest_text
 from runners.targets.rust_reading import hang_shape, read_crash, stack_dump
 
-SPARSE_INDEX = "https://index.crates.io"
-INDEX_MAX_AGE_S = 24 * 3600
 # Bump when the layout of a toolchain directory changes: older ones install again.
 LAYOUT = 1
 BUILD_TIMEOUT_S = 1800
-SOURCE_FILE = "src/main.rs"
-PACKAGE = "chanfuzzprog"
 # A panic prints its backtrace (symbol names stay in release builds): the frames sign it.
 RUN_ENV = {"RUST_BACKTRACE": "1"}
 # A shared run's quiet period (TargetSpec.shared_quiet_s): its quiet watch samples every
@@ -99,152 +98,6 @@ RUST_HANGS_ASIDE = 32
 # 0.1-0.15 s for their quiet period to cut them, the core idle unless another run has it.
 # The same 300 programs, one core: runs 10.7 s with one lane, 6.3-7.6 s with 3 or 4.
 RUST_SHARED_RUNS_AT_ONCE = 4
-
-
-@dataclass(frozen=True)
-class Dependency:
-    """A crate every program of a flavour needs besides the library under test."""
-
-    name: str
-    requirement: str
-    features: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RustLibrary:
-    """One Rust channel library under test: what the target module declares.
-
-    ``crate`` None is the standard library (its version is rustc's). ``flavour``
-    is the Rust renderer's option. ``features`` are the crate's features the
-    renderer's code uses (default features too unless ``default_features`` is
-    False); ``extra`` are other crates the programs need (tokio).
-    ``since`` names the program's own Cargo features that code it renders is
-    gated on, each with the first release whose API that code calls: the
-    feature is on for that release and later ones (one file serves every release).
-    """
-
-    target: str
-    crate: str | None
-    flavour: str
-    features: tuple[str, ...] = ()
-    default_features: bool = True
-    extra: tuple[Dependency, ...] = ()
-    threads_option: bool = False  # the renderer takes a `threads` option (tokio workers)
-    since: tuple[tuple[str, str], ...] = ()
-
-
-# --- the machine's cargo and rustc --------------------------------------------------------
-
-
-def find_cargo() -> Path:
-    """``$CHANFUZZ_CARGO``, else cargo on PATH, else rustup's or Debian's."""
-    configured = config.binary_override("CHANFUZZ_CARGO")
-    if configured is not None:
-        return executable(configured, "cargo ($CHANFUZZ_CARGO)")
-    for candidate in (
-        shutil.which("cargo"),
-        str(Path.home() / ".cargo" / "bin" / "cargo"),
-        "/usr/bin/cargo",
-    ):
-        if candidate and Path(candidate).exists():
-            return executable(Path(candidate), "cargo")
-    raise ToolchainUnavailable("no cargo on this machine: apt-get install cargo (or rustup)")
-
-
-def _rustc_for(cargo: Path) -> Path:
-    beside = cargo.parent / "rustc"
-    if beside.exists():
-        return beside
-    found = shutil.which("rustc")
-    if found is None:
-        raise ToolchainUnavailable(f"no rustc beside {cargo} or on PATH")
-    return Path(found)
-
-
-def rustc_version(cargo: Path) -> str:
-    rustc = _rustc_for(cargo)
-    out = run_probe((str(rustc), "--version"), mtime_ns(rustc)).strip()
-    match = re.match(r"rustc (\d+\.\d+\.\d+\S*)", out)
-    if not match:
-        raise ToolchainUnavailable(f"cannot tell the version of {rustc} (got {out!r})")
-    return match.group(1)
-
-
-def cargo_home() -> Path:
-    """The cargo home every Rust toolchain shares: crates fetched once, builds offline."""
-    return config.toolchains_dir() / ".cargo-home"
-
-
-def cargo_env(target_dir: Path, home: Path | None = None) -> dict[str, str]:
-    """The environment of every cargo run: `home` the cargo home (default: the shared one)."""
-    # The caller's RUSTFLAGS, CARGO_* settings or rustup override must not change
-    # what gets built; rustup's own variables (RUSTUP_HOME, RUSTUP_TOOLCHAIN) are
-    # kept so that its cargo proxy finds its toolchain.
-    env = clean_env(("CARGO", "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC"))
-    env.update(
-        CARGO_HOME=str(home or cargo_home()),
-        CARGO_TARGET_DIR=str(target_dir),
-        CARGO_TERM_COLOR="never",
-        CARGO_INCREMENTAL="0",
-    )
-    return env
-
-
-# --- crates.io's releases -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CrateRelease:
-    version: str
-    yanked: bool
-
-
-def _index_path(crate: str) -> str:
-    name = crate.lower()
-    if len(name) <= 2:
-        return f"{len(name)}/{name}"
-    if len(name) == 3:
-        return f"3/{name[0]}/{name}"
-    return f"{name[:2]}/{name[2:4]}/{name}"
-
-
-def parse_index(text: str) -> list[CrateRelease]:
-    """Stable releases in a sparse-index file (one JSON object per line), oldest first."""
-    releases = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        entry = json.loads(line)
-        version = entry["vers"]
-        if re.fullmatch(r"\d+\.\d+\.\d+", version):
-            releases.append(CrateRelease(version, bool(entry.get("yanked"))))
-    return sorted(releases, key=lambda r: version_key(r.version))
-
-
-def crate_releases(
-    crate: str, *, refresh: bool = False, offline: bool = False
-) -> list[CrateRelease]:
-    """Every stable release of ``crate`` on crates.io (asked at most daily)."""
-    cache = config.toolchains_dir() / ".cache" / f"crates-{crate}.json"
-    if not refresh and cache.is_file():
-        fresh = os.path.getmtime(cache) > time.time() - INDEX_MAX_AGE_S
-        if offline or fresh:
-            data = json.loads(cache.read_text())
-            return [CrateRelease(v, y) for v, y in data["releases"]]
-    if offline:
-        raise ToolchainUnavailable(f"offline, and no list of {crate}'s releases is cached")
-    url = f"{SPARSE_INDEX}/{_index_path(crate)}"
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - a fixed https URL
-            text = response.read().decode()
-    except (urllib.error.URLError, TimeoutError, OSError) as error:
-        raise ToolchainUnavailable(
-            f"crates.io's index did not answer for {crate}: {error}"
-        ) from None
-    releases = parse_index(text)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps({"releases": [[r.version, r.yanked] for r in releases]}) + "\n")
-    return releases
 
 
 # --- toolchains: discovery -------------------------------------------------------------------
@@ -468,91 +321,6 @@ def build_mutant(library: RustLibrary, base: Toolchain, directory: Path) -> str 
 
 
 # --- toolchains: install -------------------------------------------------------------------
-
-
-def program_features(library: RustLibrary, version: str) -> list[str]:
-    """The program's own features (``library.since``) that are on at ``version``."""
-    return [name for name, first in library.since if version_key(version) >= version_key(first)]
-
-
-def features_section(library: RustLibrary, version: str, on: str | None = None) -> list[str]:
-    """The ``[features]`` lines of a program's Cargo.toml (none without ``library.since``):
-    every feature declared, those ``version`` has on by default; ``on``, a TOML list's
-    inside (a shell variable in a reproducer's script), says which instead."""
-    if not library.since:
-        return []
-    if on is None:
-        on = ", ".join(f'"{f}"' for f in program_features(library, version))
-    return ["[features]", f"default = [{on}]", *(f"{name} = []" for name, _ in library.since)]
-
-
-def manifest_text(
-    library: RustLibrary,
-    version: str,
-    *,
-    bin_name: str = PACKAGE,
-    exact: bool = False,
-    features_on: str | None = None,
-) -> str:
-    """The Cargo.toml of every program of ``library`` at ``version``; ``exact`` pins the
-    release in the manifest itself (a standalone project has no lock file of ours).
-    ``features_on`` is the list of the program's features that are on, as TOML (a shell
-    variable in a reproducer's script); else the ones ``version`` has."""
-    lines = [
-        "[package]",
-        f'name = "{PACKAGE}"',
-        'version = "0.0.0"',
-        'edition = "2021"',
-        "publish = false",
-        "",
-        "[[bin]]",
-        f'name = "{bin_name}"',
-        f'path = "{SOURCE_FILE}"',
-        "",
-        "[dependencies]",
-    ]
-    if library.crate is not None:
-        spec = [f'version = "{"=" + version if exact else _requirement(version)}"']
-        if not library.default_features:
-            spec.append("default-features = false")
-        if library.features:
-            spec.append("features = [" + ", ".join(f'"{f}"' for f in library.features) + "]")
-        lines.append(f"{library.crate} = {{ {', '.join(spec)} }}")
-    for dep in library.extra:
-        spec = [f'version = "{dep.requirement}"']
-        if dep.features:
-            spec.append("features = [" + ", ".join(f'"{f}"' for f in dep.features) + "]")
-        lines.append(f"{dep.name} = {{ {', '.join(spec)} }}")
-    features = features_section(library, version, features_on)
-    lines += ["", *features] if features else []
-    lines += [
-        "",
-        "[profile.release]",
-        # Symbols stay (a panic's backtrace names its frames); no debug info: faster builds.
-        "debug = false",
-        "incremental = false",
-        # A panic is a finding, and the first one ends the run: nothing is unwound, so no
-        # other thread can block on what the panicking one held, and none of the landing
-        # pads that made half of an unoptimised program's code is compiled.
-        'panic = "abort"',
-        "",
-        # The generated program itself is not optimised: its straight-line code made
-        # optimising cost 4x the compile time (crossbeam, 200 programs, batches of 50:
-        # 266 programs/min at opt-level 3, 1,106 at 0). The channel crates and their
-        # non-generic code stay at opt-level 3; their generic code (a Channel<T>) is
-        # instantiated in this package, so a bug report also names this profile.
-        f"[profile.release.package.{PACKAGE}]",
-        "opt-level = 0",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def _requirement(version: str) -> str:
-    # Cargo refuses to resolve a yanked release that is required exactly; the lock
-    # file pins the release instead (cargo update --precise), and builds are
-    # --locked, so the requirement only has to admit it.
-    return f"^{version}"
 
 
 def _probe_source() -> str:

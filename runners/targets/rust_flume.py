@@ -11,7 +11,7 @@ from __future__ import annotations
 from generator.capabilities import Capabilities
 from generator.render.rust import FLUME_COUNTS
 from runners.targets import rust_cargo
-from runners.targets.rust_cargo import RustLibrary
+from runners.targets.rust_library import RustLibrary
 
 LIBRARY = RustLibrary(
     target="rust-flume",

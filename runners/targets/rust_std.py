@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.capabilities import Capabilities
 from runners.targets import rust_cargo
-from runners.targets.rust_cargo import RustLibrary
+from runners.targets.rust_library import RustLibrary
 
 LIBRARY = RustLibrary(
     target="rust-std",

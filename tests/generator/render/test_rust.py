@@ -38,7 +38,9 @@ from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
 from runners.targets.base import ToolchainUnavailable
-from runners.targets.rust_cargo import LIBRARIES, features_section, find_cargo
+from runners.targets.rust_cargo import LIBRARIES
+from runners.targets.rust_crates import find_cargo
+from runners.targets.rust_library import features_section
 from runners.targets.rust_reading import stack_dump
 from tests.generator.render.helpers import (
     GOLDEN_REPETITIONS,

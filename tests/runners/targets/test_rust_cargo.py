@@ -1,4 +1,4 @@
-"""The Rust targets' shared machinery: crates.io releases, manifests, installs, bundles."""
+"""The Rust targets' shared machinery: installs, the listing of releases, bundles."""
 
 from __future__ import annotations
 
@@ -9,54 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.render.rust import FLUME_COUNTS
 from runners.targets import get_target
 from runners.targets.base import InstallError, ToolchainUnavailable
-from runners.targets.rust_cargo import (
-    CrateRelease,
-    RustLibrary,
-    _index_path,
-    bundle_script,
-    candidates,
-    install,
-    manifest_text,
-    parse_index,
-    program_features,
-)
+from runners.targets.rust_cargo import bundle_script, candidates, install
 from runners.targets.rust_flume_async import LIBRARY as FLUME_ASYNC
+from runners.targets.rust_library import RustLibrary
 
 FLUME = RustLibrary(target="rust-flume", crate="flume", flavour="flume")
-
-
-def test_index_paths_follow_the_sparse_index_layout() -> None:
-    assert _index_path("flume") == "fl/um/flume"
-    assert _index_path("chan") == "ch/an/chan"
-    assert _index_path("sha") == "3/s/sha"
-    assert _index_path("cc") == "2/cc"
-
-
-def test_the_index_gives_stable_releases_oldest_first_with_yanked_marked() -> None:
-    text = "\n".join(
-        json.dumps({"name": "x", "vers": v, "yanked": y})
-        for v, y in [("0.10.0", False), ("0.2.0", False), ("0.3.0-alpha", False), ("0.10.6", True)]
-    )
-    assert parse_index(text) == [
-        CrateRelease("0.2.0", False),
-        CrateRelease("0.10.0", False),
-        CrateRelease("0.10.6", True),
-    ]
-
-
-def test_the_manifest_admits_the_locked_release_and_names_the_extra_crates() -> None:
-    text = manifest_text(FLUME_ASYNC, "0.12.0", bin_name="prog_1")
-    assert 'flume = { version = "^0.12.0" }' in text
-    assert 'tokio = { version = "1", features = ["rt-multi-thread", "macros"] }' in text
-    assert 'name = "prog_1"' in text and 'path = "src/main.rs"' in text
-    std = manifest_text(RustLibrary(target="rust-std", crate=None, flavour="std"), "1.95.0")
-    assert "[dependencies]\n\n" in std
-    # A standalone project pins the release itself; the extra crates stay as they were.
-    exact = manifest_text(FLUME_ASYNC, "0.12.0", exact=True)
-    assert 'flume = { version = "=0.12.0" }' in exact and 'tokio = { version = "1"' in exact
 
 
 def test_a_bundle_builds_the_pinned_release_without_chanfuzz() -> None:
@@ -64,17 +23,6 @@ def test_a_bundle_builds_the_pinned_release_without_chanfuzz() -> None:
     assert "VERSION=${VERSION:-0.12.0}" in script
     assert 'flume = { version = "=$VERSION" }' in script
     assert "cargo" in script and "./target/release/chanfuzzprog" in script
-
-
-def test_the_program_feature_is_on_from_the_release_that_has_the_api() -> None:
-    # flume's sender_count()/receiver_count(): 0.10.14 has none, 0.11.1 on have both.
-    assert program_features(FLUME_ASYNC, "0.10.14") == []
-    assert program_features(FLUME_ASYNC, "0.11.1") == [FLUME_COUNTS]
-    assert program_features(FLUME_ASYNC, "0.12.0") == [FLUME_COUNTS]
-    new, old = manifest_text(FLUME_ASYNC, "0.12.0"), manifest_text(FLUME_ASYNC, "0.10.14")
-    assert f'default = ["{FLUME_COUNTS}"]\n{FLUME_COUNTS} = []' in new
-    assert f"default = []\n{FLUME_COUNTS} = []" in old
-    assert "[features]" not in manifest_text(FLUME, "0.12.0")  # a library without
 
 
 @pytest.mark.parametrize(
