@@ -712,7 +712,7 @@ KNOWN_BUG_PROGRAMS: dict[str, Callable[[Lowered], bool]] = {
     # A value a send_async left in a rendezvous channel can be taken by the sender's own
     # next receive, or by a second receiver: SHARED (two senders and two receivers on
     # c1, no select) hung in CI; with both cores loaded it hung in 3 of 30,000 runs on
-    # flume 0.11.1, 1 of 9,000 on 0.12.0, each time a sender and a receiver of c1 waiting.
+    # flume 0.11.1, and its steps, recorded, showed a sender and a receiver of c1 waiting.
     "flume-async": lambda lw: (
         _select(lw) or _sends_and_receives(lw) or _rendezvous_with_two_receivers(lw)
     ),
