@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,7 +150,7 @@ def run(
     timeout: float,
     env: dict | None = None,
     cwd: Path | None = None,
-    dump: Callable[[int], list[str]] | None = None,
+    dump: Callable[[int], Sequence[str]] | None = None,
 ) -> Outcome:
     """Run `cmd`; at the timeout kill it, first adding to its stderr what `dump` (a command
     for the process's pid, such as a stack dump) prints of it while it still hangs."""
@@ -160,16 +160,21 @@ def run(
         try:
             stdout, stderr = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            stacks = ""
-            if dump is not None:
-                took = subprocess.run(
-                    dump(process.pid), capture_output=True, text=True, timeout=60, check=False
-                )
-                stacks = f"\n{took.stdout}{took.stderr}"
-            process.kill()
+            try:
+                stacks = _dump_text(dump, process.pid) if dump is not None else ""
+            finally:  # a dump that fails must not leave the hung process to wait on
+                process.kill()
             stdout, stderr = process.communicate()
             return Outcome(None, stdout, stderr + stacks)
     return Outcome(process.returncode, stdout, stderr)
+
+
+def _dump_text(dump: Callable[[int], Sequence[str]], pid: int) -> str:
+    try:
+        took = subprocess.run(dump(pid), capture_output=True, text=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        return "\n(the dump did not end within 60 s)"
+    return f"\n{took.stdout}{took.stderr}"
 
 
 def compile_ok(cmd: list[str], *, cwd: Path, env: dict | None = None, timeout: float = 600) -> None:
