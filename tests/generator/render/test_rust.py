@@ -33,7 +33,8 @@ from generator.render._common import (
     spawn_sites,
     walk,
 )
-from generator.render.rust import CRATE_FEATURES, FLAVOURS, select_shape
+from generator.render._rust_helpers import select_shape
+from generator.render.rust import CRATE_FEATURES, FLAVOURS
 from generator.settings import settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
@@ -342,7 +343,7 @@ def test_flume_selector_cases_only_pick_the_case(name: str, seed: int) -> None:
 
 def test_flume_select_cases_share_one_closure_type_each_way() -> None:
     # Written in place, every case's closure was a type of its own, and flume's Selector was
-    # compiled again for each (_FLUME_MAPS). Under the value oracle the receive's check
+    # compiled again for each (_rust_helpers.FLUME_MAPS). Under the value oracle the receive's check
     # names the channel, as the closure did.
     text = render(ALL["kotlin"], "rust", seed=0, flavour="flume", values=True)
     assert "|res_|" not in text.split("fn sel_got_")[0]
