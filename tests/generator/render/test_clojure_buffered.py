@@ -25,12 +25,8 @@ from generator.settings import PRESETS, settings_for
 from generator.synthesis import synthesize
 from runners.targets import get_target
 from runners.targets.base import RunSettings, Toolchain
-from runners.targets.clojure_core_async import (
-    FIRST_PUT_STATUS,
-    _render_options,
-    close_note,
-    put_result,
-)
+from runners.targets.clojure_core_async import _render_options
+from runners.targets.clojure_releases import FIRST_PUT_STATUS, close_note, put_result
 
 PRODUCER_RANGE = "Chan(c, 2) ; Spawn(Put(c) ; Put(c) ; Close(c)) ; Range(c, eps)"
 CLOSED_GET = "Chan(c, 1) ; Spawn(Put(c) ; Close(c)) ; Get(c) ; Get(c)"

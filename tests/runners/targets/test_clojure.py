@@ -23,22 +23,24 @@ from runners.engine.verdicts import Outcome, classify_run
 from runners.targets import get_target
 from runners.targets.base import InstallError, Toolchain, ToolchainUnavailable
 from runners.targets.clojure_core_async import (
-    DEFAULT_VERSIONS,
     NAMESPACE,
-    NO_POM_CLOJURE,
-    OLDEST_CLOJURE,
     build_plan,
     candidates,
-    clojure_pairing,
-    close_note,
-    core_async_releases,
     frame,
     hang_shape,
-    parse_metadata,
-    pom_clojure_version,
     read_crash,
     run_command,
     threads_env,
+)
+from runners.targets.clojure_install import DEFAULT_VERSIONS
+from runners.targets.clojure_releases import (
+    NO_POM_CLOJURE,
+    OLDEST_CLOJURE,
+    clojure_pairing,
+    close_note,
+    core_async_releases,
+    parse_metadata,
+    pom_clojure_version,
 )
 from runners.targets.clojure_thread import FLAVOUR as THREADS
 from tests.runners.conftest import require_toolchain
