@@ -94,7 +94,10 @@ class LocalInstructions:
         """An If's condition: a comparison of unknown integers is decided again, on what
         the branches taken since (in any goroutine) learnt of them."""
         cond = self.operand(st, fr, ins.args[0])
-        return N.decided(cond) if N.is_comparison(cond) else cond
+        if not N.is_comparison(cond):
+            return cond
+        now = N.decided(cond)
+        return N.implied(st.facts, now) if N.is_comparison(now) and st.facts else now
 
     def take_branch(self, st: State, gid: int, which: bool) -> None:
         """Resolve a choice: goroutine `gid` stopped at an If on unknown data. An integer
@@ -109,7 +112,9 @@ class LocalInstructions:
         value = self.operand(st, fr, cond)
         if N.is_comparison(value):
             # Its named integers carry what it learnt everywhere; the registers it was
-            # computed from (below, through a `!` too) would only learn it again.
+            # computed from (below, through a `!` too) would only learn it again. Of two
+            # names, how they relate is kept as well (`State.facts`).
+            st.add_fact(value if holds else N.negated(value))
             for name, k, new in N.learnt(value, holds):
                 st.substitute(name, k, new)
             return
@@ -444,7 +449,19 @@ class LocalInstructions:
                      ) -> tuple[dict, Value, tuple[int, ...]] | None:
         """The operand an instruction needs exactly that is a small range (a length
         up to len_bound, `len(key) % 4`): the operand, its value and the values it may
-        take there (in the bounds of the slice it indexes). None if there is none."""
+        take there (in the bounds of the slice it indexes, and as what branches learnt
+        of it and another number allow: `State.facts`). None if there is none."""
+        choice = self._choice_of(st, fr, ins)
+        if choice is None or not st.facts or N.name_of(choice[1]) is None:
+            return choice
+        operand, value, values = choice
+        kept = tuple(n for n in values if N.admits(st.facts, value, n))
+        # (none kept: the facts contradict each other, a path no run takes; it is
+        # explored as before rather than guessed at)
+        return (operand, value, kept) if kept else choice
+
+    def _choice_of(self, st: State, fr: Frame, ins: Instr
+                   ) -> tuple[dict, Value, tuple[int, ...]] | None:
         op = ins.op
         lo_min: int | None = None
         hi_max: int | None = None

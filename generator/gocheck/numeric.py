@@ -343,3 +343,152 @@ def refined(v: Value, op: str, other: Value, holds: bool) -> Value | None:
 
 def mirrored(op: str) -> str:
     return _MIRRORED[op]
+
+
+# --- what branches learnt of two unknown integers together
+
+
+def difference(cmp: tuple) -> tuple[int, int, str, int] | None:
+    """Comparison `cmp` of two named integers as `(A, B, op, c)`: `A - B op c`, the names
+    in order; None when it does not compare two names."""
+    _, op, a, b = cmp[:4]
+    na, nb = name_of(a), name_of(b)
+    if na is None or nb is None or na == nb:
+        return None
+    c = b[4] - a[4]  # A + ka op B + kb: A - B op kb - ka
+    return (nb, na, _MIRRORED[op], -c) if na > nb else (na, nb, op, c)
+
+
+def _interval(op: str, c: int) -> tuple[int | None, int | None]:
+    return {"<": (None, c - 1), "<=": (None, c), ">": (c + 1, None), ">=": (c, None),
+            "==": (c, c)}[op]
+
+
+def implied(facts: tuple, cmp: tuple) -> Value:
+    """What the comparisons in `facts`, each known to hold, say of comparison `cmp` of two
+    named integers: True, False, or UNKNOWN when they do not settle it. Only facts on the
+    same two names count (no chains through a third): a range cannot say that `lo <= hi`
+    once `if lo > hi { lo, hi = hi, lo }` swapped them, and these can."""
+    target = difference(cmp)
+    if target is None:
+        return UNKNOWN
+    lo: int | None = None
+    hi: int | None = None
+    holes: set[int] = set()
+    for fact in facts:
+        d = difference(fact)
+        if d is None or d[:2] != target[:2]:
+            continue
+        if d[2] == "!=":
+            holes.add(d[3])
+            continue
+        flo, fhi = _interval(d[2], d[3])
+        lo = flo if lo is None or (flo is not None and flo > lo) else lo
+        hi = fhi if hi is None or (fhi is not None and fhi < hi) else hi
+    while lo is not None and lo in holes:
+        lo += 1
+    while hi is not None and hi in holes:
+        hi -= 1
+    op, c = target[2], target[3]
+    if op == "!=":
+        if (lo is not None and c < lo) or (hi is not None and c > hi) or c in holes:
+            return True
+        return False if lo is not None and lo == hi == c else UNKNOWN
+    tlo, thi = _interval(op, c)
+    if (tlo is None or (lo is not None and lo >= tlo)) and \
+            (thi is None or (hi is not None and hi <= thi)):
+        return True
+    if (tlo is not None and hi is not None and hi < tlo) or \
+            (thi is not None and lo is not None and lo > thi):
+        return False
+    if op == "==" and c in holes:
+        return False
+    return UNKNOWN
+
+
+def admits(facts: tuple, v: tuple, n: int) -> bool:
+    """Whether named integer `v` may be `n` as far as `facts` say. Each name's interval (from
+    the ranges its occurrences carry) is narrowed by the facts in turn until nothing
+    changes, a `!=` against a known number taking that number out at either end: a fact
+    that can no longer hold, or a name left with no number, rules `n` out. (`lo <= hi` and
+    `lo != hi` with both in 0..7: `lo` may not be 7.)"""
+    box: dict[int, list] = {}
+    named_in = [x for fact in facts for x in fact[2:4] if name_of(x) is not None]
+    for x in named_in:
+        _narrow_box(box, x[3], _shift(bounds(x), -x[4]))  # type: ignore[arg-type]
+    if not _narrow_box(box, v[3], (n - v[4], n - v[4])):
+        return False
+    holes: dict[int, set[int]] = {}
+    for _ in range(4 * len(facts) + 4):
+        changed = False
+        for fact in facts:
+            op, a, b = fact[1], fact[2], fact[3]
+            ia, ib = _box_of(box, a), _box_of(box, b)
+            if _compare(op, ia, ib) is False:
+                return False
+            for mine, other, how in ((a, b, op), (b, a, _MIRRORED[op])):
+                name = name_of(mine)
+                if name is None:
+                    continue
+                io = _box_of(box, other)
+                if how == "!=":
+                    if io[0] is not None and io[0] == io[1]:
+                        gap = io[0] - mine[4]
+                        if gap not in holes.setdefault(name, set()):
+                            holes[name].add(gap)
+                            changed = True
+                    continue
+                lo, hi = _interval_of(how, io)
+                before = list(box[name])
+                if not _narrow_box(box, name, _shift((lo, hi), -mine[4])):
+                    return False
+                changed |= box[name] != before
+        for name, gaps in holes.items():
+            lo, hi = box[name]
+            while lo is not None and lo in gaps:
+                lo += 1
+            while hi is not None and hi in gaps:
+                hi -= 1
+            if lo is not None and hi is not None and lo > hi:
+                return False
+            if [lo, hi] != box[name]:
+                box[name] = [lo, hi]
+                changed = True
+        if not changed:
+            return True
+    return True
+
+
+def _shift(iv: tuple, d: int) -> tuple:
+    return tuple(None if x is None else x + d for x in iv)
+
+
+def _box_of(box: dict[int, list], x: Value) -> tuple:
+    """The interval occurrence `x` lies in: a number's own, a name's box plus its offset."""
+    if type(x) is int:
+        return x, x
+    name = name_of(x)
+    if name is None:
+        return bounds(x) or (None, None)
+    return _shift(tuple(box[name]), x[4])
+
+
+def _interval_of(op: str, other: tuple) -> tuple:
+    """Where `mine` lies for `mine op other` to hold, `other` within its interval."""
+    olo, ohi = other
+    if op in ("<", "<="):
+        return None, None if ohi is None else ohi - (op == "<")
+    if op in (">", ">="):
+        return (None if olo is None else olo + (op == ">")), None
+    return olo, ohi  # ==
+
+
+def _narrow_box(box: dict[int, list], name: int, iv: tuple) -> bool:
+    """Intersect `name`'s interval with `iv`; False when nothing is left."""
+    lo, hi = box.setdefault(name, [None, None])
+    if iv[0] is not None and (lo is None or iv[0] > lo):
+        lo = iv[0]
+    if iv[1] is not None and (hi is None or iv[1] < hi):
+        hi = iv[1]
+    box[name] = [lo, hi]
+    return lo is None or hi is None or lo <= hi

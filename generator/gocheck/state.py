@@ -135,6 +135,12 @@ class State:
     chans: dict[int, tuple] = field(default_factory=dict)
     next_id: int = 1
     chan_lines: dict[int, int] = field(default_factory=dict)
+    # Comparisons of two unknown integers that branches found to hold (`add_fact`): a
+    # range keeps only bounds, and `if lo > hi { lo, hi = hi, lo }` says how two relate.
+    # What a branch reveals is a fact of the input, whichever goroutine reveals it first,
+    # so reading them is no step's footprint (por): the order they are learnt in changes
+    # nothing.
+    facts: tuple = ()
 
     def key(self) -> tuple:
         return self.canon()[0]
@@ -262,12 +268,22 @@ class State:
         if shifting and "unknown" in shifts and shifts.get("time"):
             return None
         timeline = tuple(bases[b] for b in sorted(bases))
-        return ((tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals), timeline),
-                tuple(g.gid for g in order))
+        key = (tuple(gkeys), globs, tuple(obj_vals), tuple(chan_vals), timeline)
+        # A fact on a number nothing holds any more can decide nothing: left out, states
+        # that differ only in such facts meet.
+        facts = tuple(ren(f) for f in self.facts if all(
+            n is None or n in names for n in (N.name_of(f[2]), N.name_of(f[3]))))
+        return (key + (facts,) if facts else key), tuple(g.gid for g in order)
 
     def copy(self) -> State:
         return State([g.copy() for g in self.gs], dict(self.objs), dict(self.chans),
-                     self.next_id, self.chan_lines)
+                     self.next_id, self.chan_lines, self.facts)
+
+    def add_fact(self, cmp: tuple) -> None:
+        """Comparison `cmp` of two named integers holds (a branch went its way); of one
+        and a number, ranges hold it (`numeric.learnt`), unless it is `!=` (below)."""
+        if N.difference(cmp) is not None and cmp not in self.facts:
+            self.facts = (*self.facts, cmp)
 
     def substitute(self, name: int, k: int, new: Value) -> None:
         """A branch learnt that the unknown integer called `name`, plus `k`, is `new`:
@@ -290,6 +306,26 @@ class State:
         self.objs = {oid: sub(v) for oid, v in self.objs.items()}
         self.chans = {cid: (cap, tuple(map(sub, buf)), closed)
                       for cid, (cap, buf, closed) in self.chans.items()}
+        if self.facts:
+            self._settle_facts(tuple(map(sub, self.facts)))
+
+    def _settle_facts(self, facts: tuple) -> None:
+        """Facts after a substitution: one now known to hold goes, and one that now
+        compares a name with a number narrows that name's range everywhere instead."""
+        self.facts = ()
+        narrowed = []
+        for fact in facts:
+            if N.difference(fact) is not None:
+                self.facts = (*self.facts, fact)
+                continue
+            now = N.decided(fact)
+            if N.is_comparison(now):
+                narrowed.append(now)
+                if now[1] == "!=":  # a range cannot leave out a number inside it
+                    self.facts = (*self.facts, now)
+        for fact in narrowed:
+            for name, k, new in N.learnt(fact, True):
+                self.substitute(name, k, new)
 
     def fresh(self) -> int:
         n = self.next_id

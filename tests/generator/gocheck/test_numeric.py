@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.gocheck import numeric as N
@@ -204,3 +204,82 @@ def test_what_a_branch_learns_of_n_plus_k_holds_for_n(a, k, c, op, way):
         for x in members(*a):
             if holds(op, x + k, c) is way:
                 assert (lo is None or x >= lo) and (hi is None or x <= hi), (x, again)
+
+
+# --- facts: comparisons of two unknown integers that branches found to hold
+
+# Three names, each 0..4 (small enough to try every assignment), copies of them offset by
+# -2..2, and facts between copies of two different names.
+NAMES = (1, 2, 3)
+SPAN = range(5)
+
+
+def _copy(name: int, k: int) -> tuple:
+    return ("?", k, 4 + k, name, k)
+
+
+@st.composite
+def facts(draw) -> tuple:
+    out = []
+    for _ in range(draw(st.integers(0, 4))):
+        a, b = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
+        ka, kb = draw(st.integers(-2, 2)), draw(st.integers(-2, 2))
+        out.append(("?cmp", draw(st.sampled_from(OPS)), _copy(a, ka), _copy(b, kb), 64, False))
+    return tuple(out)
+
+
+def _worlds(fs: tuple) -> list[dict[int, int]]:
+    """Every assignment of the names under which each fact holds."""
+    out = []
+    for x in SPAN:
+        for y in SPAN:
+            for z in SPAN:
+                w = dict(zip(NAMES, (x, y, z), strict=True))
+                if all(holds(f[1], w[f[2][3]] + f[2][4], w[f[3][3]] + f[3][4]) for f in fs):
+                    out.append(w)
+    return out
+
+
+@settings(max_examples=400)
+@given(facts(), st.sampled_from(OPS), st.integers(-2, 2), st.integers(-2, 2))
+def test_what_facts_imply_of_two_names_holds_in_every_world_they_allow(fs, op, ka, kb):
+    cmp = ("?cmp", op, _copy(1, ka), _copy(2, kb), 64, False)
+    answer = N.implied(fs, cmp)
+    worlds = _worlds(fs)
+    if answer is True:
+        assert all(holds(op, w[1] + ka, w[2] + kb) for w in worlds)
+    elif answer is False:
+        assert not any(holds(op, w[1] + ka, w[2] + kb) for w in worlds)
+    else:
+        assert answer == UNKNOWN
+
+
+@settings(max_examples=400)
+@given(facts(), st.sampled_from(NAMES), st.integers(-2, 2), st.integers(-2, 6))
+def test_a_value_facts_rule_out_is_in_no_world_they_allow(fs, name, k, n):
+    if not N.admits(fs, _copy(name, k), n):
+        assert not any(w[name] + k == n for w in _worlds(fs))
+
+
+def test_two_numbers_swapped_into_order_are_in_order():
+    # `lo, hi := from, to; if lo > hi { lo, hi = hi, lo }` on the way not taken, after
+    # `if from == to { return }`: from <= to and from != to, both 0..7.
+    lo, hi = ("?", 0, 7, 1, 0), ("?", 0, 7, 2, 0)
+    fs = (("?cmp", "<=", lo, hi, 64, False), ("?cmp", "!=", lo, hi, 64, False))
+    assert N.implied(fs, ("?cmp", ">", lo, hi, 64, False)) is False
+    assert N.implied(fs, ("?cmp", "<", lo, hi, 64, False)) is True
+    assert N.implied(fs, ("?cmp", "<", hi, lo, 64, False)) is False  # mirrored
+    assert [n for n in range(8) if N.admits(fs, lo, n)] == list(range(7))
+    assert [n for n in range(8) if N.admits(fs, hi, n)] == list(range(1, 8))
+    # Once lo is 2, hi is 3..7: one fact became a bound, the other a number left out.
+    fs2 = (("?cmp", "<=", 2, hi, 64, False), ("?cmp", "!=", 2, hi, 64, False))
+    assert [n for n in range(8) if N.admits(fs2, hi, n)] == list(range(3, 8))
+
+
+def test_a_number_left_out_of_a_copy_is_left_out_of_its_name_at_its_offset():
+    # a + 1 != b and a > b, both 0..4: with b = 3, a is 4 (a + 1 is 5, not 3).
+    a, b = _copy(1, 0), _copy(2, 0)
+    fs = (("?cmp", "!=", _copy(1, 1), b, 64, False), ("?cmp", ">", a, b, 64, False))
+    assert N.admits(fs, b, 3)
+    assert not N.admits(fs, b, 4)  # a would be 5
+    assert [n for n in range(5) if N.admits(fs, a, n)] == [1, 2, 3, 4]
