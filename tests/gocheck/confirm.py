@@ -8,7 +8,8 @@ What a run can show:
 
 * global-deadlock: the runtime's ``fatal error: all goroutines are asleep - deadlock!``;
 * channel-safety: a panic ``send on closed channel``, ``close of closed channel`` or
-  ``close of nil channel``;
+  ``close of nil channel``, or the sync package's ``negative WaitGroup counter`` panic or
+  ``unlock of unlocked mutex`` fatal error (and RWMutex's);
 * partial-deadlock (a goroutine leaked when main returns): Go 1.26's goroutine leak profile.
   With ``GOEXPERIMENT=goroutineleakprofile`` the runtime gains the ``runtime/pprof`` profile
   ``goroutineleak``: a GC pass that finds goroutines blocked on a channel, mutex, wait group
@@ -61,7 +62,17 @@ GO = os.environ.get("GO", "/usr/local/go/bin/go")
 TIMEOUT = 10.0
 PROCS = (1, 2, 4)
 DEADLOCK = "all goroutines are asleep - deadlock!"
-SAFETY = ("send on closed channel", "close of closed channel", "close of nil channel")
+SAFETY = (
+    "send on closed channel",
+    "close of closed channel",
+    "close of nil channel",
+    # The sync package's misuses that gocheck also calls channel-safety: a panic for the
+    # WaitGroup, a fatal error (no recover stops it) for the locks.
+    "sync: negative WaitGroup counter",
+    "sync: unlock of unlocked mutex",
+    "sync: Unlock of unlocked RWMutex",
+    "sync: RUnlock of unlocked RWMutex",
+)
 MAIN_LINE = re.compile(r"^func main\(\) \{", re.MULTILINE)
 
 _IMPORTS = """
@@ -215,7 +226,7 @@ def run_once(binary: Path, procs: int, *, tests: bool = False) -> Run:
     if DEADLOCK in err:
         return Run(procs, "deadlock", detail=DEADLOCK)
     for message in SAFETY:
-        if f"panic: {message}" in err:
+        if f"panic: {message}" in err or f"fatal error: {message}" in err:
             return Run(procs, "safety", detail=message)
     failed = tests and proc.returncode == 1 and "--- FAIL" in proc.stdout and "panic:" not in err
     if proc.returncode != 0 and not failed:

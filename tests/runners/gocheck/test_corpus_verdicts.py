@@ -89,6 +89,21 @@ KNOWN_MISSES = {
     "probe_ib49_stateful_goroutines": "undecided: ten readers and five writers",
     "probe_ib52_md5_bounded": "undecided: five digesters over a tree",
     "probe_ib53_share_memory_poller": "undecided: pollers and a state monitor on tickers",
+    # The twenty-second round's (a seventh helper's, held out: Rosetta Code's concurrency
+    # tasks and bugs as issue trackers report them): correct, with loops of hundreds of
+    # rounds in several goroutines or many goroutines apart (docs/gocheck-report.md).
+    "probe_gi08_lock_order_fixed": "undecided: 500 cache reads beside 10 reports, each "
+    "round under both locks",
+    "probe_rc01_atomic_updates": "undecided: 2,000 random transfers and equalisations over "
+    "eight locked buckets",
+    "probe_rc06_dining_philosophers_fixed": "undecided: five philosophers, the lower fork "
+    "first, three meals each",
+    "probe_rc07_merge_sort": "undecided: fifteen sorting goroutines, merges branching on "
+    "random numbers",
+    "probe_rc10_prime_sieve_fixed": "undecided: a chain of filter goroutines, each stopped "
+    "through a done channel",
+    "probe_rc11_readers_writers": "undecided: four readers and two writers on an RWMutex, "
+    "whose read locks are taken as conflicting",
 }
 
 # Most decided programs take under 2 s (dinephil3: 1.5 s here), but own_close_race steps
