@@ -28,7 +28,9 @@ from generator.gocheck.state import (
     new_slice,
 )
 from generator.gocheck.values import (
-    ERROR,
+    CTX_CANCELED,
+    CTX_DEADLINE,
+    DEADLINE_CAUSE,
     NIL,
     SYNC_TAGS,
     UNKNOWN,
@@ -425,9 +427,8 @@ class Calls:
                 return NIL
             if not (isinstance(ctx[1], tuple) and ctx[1][0] == "chan"):
                 return UNKNOWN
-            if st.chans[ctx[1][1]][2]:
-                return ctx_err(True)
-            return UNKNOWN
+            closed = st.chans[ctx[1][1]][2]
+            return ctx_err(closed) if closed else UNKNOWN
         if method == "Value":
             return UNKNOWN
         return V.unknown_of(rtype)
@@ -661,9 +662,12 @@ class Calls:
         self._write_items(st, x, x[3], tuple(_zero_like(v) for v in items))
 
 
-def ctx_err(done_closed: bool) -> Value:
-    """A context's Err: nil while its done channel is open, an error once it is closed."""
-    return ERROR if done_closed else NIL
+def ctx_err(done_closed: Value) -> Value:
+    """A context's Err: nil while its done channel is open, once it is closed the error of
+    what closed it (the channel's `closed`: "deadline" for the context's deadline)."""
+    if not done_closed:
+        return NIL
+    return CTX_DEADLINE if done_closed == DEADLINE_CAUSE else CTX_CANCELED
 
 
 def _zero_like(v: Value) -> Value:

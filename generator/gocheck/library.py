@@ -23,6 +23,9 @@ from generator.gocheck import values as V
 from generator.gocheck.ssa import Instr
 from generator.gocheck.state import ProgramExit, State, new_slice
 from generator.gocheck.values import (
+    CTX_CANCELED,
+    CTX_DEADLINE,
+    DEADLINE_CAUSE,
     ERROR,
     NIL,
     UNKNOWN,
@@ -270,10 +273,11 @@ class LibraryModels:
             done = st.new_chan(0, line)
             if parent[1] != NIL:
                 st.spawn([], f"context propagation (line {line})",
-                         tail=(("recv", parent[1]), ("cancel", done)), daemon=True)
-            if "Timeout" in name or "Deadline" in name:
-                st.spawn([], f"context deadline (line {line})", tail=(("cancel", done),),
+                         tail=(("recv", parent[1]), ("cancel", done, ("from", parent[1]))),
                          daemon=True)
+            if "Timeout" in name or "Deadline" in name:
+                st.spawn([], f"context deadline (line {line})",
+                         tail=(("cancel", done, DEADLINE_CAUSE),), daemon=True)
                 self._arm(st, args[1] if "Timeout" in name else UNKNOWN, False)
             elif name == "os/signal.NotifyContext":  # done once a signal comes: any moment
                 st.spawn([], f"signals (signal.NotifyContext, line {line})",
@@ -286,7 +290,9 @@ class LibraryModels:
             ctx = args[0]
             if not (isinstance(ctx, tuple) and ctx[0] == "ctx"):
                 raise Unsupported("a context the checker cannot follow", line)
-            return self._ctx_method(st, ctx, "Err", rtype)
+            err = self._ctx_method(st, ctx, "Err", rtype)
+            # (with WithCancelCause, the cause handed to cancel, which is not followed)
+            return ERROR if err in (CTX_CANCELED, CTX_DEADLINE) else err
         if name in ("context.WithValue", "context.WithoutCancel"):
             return args[0] if name == "context.WithValue" else ("ctx", NIL, False)
         if name in ("fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "strconv.Itoa"):
@@ -890,6 +896,9 @@ def _errors_is(err: Value, target: Value,
         return target == NIL
     if err == target and _sentinel(err):
         return True
+    if err in (CTX_CANCELED, CTX_DEADLINE) and (
+            target in (CTX_CANCELED, CTX_DEADLINE, NIL) or _sentinel(target)):
+        return err == target  # a context's error wraps nothing
     if _sentinel(err) and (_sentinel(target) or target == NIL):
         return False
     if err == ERROR and _sentinel(target):

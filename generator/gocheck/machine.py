@@ -43,6 +43,7 @@ from generator.gocheck.state import (
     received,
 )
 from generator.gocheck.values import (
+    CTX_ERRORS,
     ERROR,
     NIL,
     UNKNOWN,
@@ -227,8 +228,10 @@ class Machine(LocalInstructions, Calls, LibraryModels):
                     self.program.package + ".")
                 if own:
                     st.objs[oid] = V.zero(op.get("t", "other"))
+                elif op["n"] in CTX_ERRORS:
+                    st.objs[oid] = CTX_ERRORS[op["n"]]
                 elif op.get("err"):
-                    # io.EOF, context.Canceled: never nil, though which error is unknown.
+                    # io.EOF, os.ErrClosed: never nil, though which error is unknown.
                     st.objs[oid] = ERROR
                 elif op["n"] == "os.Args":
                     st.objs[oid] = self.input_slice(st, 1, 1)  # the command comes first
@@ -359,7 +362,7 @@ class Machine(LocalInstructions, Calls, LibraryModels):
             closed = isinstance(p.arg, tuple) and p.arg[:1] == ("chan",) and \
                 st.chans[p.arg[1]][2]
             if closed:
-                self.complete(st, gid, ctx_err(True), run=False)
+                self.complete(st, gid, ctx_err(closed), run=False)
             return bool(closed)
         addr = p.arg
         if not (isinstance(addr, tuple) and addr[0] == "addr"):
@@ -629,8 +632,8 @@ class Machine(LocalInstructions, Calls, LibraryModels):
                 return Pending("comm", 0, (Case("send", t[1], t[2]),), repeat=t[3])
             if t[0] == "recv":
                 return Pending("comm", 0, (Case("recv", t[1], None, "other"),))
-            if t[0] in ("cancel", "close"):
-                return Pending(t[0], 0, arg=t[1])
+            if t[0] in ("cancel", "close"):  # a cancel's cause: `transitions` (close)
+                return Pending(t[0], 0, arg=t[1], arg2=t[2] if len(t) > 2 else None)
             if t[0] == "wg_done":
                 return Pending("wg_add", 0, arg=t[1], arg2=-1)
             if t[0] == "fire":
@@ -752,7 +755,7 @@ class Machine(LocalInstructions, Calls, LibraryModels):
         of every later state (a loop that makes and cancels a context each round would
         pile them up)."""
         for g in st.gs:
-            if g.gid != but and g.daemon and g.tail and g.tail[-1] == ("cancel", done) and (
+            if g.gid != but and g.daemon and g.tail and g.tail[-1][:2] == ("cancel", done) and (
                     len(g.tail) == 1 or len(g.tail) == 2 and g.tail[0][0] == "recv"):
                 g.tail = ()
 

@@ -18,6 +18,7 @@ from generator.gocheck.machine import APPROXIMATE, DEADLINE, RECOVERABLE, TIMER_
 from generator.gocheck.por import EVERYTHING, Tracked, static_footprint
 from generator.gocheck.state import Pending, ProgramExit, State, line_of, received
 from generator.gocheck.values import (
+    DEADLINE_CAUSE,
     INT_LIMIT,
     NIL,
     UNKNOWN,
@@ -163,9 +164,11 @@ class Transitions:
         # fire, and time.Sleep and synctest.Wait return, only when nothing else can move.
         # The one due first goes (synctest.Wait, which does not wait for the clock, before
         # any); what passed comes off every other deadline.
+        # (A timer that was stopped has nothing left to fire: it is not due at all, or a
+        # sleep after a stopped ticker would wait for its next tick for ever.)
         due: dict[int, Value] = {gid: st.objs.get(f"{DEADLINE}{gid}", (0, UNKNOWN))[1]
                                  for gid, g in enumerate(st.gs)
-                                 if g.daemon and g.label.startswith(_TIMED)}
+                                 if g.daemon and not g.done and g.label.startswith(_TIMED)}
         for gid, p in pend.items():
             if p is not None and p.kind == "bubble_wait":
                 due[gid] = 0 if p.arg is None else \
@@ -437,8 +440,16 @@ class Transitions:
                     return [go(f"cancel (already cancelled: {name})")]
                 return bad(f"close of closed {name}", "close of closed channel")
 
+            # What closed a context's done channel stays in its `closed`: its Err says so
+            # (calls.ctx_err). A parent's cancel passes on the parent's cause.
+            cause: Value = True
+            if kind == "cancel" and p.arg2 == DEADLINE_CAUSE:
+                cause = DEADLINE_CAUSE
+            elif kind == "cancel" and isinstance(p.arg2, tuple) and p.arg2[0] == "from":
+                cause = st.chans[p.arg2[1][1]][2] or True
+
             def close(s: State) -> None:
-                s.chans[ch[1]] = (cap, buf, True)
+                s.chans[ch[1]] = (cap, buf, cause)
                 m.retire_cancellers(s, ch, but=gid)
 
             text = f"{'cancel: close' if kind == 'cancel' else 'close'} {name}"

@@ -40,6 +40,14 @@ NIL: tuple = ("nil",)
 # An error value known not to be nil, though not which error: errors.New's result, a
 # library's error variable, a done context's Err, time.ParseDuration's.
 ERROR: tuple = ("iface", "*errors.errorString", UNKNOWN)
+# A done context's Err, by what ended it: its deadline, or a cancel (its own, or its
+# parent's, which passes the parent's on). `context.Canceled` and `DeadlineExceeded` load
+# as these, so `errors.Is(ctx.Err(), context.DeadlineExceeded)` is decided, as in Go.
+CTX_CANCELED: tuple = ("iface", "*errors.errorString", ("ctxerr", "context canceled"))
+CTX_DEADLINE: tuple = ("iface", "*errors.errorString", ("ctxerr", "context deadline exceeded"))
+CTX_ERRORS = {"context.Canceled": CTX_CANCELED, "context.DeadlineExceeded": CTX_DEADLINE}
+# A done channel's `closed` when the context's deadline closed it (else True).
+DEADLINE_CAUSE = "deadline"
 # An error that may wrap another: fmt.Errorf with %w (or a format the checker cannot
 # read), strconv's *NumError (it wraps ErrSyntax or ErrRange).
 WRAPPING: tuple = ("iface", "*fmt.wrapError", UNKNOWN)

@@ -992,3 +992,47 @@ def test_maps_copy_stores_each_entry_of_the_source(copy, want):
     # program sends twice, and the receiver waiting for the second looked blocked for ever.
     c = check(COPIES.replace("COPY", copy))
     assert c.verdict == want, report_lines(c)
+
+
+CONTEXT_ERRORS = """
+    package main
+
+    import (
+        "context"
+        "errors"
+        "time"
+    )
+
+    func main() {
+        ch := make(chan int)
+        timed, stop := context.WithTimeout(context.Background(), time.Millisecond)
+        defer stop()
+        child, cancelChild := context.WithCancel(timed)
+        defer cancelChild()
+        own, cancel := context.WithCancel(context.Background())
+        cancel()
+        <-timed.Done()
+        <-child.Done()
+        _, _ = errors.Is, own
+        if COND {
+            <-ch
+        }
+    }
+    """
+
+
+@pytest.mark.parametrize("cond, want", [
+    ("!errors.Is(timed.Err(), context.DeadlineExceeded)", "ok"),
+    ("timed.Err() == context.Canceled", "ok"),
+    ("!errors.Is(child.Err(), context.DeadlineExceeded)", "ok"),  # its parent's deadline
+    ("own.Err() != context.Canceled", "ok"),
+    ("errors.Is(own.Err(), context.DeadlineExceeded)", "ok"),
+    ("errors.Is(own.Err(), context.Canceled)", "global-deadlock"),
+])
+def test_a_done_context_s_err_says_what_ended_it(cond, want):
+    # A test that checks `errors.Is(err, context.DeadlineExceeded)` after its timeout and
+    # only closes what its workers wait on when it does: Err was some error, the check
+    # went both ways, and its t.Fatalf way left a worker blocked, a false leak. A parent's
+    # deadline that ends the child as well gives it the same error (Go 1.26, run).
+    c = check(CONTEXT_ERRORS.replace("COND", cond))
+    assert c.verdict == want, report_lines(c)

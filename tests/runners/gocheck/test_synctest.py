@@ -154,3 +154,53 @@ def test_a_sleep_due_when_the_bubbles_function_returns_still_ends():
         }
         """)
     assert c.verdict == "ok", report_lines(c)
+
+
+STOPPED_TICKER = """
+    package lease
+
+    import (
+        "testing"
+        "testing/synctest"
+        "time"
+    )
+
+    func TestTicksThenSleeps(t *testing.T) {
+        synctest.Test(t, func(t *testing.T) {
+            done := make(chan struct{})
+            go func() {
+                defer close(done)
+                tk := time.NewTicker(10 * time.Second)
+                defer tk.Stop()
+                for i := 0; i < 3; i++ {
+                    <-tk.C
+                }
+            }()
+            time.Sleep(time.Minute)
+            <-done
+        })
+    }
+    """
+
+
+def test_a_sleep_after_a_stopped_ticker_returns():
+    # The stopped ticker was still counted as due 10 s on, before the sleep: nothing could
+    # go first, a false global deadlock (`go test`: ok).
+    c = check(STOPPED_TICKER)
+    assert c.verdict == "ok", report_lines(c)
+
+
+def test_parallel_subtests_each_in_a_bubble_are_unsupported_not_a_deadlock():
+    # Each bubble has a clock of its own; the checker keeps one for the test, and the
+    # first bubble's return stopped it for the other's sleep (`go test`: ok).
+    body = STOPPED_TICKER.replace(
+        "        synctest.Test(t, func(t *testing.T) {",
+        "        for _, name := range []string{\"a\", \"b\"} {\n"
+        "        t.Run(name, func(t *testing.T) {\n"
+        "        t.Parallel()\n"
+        "        synctest.Test(t, func(t *testing.T) {",
+    ).replace("            <-done\n        })\n",
+              "            <-done\n        })\n        })\n        }\n")
+    c = check(body)
+    assert c.verdict == "unsupported", report_lines(c)
+    assert any("two synctest bubbles at once" in what for what, _ in c.result.unsupported)
