@@ -1,0 +1,77 @@
+// want: channel-safety
+// source: the wg.Add-inside-the-goroutine mistake seen in many code reviews, written for this set
+// what: each fetch goroutine calls wg.Add itself, so wg.Wait can return before any
+//   fetcher started; the results channel is then closed and a late fetcher sends on it.
+
+package crawl
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type Fetcher interface {
+	Fetch(url string) (string, error)
+}
+
+type mapFetcher map[string]string
+
+func (m mapFetcher) Fetch(url string) (string, error) {
+	return strings.ToUpper(m[url]), nil
+}
+
+type crawler struct {
+	f       Fetcher
+	wg      sync.WaitGroup
+	results chan string
+}
+
+// fetch registers itself with the WaitGroup and reports one body.
+func (c *crawler) fetch(u string) {
+	c.wg.Add(1)
+	defer c.wg.Done()
+	body, err := c.f.Fetch(u)
+	if err != nil {
+		return
+	}
+	c.results <- body
+}
+
+// FetchAll fetches every url concurrently and returns the bodies.
+func FetchAll(f Fetcher, urls []string) []string {
+	c := &crawler{f: f, results: make(chan string, len(urls))}
+	for _, u := range urls {
+		go c.fetch(u)
+	}
+	c.wg.Wait()
+	close(c.results)
+	var out []string
+	for r := range c.results {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestFetchAll(t *testing.T) {
+	f := mapFetcher{"a": "alpha", "b": "beta", "c": "gamma", "d": "delta"}
+	tests := []struct {
+		name string
+		urls []string
+		want int
+	}{
+		{"none", nil, 0},
+		{"two", []string{"a", "b"}, 2},
+		{"four", []string{"a", "b", "c", "d"}, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := FetchAll(f, tc.urls)
+			if len(got) > tc.want {
+				t.Errorf("got %d results, want at most %d", len(got), tc.want)
+			}
+		})
+	}
+}

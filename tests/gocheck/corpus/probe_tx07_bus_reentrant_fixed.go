@@ -1,0 +1,81 @@
+// want: ok
+// source: an event bus that runs handlers under its lock, fixed version, written for this set
+// what: Emit copies the handler list under the lock and calls handlers after
+//   unlocking, so a handler may call Off on the same bus.
+
+package eventbus
+
+import (
+	"sync"
+	"testing"
+)
+
+type Handler func(topic string, payload any)
+
+type Bus struct {
+	mu       sync.Mutex
+	handlers map[string]map[int]Handler
+	nextID   int
+}
+
+func New() *Bus { return &Bus{handlers: map[string]map[int]Handler{}} }
+
+func (b *Bus) On(topic string, h Handler) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nextID++
+	if b.handlers[topic] == nil {
+		b.handlers[topic] = map[int]Handler{}
+	}
+	b.handlers[topic][b.nextID] = h
+	return b.nextID
+}
+
+func (b *Bus) Off(topic string, id int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.handlers[topic], id)
+}
+
+// Once registers h to run for the next event only.
+func (b *Bus) Once(topic string, h Handler) {
+	var id int
+	id = b.On(topic, func(tp string, p any) {
+		b.Off(tp, id)
+		h(tp, p)
+	})
+}
+
+func (b *Bus) Emit(topic string, payload any) {
+	b.mu.Lock()
+	hs := make([]Handler, 0, len(b.handlers[topic]))
+	for _, h := range b.handlers[topic] {
+		hs = append(hs, h)
+	}
+	b.mu.Unlock()
+	for _, h := range hs {
+		h(topic, payload)
+	}
+}
+
+func TestBusOn(t *testing.T) {
+	b := New()
+	got := 0
+	b.On("n", func(_ string, p any) { got += p.(int) })
+	b.Emit("n", 2)
+	b.Emit("n", 3)
+	if got != 5 {
+		t.Fatalf("got %d, want 5", got)
+	}
+}
+
+func TestBusOnce(t *testing.T) {
+	b := New()
+	calls := 0
+	b.Once("ready", func(string, any) { calls++ })
+	b.Emit("ready", nil)
+	b.Emit("ready", nil)
+	if calls != 1 {
+		t.Fatalf("calls = %d, want 1", calls)
+	}
+}
