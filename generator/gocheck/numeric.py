@@ -359,11 +359,6 @@ def difference(cmp: tuple) -> tuple[int, int, str, int] | None:
     return (nb, na, _MIRRORED[op], -c) if na > nb else (na, nb, op, c)
 
 
-def _interval(op: str, c: int) -> tuple[int | None, int | None]:
-    return {"<": (None, c - 1), "<=": (None, c), ">": (c + 1, None), ">=": (c, None),
-            "==": (c, c)}[op]
-
-
 def implied(facts: tuple, cmp: tuple) -> Value:
     """What the comparisons in `facts`, each known to hold, say of comparison `cmp` of two
     named integers: True, False, or UNKNOWN when they do not settle it. Only facts on the
@@ -382,7 +377,7 @@ def implied(facts: tuple, cmp: tuple) -> Value:
         if d[2] == "!=":
             holes.add(d[3])
             continue
-        flo, fhi = _interval(d[2], d[3])
+        flo, fhi = _interval_of(d[2], (d[3], d[3]))
         lo = flo if lo is None or (flo is not None and flo > lo) else lo
         hi = fhi if hi is None or (fhi is not None and fhi < hi) else hi
     while lo is not None and lo in holes:
@@ -394,7 +389,7 @@ def implied(facts: tuple, cmp: tuple) -> Value:
         if (lo is not None and c < lo) or (hi is not None and c > hi) or c in holes:
             return True
         return False if lo is not None and lo == hi == c else UNKNOWN
-    tlo, thi = _interval(op, c)
+    tlo, thi = _interval_of(op, (c, c))
     if (tlo is None or (lo is not None and lo >= tlo)) and \
             (thi is None or (hi is not None and hi <= thi)):
         return True
